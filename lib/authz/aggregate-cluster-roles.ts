@@ -1,0 +1,107 @@
+import type { ClusterRole, PolicyRule } from '@/lib/k8s/types';
+import { matchesLabelSelector } from '@/lib/k8s/label-selector';
+
+export interface AggregatedRule {
+  rule: PolicyRule;
+  /** The ClusterRole the rule was copied from by aggregation (undefined for a role's own rules). */
+  from?: string;
+}
+
+export interface AggregationResult {
+  /** Effective rules per ClusterRole name, as the aggregation controller's steady state. */
+  rules: Map<string, AggregatedRule[]>;
+  /** Aggregated roles whose stored rules differ from the recomputed ones (live drift, cycles...). */
+  notes: string[];
+}
+
+const MAX_PASSES = 20;
+
+/**
+ * Recomputes every aggregated ClusterRole from its selectors, as the clusterrole-aggregation
+ * controller converges to: the selected roles (sorted by name, itself skipped) contribute each rule
+ * not already present; stored rules of aggregated roles are replaced. Nested aggregation is iterated
+ * to a fixed point; a cycle that does not settle is reported.
+ */
+export function aggregateClusterRoles(clusterRoles: readonly ClusterRole[]): AggregationResult {
+  const byName = new Map<string, ClusterRole>();
+  for (const cr of clusterRoles) byName.set(cr.metadata.name, cr);
+  const sorted = [...byName.values()].sort((a, b) => cmp(a.metadata.name, b.metadata.name));
+
+  const rules = new Map<string, AggregatedRule[]>();
+  const aggregated: ClusterRole[] = [];
+  for (const cr of sorted) {
+    rules.set(cr.metadata.name, (cr.rules ?? []).map((rule) => ({ rule })));
+    if (cr.aggregationRule) aggregated.push(cr);
+  }
+  const notes: string[] = [];
+  if (aggregated.length === 0) return { rules, notes };
+
+  // Selected members never change between passes; only their effective rules do.
+  const members = new Map<string, ClusterRole[]>();
+  for (const agg of aggregated) {
+    const selectors = agg.aggregationRule?.clusterRoleSelectors ?? [];
+    members.set(
+      agg.metadata.name,
+      sorted.filter(
+        (cr) => cr.metadata.name !== agg.metadata.name && selectors.some((s) => matchesLabelSelector(s, cr.metadata.labels ?? {})),
+      ),
+    );
+  }
+
+  let settled = false;
+  for (let pass = 0; pass < MAX_PASSES && !settled; pass++) {
+    settled = true;
+    for (const agg of aggregated) {
+      const next: AggregatedRule[] = [];
+      for (const member of members.get(agg.metadata.name)!) {
+        for (const r of rules.get(member.metadata.name)!) {
+          if (!next.some((existing) => rulesEqual(existing.rule, r.rule))) next.push({ rule: r.rule, from: r.from ?? member.metadata.name });
+        }
+      }
+      const current = rules.get(agg.metadata.name)!;
+      if (!sameRuleList(current, next)) {
+        rules.set(agg.metadata.name, next);
+        settled = false;
+      }
+    }
+  }
+  if (!settled) notes.push('ClusterRole aggregation did not settle (selector cycle); effective rules are a best effort');
+
+  for (const agg of aggregated) {
+    const stored = agg.rules ?? [];
+    const computed = rules.get(agg.metadata.name)!;
+    if (stored.length > 0 && !sameRuleList(stored.map((rule) => ({ rule })), computed)) {
+      notes.push(`ClusterRole "${agg.metadata.name}": stored rules differ from its aggregation; the aggregated rules are used`);
+    }
+  }
+  return { rules, notes };
+}
+
+function sameRuleList(a: AggregatedRule[], b: AggregatedRule[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!rulesEqual(a[i].rule, b[i].rule)) return false;
+  return true;
+}
+
+// Semantic equality as apimachinery's DeepEqual: nil and empty lists are equal.
+export function rulesEqual(a: PolicyRule, b: PolicyRule): boolean {
+  return (
+    listEqual(a.verbs, b.verbs) &&
+    listEqual(a.apiGroups, b.apiGroups) &&
+    listEqual(a.resources, b.resources) &&
+    listEqual(a.resourceNames, b.resourceNames) &&
+    listEqual(a.nonResourceURLs, b.nonResourceURLs)
+  );
+}
+
+function listEqual(a: readonly string[] | undefined | null, b: readonly string[] | undefined | null): boolean {
+  const x = a ?? [];
+  const y = b ?? [];
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,82 @@
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import type { ClusterRole, ClusterRoleBinding, ResourceClaim, Role, RoleBinding } from '@/lib/k8s/types';
+import { authorize, DEFAULT_CHAIN, type AuthorizerContext } from './authorize';
+import { authorizeClaimStatusWrite, type ClaimStatusDecision, type ClaimStatusWrite } from './dra-status';
+import { canCreateRbacObject, type EscalationDecision } from './escalation';
+import { featuresForVersion, type AuthzFeatures } from './features';
+import { decideImpersonation, type ImpersonationHeaders, type ImpersonationOutcome } from './impersonation';
+import { buildNodeGraph, type NodeGraph } from './node-graph';
+import { rulesFor } from './rbac-authorizer';
+import { buildRbacIndex, type RbacIndex } from './rbac-index';
+import type { AuthorizerName, AuthzRequest, Decision, RbacGrant, UserInfo } from './types';
+import { whoCan, type WhoCanEntry, type WhoCanQuery } from './who-can';
+
+export interface AuthzEngineOptions {
+  chain?: readonly AuthorizerName[];
+  /** Overrides the features implied by the cluster version. */
+  features?: Partial<AuthzFeatures>;
+}
+
+export interface ImpersonatedDecision {
+  allowed: boolean;
+  reason: string;
+  impersonation: ImpersonationOutcome;
+  /** The decision for the impersonated identity (absent when impersonation itself was refused). */
+  decision?: Decision;
+}
+
+export interface AuthzEngine {
+  readonly state: ClusterState;
+  readonly rbac: RbacIndex;
+  readonly nodeGraph: NodeGraph;
+  readonly features: AuthzFeatures;
+  readonly chain: readonly AuthorizerName[];
+  readonly nodeNames: readonly string[];
+  authorize(request: AuthzRequest): Decision;
+  /** A request sent by `requester` with impersonation headers, decided end to end. */
+  authorizeImpersonated(requester: UserInfo, headers: ImpersonationHeaders, target: Pick<AuthzRequest, 'resource' | 'nonResource'>): ImpersonatedDecision;
+  whoCan(query: WhoCanQuery): WhoCanEntry[];
+  rulesFor(user: UserInfo, namespace: string): RbacGrant[];
+  claimStatusWrite(user: UserInfo, claim: Pick<ResourceClaim, 'metadata' | 'status'>, write: ClaimStatusWrite): ClaimStatusDecision;
+  canCreate(user: UserInfo, object: Role | ClusterRole | RoleBinding | ClusterRoleBinding): EscalationDecision;
+}
+
+/** Builds the indexes once; every question afterwards is answered without rescanning the cluster. */
+export function createAuthzEngine(state: ClusterState, options: AuthzEngineOptions = {}): AuthzEngine {
+  const rbac = buildRbacIndex(state);
+  const nodeGraph = buildNodeGraph(state);
+  const features: AuthzFeatures = { ...featuresForVersion(state.source.kubernetesVersion), ...options.features };
+  const chain = options.chain ?? DEFAULT_CHAIN;
+  const ctx: AuthorizerContext = { rbac, nodeGraph, chain };
+  const names = new Set<string>();
+  for (const n of state.nodes) names.add(n.metadata.name);
+  for (const p of state.pods) if (p.spec?.nodeName) names.add(p.spec.nodeName);
+  const nodeNames = [...names].sort();
+  const decide = (request: AuthzRequest) => authorize(ctx, request);
+
+  return {
+    state,
+    rbac,
+    nodeGraph,
+    features,
+    chain,
+    nodeNames,
+    authorize: decide,
+    authorizeImpersonated(requester, headers, target) {
+      const impersonation = decideImpersonation(decide, requester, headers, target, { constrainedImpersonation: features.constrainedImpersonation });
+      if (!impersonation.allowed || !impersonation.impersonated) return { allowed: false, reason: impersonation.reason, impersonation };
+      const decision = decide({ user: impersonation.impersonated, ...target });
+      return {
+        allowed: decision.allowed,
+        reason: decision.allowed ? `${impersonation.reason}; ${decision.reason}` : `${impersonation.reason}, but the impersonated identity is denied: ${decision.reason}`,
+        impersonation,
+        decision,
+      };
+    },
+    whoCan: (query) => whoCan(ctx, nodeNames, query),
+    rulesFor: (user, namespace) => rulesFor(rbac, user, namespace),
+    claimStatusWrite: (user, claim, write) =>
+      authorizeClaimStatusWrite(decide, user, claim, write, { granularStatusAuthorization: features.granularStatusAuthorization }),
+    canCreate: (user, object) => canCreateRbacObject(decide, rbac, user, object),
+  };
+}

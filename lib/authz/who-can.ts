@@ -1,0 +1,134 @@
+import type { SubjectRef } from '@/lib/k8s/types';
+import type { AuthorizerContext } from './authorize';
+import { authorizeNode } from './node-authorizer';
+import type { IndexedBinding, RbacIndex, RuleRef } from './rbac-index';
+import { bucketKey } from './rbac-index';
+import { combinedResource, ruleAllowsNonResource, ruleAllowsResource } from './rule-matches';
+import type { BindingRef, NonResourceAttributes, ResourceAttributes, RoleRefResolved } from './types';
+import { nodeUser } from './user-info';
+
+export interface WhoCanGrant {
+  binding: BindingRef;
+  role: RoleRefResolved;
+  ruleIndex: number;
+  aggregatedFrom?: string;
+}
+
+export interface WhoCanEntry {
+  subject: SubjectRef;
+  via: 'privileged-group' | 'node' | 'rbac';
+  grants: WhoCanGrant[];
+  note?: string;
+}
+
+export interface WhoCanQuery {
+  resource?: Omit<ResourceAttributes, 'fieldSelector'> & { fieldSelector?: ResourceAttributes['fieldSelector'] };
+  nonResource?: NonResourceAttributes;
+}
+
+// A node name no real node can have, to learn whether a Node-authorizer answer depends on the node.
+const PROBE_NODE = '\u0000any-node';
+
+/**
+ * Every subject that may make the request: system:masters, node identities the Node authorizer
+ * allows, and the subjects of every binding whose role has a matching rule (through the rule index,
+ * never by scanning every binding).
+ */
+export function whoCan(ctx: AuthorizerContext, nodeNames: readonly string[], query: WhoCanQuery): WhoCanEntry[] {
+  const out = new Map<string, WhoCanEntry>();
+  out.set('Group/system:masters', {
+    subject: { kind: 'Group', name: 'system:masters' },
+    via: 'privileged-group',
+    grants: [],
+    note: 'members of system:masters bypass authorization',
+  });
+
+  if (ctx.chain.includes('Node')) addNodeIdentities(ctx, nodeNames, query, out);
+  if (ctx.chain.includes('RBAC')) addRbacSubjects(ctx.rbac, query, out);
+
+  return [...out.values()].sort(compareEntries);
+}
+
+function addNodeIdentities(ctx: AuthorizerContext, nodeNames: readonly string[], query: WhoCanQuery, out: Map<string, WhoCanEntry>): void {
+  const probe = authorizeNode(ctx.nodeGraph, { user: nodeUser(PROBE_NODE), ...query });
+  if (probe?.allowed) {
+    out.set('Group/system:nodes', {
+      subject: { kind: 'Group', name: 'system:nodes' },
+      via: 'node',
+      grants: [],
+      note: `any node identity (system:node:<name> in group system:nodes): ${probe.reason}`,
+    });
+    return;
+  }
+  for (const node of nodeNames) {
+    const d = authorizeNode(ctx.nodeGraph, { user: nodeUser(node), ...query });
+    if (d?.allowed) {
+      const subject: SubjectRef = { kind: 'User', name: `system:node:${node}` };
+      out.set(`User/${subject.name}`, { subject, via: 'node', grants: [], note: `Node authorizer (with group system:nodes): ${d.reason}` });
+    }
+  }
+}
+
+function addRbacSubjects(index: RbacIndex, query: WhoCanQuery, out: Map<string, WhoCanEntry>): void {
+  const matched = new Map<string, RuleRef>();
+  const consider = (refs: RuleRef[] | undefined, test: (ref: RuleRef) => boolean) => {
+    for (const ref of refs ?? []) {
+      const existing = matched.get(ref.role.key);
+      if (existing && existing.ruleIndex <= ref.ruleIndex) continue;
+      if (test(ref)) matched.set(ref.role.key, ref);
+    }
+  };
+  const res = query.resource;
+  let namespace = '';
+  if (res) {
+    namespace = res.namespace;
+    const combined = combinedResource(res);
+    const attrs: ResourceAttributes = res;
+    const test = (ref: RuleRef) => ruleAllowsResource(ref.role.rules[ref.ruleIndex].rule, attrs, combined);
+    consider(index.ruleBuckets.get(bucketKey(res.group, combined)), test);
+    consider(index.wildcardRules, test);
+  } else if (query.nonResource) {
+    const attrs = query.nonResource;
+    consider(index.nonResourceRules, (ref) => ruleAllowsNonResource(ref.role.rules[ref.ruleIndex].rule, attrs));
+  }
+
+  for (const ref of matched.values()) {
+    const role = ref.role;
+    for (const binding of index.bindingsByRole.get(role.key) ?? []) {
+      if (!bindingApplies(binding, namespace)) continue;
+      const grant: WhoCanGrant = { binding: binding.ref, role: role.ref, ruleIndex: ref.ruleIndex };
+      const from = role.rules[ref.ruleIndex].from;
+      if (from) grant.aggregatedFrom = from;
+      for (const subject of binding.subjects) {
+        const key = `${subject.kind}/${subject.namespace ?? ''}/${subject.name}`;
+        let entry = out.get(key);
+        if (!entry) out.set(key, (entry = { subject, via: 'rbac', grants: [] }));
+        entry.grants.push(grant);
+      }
+    }
+  }
+  for (const entry of out.values()) entry.grants.sort(compareGrants);
+}
+
+function bindingApplies(binding: IndexedBinding, namespace: string): boolean {
+  if (binding.ref.kind === 'ClusterRoleBinding') return true;
+  return namespace !== '' && binding.ref.namespace === namespace;
+}
+
+const KIND_ORDER: Record<string, number> = { Group: 0, User: 1, ServiceAccount: 2 };
+
+function compareEntries(a: WhoCanEntry, b: WhoCanEntry): number {
+  return (
+    KIND_ORDER[a.subject.kind] - KIND_ORDER[b.subject.kind] ||
+    cmp(a.subject.namespace ?? '', b.subject.namespace ?? '') ||
+    cmp(a.subject.name, b.subject.name)
+  );
+}
+
+function compareGrants(a: WhoCanGrant, b: WhoCanGrant): number {
+  return cmp(a.binding.kind, b.binding.kind) || cmp(a.binding.namespace ?? '', b.binding.namespace ?? '') || cmp(a.binding.name, b.binding.name);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,436 @@
+// Plain-data Kubernetes object types: only the fields the engine reads. Unknown fields are kept by
+// the loaders (objects stay structurally open) but the engine never relies on them.
+
+export interface OwnerReference {
+  apiVersion?: string;
+  kind: string;
+  name: string;
+  uid?: string;
+  controller?: boolean;
+}
+
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  uid?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+  generateName?: string;
+  creationTimestamp?: string;
+  resourceVersion?: string;
+}
+
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta;
+}
+
+// ---------------------------------------------------------------- label selectors
+
+export interface LabelSelectorRequirement {
+  key: string;
+  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | string;
+  values?: string[];
+}
+
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: LabelSelectorRequirement[];
+}
+
+// ---------------------------------------------------------------- RBAC
+
+export interface PolicyRule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
+}
+
+export interface Subject {
+  kind: string;
+  name: string;
+  namespace?: string;
+  apiGroup?: string;
+}
+
+export interface RoleRef {
+  apiGroup?: string;
+  kind: string;
+  name: string;
+}
+
+export interface Role extends KubeObject {
+  kind: 'Role';
+  rules?: PolicyRule[] | null;
+}
+
+export interface ClusterRole extends KubeObject {
+  kind: 'ClusterRole';
+  rules?: PolicyRule[] | null;
+  aggregationRule?: { clusterRoleSelectors?: LabelSelector[] } | null;
+}
+
+export interface RoleBinding extends KubeObject {
+  kind: 'RoleBinding';
+  subjects?: Subject[] | null;
+  roleRef: RoleRef;
+}
+
+export interface ClusterRoleBinding extends KubeObject {
+  kind: 'ClusterRoleBinding';
+  subjects?: Subject[] | null;
+  roleRef: RoleRef;
+}
+
+// ---------------------------------------------------------------- core
+
+export interface Namespace extends KubeObject {
+  kind: 'Namespace';
+}
+
+export interface NodeSelectorRequirement {
+  key: string;
+  operator: string;
+  values?: string[];
+}
+
+export interface NodeSelectorTerm {
+  matchExpressions?: NodeSelectorRequirement[];
+  matchFields?: NodeSelectorRequirement[];
+}
+
+export interface NodeSelector {
+  nodeSelectorTerms: NodeSelectorTerm[];
+}
+
+export interface Taint {
+  key: string;
+  value?: string;
+  effect: string;
+}
+
+export interface Node extends KubeObject {
+  kind: 'Node';
+  spec?: { taints?: Taint[]; unschedulable?: boolean };
+  status?: {
+    conditions?: { type: string; status: string; reason?: string; message?: string }[];
+    nodeInfo?: { kubeletVersion?: string };
+  };
+}
+
+export interface ServiceAccount extends KubeObject {
+  kind: 'ServiceAccount';
+  secrets?: { name: string }[];
+  imagePullSecrets?: { name: string }[];
+}
+
+export interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: {
+    secretKeyRef?: { name: string; key?: string };
+    configMapKeyRef?: { name: string; key?: string };
+    fieldRef?: { fieldPath: string };
+  };
+}
+
+export interface EnvFromSource {
+  secretRef?: { name: string };
+  configMapRef?: { name: string };
+}
+
+export interface SecurityContext {
+  privileged?: boolean;
+  allowPrivilegeEscalation?: boolean;
+  readOnlyRootFilesystem?: boolean;
+  runAsNonRoot?: boolean;
+  runAsUser?: number;
+  capabilities?: { add?: string[]; drop?: string[] };
+  seccompProfile?: { type: string; localhostProfile?: string };
+}
+
+export interface Container {
+  name: string;
+  image?: string;
+  command?: string[];
+  args?: string[];
+  env?: EnvVar[];
+  envFrom?: EnvFromSource[];
+  securityContext?: SecurityContext;
+  volumeMounts?: { name: string; mountPath: string; readOnly?: boolean; mountPropagation?: string }[];
+  resources?: { claims?: { name: string; request?: string }[] };
+}
+
+export interface Volume {
+  name: string;
+  hostPath?: { path: string; type?: string };
+  secret?: { secretName?: string };
+  configMap?: { name?: string };
+  persistentVolumeClaim?: { claimName: string };
+  projected?: {
+    sources?: {
+      secret?: { name?: string };
+      configMap?: { name?: string };
+      serviceAccountToken?: { audience?: string; path?: string };
+    }[];
+  };
+  ephemeral?: unknown;
+  csi?: { driver: string; nodePublishSecretRef?: { name: string } };
+  [other: string]: unknown;
+}
+
+export interface PodSpec {
+  nodeName?: string;
+  serviceAccountName?: string;
+  serviceAccount?: string;
+  hostPID?: boolean;
+  hostNetwork?: boolean;
+  hostIPC?: boolean;
+  containers: Container[];
+  initContainers?: Container[];
+  ephemeralContainers?: Container[];
+  volumes?: Volume[];
+  imagePullSecrets?: { name: string }[];
+  securityContext?: { runAsNonRoot?: boolean; runAsUser?: number; seccompProfile?: { type: string } };
+  resourceClaims?: { name: string; resourceClaimName?: string; resourceClaimTemplateName?: string }[];
+}
+
+export interface Pod extends KubeObject {
+  kind: 'Pod';
+  spec: PodSpec;
+  status?: {
+    phase?: string;
+    resourceClaimStatuses?: { name: string; resourceClaimName?: string }[];
+  };
+}
+
+export interface PodTemplateSpec {
+  metadata?: Partial<ObjectMeta>;
+  spec: PodSpec;
+}
+
+export interface DaemonSet extends KubeObject {
+  kind: 'DaemonSet';
+  spec: { selector?: LabelSelector; template: PodTemplateSpec };
+}
+
+export interface Deployment extends KubeObject {
+  kind: 'Deployment';
+  spec: { replicas?: number; selector?: LabelSelector; template: PodTemplateSpec };
+}
+
+export interface StatefulSet extends KubeObject {
+  kind: 'StatefulSet';
+  spec: { replicas?: number; selector?: LabelSelector; template: PodTemplateSpec };
+}
+
+export interface ReplicaSet extends KubeObject {
+  kind: 'ReplicaSet';
+  spec: { replicas?: number; selector?: LabelSelector; template?: PodTemplateSpec };
+}
+
+export interface PersistentVolumeClaim extends KubeObject {
+  kind: 'PersistentVolumeClaim';
+  spec?: { volumeName?: string; storageClassName?: string };
+}
+
+export interface PersistentVolume extends KubeObject {
+  kind: 'PersistentVolume';
+  spec?: {
+    claimRef?: { namespace?: string; name?: string };
+    csi?: { driver?: string; nodePublishSecretRef?: { name: string; namespace?: string }; [k: string]: unknown };
+    [k: string]: unknown;
+  };
+}
+
+export interface ConfigMap extends KubeObject {
+  kind: 'ConfigMap';
+  // Values are never kept (they may hold credentials); only the keys are.
+  dataKeys?: string[];
+}
+
+export interface ResourceQuota extends KubeObject {
+  kind: 'ResourceQuota';
+  spec?: { hard?: Record<string, string>; scopes?: string[] };
+  status?: { hard?: Record<string, string>; used?: Record<string, string> };
+}
+
+// ---------------------------------------------------------------- resource.k8s.io (normalised to v1)
+
+export interface CelSelector {
+  cel?: { expression: string };
+}
+
+export interface DeviceToleration {
+  key?: string;
+  operator?: string;
+  value?: string;
+  effect?: string;
+  tolerationSeconds?: number;
+}
+
+export interface ExactDeviceRequest {
+  deviceClassName: string;
+  selectors?: CelSelector[];
+  allocationMode?: 'ExactCount' | 'All' | string;
+  count?: number;
+  adminAccess?: boolean;
+  tolerations?: DeviceToleration[];
+  capacity?: { requests?: Record<string, string> };
+}
+
+export interface DeviceSubRequest {
+  name: string;
+  deviceClassName: string;
+  selectors?: CelSelector[];
+  allocationMode?: 'ExactCount' | 'All' | string;
+  count?: number;
+  tolerations?: DeviceToleration[];
+  capacity?: { requests?: Record<string, string> };
+}
+
+export interface DeviceRequest {
+  name: string;
+  exactly?: ExactDeviceRequest;
+  firstAvailable?: DeviceSubRequest[];
+}
+
+export interface OpaqueConfig {
+  driver: string;
+  parameters?: unknown;
+}
+
+export interface DeviceClaimConfiguration {
+  requests?: string[];
+  opaque?: OpaqueConfig;
+}
+
+export interface ResourceClaimSpec {
+  devices?: {
+    requests?: DeviceRequest[];
+    constraints?: { requests?: string[]; matchAttribute?: string; distinctAttribute?: string }[];
+    config?: DeviceClaimConfiguration[];
+  };
+}
+
+export interface DeviceRequestAllocationResult {
+  request: string;
+  driver: string;
+  pool: string;
+  device: string;
+  adminAccess?: boolean;
+  shareID?: string;
+}
+
+export interface AllocatedDeviceStatus {
+  driver: string;
+  pool: string;
+  device: string;
+  shareID?: string;
+  conditions?: { type: string; status: string; reason?: string; message?: string }[];
+  data?: unknown;
+}
+
+export interface ResourceClaimStatus {
+  allocation?: {
+    devices?: { results?: DeviceRequestAllocationResult[]; config?: unknown[] };
+    nodeSelector?: NodeSelector;
+    allocationTimestamp?: string;
+  };
+  reservedFor?: { apiGroup?: string; resource: string; name: string; uid: string }[];
+  devices?: AllocatedDeviceStatus[];
+}
+
+export interface ResourceClaim extends KubeObject {
+  kind: 'ResourceClaim';
+  spec: ResourceClaimSpec;
+  status?: ResourceClaimStatus;
+}
+
+export interface ResourceClaimTemplate extends KubeObject {
+  kind: 'ResourceClaimTemplate';
+  spec: { metadata?: Partial<ObjectMeta>; spec: ResourceClaimSpec };
+}
+
+export interface Device {
+  name: string;
+  attributes?: Record<string, { int?: number; bool?: boolean; string?: string; version?: string }>;
+  capacity?: Record<string, { value: string }>;
+  taints?: Taint[];
+  nodeName?: string;
+  nodeSelector?: NodeSelector;
+  allNodes?: boolean;
+}
+
+export interface ResourceSlice extends KubeObject {
+  kind: 'ResourceSlice';
+  spec: {
+    driver: string;
+    pool: { name: string; generation: number; resourceSliceCount: number };
+    nodeName?: string;
+    nodeSelector?: NodeSelector;
+    allNodes?: boolean;
+    perDeviceNodeSelection?: boolean;
+    devices?: Device[];
+  };
+}
+
+export interface DeviceClass extends KubeObject {
+  kind: 'DeviceClass';
+  spec?: {
+    selectors?: CelSelector[];
+    config?: { opaque?: OpaqueConfig }[];
+    extendedResourceName?: string;
+  };
+}
+
+// ---------------------------------------------------------------- admissionregistration.k8s.io
+
+export interface ValidatingAdmissionPolicy extends KubeObject {
+  kind: 'ValidatingAdmissionPolicy';
+  spec?: {
+    failurePolicy?: string;
+    matchConstraints?: {
+      resourceRules?: {
+        apiGroups?: string[];
+        apiVersions?: string[];
+        operations?: string[];
+        resources?: string[];
+        resourceNames?: string[];
+      }[];
+      namespaceSelector?: LabelSelector;
+      objectSelector?: LabelSelector;
+    };
+    matchConditions?: { name: string; expression: string }[];
+    validations?: { expression: string; message?: string }[];
+    [k: string]: unknown;
+  };
+}
+
+export interface ValidatingAdmissionPolicyBinding extends KubeObject {
+  kind: 'ValidatingAdmissionPolicyBinding';
+  spec?: {
+    policyName?: string;
+    validationActions?: string[];
+    matchResources?: { namespaceSelector?: LabelSelector; objectSelector?: LabelSelector; [k: string]: unknown };
+    [k: string]: unknown;
+  };
+}
+
+// ---------------------------------------------------------------- references
+
+export interface ObjectRef {
+  kind: string;
+  name: string;
+  namespace?: string;
+}
+
+export interface SubjectRef {
+  kind: 'User' | 'Group' | 'ServiceAccount';
+  name: string;
+  namespace?: string;
+}
