@@ -1,0 +1,249 @@
+// Field readers for the normalisers. Hot path (a snapshot can hold 250k objects): plain functions,
+// no closures per field, no path strings built unless something is wrong. The current field path
+// lives in one module-level stack that normalisers push to as they descend; it is only turned into
+// text when an error is thrown.
+
+import { SnapshotError } from './snapshot-error';
+
+export type RawObject = Record<string, unknown>;
+
+/** Keys that could reach Object.prototype if a copy of the data were ever assigned key by key. */
+export function isForbiddenKey(key: string): boolean {
+  return key === '__proto__' || key === 'constructor' || key === 'prototype';
+}
+
+const pathStack: (string | number)[] = [];
+
+export function resetPath(): void {
+  pathStack.length = 0;
+}
+
+export function enter(segment: string | number): void {
+  pathStack.push(segment);
+}
+
+export function leave(): void {
+  pathStack.pop();
+}
+
+function appendSegment(out: string, segment: string | number): string {
+  if (typeof segment === 'number') return `${out}[${segment}]`;
+  if (segment.charCodeAt(0) === 91 /* [ */) return out + segment;
+  return out ? `${out}.${segment}` : segment;
+}
+
+export function currentPath(last?: string | number): string {
+  let out = '';
+  for (const segment of pathStack) out = appendSegment(out, segment);
+  if (last !== undefined) out = appendSegment(out, last);
+  return out;
+}
+
+/** A map key as a path segment: `labels["app.kubernetes.io/name"]`. */
+export function keySegment(key: string): string {
+  return `[${JSON.stringify(key)}]`;
+}
+
+export function fail(last: string | number | undefined, reason: string): never {
+  throw new SnapshotError(reason, { path: currentPath(last) });
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string':
+      return 'a string';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'a boolean';
+    case 'object':
+      return 'an object';
+    default:
+      return typeof value;
+  }
+}
+
+export function wrongType(last: string | number | undefined, expected: string, value: unknown): never {
+  if (value === undefined) fail(last, `missing (expected ${expected})`);
+  fail(last, `expected ${expected} (got ${describeType(value)})`);
+}
+
+export function isRawObject(value: unknown): value is RawObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An element of an array that must be an object; `index` is already on the path stack's caller side. */
+export function asObject(value: unknown, last?: string | number): RawObject {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as RawObject;
+  return wrongType(last, 'an object', value);
+}
+
+export function reqObject(o: RawObject, key: string): RawObject {
+  const v = o[key];
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as RawObject;
+  return wrongType(key, 'an object', v);
+}
+
+// Optional fields: absent and null both mean "not set" (Go's nil), anything else must have the type.
+export function optObject(o: RawObject, key: string): RawObject | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'object' && !Array.isArray(v)) return v as RawObject;
+  return wrongType(key, 'an object', v);
+}
+
+export function reqString(o: RawObject, key: string): string {
+  const v = o[key];
+  if (typeof v === 'string') return v;
+  return wrongType(key, 'a string', v);
+}
+
+export function optString(o: RawObject, key: string): string | undefined {
+  const v = o[key];
+  if (typeof v === 'string') return v;
+  if (v === undefined || v === null) return undefined;
+  return wrongType(key, 'a string', v);
+}
+
+export function optBoolean(o: RawObject, key: string): boolean | undefined {
+  const v = o[key];
+  if (typeof v === 'boolean') return v;
+  if (v === undefined || v === null) return undefined;
+  return wrongType(key, 'a boolean', v);
+}
+
+export function optNumber(o: RawObject, key: string): number | undefined {
+  const v = o[key];
+  if (typeof v === 'number') return v;
+  if (v === undefined || v === null) return undefined;
+  return wrongType(key, 'a number', v);
+}
+
+export function reqNumber(o: RawObject, key: string): number {
+  const v = o[key];
+  if (typeof v === 'number') return v;
+  return wrongType(key, 'a number', v);
+}
+
+export function optArray(o: RawObject, key: string): unknown[] | undefined {
+  const v = o[key];
+  if (Array.isArray(v)) return v;
+  if (v === undefined || v === null) return undefined;
+  return wrongType(key, 'an array', v);
+}
+
+export function reqArray(o: RawObject, key: string): unknown[] {
+  const v = o[key];
+  if (Array.isArray(v)) return v;
+  return wrongType(key, 'an array', v);
+}
+
+/** Validated in place and returned as is: the parsed array is already a fresh, plain array. */
+export function optStringArray(o: RawObject, key: string): string[] | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v)) return wrongType(key, 'an array of strings', v);
+  for (let i = 0; i < v.length; i++) {
+    if (typeof v[i] !== 'string') fail(key, `expected an array of strings (item ${i} is ${describeType(v[i])})`);
+  }
+  return v as string[];
+}
+
+export function reqStringArray(o: RawObject, key: string): string[] {
+  const v = optStringArray(o, key);
+  if (v === undefined) return wrongType(key, 'an array of strings', o[key]);
+  return v;
+}
+
+/** A string→string map, validated in place and returned as is (no copy on the hot path). */
+export function optStringMap(o: RawObject, key: string): Record<string, string> | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) return wrongType(key, 'a map of strings', v);
+  const map = v as Record<string, unknown>;
+  for (const k in map) {
+    if (isForbiddenKey(k)) fail(key, `forbidden key ${JSON.stringify(k)}`);
+    const value = map[k];
+    if (typeof value !== 'string') {
+      enter(key);
+      wrongType(keySegment(k), 'a string', value);
+    }
+  }
+  return map as Record<string, string>;
+}
+
+/**
+ * A map of quantities. YAML writes `10` for a quantity as a number; the API accepts that, so numbers
+ * become their decimal text here instead of being refused.
+ */
+export function optQuantityMap(o: RawObject, key: string): Record<string, string> | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) return wrongType(key, 'a map of quantities', v);
+  const map = v as Record<string, unknown>;
+  for (const k in map) {
+    if (isForbiddenKey(k)) fail(key, `forbidden key ${JSON.stringify(k)}`);
+    const value = map[k];
+    if (typeof value === 'string') continue;
+    if (typeof value === 'number' && Number.isFinite(value)) {
+      map[k] = String(value);
+      continue;
+    }
+    enter(key);
+    wrongType(keySegment(k), 'a quantity string', value);
+  }
+  return map as Record<string, string>;
+}
+
+export function optQuantity(o: RawObject, key: string): string | undefined {
+  const v = o[key];
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (v === undefined || v === null) return undefined;
+  return wrongType(key, 'a quantity string', v);
+}
+
+export const MAX_CLONE_DEPTH = 64;
+
+/**
+ * Deep copy of a free-form JSON value (opaque driver parameters, device status data). Depth is
+ * bounded, so the recursion is too; forbidden keys are refused rather than silently dropped so a
+ * crafted document is visible.
+ */
+export function cloneJson(value: unknown, last: string | number, depth = 0): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : fail(last, 'expected a finite number');
+  if (depth >= MAX_CLONE_DEPTH) fail(last, `nested deeper than ${MAX_CLONE_DEPTH} levels`);
+  if (Array.isArray(value)) {
+    enter(last);
+    const out: unknown[] = [];
+    for (let i = 0; i < value.length; i++) out.push(cloneJson(value[i], i, depth + 1));
+    leave();
+    return out;
+  }
+  if (typeof value === 'object') {
+    enter(last);
+    const out: Record<string, unknown> = {};
+    const source = value as Record<string, unknown>;
+    for (const k in source) {
+      if (isForbiddenKey(k)) fail(keySegment(k), 'forbidden key');
+      const v = source[k];
+      if (v !== undefined) out[k] = cloneJson(v, keySegment(k), depth + 1);
+    }
+    leave();
+    return out;
+  }
+  return wrongType(last, 'a JSON value', value);
+}
+
+/** Copies the keys of `source` not listed in `declared` (free-form parts of low-volume kinds). */
+export function copyUndeclared(source: RawObject, declared: ReadonlySet<string>, out: Record<string, unknown>): void {
+  for (const k in source) {
+    if (declared.has(k)) continue;
+    if (isForbiddenKey(k)) fail(keySegment(k), 'forbidden key');
+    const v = source[k];
+    if (v !== undefined) out[k] = cloneJson(v, k);
+  }
+}

@@ -1,0 +1,113 @@
+// One benchmark phase in its own process, so that peak RSS and timings are not mixed between phases.
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { createAuthzEngine } from '@/lib/authz/authz-engine';
+import type { AuthzRequest, ResourceAttributes } from '@/lib/authz/types';
+import { serviceAccountUser } from '@/lib/authz/user-info';
+import { loadSnapshot } from '@/server/sources/snapshot-source';
+import { LARGE, nodeName, ns, saName } from './generate-cluster';
+import { createRandom } from './prng';
+
+const [phase, path] = process.argv.slice(2);
+const MAX_BYTES = 4 * 1024 * 1024 * 1024;
+
+function randomAttrs(rnd: ReturnType<typeof createRandom>): ResourceAttributes {
+  const k = rnd.int(8);
+  const namespace = ns(rnd.int(LARGE.namespaces));
+  const verb = rnd.pick(['get', 'list', 'create', 'update', 'patch', 'delete']);
+  switch (k) {
+    case 0:
+      return { verb, group: '', resource: 'pods', subresource: '', namespace, name: `pod-${rnd.int(LARGE.pods)}` };
+    case 1:
+      return { verb: 'get', group: '', resource: 'secrets', subresource: '', namespace, name: `secret-${rnd.int(300)}` };
+    case 2:
+      return { verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: '', namespace, name: '' };
+    case 3:
+      return { verb: rnd.pick(['update', 'patch']), group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespace, name: `claim-${rnd.int(LARGE.resourceClaims)}` };
+    case 4:
+      return { verb: rnd.pick(['associated-node:update', 'arbitrary-node:patch']), group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'driver', namespace, name: rnd.pick(['gpu.nvidia.com', 'gpu.example.com']) };
+    case 5:
+      return { verb: rnd.pick(['update', 'patch']), group: '', resource: 'nodes', subresource: 'status', namespace: '', name: nodeName(rnd.int(LARGE.nodes)) };
+    case 6:
+      return { verb, group: 'resource.k8s.io', resource: 'resourceslices', subresource: '', namespace: '', name: '' };
+    default:
+      return { verb, group: 'apps', resource: 'deployments', subresource: '', namespace, name: `d-${rnd.int(100)}` };
+  }
+}
+
+function randomRequest(rnd: ReturnType<typeof createRandom>): AuthzRequest {
+  const k = rnd.int(10);
+  const resource = randomAttrs(rnd);
+  if (k < 6) {
+    const i = rnd.int(LARGE.serviceAccounts);
+    return { user: serviceAccountUser(ns(i % LARGE.namespaces), saName(i)), resource };
+  }
+  if (k < 8) return { user: { name: `user-${rnd.int(5000)}`, groups: [`group-${rnd.int(500)}`, 'system:authenticated'] }, resource };
+  if (k < 9) return { user: { name: `system:node:${nodeName(rnd.int(LARGE.nodes))}`, groups: ['system:nodes', 'system:authenticated'] }, resource };
+  return { user: { name: `user-${rnd.int(5000)}`, groups: ['system:authenticated'] }, resource };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function main() {
+  if (phase === 'parse') {
+    const text = readFileSync(path, 'utf8');
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      const doc = JSON.parse(text);
+      times.push(performance.now() - t0);
+      if (!doc.items) throw new Error('unexpected file');
+    }
+    times.sort((a, b) => a - b);
+    console.log(JSON.stringify({ parseMs: times[1] }));
+    return;
+  }
+  if (phase === 'engine') {
+    const t0 = performance.now();
+    const state = await loadSnapshot(path, { maxBytes: MAX_BYTES });
+    const t1 = performance.now();
+    const engine = createAuthzEngine(state);
+    const t2 = performance.now();
+
+    const rnd = createRandom(7);
+    const requests = Array.from({ length: 200_000 }, () => randomRequest(rnd));
+    for (let i = 0; i < 20_000; i++) engine.authorize(requests[i]); // warm up the JIT
+    const t3 = performance.now();
+    let allowed = 0;
+    for (const r of requests) if (engine.authorize(r).allowed) allowed++;
+    const canISeconds = (performance.now() - t3) / 1000;
+
+    const who: number[] = [];
+    let subjects = 0;
+    for (let i = 0; i < 1000; i++) {
+      const q = { resource: randomAttrs(rnd) };
+      const s = performance.now();
+      subjects += engine.whoCan(q).length;
+      who.push(performance.now() - s);
+    }
+    who.sort((a, b) => a - b);
+    console.log(
+      JSON.stringify({
+        loadMs: t1 - t0,
+        indexMs: t2 - t1,
+        canIPerSecond: requests.length / canISeconds,
+        canIAllowedShare: allowed / requests.length,
+        whoCanP50Ms: percentile(who, 50),
+        whoCanP99Ms: percentile(who, 99),
+        whoCanMeanSubjects: subjects / 1000,
+        objects: { pods: state.pods.length, roleBindings: state.roleBindings.length, resourceClaims: state.resourceClaims.length },
+        peakRssBytes: process.resourceUsage().maxRSS * 1024,
+      }),
+    );
+    return;
+  }
+  throw new Error(`unknown phase ${phase}`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,55 @@
+// `npm run bench`: generates the large synthetic cluster (seeded) once, then measures each phase in a
+// fresh process and prints the figures with the targets they are held to.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateCluster, LARGE } from './generate-cluster';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const cacheDir = join(process.env.DRA_POSTURE_CACHE ?? join(homedir(), '.cache', 'dra-posture'), 'bench');
+const GENERATOR_VERSION = 1;
+const file = join(cacheDir, `large-v${GENERATOR_VERSION}-seed42.json`);
+
+function runPhase(phase: string): Record<string, number> {
+  const out = execFileSync(process.execPath, ['--conditions=react-server', '--max-old-space-size=4096', '--import', 'tsx', join(here, 'bench-worker.ts'), phase, file], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return JSON.parse(out.trim().split('\n').pop()!);
+}
+
+const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
+const check = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+
+async function main() {
+  mkdirSync(cacheDir, { recursive: true });
+  if (!existsSync(file)) {
+    console.log(`generating ${file} ...`);
+    const tmp = `${file}.tmp`;
+    await generateCluster(tmp, LARGE, 42);
+    renameSync(tmp, file);
+  }
+  const bytes = statSync(file).size;
+  const parse = runPhase('parse');
+  const engine = runPhase('engine');
+  const loadIndex = engine.loadMs + engine.indexMs;
+  const rows: [string, string, string, string][] = [
+    ['snapshot size', mb(bytes), '', ''],
+    ['JSON.parse of the file', `${parse.parseMs.toFixed(0)} ms`, '', ''],
+    ['load + index', `${loadIndex.toFixed(0)} ms (load ${engine.loadMs.toFixed(0)}, index ${engine.indexMs.toFixed(0)}) = ${(loadIndex / parse.parseMs).toFixed(2)}× parse`, '≤ 2× parse', check(loadIndex <= 2 * parse.parseMs)],
+    ['batch can-i', `${Math.round(engine.canIPerSecond).toLocaleString('en-US')} answers/s`, '≥ 200,000/s', check(engine.canIPerSecond >= 200_000)],
+    ['who-can p50 / p99', `${engine.whoCanP50Ms.toFixed(2)} ms / ${engine.whoCanP99Ms.toFixed(2)} ms`, 'p99 < 20 ms', check(engine.whoCanP99Ms < 20)],
+    ['peak RSS (load, index, questions)', mb(engine.peakRssBytes), '< 1.5 GiB', check(engine.peakRssBytes < 1.5 * 1024 ** 3)],
+  ];
+  console.log(`\nLarge synthetic cluster: ${Object.entries(LARGE).map(([k, v]) => `${v.toLocaleString('en-US')} ${k}`).join(', ')}\n`);
+  const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
+  for (const r of rows) console.log(`${r[0].padEnd(w[0])}  ${r[1].padEnd(w[1])}  ${r[2].padEnd(w[2])}  ${r[3]}`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

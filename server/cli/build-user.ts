@@ -1,0 +1,28 @@
+import 'server-only';
+import type { UserInfo } from '@/lib/authz/types';
+import { parseServiceAccountUsername, serviceAccountGroups } from '@/lib/authz/user-info';
+import { collectExtra, UsageError } from './usage-error';
+
+/**
+ * The identity kubectl's --as/--as-group/--as-user-extra produce: the request is impersonated, so
+ * the result follows legacy impersonation (a service account without groups gets its SA groups;
+ * system:authenticated is added). A node username gets no system:nodes group unless asked for.
+ */
+export function userFromAsFlags(as: string | undefined, asGroups: string[] | undefined, asExtra: string[] | undefined): UserInfo {
+  if (as === undefined || as === '') {
+    if (asGroups?.length || asExtra?.length) throw new UsageError('--as-group and --as-user-extra need --as');
+    throw new UsageError('--as USER is required: a snapshot has no current user');
+  }
+  const groups = [...(asGroups ?? [])];
+  const sa = parseServiceAccountUsername(as);
+  if (groups.length === 0 && sa) groups.push(...serviceAccountGroups(sa.namespace));
+  if (as === 'system:anonymous') {
+    if (!groups.includes('system:unauthenticated')) groups.push('system:unauthenticated');
+  } else if (!groups.includes('system:authenticated') && !groups.includes('system:unauthenticated')) {
+    groups.push('system:authenticated');
+  }
+  const user: UserInfo = { name: as, groups };
+  const extra = collectExtra('--as-user-extra', asExtra);
+  if (extra) user.extra = extra;
+  return user;
+}

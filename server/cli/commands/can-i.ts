@@ -1,0 +1,146 @@
+import 'server-only';
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { parseAuthorizerChain } from '@/lib/authz/authorize';
+import { createAuthzEngine, type AuthzEngine } from '@/lib/authz/authz-engine';
+import { formatZodIssue, requestFromSubjectAccessReview, SubjectAccessReviewSchema, withSarStatus } from '@/lib/authz/subject-access-review';
+import type { AuthorizerName } from '@/lib/authz/types';
+import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
+import { userFromAsFlags } from '../build-user';
+import { TARGET_OPTIONS, targetFromArgs } from '../request-target';
+import { collectExtra, UsageError } from '../usage-error';
+import type { CommandIO } from '../command-io';
+
+const OPTIONS = {
+  ...SOURCE_OPTIONS,
+  ...TARGET_OPTIONS,
+  as: { type: 'string' },
+  'as-group': { type: 'string', multiple: true },
+  'as-user-extra': { type: 'string', multiple: true },
+  'impersonate-user': { type: 'string' },
+  'impersonate-group': { type: 'string', multiple: true },
+  'impersonate-uid': { type: 'string' },
+  'impersonate-extra': { type: 'string', multiple: true },
+  authorizers: { type: 'string' },
+  batch: { type: 'string' },
+  output: { type: 'string', short: 'o' },
+  quiet: { type: 'boolean', short: 'q' },
+} as const;
+
+export async function runCanI(argv: string[], io: CommandIO): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  const output = values.output ?? 'text';
+  if (output !== 'text' && output !== 'json') throw new UsageError(`-o must be json (got "${output}")`);
+  let chain: AuthorizerName[] | undefined;
+  if (values.authorizers !== undefined) {
+    try {
+      chain = parseAuthorizerChain(values.authorizers);
+    } catch (e) {
+      throw new UsageError(`--authorizers: ${(e as Error).message}`);
+    }
+  }
+
+  if (values.batch !== undefined) {
+    if (positionals.length > 0 || values.as || values['impersonate-user']) throw new UsageError('--batch takes no VERB/TYPE, --as or --impersonate-* (each review names its user)');
+    const sars = parseBatch(await readBatchFile(values.batch), values.batch);
+    const engine = createAuthzEngine(await loadClusterFromFlags(values), { chain });
+    io.out(JSON.stringify(answerBatch(engine, sars), null, 2));
+    return 0;
+  }
+
+  const [verb, type, name, ...rest] = positionals;
+  if (rest.length > 0) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
+  const target = targetFromArgs(verb, type, name, values, io.err);
+  const requester = userFromAsFlags(values.as, values['as-group'], values['as-user-extra']);
+  const engine = createAuthzEngine(await loadClusterFromFlags(values), { chain });
+
+  if (values['impersonate-user'] === undefined && (values['impersonate-group'] || values['impersonate-uid'] || values['impersonate-extra'])) {
+    throw new UsageError('--impersonate-group, --impersonate-uid and --impersonate-extra need --impersonate-user');
+  }
+  if (values['impersonate-user'] !== undefined) {
+    const headers = {
+      user: values['impersonate-user'],
+      uid: values['impersonate-uid'],
+      groups: values['impersonate-group'],
+      extra: collectExtra('--impersonate-extra', values['impersonate-extra']),
+    };
+    const d = engine.authorizeImpersonated(requester, headers, target);
+    if (output === 'json') {
+      io.out(
+        JSON.stringify(
+          {
+            allowed: d.allowed,
+            reason: d.reason,
+            impersonationMode: d.impersonation.mode ?? null,
+            impersonatedUser: d.impersonation.impersonated ?? null,
+            impersonationChecks: d.impersonation.checks.map((c) => ({ mode: c.mode, request: c.request.resource ?? c.request.nonResource, allowed: c.decision.allowed, reason: c.decision.reason })),
+            decision: d.decision ?? null,
+          },
+          null,
+          2,
+        ),
+      );
+    } else if (!values.quiet) io.out(d.allowed ? 'yes' : 'no');
+    return d.allowed ? 0 : 1;
+  }
+
+  const d = engine.authorize({ user: requester, ...target });
+  if (output === 'json') io.out(JSON.stringify({ allowed: d.allowed, reason: d.reason, decidedBy: d.decidedBy ?? null, grant: d.grant ?? null, user: requester, request: target.resource ?? target.nonResource }, null, 2));
+  else if (!values.quiet) io.out(d.allowed ? 'yes' : 'no');
+  return d.allowed ? 0 : 1;
+}
+
+async function readBatchFile(path: string): Promise<string> {
+  try {
+    return path === '-' ? await readStdin() : await readFile(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--batch ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A JSON array, a `kind: List` or JSON lines of SubjectAccessReviews. */
+export function parseBatch(text: string, fileName: string): unknown[] {
+  const trimmed = text.trim();
+  if (trimmed === '') throw new UsageError(`${fileName}: empty batch file`);
+  let items: unknown[];
+  try {
+    const doc = JSON.parse(trimmed) as unknown;
+    if (Array.isArray(doc)) items = doc;
+    else if (doc && typeof doc === 'object' && Array.isArray((doc as { items?: unknown }).items)) items = (doc as { items: unknown[] }).items;
+    else items = [doc];
+  } catch {
+    items = [];
+    trimmed.split('\n').forEach((line, i) => {
+      if (line.trim() === '') return;
+      try {
+        items.push(JSON.parse(line));
+      } catch (e) {
+        throw new UsageError(`${fileName}: line ${i + 1}: not JSON (${(e as Error).message})`);
+      }
+    });
+  }
+  return items.map((item, i) => {
+    const parsed = SubjectAccessReviewSchema.safeParse(item);
+    if (!parsed.success) throw new UsageError(`${fileName}: review ${i}: ${formatZodIssue(parsed.error)}`);
+    return parsed.data;
+  });
+}
+
+export function answerBatch(engine: AuthzEngine, sars: unknown[]): unknown[] {
+  return sars.map((sar, i) => {
+    const parsed = SubjectAccessReviewSchema.parse(sar);
+    let request;
+    try {
+      request = requestFromSubjectAccessReview(parsed);
+    } catch (e) {
+      throw new UsageError(`review ${i}: ${(e as Error).message}`);
+    }
+    return withSarStatus(parsed, engine.authorize(request));
+  });
+}

@@ -1,0 +1,56 @@
+import 'server-only';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { UsageError } from '../usage-error';
+import type { CommandIO } from '../command-io';
+
+const OPTIONS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  demo: { type: 'boolean' },
+  snapshot: { type: 'string' },
+  kubeconfig: { type: 'string' },
+  context: { type: 'string' },
+  rebuild: { type: 'boolean' },
+} as const;
+
+/** Serves the production build of the dashboard, building it first when there is none. */
+export async function runServe(argv: string[], io: CommandIO): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  if (positionals.length > 0) throw new UsageError(`unexpected arguments: ${positionals.join(' ')}`);
+  const sources = [values.demo, values.snapshot !== undefined, values.kubeconfig !== undefined || values.context !== undefined].filter(Boolean).length;
+  if (sources > 1) throw new UsageError('choose one source: --demo, --snapshot PATH, or --kubeconfig/--context');
+  const port = Number(values.port ?? '3000');
+  if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new UsageError(`--port expects 1-65535, got "${values.port}"`);
+  const host = values.host ?? '127.0.0.1';
+  const root = process.env.DRA_POSTURE_ROOT ?? process.cwd();
+  const nextBin = join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
+
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+  delete env.DRA_POSTURE_SNAPSHOT;
+  if (values.snapshot !== undefined) {
+    const path = resolve(values.snapshot);
+    if (!existsSync(path)) throw new UsageError(`--snapshot ${values.snapshot}: no such file or folder`);
+    env.DRA_POSTURE_SNAPSHOT = path;
+  }
+  if (values.kubeconfig !== undefined) env.DRA_POSTURE_KUBECONFIG = resolve(values.kubeconfig);
+  if (values.context !== undefined) env.DRA_POSTURE_CONTEXT = values.context;
+  if (values.demo) env.DRA_POSTURE_SOURCE = 'demo';
+
+  if (values.rebuild || !existsSync(join(root, '.next', 'BUILD_ID'))) {
+    io.err('building the dashboard (first run only; takes a minute or two) ...');
+    const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    if (build.status !== 0) {
+      io.err('dra-posture serve: the dashboard build failed (see the output above)');
+      return 1;
+    }
+  }
+  io.err(`dashboard: http://${host.includes(':') ? `[${host}]` : host}:${port}/`);
+  const child = spawn(process.execPath, [nextBin, 'start', '-H', host, '-p', String(port)], { cwd: root, env, stdio: 'inherit' });
+  const stop = () => child.kill('SIGTERM');
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return new Promise((done) => child.on('exit', (code) => done(code ?? 0)));
+}

@@ -1,0 +1,40 @@
+import 'server-only';
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import { loadDemo } from '@/server/sources/demo-source';
+import { loadSnapshot } from '@/server/sources/snapshot-source';
+import { UsageError } from './usage-error';
+
+export interface SourceFlags {
+  snapshot?: string;
+  demo?: boolean;
+  kubeconfig?: string;
+  context?: string;
+}
+
+export const SOURCE_OPTIONS = {
+  snapshot: { type: 'string' },
+  demo: { type: 'boolean' },
+  kubeconfig: { type: 'string' },
+  context: { type: 'string' },
+  'max-snapshot-bytes': { type: 'string' },
+} as const;
+
+/** The cluster a command reads: --snapshot PATH, --demo, or (later) a live kubeconfig. */
+export async function loadClusterFromFlags(flags: SourceFlags & { 'max-snapshot-bytes'?: string }): Promise<ClusterState> {
+  const chosen = [flags.snapshot !== undefined, !!flags.demo, flags.kubeconfig !== undefined || flags.context !== undefined].filter(Boolean).length;
+  if (chosen > 1) throw new UsageError('choose one source: --snapshot PATH, --demo, or --kubeconfig/--context');
+  if (flags.snapshot !== undefined) {
+    let maxBytes: number | undefined;
+    if (flags['max-snapshot-bytes'] !== undefined) {
+      maxBytes = Number(flags['max-snapshot-bytes']);
+      if (!Number.isInteger(maxBytes) || maxBytes <= 0) throw new UsageError('--max-snapshot-bytes expects a positive whole number of bytes');
+    }
+    return loadSnapshot(flags.snapshot, { maxBytes });
+  }
+  if (flags.demo) return loadDemo();
+  if (flags.kubeconfig !== undefined || flags.context !== undefined) {
+    const { loadLiveCluster } = await import('@/server/sources/live-source');
+    return loadLiveCluster({ kubeconfig: flags.kubeconfig, context: flags.context });
+  }
+  throw new UsageError('no cluster given: use --snapshot PATH, --demo, or --kubeconfig FILE [--context NAME]');
+}

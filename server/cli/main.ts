@@ -1,0 +1,69 @@
+import 'server-only';
+import { processIO, type CommandIO } from './command-io';
+import { UsageError } from './usage-error';
+
+const HELP = `dra-posture: security posture of Kubernetes Dynamic Resource Allocation
+
+Usage:
+  dra-posture can-i VERB TYPE[.GROUP][/NAME] [--subresource S] [-n NS] --as USER [--as-group G]... [--as-user-extra k=v]...
+                    [--impersonate-user U [--impersonate-group G]... [--impersonate-extra k=v]...] [--authorizers Node,RBAC] [-o json]
+  dra-posture can-i VERB /PATH --as USER ...
+  dra-posture can-i --batch FILE
+  dra-posture who-can VERB TYPE[/NAME] [--subresource S] [-n NS] [-o json]
+  dra-posture serve [--host 127.0.0.1] [--port 3000] [--demo | --snapshot PATH]
+
+Every command reads one cluster: --snapshot PATH (file or folder of kubectl -o json / YAML), or --demo.
+Exit codes: can-i 0 = yes, 1 = no; 2 = usage error or unreadable input.`;
+
+type Command = (argv: string[], io: CommandIO) => Promise<number>;
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  'can-i': async () => (await import('./commands/can-i')).runCanI,
+  'who-can': async () => (await import('./commands/who-can')).runWhoCan,
+  serve: async () => (await import('./commands/serve')).runServe,
+};
+
+export async function main(argv: string[], io: CommandIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(HELP);
+    return name ? 0 : 2;
+  }
+  const load = COMMANDS[name];
+  if (!load) {
+    io.err(`dra-posture: unknown command "${name}" (try --help)`);
+    return 2;
+  }
+  try {
+    return await (await load())(rest, io);
+  } catch (e) {
+    io.err(`dra-posture ${name}: ${errorMessage(e)}`);
+    return e instanceof UsageError || isArgError(e) ? 2 : isInputError(e) ? 2 : 1;
+  }
+}
+
+function errorMessage(e: unknown): string {
+  if (e instanceof Error) return e.message.split('\n')[0];
+  return String(e);
+}
+
+// node:util parseArgs signals bad flags with these codes.
+function isArgError(e: unknown): boolean {
+  const code = (e as { code?: string })?.code ?? '';
+  return code.startsWith('ERR_PARSE_ARGS');
+}
+
+function isInputError(e: unknown): boolean {
+  return (e as Error)?.name === 'SnapshotError';
+}
+
+const isEntry = process.argv[1] && /server[\\/]cli[\\/]main\.ts$/.test(process.argv[1]);
+if (isEntry) {
+  main(process.argv.slice(2), processIO).then(
+    (code) => process.exit(code),
+    (e) => {
+      process.stderr.write(`dra-posture: ${errorMessage(e)}\n`);
+      process.exit(1);
+    },
+  );
+}

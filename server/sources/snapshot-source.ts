@@ -1,0 +1,186 @@
+import 'server-only';
+
+// Snapshot files and folders (and uploads) → ClusterState. Sizes are checked with stat before any
+// byte is read; folders are walked without following symlinks (a snapshot folder must not be able to
+// point the server at /etc), and files are read in a stable, sorted order so a folder always loads
+// the same way.
+
+import { constants } from 'node:fs';
+import { lstat, open, readdir, stat } from 'node:fs/promises';
+import { basename, join, relative, sep } from 'node:path';
+
+import { buildClusterState, type OnInvalid, type RawItem } from '@/lib/k8s/build-cluster-state';
+import type { ClusterState, SourceInfo } from '@/lib/k8s/cluster-state';
+import { SnapshotError } from '@/lib/k8s/snapshot-error';
+
+import { parseDocuments } from './parse-documents';
+
+export const DEFAULT_MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
+/** Raises the default byte cap for every snapshot load (CLI, server, uploads). */
+export const MAX_SNAPSHOT_BYTES_ENV = 'DRA_POSTURE_MAX_SNAPSHOT_BYTES';
+export const MAX_SNAPSHOT_FILES = 10_000;
+const SNAPSHOT_EXTENSIONS = ['.json', '.yaml', '.yml'];
+
+export interface LoadSnapshotOptions {
+  /** Total bytes over all files; default 256 MiB or $DRA_POSTURE_MAX_SNAPSHOT_BYTES. */
+  maxBytes?: number;
+  onInvalid?: OnInvalid;
+  /** Source name shown in the UI; default the file or folder name (a ClusterInfo document may set it too). */
+  name?: string;
+}
+
+export interface SnapshotFile {
+  /** Path relative to the snapshot root, with `/` separators; the bare file name for a single file. */
+  name: string;
+  path: string;
+  size: number;
+}
+
+export function resolveMaxBytes(maxBytes: number | undefined): number {
+  if (maxBytes !== undefined) return maxBytes;
+  const fromEnv = process.env[MAX_SNAPSHOT_BYTES_ENV];
+  if (fromEnv) {
+    const parsed = Number(fromEnv);
+    if (Number.isSafeInteger(parsed) && parsed > 0) return parsed;
+  }
+  return DEFAULT_MAX_SNAPSHOT_BYTES;
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+  if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${n} bytes`;
+}
+
+export function tooLargeError(size: number, limit: number, what: string): SnapshotError {
+  return new SnapshotError(
+    `${what} is ${formatBytes(size)} (${size} bytes), over the limit of ${formatBytes(limit)} (${limit} bytes); ` +
+      `raise it with --max-snapshot-bytes (CLI), the maxBytes option or the ${MAX_SNAPSHOT_BYTES_ENV} environment variable`,
+    {},
+    'too_large',
+  );
+}
+
+function hasSnapshotExtension(name: string): boolean {
+  const lower = name.toLowerCase();
+  return SNAPSHOT_EXTENSIONS.some((ext) => lower.endsWith(ext));
+}
+
+function isNotFound(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: string }).code === 'ENOENT';
+}
+
+/**
+ * Lists the files a snapshot path stands for, with sizes, enforcing the byte and file caps before
+ * anything is read. Hidden entries (`.git`, `..data`) and symlinks inside a folder are skipped; the
+ * skipped symlinks are reported in `warnings`.
+ */
+export async function listSnapshotFiles(root: string, maxBytes: number): Promise<{ files: SnapshotFile[]; warnings: string[] }> {
+  let rootStat;
+  try {
+    // The root itself may be a symlink the operator chose; entries below it may not.
+    rootStat = await stat(root);
+  } catch (error) {
+    if (isNotFound(error)) throw new SnapshotError(`snapshot path not found: ${basename(root)}`, {}, 'not_found');
+    throw error;
+  }
+  if (rootStat.isFile()) {
+    if (rootStat.size > maxBytes) throw tooLargeError(rootStat.size, maxBytes, `snapshot ${basename(root)}`);
+    return { files: [{ name: basename(root), path: root, size: rootStat.size }], warnings: [] };
+  }
+  if (!rootStat.isDirectory()) throw new SnapshotError(`snapshot path is neither a file nor a folder: ${basename(root)}`);
+
+  const files: SnapshotFile[] = [];
+  const warnings: string[] = [];
+  let total = 0;
+  const pending = [root];
+  while (pending.length > 0) {
+    const dir = pending.pop() as string;
+    const entries = await readdir(dir, { withFileTypes: true });
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const path = join(dir, entry.name);
+      const name = relative(root, path).split(sep).join('/');
+      if (entry.isSymbolicLink()) {
+        warnings.push(`skipped symlink ${name}: symlinks in snapshot folders are not followed`);
+        continue;
+      }
+      if (entry.isDirectory()) {
+        pending.push(path);
+        continue;
+      }
+      if (!entry.isFile() || !hasSnapshotExtension(entry.name)) continue;
+      const size = (await lstat(path)).size;
+      total += size;
+      files.push({ name, path, size });
+      if (files.length > MAX_SNAPSHOT_FILES) throw new SnapshotError(`snapshot folder has more than ${MAX_SNAPSHOT_FILES} files`, {}, 'too_large');
+    }
+  }
+  if (total > maxBytes) throw tooLargeError(total, maxBytes, `snapshot folder ${basename(root)}`);
+  if (files.length === 0) {
+    throw new SnapshotError(`no .json, .yaml or .yml files in snapshot folder ${basename(root)}`, {}, 'not_found');
+  }
+  // Plain code-unit order: the same on every machine and locale.
+  files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { files, warnings };
+}
+
+/** Reads at most `limit` bytes; a file that grew past its stat size since the listing is refused. */
+async function readCapped(file: SnapshotFile, limit: number, followSymlink: boolean): Promise<Uint8Array> {
+  const flags = followSymlink ? constants.O_RDONLY : constants.O_RDONLY | constants.O_NOFOLLOW;
+  const handle = await open(file.path, flags);
+  try {
+    const size = (await handle.stat()).size;
+    if (size > limit) throw tooLargeError(size, limit, `snapshot file ${file.name}`);
+    const buffer = new Uint8Array(size + 1);
+    let read = 0;
+    while (read < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, read, buffer.length - read, read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    if (read > size) throw tooLargeError(read, limit, `snapshot file ${file.name} (it grew while being read)`);
+    return buffer.subarray(0, read);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads and parses every file of a snapshot path into RawItems (no normalisation yet). */
+export async function readSnapshotItems(root: string, options: { maxBytes?: number } = {}): Promise<{ items: RawItem[]; warnings: string[] }> {
+  const maxBytes = resolveMaxBytes(options.maxBytes);
+  const { files, warnings } = await listSnapshotFiles(root, maxBytes);
+  const single = files.length === 1 && files[0].path === root;
+  const items: RawItem[] = [];
+  let remaining = maxBytes;
+  for (const file of files) {
+    const bytes = await readCapped(file, remaining, single);
+    remaining -= bytes.length;
+    const parsed = parseDocuments(bytes, file.name);
+    for (const item of parsed) items.push(item);
+  }
+  return { items, warnings };
+}
+
+function finish(state: ClusterState, warnings: string[], name: string | undefined): ClusterState {
+  if (warnings.length > 0) state.warnings.unshift(...warnings);
+  if (name !== undefined) state.source.name = name;
+  return state;
+}
+
+export async function loadSnapshot(path: string, options: LoadSnapshotOptions = {}): Promise<ClusterState> {
+  const { items, warnings } = await readSnapshotItems(path, { maxBytes: options.maxBytes });
+  const source: SourceInfo = { kind: 'snapshot', name: basename(path.replace(/[\\/]+$/, '')) || path };
+  const state = buildClusterState(items, source, { onInvalid: options.onInvalid });
+  return finish(state, warnings, options.name);
+}
+
+/** An uploaded file: same parsing and limits as a file on disk. */
+export function loadSnapshotFromText(text: string | Uint8Array, fileName: string, options: LoadSnapshotOptions = {}): ClusterState {
+  const maxBytes = resolveMaxBytes(options.maxBytes);
+  const size = typeof text === 'string' ? Buffer.byteLength(text, 'utf8') : text.byteLength;
+  if (size > maxBytes) throw tooLargeError(size, maxBytes, `snapshot ${fileName}`);
+  const items = parseDocuments(text, fileName);
+  const state = buildClusterState(items, { kind: 'snapshot', name: fileName }, { onInvalid: options.onInvalid });
+  return finish(state, [], options.name);
+}
