@@ -1,13 +1,13 @@
 import 'server-only';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
+import { collectLiveCluster } from '@/server/kube/collect-cluster';
 
 export interface LiveSourceOptions {
   kubeconfig?: string;
   context?: string;
 }
 
-/** Reading a live cluster is being built (issue: live clusters); until then this says so clearly. */
+/** One consistent read of the cluster of a kubeconfig context (for the CLI). */
 export async function loadLiveCluster(options: LiveSourceOptions): Promise<ClusterState> {
-  void options;
-  throw new Error('reading a live cluster is not available in this build yet; export it with `kubectl get ... -o json` and use --snapshot');
+  return (await collectLiveCluster(options)).state;
 }

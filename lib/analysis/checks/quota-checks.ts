@@ -1,0 +1,3 @@
+import type { Check } from './check-types';
+
+export const QUOTA_CHECKS: Check[] = [];

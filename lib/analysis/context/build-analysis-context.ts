@@ -1,0 +1,192 @@
+import type { AuthzEngine } from '@/lib/authz/authz-engine';
+import { serviceAccountUser } from '@/lib/authz/user-info';
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import type { ObjectRef, Pod, SubjectRef } from '@/lib/k8s/types';
+import { subjectKey, type AnalysisContext } from '@/lib/analysis/context-types';
+import type { AnalysisSettings } from '@/lib/analysis/settings';
+import { entriesFor, PROBE_NAME, whoCanAnywhere, type AccessEntry, type AccessQuestion } from './access';
+import { canonicalSubject, compareSubjects, isBroadGroup, isMastersGroup, serviceAccountRef, usernameOf } from './identities';
+import { mountsPluginDir, ownerOfPod, podKey, podServiceAccount, templatePods } from './pod-facts';
+import { Q } from './questions';
+
+export const ROLE_LABEL = 'dra-posture.io/role';
+const ALWAYS_PLATFORM = ['kube-system', 'kube-public', 'kube-node-lease'];
+
+/** Why a service account is a DRA component identity (DESIGN §4), for messages. */
+export interface ComponentReasons {
+  capabilities: string[];
+  driverWorkloads: ObjectRef[];
+}
+
+interface ContextDetails {
+  /** Real pods plus stand-ins for workloads whose pods are absent (see templatePods). */
+  pods: Pod[];
+  componentReasons: Map<string, ComponentReasons>;
+}
+
+const details = new WeakMap<AnalysisContext, ContextDetails>();
+
+/**
+ * Builds the shared analysis context once per report: namespace classes, DRA driver pods, DRA
+ * component and node-local identities, admin-equivalence (DESIGN §4), all decided by the engine.
+ */
+export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, settings: AnalysisSettings): AnalysisContext {
+  const namespaces = collectNamespaces(state);
+  const pods = [...state.pods, ...templatePods(state)];
+
+  // DRA driver pods: mount a kubelet plugin directory AND their service account can create or update ResourceSlices.
+  const pluginDirPods = pods.filter(mountsPluginDir);
+  const saCanWriteSlices = memo((key: string) => {
+    const [ns, name] = key.split('/');
+    const user = serviceAccountUser(ns, name);
+    const can = (verb: string, resourceName: string) =>
+      engine.authorize({ user, resource: { verb, group: 'resource.k8s.io', resource: 'resourceslices', subresource: '', namespace: '', name: resourceName } }).allowed;
+    return can('create', '') || can('update', PROBE_NAME);
+  });
+  const driverPods = pluginDirPods.filter((p) => saCanWriteSlices(`${p.metadata.namespace ?? ''}/${podServiceAccount(p)}`));
+  const driverPodKeys = new Set(driverPods.map(podKey));
+
+  // Platform / tenant namespaces.
+  const fixedPlatform = new Set([...ALWAYS_PLATFORM, ...settings.platformNamespaces]);
+  const labels = new Map(state.namespaces.map((n) => [n.metadata.name, n.metadata.labels ?? {}]));
+  const driverNamespaces = new Set(driverPods.map((p) => p.metadata.namespace ?? ''));
+  const isPlatformNamespace = (ns: string): boolean => {
+    if (fixedPlatform.has(ns)) return true;
+    const role = labels.get(ns)?.[ROLE_LABEL];
+    if (role === 'platform') return true;
+    if (role === 'tenant') return false;
+    return driverNamespaces.has(ns);
+  };
+
+  const ask = (q: AccessQuestion) => whoCanAnywhere(engine, namespaces, q);
+
+  // DRA component identities: service accounts that can write ResourceSlices or ResourceClaim
+  // status/binding/driver (directly or as a User subject with their username), or run driver pods.
+  // Grants to groups are reported on the group itself, not spread over every member.
+  const componentReasons = new Map<string, ComponentReasons>();
+  const reasonsOf = (sa: SubjectRef) => {
+    const key = subjectKey(sa);
+    let r = componentReasons.get(key);
+    if (!r) componentReasons.set(key, (r = { capabilities: [], driverWorkloads: [] }));
+    return r;
+  };
+  const capability = (label: string, entries: AccessEntry[]) => {
+    for (const e of entries) if (e.subject.kind === 'ServiceAccount' && e.via === 'rbac') reasonsOf(e.subject).capabilities.push(label);
+  };
+  capability('can write ResourceSlices', [...ask(Q.sliceCreate), ...ask(Q.sliceModify)]);
+  capability('can update resourceclaims/status', ask(Q.claimStatus));
+  capability('can write resourceclaims/binding', ask(Q.claimBinding));
+  capability('can write resourceclaims/driver', ask(Q.claimDriver));
+  for (const p of driverPods) {
+    const r = reasonsOf(serviceAccountRef(p.metadata.namespace ?? '', podServiceAccount(p)));
+    const owner = ownerOfPod(state, p);
+    if (!r.driverWorkloads.some((w) => subjectKey(w as SubjectRef) === subjectKey(owner as SubjectRef))) r.driverWorkloads.push(owner);
+  }
+  for (const r of componentReasons.values()) r.capabilities = [...new Set(r.capabilities)];
+  const draComponents = [...componentReasons.keys()].map(parseSaKey).sort(compareSubjects);
+  const componentKeys = new Set(componentReasons.keys());
+
+  // Node-local identities: service accounts of DaemonSet pods and of DRA driver pods.
+  const nodeLocal = new Map<string, SubjectRef>();
+  for (const p of pods) {
+    if (ownerOfPod(state, p).kind !== 'DaemonSet' && !driverPodKeys.has(podKey(p))) continue;
+    const sa = serviceAccountRef(p.metadata.namespace ?? '', podServiceAccount(p));
+    nodeLocal.set(subjectKey(sa), sa);
+  }
+  const nodeLocalIdentities = [...nodeLocal.values()].sort(compareSubjects);
+
+  const adminEntries = ask(Q.adminProbe).filter((e) => e.via === 'rbac');
+  const isAdminEquivalent = (subject: SubjectRef): boolean => isMastersGroup(subject) || entriesFor(adminEntries, subject).length > 0;
+
+  // System identities: system:* users (scheduler, controller-manager, nodes...), system:* groups
+  // other than the "everyone" groups, the settings' allocator identities, and kube-system service
+  // accounts bound by a bootstrap ClusterRoleBinding (system:* name or the rbac-defaults label).
+  const bootstrapSAs = new Set<string>();
+  for (const b of state.clusterRoleBindings) {
+    const bootstrap = b.metadata.name.startsWith('system:') || b.metadata.labels?.['kubernetes.io/bootstrapping'] === 'rbac-defaults';
+    if (!bootstrap) continue;
+    for (const s of b.subjects ?? []) {
+      const c = s.kind === 'ServiceAccount' || s.kind === 'User' ? canonicalSubject({ kind: s.kind, name: s.name, namespace: s.namespace }) : undefined;
+      if (c?.kind === 'ServiceAccount' && c.namespace === 'kube-system') bootstrapSAs.add(subjectKey(c));
+    }
+  }
+  const allocators = new Set(settings.allocatorIdentities);
+  const isSystemIdentity = (subject: SubjectRef): boolean => {
+    const s = canonicalSubject(subject);
+    if (allocators.has(usernameOf(s))) return true;
+    if (s.kind === 'Group') return s.name.startsWith('system:') && !isBroadGroup(s.name);
+    if (s.kind === 'User') return s.name.startsWith('system:');
+    return bootstrapSAs.has(subjectKey(s));
+  };
+
+  const saNodes = new Map<string, Set<string>>();
+  for (const p of state.pods) {
+    if (!p.spec?.nodeName) continue;
+    const key = `${p.metadata.namespace ?? ''}/${podServiceAccount(p)}`;
+    let set = saNodes.get(key);
+    if (!set) saNodes.set(key, (set = new Set()));
+    set.add(p.spec.nodeName);
+  }
+
+  const ctx: AnalysisContext = {
+    state,
+    engine,
+    settings,
+    isPlatformNamespace,
+    isTenantNamespace: (ns) => !isPlatformNamespace(ns),
+    namespaces,
+    driverPods,
+    isDriverPod: (pod) => driverPodKeys.has(podKey(pod)),
+    pluginDirPods,
+    draComponents,
+    isDraComponent: (subject) => componentKeys.has(subjectKey(canonicalSubject(subject))),
+    nodeLocalIdentities,
+    isNodeLocalIdentity: (subject) => nodeLocal.has(subjectKey(canonicalSubject(subject))),
+    isAdminEquivalent: (subject) => isAdminEquivalent(canonicalSubject(subject)),
+    isSystemIdentity,
+    nodesOfServiceAccount: (namespace, name) => [...(saNodes.get(`${namespace}/${name}`) ?? [])].sort(),
+    ownerOf: (pod) => ownerOfPod(state, pod),
+  };
+  details.set(ctx, { pods, componentReasons });
+  return ctx;
+}
+
+/** Pods to analyse: the cluster's pods plus stand-ins for workloads with no observed pod. */
+export function analysisPods(ctx: AnalysisContext): Pod[] {
+  return details.get(ctx)?.pods ?? [...ctx.state.pods, ...templatePods(ctx.state)];
+}
+
+/** Why a service account counts as a DRA component (empty when the context was not built here). */
+export function componentReasons(ctx: AnalysisContext, subject: SubjectRef): ComponentReasons {
+  return details.get(ctx)?.componentReasons.get(subjectKey(canonicalSubject(subject))) ?? { capabilities: [], driverWorkloads: [] };
+}
+
+/** whoCanAnywhere over the context's namespaces. */
+export function access(ctx: AnalysisContext, q: AccessQuestion): AccessEntry[] {
+  return whoCanAnywhere(ctx.engine, ctx.namespaces, q);
+}
+
+function collectNamespaces(state: ClusterState): string[] {
+  const set = new Set<string>();
+  for (const n of state.namespaces) set.add(n.metadata.name);
+  const collections = [
+    state.pods, state.serviceAccounts, state.configMaps, state.persistentVolumeClaims, state.resourceQuotas,
+    state.daemonSets, state.deployments, state.statefulSets, state.replicaSets, state.roles, state.roleBindings,
+    state.resourceClaims, state.resourceClaimTemplates,
+  ];
+  for (const list of collections) for (const o of list) if (o.metadata.namespace) set.add(o.metadata.namespace);
+  return [...set].sort();
+}
+
+function parseSaKey(key: string): SubjectRef {
+  const [, namespace, name] = key.split('/');
+  return serviceAccountRef(namespace, name);
+}
+
+function memo<T>(fn: (key: string) => T): (key: string) => T {
+  const m = new Map<string, T>();
+  return (key) => {
+    if (!m.has(key)) m.set(key, fn(key));
+    return m.get(key)!;
+  };
+}

@@ -1,0 +1,119 @@
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import type { Container, ObjectRef, Pod, PodSpec, PodTemplateSpec } from '@/lib/k8s/types';
+
+// Facts about pods that do not need the authorizer: host paths, plugin-directory mounts, the
+// service account, the owning workload, and stand-in pods for workloads whose pods are absent.
+
+export const KUBELET_PLUGIN_DIRS = ['/var/lib/kubelet/plugins', '/var/lib/kubelet/plugins_registry'] as const;
+
+/** Collapses repeated slashes, resolves `.`/`..` segments and drops a trailing slash ("/" stays "/"). */
+export function normaliseHostPath(path: string): string {
+  const out: string[] = [];
+  for (const seg of path.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') out.pop();
+    else out.push(seg);
+  }
+  return `/${out.join('/')}`;
+}
+
+/**
+ * Whether a host path exposes a kubelet plugin directory: the directory itself, a parent of it
+ * (`/`, `/var/lib/kubelet`...), or a directory inside it (`/var/lib/kubelet/plugins/<driver>`
+ * holds that driver's socket, so it counts too).
+ */
+export function exposesPluginDir(hostPath: string): boolean {
+  const p = normaliseHostPath(hostPath);
+  return KUBELET_PLUGIN_DIRS.some((dir) => p === dir || p === '/' || dir.startsWith(`${p}/`) || p.startsWith(`${dir}/`));
+}
+
+export function allContainers(spec: PodSpec): { container: Container; field: 'containers' | 'initContainers' | 'ephemeralContainers'; index: number }[] {
+  const out: { container: Container; field: 'containers' | 'initContainers' | 'ephemeralContainers'; index: number }[] = [];
+  for (const field of ['initContainers', 'containers', 'ephemeralContainers'] as const) {
+    (spec[field] ?? []).forEach((container, index) => out.push({ container, field, index }));
+  }
+  return out;
+}
+
+/** hostPath volumes that at least one container mounts, with their normalised path. */
+export function mountedHostPaths(pod: Pod): { volume: string; path: string; index: number }[] {
+  const mounted = new Set<string>();
+  for (const { container } of allContainers(pod.spec ?? { containers: [] })) for (const m of container.volumeMounts ?? []) mounted.add(m.name);
+  const out: { volume: string; path: string; index: number }[] = [];
+  (pod.spec?.volumes ?? []).forEach((v, index) => {
+    if (v.hostPath?.path !== undefined && mounted.has(v.name)) out.push({ volume: v.name, path: normaliseHostPath(v.hostPath.path), index });
+  });
+  return out;
+}
+
+export function mountsPluginDir(pod: Pod): boolean {
+  return mountedHostPaths(pod).some((m) => exposesPluginDir(m.path));
+}
+
+export function podServiceAccount(pod: Pod): string {
+  return pod.spec?.serviceAccountName || pod.spec?.serviceAccount || 'default';
+}
+
+export function podKey(pod: Pod): string {
+  return `${pod.metadata.namespace ?? ''}/${pod.metadata.name}`;
+}
+
+const WORKLOAD_KINDS = new Set(['DaemonSet', 'Deployment', 'StatefulSet', 'ReplicaSet', 'Job', 'CronJob']);
+
+/**
+ * The workload owning a pod: its controller (a ReplicaSet is followed to its Deployment when the
+ * ReplicaSet is known), or the pod itself (bare pods, mirror pods owned by a Node).
+ */
+export function ownerOfPod(state: Pick<ClusterState, 'replicaSets'>, pod: Pod): ObjectRef {
+  const namespace = pod.metadata.namespace ?? '';
+  const refs = pod.metadata.ownerReferences ?? [];
+  const owner = refs.find((r) => r.controller) ?? refs[0];
+  if (!owner || !WORKLOAD_KINDS.has(owner.kind)) return { kind: 'Pod', namespace, name: pod.metadata.name };
+  if (owner.kind === 'ReplicaSet') {
+    const rs = state.replicaSets.find((r) => (r.metadata.namespace ?? '') === namespace && r.metadata.name === owner.name);
+    const rsRefs = rs?.metadata.ownerReferences ?? [];
+    const up = rsRefs.find((r) => r.controller) ?? rsRefs[0];
+    if (up?.kind === 'Deployment') return { kind: 'Deployment', namespace, name: up.name };
+  }
+  return { kind: owner.kind, namespace, name: owner.name };
+}
+
+const TEMPLATE_ANNOTATION = 'dra-posture.io/from-pod-template';
+
+/** Whether a pod was made by templatePods() from a workload's template (no real pod observed). */
+export function isTemplatePod(pod: Pod): boolean {
+  return pod.metadata.annotations?.[TEMPLATE_ANNOTATION] === 'true';
+}
+
+/**
+ * Stand-in pods for DaemonSets, Deployments and StatefulSets with no observed pod (snapshots often
+ * hold workloads without their pods): the pod template, owned by the workload, on no node.
+ */
+export function templatePods(state: Pick<ClusterState, 'pods' | 'replicaSets' | 'daemonSets' | 'deployments' | 'statefulSets'>): Pod[] {
+  const owned = new Set<string>();
+  for (const pod of state.pods) {
+    const o = ownerOfPod(state, pod);
+    owned.add(`${o.kind}/${o.namespace ?? ''}/${o.name}`);
+  }
+  const out: Pod[] = [];
+  const add = (kind: string, meta: { name: string; namespace?: string }, template: PodTemplateSpec | undefined) => {
+    const namespace = meta.namespace ?? '';
+    if (!template?.spec || owned.has(`${kind}/${namespace}/${meta.name}`)) return;
+    out.push({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: meta.name,
+        namespace,
+        labels: template.metadata?.labels,
+        annotations: { ...(template.metadata?.annotations ?? {}), [TEMPLATE_ANNOTATION]: 'true' },
+        ownerReferences: [{ apiVersion: 'apps/v1', kind, name: meta.name, controller: true }],
+      },
+      spec: { ...template.spec, containers: template.spec.containers ?? [] },
+    });
+  };
+  for (const ds of state.daemonSets) add('DaemonSet', ds.metadata, ds.spec?.template);
+  for (const d of state.deployments) add('Deployment', d.metadata, d.spec?.template);
+  for (const s of state.statefulSets) add('StatefulSet', s.metadata, s.spec?.template);
+  return out;
+}

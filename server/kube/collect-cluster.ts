@@ -1,0 +1,110 @@
+import 'server-only';
+import { buildClusterState, type RawItem } from '@/lib/k8s/build-cluster-state';
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import { KINDS, type KindDescriptor } from '@/lib/k8s/kinds';
+import { discoverApi, DRA_GROUP, type ApiDiscovery } from './discover-api';
+import { KubeHttp, type KubeHttpOptions } from './kube-http';
+import { KubeError } from './kube-errors';
+import { loadKubeconfig, type KubeconfigOptions } from './kubeconfig';
+import { listKind, type ListPage } from './list-kind';
+
+/** Kinds the live source never reads: Secrets are not in KINDS at all; ConfigMap values are never needed. */
+const NOT_LISTED = new Set(['ConfigMap']);
+
+export interface CollectStats {
+  listCalls: number;
+  restarts: number;
+  durationMs: number;
+}
+
+export interface LiveCollection {
+  state: ClusterState;
+  discovery: ApiDiscovery;
+  stats: CollectStats;
+  /** The resourceVersion of each kind's list, for watches to continue from. */
+  resourceVersions: Map<string, string>;
+  /** Namespaces each namespaced kind had to be read from one by one (cluster-wide list forbidden). */
+  perNamespace: Map<string, string[]>;
+}
+
+export function readableKinds(discovery: ApiDiscovery): { kind: KindDescriptor; version: string }[] {
+  const out: { kind: KindDescriptor; version: string }[] = [];
+  for (const kind of KINDS) {
+    if (NOT_LISTED.has(kind.kind)) continue;
+    if (kind.group === DRA_GROUP) {
+      if (discovery.draVersion) out.push({ kind, version: discovery.draVersion });
+      continue;
+    }
+    out.push({ kind, version: kind.versions[0] });
+  }
+  return out;
+}
+
+/**
+ * One full read of a live cluster: discovery, then every kind with paginated lists (four at a time).
+ * A 403 on a kind becomes a warning next to the data; a namespaced kind that cannot be listed
+ * cluster-wide is retried in the context's namespace.
+ */
+export async function collectLiveCluster(options: KubeconfigOptions & { http?: KubeHttpOptions; namespaces?: string[] } = {}): Promise<LiveCollection> {
+  const started = Date.now();
+  const { kc, contextName, server } = loadKubeconfig(options);
+  const http = new KubeHttp(kc, server, options.http);
+  const discovery = await discoverApi(http);
+  const warnings = [...discovery.warnings];
+  const items: RawItem[] = [];
+  const resourceVersions = new Map<string, string>();
+  const perNamespace = new Map<string, string[]>();
+  let listCalls = 0;
+  let restarts = 0;
+  const contextNamespace = kc.getContextObject(contextName)?.namespace;
+  const fallbackNamespaces = [...new Set([...(options.namespaces ?? []), ...(contextNamespace ? [contextNamespace] : [])])];
+
+  const addPages = (pages: ListPage[], kind: KindDescriptor, version: string) => {
+    const apiVersion = kind.group ? `${kind.group}/${version}` : version;
+    for (const page of pages) items.push({ value: { apiVersion, kind: `${kind.kind}List`, items: page.items ?? [] }, origin: { file: `live:${kind.resource}` } });
+  };
+
+  const kinds = readableKinds(discovery);
+  await Promise.all(
+    kinds.map(async ({ kind, version }) => {
+      try {
+        const r = await listKind(http, kind, version);
+        listCalls += r.listCalls;
+        restarts += r.restarts;
+        addPages(r.pages, kind, version);
+        if (r.resourceVersion) resourceVersions.set(kind.kind, r.resourceVersion);
+      } catch (e) {
+        const err = e as KubeError;
+        if (err.code !== 'forbidden') throw e;
+        if (!kind.namespaced || fallbackNamespaces.length === 0) {
+          warnings.push(`cannot list ${kind.resource}${kind.group ? `.${kind.group}` : ''}: forbidden by RBAC; results that depend on them are incomplete`);
+          return;
+        }
+        const readIn: string[] = [];
+        for (const ns of fallbackNamespaces) {
+          try {
+            const r = await listKind(http, kind, version, ns);
+            listCalls += r.listCalls;
+            addPages(r.pages, kind, version);
+            readIn.push(ns);
+          } catch (inner) {
+            if ((inner as KubeError).code !== 'forbidden') throw inner;
+          }
+        }
+        perNamespace.set(kind.kind, readIn);
+        warnings.push(
+          readIn.length > 0
+            ? `cannot list ${kind.resource}${kind.group ? `.${kind.group}` : ''} cluster-wide: read only in namespace${readIn.length > 1 ? 's' : ''} ${readIn.join(', ')}`
+            : `cannot list ${kind.resource}${kind.group ? `.${kind.group}` : ''}: forbidden by RBAC; results that depend on them are incomplete`,
+        );
+      }
+    }),
+  );
+
+  // Pages arrive in whatever order the requests finish; sort by kind so the state is stable.
+  const order = new Map(KINDS.map((k, i) => [`live:${k.resource}`, i]));
+  items.sort((a, b) => (order.get(a.origin.file ?? '') ?? 0) - (order.get(b.origin.file ?? '') ?? 0));
+  const state = buildClusterState(items, { kind: 'live', name: contextName, collectedAt: new Date(started).toISOString(), kubernetesVersion: discovery.kubernetesVersion }, { onInvalid: 'skip' });
+  state.warnings.push(...warnings.sort());
+  return { state, discovery, stats: { listCalls, restarts, durationMs: Date.now() - started }, resourceVersions, perNamespace };
+}

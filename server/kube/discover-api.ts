@@ -1,0 +1,45 @@
+import 'server-only';
+import type { KubeHttp } from './kube-http';
+import { KubeError } from './kube-errors';
+
+export const DRA_GROUP = 'resource.k8s.io';
+const DRA_PREFERENCE = ['v1', 'v1beta2', 'v1beta1'];
+
+export interface ApiDiscovery {
+  kubernetesVersion?: string;
+  /** The resource.k8s.io version read, or undefined when the group is not served. */
+  draVersion?: string;
+  /** Versions of resource.k8s.io the server serves, for the "not served" explanation. */
+  draServedVersions: string[];
+  warnings: string[];
+}
+
+/** Asks the server its version and which resource.k8s.io version to read (v1, then v1beta2, then v1beta1). */
+export async function discoverApi(http: KubeHttp): Promise<ApiDiscovery> {
+  const warnings: string[] = [];
+  let kubernetesVersion: string | undefined;
+  try {
+    kubernetesVersion = (await http.get<{ gitVersion?: string }>('/version')).body.gitVersion;
+  } catch (e) {
+    if ((e as KubeError).code === 'unauthorized' || (e as KubeError).code === 'unreachable') throw e;
+    warnings.push(`cannot read the server version (${(e as Error).message}); assuming 1.36 defaults`);
+  }
+  let served: string[] = [];
+  try {
+    const group = (await http.get<{ versions?: { version: string }[] }>(`/apis/${DRA_GROUP}`)).body;
+    served = (group.versions ?? []).map((v) => v.version);
+  } catch (e) {
+    if ((e as KubeError).code !== 'not_found') throw e;
+  }
+  const draVersion = DRA_PREFERENCE.find((v) => served.includes(v));
+  if (!draVersion) {
+    warnings.push(
+      served.length === 0
+        ? 'resource.k8s.io is not served by this cluster: DRA views are empty (Dynamic Resource Allocation needs Kubernetes 1.34+, or beta APIs enabled on 1.32/1.33)'
+        : `resource.k8s.io is served only as ${served.join(', ')}, which dra-posture does not read: DRA views are empty`,
+    );
+  } else if (draVersion !== 'v1') {
+    warnings.push(`resource.k8s.io is read as ${draVersion} (v1 is not served) and normalised to v1`);
+  }
+  return { kubernetesVersion, draVersion, draServedVersions: served, warnings };
+}

@@ -1,0 +1,116 @@
+import 'server-only';
+import { emptyClusterState, type ClusterState } from '@/lib/k8s/cluster-state';
+import type { KubeObject } from '@/lib/k8s/types';
+import { readableKinds } from '@/server/kube/collect-cluster';
+import { discoverApi, type ApiDiscovery } from '@/server/kube/discover-api';
+import { KubeHttp, type KubeHttpOptions } from '@/server/kube/kube-http';
+import { KubeError } from '@/server/kube/kube-errors';
+import { loadKubeconfig, type KubeconfigOptions } from '@/server/kube/kubeconfig';
+import { Reflector, type ReflectorStatus } from '@/server/kube/reflector';
+
+export interface LiveStatus {
+  context: string;
+  /** Time of the last successful list or watch event of every kind (the oldest of them). */
+  lastSyncAt?: string;
+  stale: boolean;
+  staleReason?: string;
+  kinds: ReflectorStatus[];
+}
+
+export interface LiveClusterOptions extends KubeconfigOptions {
+  http?: KubeHttpOptions;
+  /** How often the server's health is probed; a failed probe marks the data stale. */
+  probeIntervalMs?: number;
+  log?: (message: string) => void;
+}
+
+/**
+ * A live cluster kept current by one reflector per kind, for the dashboard. Data stays available
+ * while the API server is unreachable, labelled stale with the time of the last sync.
+ */
+export class LiveCluster {
+  private readonly reflectors: Reflector[] = [];
+  private readonly warnings: string[] = [];
+  private discovery: ApiDiscovery | undefined;
+  private cache: { generation: number; state: ClusterState } | undefined;
+  private probeTimer: NodeJS.Timeout | undefined;
+  private probeFailure: string | undefined;
+  private readonly http: KubeHttp;
+  readonly context: string;
+
+  constructor(private readonly options: LiveClusterOptions = {}) {
+    const { kc, contextName, server } = loadKubeconfig(options);
+    this.context = contextName;
+    this.http = new KubeHttp(kc, server, { maxRetries: 2, ...options.http });
+  }
+
+  async start(): Promise<void> {
+    this.discovery = await discoverApi(this.http);
+    this.warnings.push(...this.discovery.warnings);
+    const kinds = readableKinds(this.discovery);
+    await Promise.all(
+      kinds.map(async ({ kind, version }) => {
+        const reflector = new Reflector(this.http, kind, version, undefined, () => {}, this.options.log);
+        try {
+          await reflector.start();
+          this.reflectors.push(reflector);
+        } catch (e) {
+          if ((e as KubeError).code !== 'forbidden') throw e;
+          this.warnings.push(`cannot list ${kind.resource}${kind.group ? `.${kind.group}` : ''}: forbidden by RBAC; results that depend on them are incomplete`);
+        }
+      }),
+    );
+    this.warnings.sort();
+    const every = this.options.probeIntervalMs ?? 3000;
+    this.probeTimer = setInterval(() => void this.probe(), every);
+    this.probeTimer.unref();
+  }
+
+  stop(): void {
+    if (this.probeTimer) clearInterval(this.probeTimer);
+    for (const r of this.reflectors) r.stop();
+  }
+
+  private async probe(): Promise<void> {
+    try {
+      await this.http.get('/version');
+      this.probeFailure = undefined;
+    } catch (e) {
+      this.probeFailure = (e as Error).message;
+    }
+  }
+
+  status(): LiveStatus {
+    const kinds = this.reflectors.map((r) => ({ ...r.status })).sort((a, b) => a.kind.localeCompare(b.kind));
+    const unhealthy = kinds.filter((k) => !k.healthy);
+    const syncTimes = kinds.map((k) => k.lastSyncAt ?? 0);
+    const oldest = syncTimes.length ? Math.min(...syncTimes) : undefined;
+    const stale = !!this.probeFailure || unhealthy.length > 0;
+    return {
+      context: this.context,
+      lastSyncAt: oldest ? new Date(oldest).toISOString() : undefined,
+      stale,
+      staleReason: this.probeFailure ? `API server unreachable: ${this.probeFailure}` : unhealthy.length ? `watches down for ${unhealthy.map((k) => k.kind).join(', ')}` : undefined,
+      kinds,
+    };
+  }
+
+  /** The current objects as a ClusterState, rebuilt only when something changed. */
+  getState(): ClusterState {
+    const generation = this.reflectors.reduce((sum, r) => sum + r.generation, 0);
+    if (this.cache && this.cache.generation === generation) return this.cache.state;
+    const state = emptyClusterState({ kind: 'live', name: this.context, collectedAt: this.status().lastSyncAt, kubernetesVersion: this.discovery?.kubernetesVersion });
+    const byKind = new Map(readableKinds(this.discovery ?? { draServedVersions: [], warnings: [] }).map(({ kind }) => [kind.kind, kind.collection]));
+    for (const r of this.reflectors) {
+      const objects = r.objects();
+      const collection = byKind.get(objects[0]?.kind ?? r.status.kind);
+      if (!collection) continue;
+      const list = state[collection] as KubeObject[];
+      for (const o of objects) list.push(o);
+      list.sort((a, b) => (a.metadata.namespace ?? '').localeCompare(b.metadata.namespace ?? '') || a.metadata.name.localeCompare(b.metadata.name));
+    }
+    state.warnings.push(...this.warnings);
+    this.cache = { generation, state };
+    return state;
+  }
+}
