@@ -45,7 +45,9 @@ export const SA_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 export interface ControlPlaneOptions {
   /** Passed as --runtime-config, e.g. 'resource.k8s.io/v1beta2=true'. */
   runtimeConfig?: string;
-  /** Appended to the kube-apiserver command line (later flags win). */
+  /** Extra kube-apiserver flags (`--name=value`). A flag named here REPLACES the
+   *  harness default of the same name (e.g. `--authorization-mode=RBAC`,
+   *  `--feature-gates=...`); list flags are not merged. */
   extraApiserverArgs?: string[];
   /** Start kube-controller-manager (default true). Without it the ServiceAccount admission plugin is disabled. */
   controllers?: boolean;
@@ -53,7 +55,7 @@ export interface ControlPlaneOptions {
   logDir?: string;
   /** Override the controller list (default DEFAULT_KCM_CONTROLLERS). */
   kcmControllers?: string[];
-  /** Appended to the kube-controller-manager command line. */
+  /** Extra kube-controller-manager flags; like extraApiserverArgs, they replace defaults of the same name. */
   extraControllerManagerArgs?: string[];
   /** Keep the temp dir after stop() (also env KAS_KEEP_DIR=1). */
   keepDir?: boolean;
@@ -209,6 +211,14 @@ function kubeconfig(server: string, user: string, token: string): string {
   ].join('\n');
 }
 
+const flagName = (arg: string) => /^--?([^=]+)/.exec(arg)?.[1];
+
+/** defaults + extras, where an extra flag replaces every default flag with the same name. */
+function mergeFlags(defaults: string[], extras: string[] = []): string[] {
+  const overridden = new Set(extras.map(flagName).filter(Boolean));
+  return [...defaults.filter((a) => !overridden.has(flagName(a))), ...extras];
+}
+
 function csvField(s: string): string {
   return /[",\s]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
@@ -313,10 +323,13 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
 
     const pki = path.join(dir, 'pki');
     fs.mkdirSync(pki);
-    const args = [
+    const args = mergeFlags([
       `--etcd-servers=http://127.0.0.1:${etcdPort}`,
       '--bind-address=127.0.0.1',
       '--advertise-address=127.0.0.1',
+      // The `kubernetes` Service gets no Endpoints: endpoint validation rejects
+      // loopback addresses, and the default reconciler would log an error every 10 s.
+      '--endpoint-reconciler-type=none',
       `--secure-port=${port}`,
       `--cert-dir=${pki}`,
       `--token-auth-file=${tokenFile}`,
@@ -336,8 +349,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       '--profiling=false',
       '--v=1',
       ...(opts.runtimeConfig ? [`--runtime-config=${opts.runtimeConfig}`] : []),
-      ...(opts.extraApiserverArgs ?? []),
-    ];
+    ], opts.extraApiserverArgs);
 
     const t0 = Date.now();
     const kasFd = fs.openSync(kasLog, 'a');
@@ -388,8 +400,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     let controllersReadyMs: number | undefined;
     if (withControllers) {
       const t1 = Date.now();
-      const kcmArgs = [
-        'controller-manager',
+      const kcmArgs = ['controller-manager', ...mergeFlags([
         `--kubeconfig=${kubeconfigs.kcm}`,
         `--controllers=${(opts.kcmControllers ?? DEFAULT_KCM_CONTROLLERS).join(',')}`,
         '--leader-elect=false',
@@ -400,8 +411,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         '--secure-port=0',
         '--concurrent-gc-syncs=5',
         '--v=1',
-        ...(opts.extraControllerManagerArgs ?? []),
-      ];
+      ], opts.extraControllerManagerArgs)];
       const kcmFd = fs.openSync(kcmLog, 'a');
       fds.push(kcmFd);
       fs.writeSync(kcmFd, `# ${bin} ${kcmArgs.join(' ')}\n`);

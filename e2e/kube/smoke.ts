@@ -1,5 +1,5 @@
 // End-to-end smoke check of the test control plane.
-//   npx tsx e2e/kube/smoke.ts [--runtime-config=<value>] [--no-controllers] [--keep]
+//   npx tsx e2e/kube/smoke.ts [--runtime-config=<value>] [--apiserver-arg=<flag>]... [--no-controllers] [--keep]
 // Starts kube-apiserver (+ kube-controller-manager), creates a namespace, a
 // resource.k8s.io/v1 ResourceClaim, SubjectAccessReviews for `viewer`, a Node
 // + Pod with spec.nodeName and a pod-bound ServiceAccount token, prints the
@@ -11,6 +11,7 @@ const argv = process.argv.slice(2);
 const runtimeConfig = argv.find((a) => a.startsWith('--runtime-config='))?.slice('--runtime-config='.length);
 const controllers = !argv.includes('--no-controllers');
 const keep = argv.includes('--keep');
+const extraApiserverArgs = argv.filter((a) => a.startsWith('--apiserver-arg=')).map((a) => a.slice('--apiserver-arg='.length));
 
 let failures = 0;
 function check(name: string, ok: boolean, detail: unknown): void {
@@ -42,7 +43,7 @@ async function sar(cp: ControlPlane, user: string, groups: string[], attrs: Reco
 
 async function main(): Promise<void> {
   const t0 = Date.now();
-  const cp = await startControlPlane({ runtimeConfig, controllers, keepDir: keep });
+  const cp = await startControlPlane({ runtimeConfig, controllers, keepDir: keep, extraApiserverArgs });
   try {
     console.log(`control plane ${cp.version} at ${cp.url} (dir ${cp.dir})`);
     console.log(
@@ -156,6 +157,10 @@ async function main(): Promise<void> {
 
     if (controllers) {
       // namespace + garbage-collector controllers: deleting the namespace finishes.
+      // A pod with spec.nodeName is deleted gracefully and waits for a kubelet
+      // that never comes, so force-delete it first.
+      const del = await cp.request('admin', `/api/v1/namespaces/${ns}/pods/pod-on-a?gracePeriodSeconds=0`, { method: 'DELETE' });
+      check('force-delete bound pod', del.status === 200, `HTTP ${del.status}`);
       await cp.request('admin', `/api/v1/namespaces/${ns}`, { method: 'DELETE' });
       const tDel = Date.now();
       let gone = false;

@@ -53,9 +53,13 @@ export function aggregateClusterRoles(clusterRoles: readonly ClusterRole[]): Agg
     settled = true;
     for (const agg of aggregated) {
       const next: AggregatedRule[] = [];
+      const seen = new Set<string>();
       for (const member of members.get(agg.metadata.name)!) {
         for (const r of rules.get(member.metadata.name)!) {
-          if (!next.some((existing) => rulesEqual(existing.rule, r.rule))) next.push({ rule: r.rule, from: r.from ?? member.metadata.name });
+          const key = ruleKey(r.rule);
+          if (seen.has(key)) continue;
+          seen.add(key);
+          next.push({ rule: r.rule, from: r.from ?? member.metadata.name });
         }
       }
       const current = rules.get(agg.metadata.name)!;
@@ -75,6 +79,18 @@ export function aggregateClusterRoles(clusterRoles: readonly ClusterRole[]): Agg
     }
   }
   return { rules, notes };
+}
+
+const RULE_KEYS = new WeakMap<PolicyRule, string>();
+
+/** A canonical string of a rule, equal exactly when rulesEqual holds. */
+function ruleKey(rule: PolicyRule): string {
+  let key = RULE_KEYS.get(rule);
+  if (key === undefined) {
+    key = JSON.stringify([rule.verbs ?? [], rule.apiGroups ?? [], rule.resources ?? [], rule.resourceNames ?? [], rule.nonResourceURLs ?? []]);
+    RULE_KEYS.set(rule, key);
+  }
+  return key;
 }
 
 function sameRuleList(a: AggregatedRule[], b: AggregatedRule[]): boolean {

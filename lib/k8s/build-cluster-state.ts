@@ -64,6 +64,11 @@ function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+interface SeenEntry {
+  namespace: string;
+  index: number;
+}
+
 class StateBuilder {
   readonly state: ClusterState;
   private readonly onInvalid: OnInvalid;
@@ -73,8 +78,8 @@ class StateBuilder {
   private skipped = 0;
   private duplicates = 0;
   private readonly ignored = new Map<string, number>();
-  /** collection → namespace ('' for cluster-scoped) → name → index in the collection. */
-  private readonly seen = new Map<ClusterCollectionKey, Map<string, Map<string, number>>>();
+  /** collection → name → where it is (one namespace) or namespace → index (several). */
+  private readonly seen = new Map<ClusterCollectionKey, Map<string, SeenEntry | Map<string, number>>>();
 
   constructor(source: SourceInfo, options: BuildClusterStateOptions) {
     this.state = emptyClusterState({ ...source });
@@ -207,21 +212,31 @@ class StateBuilder {
 
   private append(collection: ClusterCollectionKey, object: KubeObject, origin: RawItemOrigin): void {
     const list = this.state[collection] as KubeObject[];
-    let byNamespace = this.seen.get(collection);
-    if (byNamespace === undefined) {
-      byNamespace = new Map();
-      this.seen.set(collection, byNamespace);
-    }
-    const namespace = object.metadata.namespace ?? '';
-    let byName = byNamespace.get(namespace);
+    let byName = this.seen.get(collection);
     if (byName === undefined) {
       byName = new Map();
-      byNamespace.set(namespace, byName);
+      this.seen.set(collection, byName);
     }
     const name = object.metadata.name;
-    const previous = byName.get(name);
+    const namespace = object.metadata.namespace ?? '';
+    // Keyed by name first: most names are unique per kind, so one lookup settles it; a name seen
+    // in several namespaces (every namespace has a "default" ServiceAccount) gets a per-namespace map.
+    const entry = byName.get(name);
+    let previous: number | undefined;
+    if (entry === undefined) {
+      byName.set(name, { namespace, index: list.length });
+    } else if (entry instanceof Map) {
+      previous = entry.get(namespace);
+      if (previous === undefined) entry.set(namespace, list.length);
+    } else if (entry.namespace === namespace) {
+      previous = entry.index;
+    } else {
+      const perNamespace = new Map<string, number>();
+      perNamespace.set(entry.namespace, entry.index);
+      perNamespace.set(namespace, list.length);
+      byName.set(name, perNamespace);
+    }
     if (previous === undefined) {
-      byName.set(name, list.length);
       list.push(object);
       return;
     }

@@ -1,8 +1,13 @@
 // Normalisers for the building blocks several kinds share: metadata, selectors, taints, conditions.
+// Pattern used by every normaliser (see isClean): read and check each declared field, then either
+// reuse the parsed object (only declared keys, no nulls) or copy the checked fields into a new one.
+// Arrays of objects are normalised in place: an element that needed a copy replaces the original.
 
 import {
   asObject,
   enter,
+  fields,
+  isClean,
   leave,
   optArray,
   optBoolean,
@@ -28,105 +33,139 @@ import type {
 /** kubectl apply keeps the whole previous manifest here, env values and Secret data included. */
 export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
 
-function normalizeAnnotations(m: RawObject): Record<string, string> | undefined {
-  const annotations = optStringMap(m, 'annotations');
+function normalizeAnnotations(value: unknown): Record<string, string> | undefined {
+  const annotations = optStringMap(value, 'annotations');
   if (annotations === undefined || !Object.hasOwn(annotations, LAST_APPLIED_ANNOTATION)) return annotations;
   const out: Record<string, string> = {};
   for (const k in annotations) if (k !== LAST_APPLIED_ANNOTATION) out[k] = annotations[k];
   return out;
 }
 
-function normalizeOwnerReferences(m: RawObject): OwnerReference[] | undefined {
-  const refs = optArray(m, 'ownerReferences');
-  if (refs === undefined) return undefined;
+const OWNER_REFERENCE_FIELDS = fields('apiVersion', 'kind', 'name', 'uid', 'controller');
+
+function normalizeOwnerReferences(value: unknown): OwnerReference[] | undefined {
+  const list = optArray(value, 'ownerReferences');
+  if (list === undefined) return undefined;
   enter('ownerReferences');
-  const out: OwnerReference[] = [];
-  for (let i = 0; i < refs.length; i++) {
+  const out = list as OwnerReference[];
+  for (let i = 0; i < list.length; i++) {
     enter(i);
-    const r = asObject(refs[i]);
-    const ref: OwnerReference = { kind: reqString(r, 'kind'), name: reqString(r, 'name') };
-    const apiVersion = optString(r, 'apiVersion');
-    if (apiVersion !== undefined) ref.apiVersion = apiVersion;
-    const uid = optString(r, 'uid');
-    if (uid !== undefined) ref.uid = uid;
-    const controller = optBoolean(r, 'controller');
-    if (controller !== undefined) ref.controller = controller;
-    out.push(ref);
+    const r = asObject(list[i]);
+    const kind = reqString(r.kind, 'kind');
+    const name = reqString(r.name, 'name');
+    const apiVersion = optString(r.apiVersion, 'apiVersion');
+    const uid = optString(r.uid, 'uid');
+    const controller = optBoolean(r.controller, 'controller');
+    if (!isClean(r, OWNER_REFERENCE_FIELDS)) {
+      const ref: OwnerReference = { kind, name };
+      if (apiVersion !== undefined) ref.apiVersion = apiVersion;
+      if (uid !== undefined) ref.uid = uid;
+      if (controller !== undefined) ref.controller = controller;
+      out[i] = ref;
+    }
     leave();
   }
   leave();
   return out;
 }
 
-function fillMeta(m: RawObject, out: Partial<ObjectMeta>): void {
-  const namespace = optString(m, 'namespace');
+const META_FIELDS = fields(
+  'name',
+  'namespace',
+  'uid',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'generateName',
+  'creationTimestamp',
+  'resourceVersion',
+);
+
+/** Reads metadata `m`; `name` is required for top-level objects only. managedFields are never read. */
+function normalizeMetaValue(m: RawObject, nameRequired: boolean): Partial<ObjectMeta> {
+  const name = nameRequired ? reqString(m.name, 'name') : optString(m.name, 'name');
+  const namespace = optString(m.namespace, 'namespace');
+  const uid = optString(m.uid, 'uid');
+  const labels = optStringMap(m.labels, 'labels');
+  const annotations = normalizeAnnotations(m.annotations);
+  const ownerReferences = normalizeOwnerReferences(m.ownerReferences);
+  const generateName = optString(m.generateName, 'generateName');
+  const creationTimestamp = optString(m.creationTimestamp, 'creationTimestamp');
+  const resourceVersion = optString(m.resourceVersion, 'resourceVersion');
+  if (isClean(m, META_FIELDS)) {
+    if (annotations !== m.annotations) m.annotations = annotations;
+    return m as Partial<ObjectMeta>;
+  }
+  const out: Partial<ObjectMeta> = {};
+  if (name !== undefined) out.name = name;
   if (namespace !== undefined) out.namespace = namespace;
-  const uid = optString(m, 'uid');
   if (uid !== undefined) out.uid = uid;
-  const labels = optStringMap(m, 'labels');
   if (labels !== undefined) out.labels = labels;
-  const annotations = normalizeAnnotations(m);
   if (annotations !== undefined) out.annotations = annotations;
-  const ownerReferences = normalizeOwnerReferences(m);
   if (ownerReferences !== undefined) out.ownerReferences = ownerReferences;
-  const generateName = optString(m, 'generateName');
   if (generateName !== undefined) out.generateName = generateName;
-  const creationTimestamp = optString(m, 'creationTimestamp');
   if (creationTimestamp !== undefined) out.creationTimestamp = creationTimestamp;
-  const resourceVersion = optString(m, 'resourceVersion');
   if (resourceVersion !== undefined) out.resourceVersion = resourceVersion;
+  return out;
 }
 
-/** `metadata` of a top-level object: a name is required. managedFields are never read. */
-export function normalizeMeta(o: RawObject): ObjectMeta {
-  const v = o.metadata;
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return asObject(v, 'metadata') as never;
-  const m = v as RawObject;
+/** `metadata` of a top-level object: a name is required. */
+export function normalizeMeta(value: unknown): ObjectMeta {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return asObject(value, 'metadata') as never;
   enter('metadata');
-  const out: ObjectMeta = { name: reqString(m, 'name') };
-  fillMeta(m, out);
+  const out = normalizeMetaValue(value as RawObject, true) as ObjectMeta;
   leave();
   return out;
 }
 
 /** `metadata` of an embedded template: every field optional. */
-export function normalizePartialMeta(o: RawObject, key: string): Partial<ObjectMeta> | undefined {
-  const m = optObject(o, key);
+export function normalizePartialMeta(value: unknown, key: string): Partial<ObjectMeta> | undefined {
+  const m = optObject(value, key);
   if (m === undefined) return undefined;
   enter(key);
-  const out: Partial<ObjectMeta> = {};
-  const name = optString(m, 'name');
-  if (name !== undefined) out.name = name;
-  fillMeta(m, out);
+  const out = normalizeMetaValue(m, false);
   leave();
   return out;
 }
 
-function normalizeLabelSelectorValue(s: RawObject): LabelSelector {
-  const out: LabelSelector = {};
-  const matchLabels = optStringMap(s, 'matchLabels');
-  if (matchLabels !== undefined) out.matchLabels = matchLabels;
-  const expressions = optArray(s, 'matchExpressions');
-  if (expressions !== undefined) {
-    enter('matchExpressions');
-    const list: LabelSelectorRequirement[] = [];
-    for (let i = 0; i < expressions.length; i++) {
-      enter(i);
-      const e = asObject(expressions[i]);
-      const req: LabelSelectorRequirement = { key: reqString(e, 'key'), operator: reqString(e, 'operator') };
-      const values = optStringArray(e, 'values');
+const REQUIREMENT_FIELDS = fields('key', 'operator', 'values');
+
+function normalizeRequirements(value: unknown, key: string): LabelSelectorRequirement[] | undefined {
+  const list = optArray(value, key);
+  if (list === undefined) return undefined;
+  enter(key);
+  const out = list as LabelSelectorRequirement[];
+  for (let i = 0; i < list.length; i++) {
+    enter(i);
+    const e = asObject(list[i]);
+    const reqKey = reqString(e.key, 'key');
+    const operator = reqString(e.operator, 'operator');
+    const values = optStringArray(e.values, 'values');
+    if (!isClean(e, REQUIREMENT_FIELDS)) {
+      const req: LabelSelectorRequirement = { key: reqKey, operator };
       if (values !== undefined) req.values = values;
-      list.push(req);
-      leave();
+      out[i] = req;
     }
     leave();
-    out.matchExpressions = list;
   }
+  leave();
   return out;
 }
 
-export function normalizeLabelSelector(o: RawObject, key: string): LabelSelector | undefined {
-  const s = optObject(o, key);
+const LABEL_SELECTOR_FIELDS = fields('matchLabels', 'matchExpressions');
+
+function normalizeLabelSelectorValue(s: RawObject): LabelSelector {
+  const matchLabels = optStringMap(s.matchLabels, 'matchLabels');
+  const matchExpressions = normalizeRequirements(s.matchExpressions, 'matchExpressions');
+  if (isClean(s, LABEL_SELECTOR_FIELDS)) return s as LabelSelector;
+  const out: LabelSelector = {};
+  if (matchLabels !== undefined) out.matchLabels = matchLabels;
+  if (matchExpressions !== undefined) out.matchExpressions = matchExpressions;
+  return out;
+}
+
+export function normalizeLabelSelector(value: unknown, key: string): LabelSelector | undefined {
+  const s = optObject(value, key);
   if (s === undefined) return undefined;
   enter(key);
   const out = normalizeLabelSelectorValue(s);
@@ -134,73 +173,66 @@ export function normalizeLabelSelector(o: RawObject, key: string): LabelSelector
   return out;
 }
 
-export function normalizeLabelSelectorArray(o: RawObject, key: string): LabelSelector[] | undefined {
-  const list = optArray(o, key);
+export function normalizeLabelSelectorArray(value: unknown, key: string): LabelSelector[] | undefined {
+  const list = optArray(value, key);
   if (list === undefined) return undefined;
   enter(key);
-  const out: LabelSelector[] = [];
+  const out = list as LabelSelector[];
   for (let i = 0; i < list.length; i++) {
     enter(i);
-    out.push(normalizeLabelSelectorValue(asObject(list[i])));
+    out[i] = normalizeLabelSelectorValue(asObject(list[i]));
     leave();
   }
   leave();
   return out;
 }
 
-function normalizeNodeSelectorRequirements(o: RawObject, key: string): NodeSelectorRequirement[] | undefined {
-  const list = optArray(o, key);
-  if (list === undefined) return undefined;
-  enter(key);
-  const out: NodeSelectorRequirement[] = [];
-  for (let i = 0; i < list.length; i++) {
-    enter(i);
-    const e = asObject(list[i]);
-    const req: NodeSelectorRequirement = { key: reqString(e, 'key'), operator: reqString(e, 'operator') };
-    const values = optStringArray(e, 'values');
-    if (values !== undefined) req.values = values;
-    out.push(req);
-    leave();
-  }
-  leave();
-  return out;
-}
+const NODE_SELECTOR_TERM_FIELDS = fields('matchExpressions', 'matchFields');
+const NODE_SELECTOR_FIELDS = fields('nodeSelectorTerms');
 
-export function normalizeNodeSelector(o: RawObject, key: string): NodeSelector | undefined {
-  const s = optObject(o, key);
+export function normalizeNodeSelector(value: unknown, key: string): NodeSelector | undefined {
+  const s = optObject(value, key);
   if (s === undefined) return undefined;
   enter(key);
-  const terms = reqArray(s, 'nodeSelectorTerms');
+  const terms = reqArray(s.nodeSelectorTerms, 'nodeSelectorTerms');
   enter('nodeSelectorTerms');
-  const out: NodeSelectorTerm[] = [];
+  const out = terms as NodeSelectorTerm[];
   for (let i = 0; i < terms.length; i++) {
     enter(i);
     const t = asObject(terms[i]);
-    const term: NodeSelectorTerm = {};
-    const matchExpressions = normalizeNodeSelectorRequirements(t, 'matchExpressions');
-    if (matchExpressions !== undefined) term.matchExpressions = matchExpressions;
-    const matchFields = normalizeNodeSelectorRequirements(t, 'matchFields');
-    if (matchFields !== undefined) term.matchFields = matchFields;
-    out.push(term);
+    const matchExpressions = normalizeRequirements(t.matchExpressions, 'matchExpressions') as NodeSelectorRequirement[] | undefined;
+    const matchFields = normalizeRequirements(t.matchFields, 'matchFields') as NodeSelectorRequirement[] | undefined;
+    if (!isClean(t, NODE_SELECTOR_TERM_FIELDS)) {
+      const term: NodeSelectorTerm = {};
+      if (matchExpressions !== undefined) term.matchExpressions = matchExpressions;
+      if (matchFields !== undefined) term.matchFields = matchFields;
+      out[i] = term;
+    }
     leave();
   }
   leave();
   leave();
-  return { nodeSelectorTerms: out };
+  return isClean(s, NODE_SELECTOR_FIELDS) ? (s as unknown as NodeSelector) : { nodeSelectorTerms: out };
 }
 
-export function normalizeTaints(o: RawObject, key: string): Taint[] | undefined {
-  const list = optArray(o, key);
+const TAINT_FIELDS = fields('key', 'value', 'effect');
+
+export function normalizeTaints(value: unknown, key: string): Taint[] | undefined {
+  const list = optArray(value, key);
   if (list === undefined) return undefined;
   enter(key);
-  const out: Taint[] = [];
+  const out = list as Taint[];
   for (let i = 0; i < list.length; i++) {
     enter(i);
     const t = asObject(list[i]);
-    const taint: Taint = { key: reqString(t, 'key'), effect: reqString(t, 'effect') };
-    const value = optString(t, 'value');
-    if (value !== undefined) taint.value = value;
-    out.push(taint);
+    const taintKey = reqString(t.key, 'key');
+    const effect = reqString(t.effect, 'effect');
+    const taintValue = optString(t.value, 'value');
+    if (!isClean(t, TAINT_FIELDS)) {
+      const taint: Taint = { key: taintKey, effect };
+      if (taintValue !== undefined) taint.value = taintValue;
+      out[i] = taint;
+    }
     leave();
   }
   leave();
@@ -214,37 +246,70 @@ export interface Condition {
   message?: string;
 }
 
-export function normalizeConditions(o: RawObject, key: string): Condition[] | undefined {
-  const list = optArray(o, key);
+const CONDITION_FIELDS = fields('type', 'status', 'reason', 'message');
+
+export function normalizeConditions(value: unknown, key: string): Condition[] | undefined {
+  const list = optArray(value, key);
   if (list === undefined) return undefined;
   enter(key);
-  const out: Condition[] = [];
+  const out = list as Condition[];
   for (let i = 0; i < list.length; i++) {
     enter(i);
     const c = asObject(list[i]);
-    const condition: Condition = { type: reqString(c, 'type'), status: reqString(c, 'status') };
-    const reason = optString(c, 'reason');
-    if (reason !== undefined) condition.reason = reason;
-    const message = optString(c, 'message');
-    if (message !== undefined) condition.message = message;
-    out.push(condition);
+    const type = reqString(c.type, 'type');
+    const status = reqString(c.status, 'status');
+    const reason = optString(c.reason, 'reason');
+    const message = optString(c.message, 'message');
+    if (!isClean(c, CONDITION_FIELDS)) {
+      const condition: Condition = { type, status };
+      if (reason !== undefined) condition.reason = reason;
+      if (message !== undefined) condition.message = message;
+      out[i] = condition;
+    }
     leave();
   }
   leave();
   return out;
 }
 
+const NAME_FIELDS = fields('name');
+
+/** `{name}` reference objects (LocalObjectReference and friends): only the name is kept. */
+export function normalizeNameRef(value: unknown, key: string): { name: string } | undefined {
+  const r = optObject(value, key);
+  if (r === undefined) return undefined;
+  enter(key);
+  const name = reqString(r.name, 'name');
+  leave();
+  return isClean(r, NAME_FIELDS) ? (r as { name: string }) : { name };
+}
+
 /** `[{name}]` lists (imagePullSecrets, ServiceAccount secrets): only the name is kept. */
-export function normalizeNameRefs(o: RawObject, key: string): { name: string }[] | undefined {
-  const list = optArray(o, key);
+export function normalizeNameRefs(value: unknown, key: string): { name: string }[] | undefined {
+  const list = optArray(value, key);
   if (list === undefined) return undefined;
   enter(key);
-  const out: { name: string }[] = [];
+  const out = list as { name: string }[];
   for (let i = 0; i < list.length; i++) {
     enter(i);
-    out.push({ name: reqString(asObject(list[i]), 'name') });
+    const r = asObject(list[i]);
+    const name = reqString(r.name, 'name');
+    if (!isClean(r, NAME_FIELDS)) out[i] = { name };
     leave();
   }
   leave();
+  return out;
+}
+
+/** Optional `{<field>: string}` objects such as `secret: {secretName}` or `configMap: {name}`. */
+export function normalizeOptionalNamed(value: unknown, key: string, field: string, declared: ReadonlySet<string>): Record<string, string> | undefined {
+  const r = optObject(value, key);
+  if (r === undefined) return undefined;
+  enter(key);
+  const named = optString(r[field], field);
+  leave();
+  if (isClean(r, declared)) return r as Record<string, string>;
+  const out: Record<string, string> = {};
+  if (named !== undefined) out[field] = named;
   return out;
 }

@@ -6,6 +6,7 @@
 // - v1beta1 slice devices keep their fields under `basic`; later versions have them flat.
 // - v1beta1 slice `nodeName` is a plain string where "" means unset; later versions use a pointer.
 // adminAccess therefore ends up in `exactly.adminAccess` whichever way it was written.
+// Same reuse-or-copy pattern as normalize-common.ts; anything in an older shape is copied.
 
 import { normalizeConditions, normalizeMeta, normalizeNodeSelector, normalizePartialMeta, normalizeTaints } from './normalize-common';
 import {
@@ -13,8 +14,9 @@ import {
   cloneJson,
   enter,
   fail,
+  fields,
+  isClean,
   isForbiddenKey,
-  keySegment,
   leave,
   optArray,
   optBoolean,
@@ -51,454 +53,569 @@ import type {
 export const DRA_GROUP = 'resource.k8s.io';
 export const DRA_API_VERSION = 'resource.k8s.io/v1';
 
-function normalizeSelectors(o: RawObject): CelSelector[] | undefined {
-  const list = optArray(o, 'selectors');
+const CEL_SELECTOR_FIELDS = fields('cel');
+const CEL_FIELDS = fields('expression');
+
+function normalizeSelectors(value: unknown): CelSelector[] | undefined {
+  const list = optArray(value, 'selectors');
   if (list === undefined) return undefined;
   enter('selectors');
-  const out: CelSelector[] = [];
+  const out = list as CelSelector[];
   for (let i = 0; i < list.length; i++) {
     enter(i);
     const s = asObject(list[i]);
-    const selector: CelSelector = {};
-    const cel = optObject(s, 'cel');
-    if (cel !== undefined) {
+    let cel: CelSelector['cel'];
+    const c = optObject(s.cel, 'cel');
+    if (c !== undefined) {
       enter('cel');
-      selector.cel = { expression: reqString(cel, 'expression') };
+      const expression = reqString(c.expression, 'expression');
       leave();
+      cel = isClean(c, CEL_FIELDS) ? (c as { expression: string }) : { expression };
     }
-    out.push(selector);
+    if (!isClean(s, CEL_SELECTOR_FIELDS)) {
+      const selector: CelSelector = {};
+      if (cel !== undefined) selector.cel = cel;
+      out[i] = selector;
+    } else if (cel !== undefined) {
+      s.cel = cel;
+    }
     leave();
   }
   leave();
   return out;
 }
 
-function normalizeTolerations(o: RawObject): DeviceToleration[] | undefined {
-  const list = optArray(o, 'tolerations');
+const TOLERATION_FIELDS = fields('key', 'operator', 'value', 'effect', 'tolerationSeconds');
+
+function normalizeTolerations(value: unknown): DeviceToleration[] | undefined {
+  const list = optArray(value, 'tolerations');
   if (list === undefined) return undefined;
   enter('tolerations');
-  const out: DeviceToleration[] = [];
+  const out = list as DeviceToleration[];
   for (let i = 0; i < list.length; i++) {
     enter(i);
     const t = asObject(list[i]);
-    const toleration: DeviceToleration = {};
-    const key = optString(t, 'key');
-    if (key !== undefined) toleration.key = key;
-    const operator = optString(t, 'operator');
-    if (operator !== undefined) toleration.operator = operator;
-    const value = optString(t, 'value');
-    if (value !== undefined) toleration.value = value;
-    const effect = optString(t, 'effect');
-    if (effect !== undefined) toleration.effect = effect;
-    const seconds = optNumber(t, 'tolerationSeconds');
-    if (seconds !== undefined) toleration.tolerationSeconds = seconds;
-    out.push(toleration);
+    const key = optString(t.key, 'key');
+    const operator = optString(t.operator, 'operator');
+    const tolerationValue = optString(t.value, 'value');
+    const effect = optString(t.effect, 'effect');
+    const seconds = optNumber(t.tolerationSeconds, 'tolerationSeconds');
+    if (!isClean(t, TOLERATION_FIELDS)) {
+      const toleration: DeviceToleration = {};
+      if (key !== undefined) toleration.key = key;
+      if (operator !== undefined) toleration.operator = operator;
+      if (tolerationValue !== undefined) toleration.value = tolerationValue;
+      if (effect !== undefined) toleration.effect = effect;
+      if (seconds !== undefined) toleration.tolerationSeconds = seconds;
+      out[i] = toleration;
+    }
     leave();
   }
   leave();
   return out;
 }
 
-function normalizeCapacityRequests(o: RawObject): { requests?: Record<string, string> } | undefined {
-  const capacity = optObject(o, 'capacity');
+const CAPACITY_REQUEST_FIELDS = fields('requests');
+
+function normalizeCapacityRequests(value: unknown): { requests?: Record<string, string> } | undefined {
+  const capacity = optObject(value, 'capacity');
   if (capacity === undefined) return undefined;
   enter('capacity');
-  const out: { requests?: Record<string, string> } = {};
-  const requests = optQuantityMap(capacity, 'requests');
-  if (requests !== undefined) out.requests = requests;
+  const requests = optQuantityMap(capacity.requests, 'requests');
   leave();
+  if (isClean(capacity, CAPACITY_REQUEST_FIELDS)) return capacity as { requests?: Record<string, string> };
+  const out: { requests?: Record<string, string> } = {};
+  if (requests !== undefined) out.requests = requests;
   return out;
 }
 
 /** The fields `exactly` and a firstAvailable subrequest share. */
 function fillRequestBody(r: RawObject, out: ExactDeviceRequest | DeviceSubRequest): void {
-  const selectors = normalizeSelectors(r);
+  const selectors = normalizeSelectors(r.selectors);
+  const allocationMode = optString(r.allocationMode, 'allocationMode');
+  const count = optNumber(r.count, 'count');
+  const tolerations = normalizeTolerations(r.tolerations);
+  const capacity = normalizeCapacityRequests(r.capacity);
   if (selectors !== undefined) out.selectors = selectors;
-  const allocationMode = optString(r, 'allocationMode');
   if (allocationMode !== undefined) out.allocationMode = allocationMode;
-  const count = optNumber(r, 'count');
   if (count !== undefined) out.count = count;
-  const tolerations = normalizeTolerations(r);
   if (tolerations !== undefined) out.tolerations = tolerations;
-  const capacity = normalizeCapacityRequests(r);
   if (capacity !== undefined) out.capacity = capacity;
 }
 
-function normalizeExact(r: RawObject): ExactDeviceRequest {
-  const out: ExactDeviceRequest = { deviceClassName: reqString(r, 'deviceClassName') };
+const EXACT_FIELDS = fields('deviceClassName', 'selectors', 'allocationMode', 'count', 'adminAccess', 'tolerations', 'capacity');
+const SUB_REQUEST_FIELDS = fields('name', 'deviceClassName', 'selectors', 'allocationMode', 'count', 'tolerations', 'capacity');
+
+/** `r` is either a v1 `exactly` object or (copy forced) a flat v1beta1 request. */
+function normalizeExact(r: RawObject, mayReuse: boolean): ExactDeviceRequest {
+  const deviceClassName = reqString(r.deviceClassName, 'deviceClassName');
+  const adminAccess = optBoolean(r.adminAccess, 'adminAccess');
+  const out = (mayReuse && isClean(r, EXACT_FIELDS) ? r : {}) as unknown as ExactDeviceRequest;
+  out.deviceClassName = deviceClassName;
   fillRequestBody(r, out);
-  const adminAccess = optBoolean(r, 'adminAccess');
   if (adminAccess !== undefined) out.adminAccess = adminAccess;
   return out;
 }
 
-function normalizeFirstAvailable(r: RawObject): DeviceSubRequest[] | undefined {
-  const list = optArray(r, 'firstAvailable');
+function normalizeFirstAvailable(value: unknown): DeviceSubRequest[] | undefined {
+  const list = optArray(value, 'firstAvailable');
   if (list === undefined) return undefined;
   enter('firstAvailable');
-  const out: DeviceSubRequest[] = [];
+  const out = list as DeviceSubRequest[];
   for (let i = 0; i < list.length; i++) {
     enter(i);
     const s = asObject(list[i]);
-    const sub: DeviceSubRequest = { name: reqString(s, 'name'), deviceClassName: reqString(s, 'deviceClassName') };
+    const name = reqString(s.name, 'name');
+    const deviceClassName = reqString(s.deviceClassName, 'deviceClassName');
+    const sub = (isClean(s, SUB_REQUEST_FIELDS) ? s : {}) as unknown as DeviceSubRequest;
+    sub.name = name;
+    sub.deviceClassName = deviceClassName;
     fillRequestBody(s, sub);
-    out.push(sub);
+    out[i] = sub;
     leave();
   }
   leave();
   return out;
 }
 
+const REQUEST_FIELDS = fields('name', 'exactly', 'firstAvailable');
+
 function normalizeRequest(r: RawObject): DeviceRequest {
-  const out: DeviceRequest = { name: reqString(r, 'name') };
-  const exactly = optObject(r, 'exactly');
-  if (exactly !== undefined) {
+  const name = reqString(r.name, 'name');
+  let exactly: ExactDeviceRequest | undefined;
+  const e = optObject(r.exactly, 'exactly');
+  if (e !== undefined) {
     enter('exactly');
-    out.exactly = normalizeExact(exactly);
+    exactly = normalizeExact(e, true);
     leave();
   } else if (typeof r.deviceClassName === 'string' && r.deviceClassName !== '') {
     // v1beta1: the request itself is the body.
-    out.exactly = normalizeExact(r);
+    exactly = normalizeExact(r, false);
   }
-  const firstAvailable = normalizeFirstAvailable(r);
+  const firstAvailable = normalizeFirstAvailable(r.firstAvailable);
+  const out = (isClean(r, REQUEST_FIELDS) ? r : {}) as unknown as DeviceRequest;
+  out.name = name;
+  if (exactly !== undefined) out.exactly = exactly;
   if (firstAvailable !== undefined) out.firstAvailable = firstAvailable;
   return out;
 }
 
-function normalizeOpaque(o: RawObject): OpaqueConfig | undefined {
-  const opaque = optObject(o, 'opaque');
+const OPAQUE_FIELDS = fields('driver', 'parameters');
+
+function normalizeOpaque(value: unknown): OpaqueConfig | undefined {
+  const opaque = optObject(value, 'opaque');
   if (opaque === undefined) return undefined;
   enter('opaque');
-  const out: OpaqueConfig = { driver: reqString(opaque, 'driver') };
-  const parameters = opaque.parameters;
-  if (parameters !== undefined && parameters !== null) out.parameters = cloneJson(parameters, 'parameters');
+  const driver = reqString(opaque.driver, 'driver');
+  const parameters = opaque.parameters === undefined || opaque.parameters === null ? undefined : cloneJson(opaque.parameters, 'parameters');
   leave();
+  const out = (isClean(opaque, OPAQUE_FIELDS) ? opaque : {}) as unknown as OpaqueConfig;
+  out.driver = driver;
+  if (parameters !== undefined) out.parameters = parameters;
   return out;
 }
 
-function normalizeClaimSpecValue(spec: RawObject): ResourceClaimSpec {
-  const out: ResourceClaimSpec = {};
-  const devices = optObject(spec, 'devices');
-  if (devices === undefined) return out;
+type Constraint = NonNullable<NonNullable<ResourceClaimSpec['devices']>['constraints']>[number];
+const CONSTRAINT_FIELDS = fields('requests', 'matchAttribute', 'distinctAttribute');
+const CLAIM_CONFIG_FIELDS = fields('requests', 'opaque');
+const CLAIM_DEVICES_FIELDS = fields('requests', 'constraints', 'config');
+const CLAIM_SPEC_FIELDS = fields('devices');
+
+function normalizeClaimDevices(value: unknown): ResourceClaimSpec['devices'] {
+  const devices = optObject(value, 'devices');
+  if (devices === undefined) return undefined;
   enter('devices');
-  const d: NonNullable<ResourceClaimSpec['devices']> = {};
-  const requests = optArray(devices, 'requests');
+  const requests = optArray(devices.requests, 'requests') as DeviceRequest[] | undefined;
   if (requests !== undefined) {
     enter('requests');
-    const list: DeviceRequest[] = [];
     for (let i = 0; i < requests.length; i++) {
       enter(i);
-      list.push(normalizeRequest(asObject(requests[i])));
+      requests[i] = normalizeRequest(asObject(requests[i]));
       leave();
     }
     leave();
-    d.requests = list;
   }
-  const constraints = optArray(devices, 'constraints');
+  const constraints = optArray(devices.constraints, 'constraints') as Constraint[] | undefined;
   if (constraints !== undefined) {
     enter('constraints');
-    const list: NonNullable<NonNullable<ResourceClaimSpec['devices']>['constraints']> = [];
     for (let i = 0; i < constraints.length; i++) {
       enter(i);
       const c = asObject(constraints[i]);
-      const constraint: (typeof list)[number] = {};
-      const reqs = optStringArray(c, 'requests');
-      if (reqs !== undefined) constraint.requests = reqs;
-      const matchAttribute = optString(c, 'matchAttribute');
-      if (matchAttribute !== undefined) constraint.matchAttribute = matchAttribute;
-      const distinctAttribute = optString(c, 'distinctAttribute');
-      if (distinctAttribute !== undefined) constraint.distinctAttribute = distinctAttribute;
-      list.push(constraint);
+      const reqs = optStringArray(c.requests, 'requests');
+      const matchAttribute = optString(c.matchAttribute, 'matchAttribute');
+      const distinctAttribute = optString(c.distinctAttribute, 'distinctAttribute');
+      if (!isClean(c, CONSTRAINT_FIELDS)) {
+        const constraint: Constraint = {};
+        if (reqs !== undefined) constraint.requests = reqs;
+        if (matchAttribute !== undefined) constraint.matchAttribute = matchAttribute;
+        if (distinctAttribute !== undefined) constraint.distinctAttribute = distinctAttribute;
+        constraints[i] = constraint;
+      }
       leave();
     }
     leave();
-    d.constraints = list;
   }
-  const config = optArray(devices, 'config');
+  const config = optArray(devices.config, 'config') as DeviceClaimConfiguration[] | undefined;
   if (config !== undefined) {
     enter('config');
-    const list: DeviceClaimConfiguration[] = [];
     for (let i = 0; i < config.length; i++) {
       enter(i);
       const c = asObject(config[i]);
-      const entry: DeviceClaimConfiguration = {};
-      const reqs = optStringArray(c, 'requests');
+      const reqs = optStringArray(c.requests, 'requests');
+      const opaque = normalizeOpaque(c.opaque);
+      const entry = (isClean(c, CLAIM_CONFIG_FIELDS) ? c : {}) as unknown as DeviceClaimConfiguration;
       if (reqs !== undefined) entry.requests = reqs;
-      const opaque = normalizeOpaque(c);
       if (opaque !== undefined) entry.opaque = opaque;
-      list.push(entry);
+      config[i] = entry;
       leave();
     }
     leave();
-    d.config = list;
   }
-  out.devices = d;
   leave();
+  if (isClean(devices, CLAIM_DEVICES_FIELDS)) return devices as ResourceClaimSpec['devices'];
+  const out: NonNullable<ResourceClaimSpec['devices']> = {};
+  if (requests !== undefined) out.requests = requests;
+  if (constraints !== undefined) out.constraints = constraints;
+  if (config !== undefined) out.config = config;
   return out;
 }
 
-function normalizeClaimSpec(o: RawObject, key: string): ResourceClaimSpec {
-  const spec = reqObject(o, key);
+function normalizeClaimSpec(value: unknown, key: string): ResourceClaimSpec {
+  const spec = reqObject(value, key);
   enter(key);
-  const out = normalizeClaimSpecValue(spec);
+  const devices = normalizeClaimDevices(spec.devices);
   leave();
+  const out = (isClean(spec, CLAIM_SPEC_FIELDS) ? spec : {}) as unknown as ResourceClaimSpec;
+  if (devices !== undefined) out.devices = devices;
   return out;
 }
 
-function normalizeAllocationResults(devices: RawObject): DeviceRequestAllocationResult[] | undefined {
-  const list = optArray(devices, 'results');
+const RESULT_FIELDS = fields('request', 'driver', 'pool', 'device', 'adminAccess', 'shareID');
+
+function normalizeAllocationResults(value: unknown): DeviceRequestAllocationResult[] | undefined {
+  const list = optArray(value, 'results');
   if (list === undefined) return undefined;
   enter('results');
-  const out: DeviceRequestAllocationResult[] = [];
+  const out = list as DeviceRequestAllocationResult[];
   for (let i = 0; i < list.length; i++) {
     enter(i);
     const r = asObject(list[i]);
-    const result: DeviceRequestAllocationResult = {
-      request: reqString(r, 'request'),
-      driver: reqString(r, 'driver'),
-      pool: reqString(r, 'pool'),
-      device: reqString(r, 'device'),
-    };
-    const adminAccess = optBoolean(r, 'adminAccess');
-    if (adminAccess !== undefined) result.adminAccess = adminAccess;
-    const shareID = optString(r, 'shareID');
-    if (shareID !== undefined) result.shareID = shareID;
-    out.push(result);
+    const request = reqString(r.request, 'request');
+    const driver = reqString(r.driver, 'driver');
+    const pool = reqString(r.pool, 'pool');
+    const device = reqString(r.device, 'device');
+    const adminAccess = optBoolean(r.adminAccess, 'adminAccess');
+    const shareID = optString(r.shareID, 'shareID');
+    if (!isClean(r, RESULT_FIELDS)) {
+      const result: DeviceRequestAllocationResult = { request, driver, pool, device };
+      if (adminAccess !== undefined) result.adminAccess = adminAccess;
+      if (shareID !== undefined) result.shareID = shareID;
+      out[i] = result;
+    }
     leave();
   }
   leave();
   return out;
 }
 
-function normalizeClaimStatus(o: RawObject): ResourceClaimStatus | undefined {
-  const status = optObject(o, 'status');
+type Allocation = NonNullable<ResourceClaimStatus['allocation']>;
+type ReservedFor = NonNullable<ResourceClaimStatus['reservedFor']>[number];
+const ALLOCATION_DEVICES_FIELDS = fields('results', 'config');
+const ALLOCATION_FIELDS = fields('devices', 'nodeSelector', 'allocationTimestamp');
+const RESERVED_FOR_FIELDS = fields('apiGroup', 'resource', 'name', 'uid');
+const DEVICE_STATUS_FIELDS = fields('driver', 'pool', 'device', 'shareID', 'conditions', 'data');
+const CLAIM_STATUS_FIELDS = fields('allocation', 'reservedFor', 'devices');
+
+function normalizeAllocation(value: unknown): Allocation | undefined {
+  const allocation = optObject(value, 'allocation');
+  if (allocation === undefined) return undefined;
+  enter('allocation');
+  let devices: Allocation['devices'];
+  const d = optObject(allocation.devices, 'devices');
+  if (d !== undefined) {
+    enter('devices');
+    const results = normalizeAllocationResults(d.results);
+    const config = optArray(d.config, 'config');
+    const clonedConfig = config === undefined ? undefined : (cloneJson(config, 'config') as unknown[]);
+    leave();
+    devices = (isClean(d, ALLOCATION_DEVICES_FIELDS) ? d : {}) as unknown as NonNullable<Allocation['devices']>;
+    if (results !== undefined) devices.results = results;
+    if (clonedConfig !== undefined) devices.config = clonedConfig;
+  }
+  const nodeSelector = normalizeNodeSelector(allocation.nodeSelector, 'nodeSelector');
+  const allocationTimestamp = optString(allocation.allocationTimestamp, 'allocationTimestamp');
+  leave();
+  const out = (isClean(allocation, ALLOCATION_FIELDS) ? allocation : {}) as unknown as Allocation;
+  if (devices !== undefined) out.devices = devices;
+  if (nodeSelector !== undefined) out.nodeSelector = nodeSelector;
+  if (allocationTimestamp !== undefined) out.allocationTimestamp = allocationTimestamp;
+  return out;
+}
+
+function normalizeClaimStatus(value: unknown): ResourceClaimStatus | undefined {
+  const status = optObject(value, 'status');
   if (status === undefined) return undefined;
   enter('status');
-  const out: ResourceClaimStatus = {};
-  const allocation = optObject(status, 'allocation');
-  if (allocation !== undefined) {
-    enter('allocation');
-    const a: NonNullable<ResourceClaimStatus['allocation']> = {};
-    const devices = optObject(allocation, 'devices');
-    if (devices !== undefined) {
-      enter('devices');
-      const d: NonNullable<NonNullable<ResourceClaimStatus['allocation']>['devices']> = {};
-      const results = normalizeAllocationResults(devices);
-      if (results !== undefined) d.results = results;
-      const config = optArray(devices, 'config');
-      if (config !== undefined) d.config = cloneJson(config, 'config') as unknown[];
-      a.devices = d;
-      leave();
-    }
-    const nodeSelector = normalizeNodeSelector(allocation, 'nodeSelector');
-    if (nodeSelector !== undefined) a.nodeSelector = nodeSelector;
-    const allocationTimestamp = optString(allocation, 'allocationTimestamp');
-    if (allocationTimestamp !== undefined) a.allocationTimestamp = allocationTimestamp;
-    out.allocation = a;
-    leave();
-  }
-  const reservedFor = optArray(status, 'reservedFor');
+  const allocation = normalizeAllocation(status.allocation);
+  const reservedFor = optArray(status.reservedFor, 'reservedFor') as ReservedFor[] | undefined;
   if (reservedFor !== undefined) {
     enter('reservedFor');
-    const list: NonNullable<ResourceClaimStatus['reservedFor']> = [];
     for (let i = 0; i < reservedFor.length; i++) {
       enter(i);
       const r = asObject(reservedFor[i]);
-      const ref: (typeof list)[number] = { resource: reqString(r, 'resource'), name: reqString(r, 'name'), uid: reqString(r, 'uid') };
-      const apiGroup = optString(r, 'apiGroup');
-      if (apiGroup !== undefined) ref.apiGroup = apiGroup;
-      list.push(ref);
+      const resource = reqString(r.resource, 'resource');
+      const name = reqString(r.name, 'name');
+      const uid = reqString(r.uid, 'uid');
+      const apiGroup = optString(r.apiGroup, 'apiGroup');
+      if (!isClean(r, RESERVED_FOR_FIELDS)) {
+        const ref: ReservedFor = { resource, name, uid };
+        if (apiGroup !== undefined) ref.apiGroup = apiGroup;
+        reservedFor[i] = ref;
+      }
       leave();
     }
     leave();
-    out.reservedFor = list;
   }
-  const devices = optArray(status, 'devices');
+  const devices = optArray(status.devices, 'devices') as AllocatedDeviceStatus[] | undefined;
   if (devices !== undefined) {
     enter('devices');
-    const list: AllocatedDeviceStatus[] = [];
     for (let i = 0; i < devices.length; i++) {
       enter(i);
       const d = asObject(devices[i]);
-      const device: AllocatedDeviceStatus = { driver: reqString(d, 'driver'), pool: reqString(d, 'pool'), device: reqString(d, 'device') };
-      const shareID = optString(d, 'shareID');
-      if (shareID !== undefined) device.shareID = shareID;
-      const conditions = normalizeConditions(d, 'conditions');
-      if (conditions !== undefined) device.conditions = conditions;
-      if (d.data !== undefined && d.data !== null) device.data = cloneJson(d.data, 'data');
-      list.push(device);
+      const driver = reqString(d.driver, 'driver');
+      const pool = reqString(d.pool, 'pool');
+      const device = reqString(d.device, 'device');
+      const shareID = optString(d.shareID, 'shareID');
+      const conditions = normalizeConditions(d.conditions, 'conditions');
+      const data = d.data === undefined || d.data === null ? undefined : cloneJson(d.data, 'data');
+      const entry = (isClean(d, DEVICE_STATUS_FIELDS) ? d : {}) as unknown as AllocatedDeviceStatus;
+      entry.driver = driver;
+      entry.pool = pool;
+      entry.device = device;
+      if (shareID !== undefined) entry.shareID = shareID;
+      if (conditions !== undefined) entry.conditions = conditions;
+      if (data !== undefined) entry.data = data;
+      devices[i] = entry;
       leave();
     }
     leave();
-    out.devices = list;
   }
   leave();
+  const out = (isClean(status, CLAIM_STATUS_FIELDS) ? status : {}) as unknown as ResourceClaimStatus;
+  if (allocation !== undefined) out.allocation = allocation;
+  if (reservedFor !== undefined) out.reservedFor = reservedFor;
+  if (devices !== undefined) out.devices = devices;
   return out;
 }
 
+const CLAIM_FIELDS = fields('apiVersion', 'kind', 'metadata', 'spec', 'status');
+
+/** Top-level objects are reused only when they already carry their kind (typed-list items may not). */
+function reuseTop(o: RawObject, kind: string, declared: ReadonlySet<string>): boolean {
+  return o.kind === kind && typeof o.apiVersion === 'string' && isClean(o, declared);
+}
+
 export function normalizeResourceClaim(o: RawObject): ResourceClaim {
-  const out: ResourceClaim = {
-    apiVersion: DRA_API_VERSION,
-    kind: 'ResourceClaim',
-    metadata: normalizeMeta(o),
-    spec: normalizeClaimSpec(o, 'spec'),
-  };
-  const status = normalizeClaimStatus(o);
+  const metadata = normalizeMeta(o.metadata);
+  const spec = normalizeClaimSpec(o.spec, 'spec');
+  const status = normalizeClaimStatus(o.status);
+  const out = (reuseTop(o, 'ResourceClaim', CLAIM_FIELDS) ? o : {}) as unknown as ResourceClaim;
+  out.apiVersion = DRA_API_VERSION;
+  out.kind = 'ResourceClaim';
+  out.metadata = metadata;
+  out.spec = spec;
   if (status !== undefined) out.status = status;
   return out;
 }
 
+const TEMPLATE_FIELDS = fields('apiVersion', 'kind', 'metadata', 'spec');
+const TEMPLATE_SPEC_FIELDS = fields('metadata', 'spec');
+
 export function normalizeResourceClaimTemplate(o: RawObject): ResourceClaimTemplate {
-  const spec = reqObject(o, 'spec');
+  const metadata = normalizeMeta(o.metadata);
+  const spec = reqObject(o.spec, 'spec');
   enter('spec');
-  const templateSpec: ResourceClaimTemplate['spec'] = { spec: normalizeClaimSpec(spec, 'spec') };
-  const metadata = normalizePartialMeta(spec, 'metadata');
-  if (metadata !== undefined) templateSpec.metadata = metadata;
+  const claimSpec = normalizeClaimSpec(spec.spec, 'spec');
+  const templateMeta = normalizePartialMeta(spec.metadata, 'metadata');
   leave();
-  return { apiVersion: DRA_API_VERSION, kind: 'ResourceClaimTemplate', metadata: normalizeMeta(o), spec: templateSpec };
+  const specOut = (isClean(spec, TEMPLATE_SPEC_FIELDS) ? spec : {}) as unknown as ResourceClaimTemplate['spec'];
+  specOut.spec = claimSpec;
+  if (templateMeta !== undefined) specOut.metadata = templateMeta;
+  const out = (reuseTop(o, 'ResourceClaimTemplate', TEMPLATE_FIELDS) ? o : {}) as unknown as ResourceClaimTemplate;
+  out.apiVersion = DRA_API_VERSION;
+  out.kind = 'ResourceClaimTemplate';
+  out.metadata = metadata;
+  out.spec = specOut;
+  return out;
 }
 
 type DeviceAttribute = NonNullable<Device['attributes']>[string];
+const ATTRIBUTE_FIELDS = fields('int', 'bool', 'string', 'version');
+const CAPACITY_FIELDS = fields('value');
 
-function normalizeAttributes(d: RawObject): Device['attributes'] {
-  const attributes = optObject(d, 'attributes');
+function normalizeAttributes(value: unknown): Device['attributes'] {
+  const attributes = optObject(value, 'attributes');
   if (attributes === undefined) return undefined;
   enter('attributes');
-  const out: Record<string, DeviceAttribute> = {};
   for (const name in attributes) {
-    if (isForbiddenKey(name)) fail(keySegment(name), 'forbidden key');
-    enter(keySegment(name));
+    if (isForbiddenKey(name)) fail(name, 'forbidden key');
+    enter(name);
     const a = asObject(attributes[name]);
-    const attribute: DeviceAttribute = {};
-    const int = optNumber(a, 'int');
-    if (int !== undefined) attribute.int = int;
-    const bool = optBoolean(a, 'bool');
-    if (bool !== undefined) attribute.bool = bool;
-    const string = optString(a, 'string');
-    if (string !== undefined) attribute.string = string;
-    const version = optString(a, 'version');
-    if (version !== undefined) attribute.version = version;
-    out[name] = attribute;
+    const int = optNumber(a.int, 'int');
+    const bool = optBoolean(a.bool, 'bool');
+    const string = optString(a.string, 'string');
+    const version = optString(a.version, 'version');
+    if (!isClean(a, ATTRIBUTE_FIELDS)) {
+      const attribute: DeviceAttribute = {};
+      if (int !== undefined) attribute.int = int;
+      if (bool !== undefined) attribute.bool = bool;
+      if (string !== undefined) attribute.string = string;
+      if (version !== undefined) attribute.version = version;
+      attributes[name] = attribute;
+    }
     leave();
   }
   leave();
-  return out;
+  return attributes as Device['attributes'];
 }
 
-function normalizeDeviceCapacity(d: RawObject): Device['capacity'] {
-  const capacity = optObject(d, 'capacity');
+function normalizeDeviceCapacity(value: unknown): Device['capacity'] {
+  const capacity = optObject(value, 'capacity');
   if (capacity === undefined) return undefined;
   enter('capacity');
-  const out: Record<string, { value: string }> = {};
   for (const name in capacity) {
-    if (isForbiddenKey(name)) fail(keySegment(name), 'forbidden key');
+    if (isForbiddenKey(name)) fail(name, 'forbidden key');
     const c = capacity[name];
-    const segment = keySegment(name);
     // v1alpha3-era dumps wrote the quantity directly instead of `{value}`.
     if (typeof c === 'string' || typeof c === 'number') {
-      out[name] = { value: optQuantity(capacity, name) as string };
+      capacity[name] = { value: optQuantity(c, name) as string };
       continue;
     }
-    enter(segment);
+    enter(name);
     const entry = asObject(c);
-    const value = optQuantity(entry, 'value');
-    if (value === undefined) fail('value', 'missing (expected a quantity string)');
-    out[name] = { value };
+    const quantity = optQuantity(entry.value, 'value');
+    if (quantity === undefined) fail('value', 'missing (expected a quantity string)');
+    if (isClean(entry, CAPACITY_FIELDS)) entry.value = quantity;
+    else capacity[name] = { value: quantity };
     leave();
   }
   leave();
-  return out;
+  return capacity as Device['capacity'];
 }
 
-function optSliceNodeName(o: RawObject): string | undefined {
-  const nodeName = optString(o, 'nodeName');
-  return nodeName === '' ? undefined : nodeName;
-}
+const DEVICE_FIELDS = fields('name', 'attributes', 'capacity', 'taints', 'nodeName', 'nodeSelector', 'allNodes');
 
 function normalizeDevice(raw: RawObject): Device {
-  const out: Device = { name: reqString(raw, 'name') };
+  const name = reqString(raw.name, 'name');
   let d = raw;
-  const basic = optObject(raw, 'basic');
+  const basic = optObject(raw.basic, 'basic');
   if (basic !== undefined) {
     enter('basic');
     d = basic;
   }
-  const attributes = normalizeAttributes(d);
-  if (attributes !== undefined) out.attributes = attributes;
-  const capacity = normalizeDeviceCapacity(d);
-  if (capacity !== undefined) out.capacity = capacity;
-  const taints = normalizeTaints(d, 'taints');
-  if (taints !== undefined) out.taints = taints;
-  const nodeName = optSliceNodeName(d);
-  if (nodeName !== undefined) out.nodeName = nodeName;
-  const nodeSelector = normalizeNodeSelector(d, 'nodeSelector');
-  if (nodeSelector !== undefined) out.nodeSelector = nodeSelector;
-  const allNodes = optBoolean(d, 'allNodes');
-  if (allNodes !== undefined) out.allNodes = allNodes;
+  const attributes = normalizeAttributes(d.attributes);
+  const capacity = normalizeDeviceCapacity(d.capacity);
+  const taints = normalizeTaints(d.taints, 'taints');
+  const nodeName = optString(d.nodeName, 'nodeName');
+  const nodeSelector = normalizeNodeSelector(d.nodeSelector, 'nodeSelector');
+  const allNodes = optBoolean(d.allNodes, 'allNodes');
   if (basic !== undefined) leave();
+  // v1beta1 `basic` devices and v1beta1's empty-string nodeName take the copy path.
+  const out = (basic === undefined && nodeName !== '' && isClean(raw, DEVICE_FIELDS) ? raw : {}) as unknown as Device;
+  out.name = name;
+  if (attributes !== undefined) out.attributes = attributes;
+  if (capacity !== undefined) out.capacity = capacity;
+  if (taints !== undefined) out.taints = taints;
+  if (nodeName !== undefined && nodeName !== '') out.nodeName = nodeName;
+  if (nodeSelector !== undefined) out.nodeSelector = nodeSelector;
+  if (allNodes !== undefined) out.allNodes = allNodes;
   return out;
 }
 
+const SLICE_FIELDS = fields('apiVersion', 'kind', 'metadata', 'spec');
+const SLICE_SPEC_FIELDS = fields('driver', 'pool', 'nodeName', 'nodeSelector', 'allNodes', 'perDeviceNodeSelection', 'devices');
+const POOL_FIELDS = fields('name', 'generation', 'resourceSliceCount');
+
 export function normalizeResourceSlice(o: RawObject): ResourceSlice {
-  const metadata = normalizeMeta(o);
-  const spec = reqObject(o, 'spec');
+  const metadata = normalizeMeta(o.metadata);
+  const spec = reqObject(o.spec, 'spec');
   enter('spec');
-  const pool = reqObject(spec, 'pool');
+  const driver = reqString(spec.driver, 'driver');
+  const pool = reqObject(spec.pool, 'pool');
   enter('pool');
-  const poolOut = { name: reqString(pool, 'name'), generation: reqNumber(pool, 'generation'), resourceSliceCount: reqNumber(pool, 'resourceSliceCount') };
+  const poolName = reqString(pool.name, 'name');
+  const generation = reqNumber(pool.generation, 'generation');
+  const resourceSliceCount = reqNumber(pool.resourceSliceCount, 'resourceSliceCount');
   leave();
-  const specOut: ResourceSlice['spec'] = { driver: reqString(spec, 'driver'), pool: poolOut };
-  const nodeName = optSliceNodeName(spec);
-  if (nodeName !== undefined) specOut.nodeName = nodeName;
-  const nodeSelector = normalizeNodeSelector(spec, 'nodeSelector');
-  if (nodeSelector !== undefined) specOut.nodeSelector = nodeSelector;
-  const allNodes = optBoolean(spec, 'allNodes');
-  if (allNodes !== undefined) specOut.allNodes = allNodes;
-  const perDeviceNodeSelection = optBoolean(spec, 'perDeviceNodeSelection');
-  if (perDeviceNodeSelection !== undefined) specOut.perDeviceNodeSelection = perDeviceNodeSelection;
-  const devices = optArray(spec, 'devices');
+  const poolOut = isClean(pool, POOL_FIELDS) ? (pool as ResourceSlice['spec']['pool']) : { name: poolName, generation, resourceSliceCount };
+  const nodeName = optString(spec.nodeName, 'nodeName');
+  const nodeSelector = normalizeNodeSelector(spec.nodeSelector, 'nodeSelector');
+  const allNodes = optBoolean(spec.allNodes, 'allNodes');
+  const perDeviceNodeSelection = optBoolean(spec.perDeviceNodeSelection, 'perDeviceNodeSelection');
+  const devices = optArray(spec.devices, 'devices') as Device[] | undefined;
   if (devices !== undefined) {
     enter('devices');
-    const list: Device[] = [];
     for (let i = 0; i < devices.length; i++) {
       enter(i);
-      list.push(normalizeDevice(asObject(devices[i])));
+      devices[i] = normalizeDevice(asObject(devices[i]));
       leave();
     }
     leave();
-    specOut.devices = list;
   }
   leave();
-  return { apiVersion: DRA_API_VERSION, kind: 'ResourceSlice', metadata, spec: specOut };
+  const specOut = (nodeName !== '' && isClean(spec, SLICE_SPEC_FIELDS) ? spec : {}) as unknown as ResourceSlice['spec'];
+  specOut.driver = driver;
+  specOut.pool = poolOut;
+  if (nodeName !== undefined && nodeName !== '') specOut.nodeName = nodeName;
+  if (nodeSelector !== undefined) specOut.nodeSelector = nodeSelector;
+  if (allNodes !== undefined) specOut.allNodes = allNodes;
+  if (perDeviceNodeSelection !== undefined) specOut.perDeviceNodeSelection = perDeviceNodeSelection;
+  if (devices !== undefined) specOut.devices = devices;
+  const out = (reuseTop(o, 'ResourceSlice', SLICE_FIELDS) ? o : {}) as unknown as ResourceSlice;
+  out.apiVersion = DRA_API_VERSION;
+  out.kind = 'ResourceSlice';
+  out.metadata = metadata;
+  out.spec = specOut;
+  return out;
 }
 
+const CLASS_FIELDS = fields('apiVersion', 'kind', 'metadata', 'spec');
+const CLASS_SPEC_FIELDS = fields('selectors', 'config', 'extendedResourceName');
+const CLASS_CONFIG_FIELDS = fields('opaque');
+
 export function normalizeDeviceClass(o: RawObject): DeviceClass {
-  const out: DeviceClass = { apiVersion: DRA_API_VERSION, kind: 'DeviceClass', metadata: normalizeMeta(o) };
-  const spec = optObject(o, 'spec');
-  if (spec === undefined) return out;
-  enter('spec');
-  const specOut: NonNullable<DeviceClass['spec']> = {};
-  const selectors = normalizeSelectors(spec);
-  if (selectors !== undefined) specOut.selectors = selectors;
-  const config = optArray(spec, 'config');
-  if (config !== undefined) {
-    enter('config');
-    const list: { opaque?: OpaqueConfig }[] = [];
-    for (let i = 0; i < config.length; i++) {
-      enter(i);
-      const entry: { opaque?: OpaqueConfig } = {};
-      const opaque = normalizeOpaque(asObject(config[i]));
-      if (opaque !== undefined) entry.opaque = opaque;
-      list.push(entry);
+  const metadata = normalizeMeta(o.metadata);
+  let specOut: DeviceClass['spec'];
+  const spec = optObject(o.spec, 'spec');
+  if (spec !== undefined) {
+    enter('spec');
+    const selectors = normalizeSelectors(spec.selectors);
+    const config = optArray(spec.config, 'config') as { opaque?: OpaqueConfig }[] | undefined;
+    if (config !== undefined) {
+      enter('config');
+      for (let i = 0; i < config.length; i++) {
+        enter(i);
+        const c = asObject(config[i]);
+        const opaque = normalizeOpaque(c.opaque);
+        const entry = (isClean(c, CLASS_CONFIG_FIELDS) ? c : {}) as unknown as { opaque?: OpaqueConfig };
+        if (opaque !== undefined) entry.opaque = opaque;
+        config[i] = entry;
+        leave();
+      }
       leave();
     }
+    const extendedResourceName = optString(spec.extendedResourceName, 'extendedResourceName');
     leave();
-    specOut.config = list;
+    specOut = (isClean(spec, CLASS_SPEC_FIELDS) ? spec : {}) as unknown as NonNullable<DeviceClass['spec']>;
+    if (selectors !== undefined) specOut.selectors = selectors;
+    if (config !== undefined) specOut.config = config;
+    if (extendedResourceName !== undefined) specOut.extendedResourceName = extendedResourceName;
   }
-  const extendedResourceName = optString(spec, 'extendedResourceName');
-  if (extendedResourceName !== undefined) specOut.extendedResourceName = extendedResourceName;
-  out.spec = specOut;
-  leave();
+  const out = (reuseTop(o, 'DeviceClass', CLASS_FIELDS) ? o : {}) as unknown as DeviceClass;
+  out.apiVersion = DRA_API_VERSION;
+  out.kind = 'DeviceClass';
+  out.metadata = metadata;
+  if (specOut !== undefined) out.spec = specOut;
   return out;
 }
 

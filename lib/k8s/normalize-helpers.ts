@@ -26,9 +26,12 @@ export function leave(): void {
   pathStack.pop();
 }
 
+const IDENTIFIER = /^[A-Za-z_$][\w$-]*$/;
+
+// Only runs when an error is reported, so the regex costs nothing on the hot path.
 function appendSegment(out: string, segment: string | number): string {
   if (typeof segment === 'number') return `${out}[${segment}]`;
-  if (segment.charCodeAt(0) === 91 /* [ */) return out + segment;
+  if (!IDENTIFIER.test(segment)) return `${out}[${JSON.stringify(segment)}]`;
   return out ? `${out}.${segment}` : segment;
 }
 
@@ -37,11 +40,6 @@ export function currentPath(last?: string | number): string {
   for (const segment of pathStack) out = appendSegment(out, segment);
   if (last !== undefined) out = appendSegment(out, last);
   return out;
-}
-
-/** A map key as a path segment: `labels["app.kubernetes.io/name"]`. */
-export function keySegment(key: string): string {
-  return `[${JSON.stringify(key)}]`;
 }
 
 export function fail(last: string | number | undefined, reason: string): never {
@@ -74,75 +72,86 @@ export function isRawObject(value: unknown): value is RawObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * True when `o` holds only `declared` keys and none of them is null: then the parsed object already
+ * has the minimal typed shape and is reused instead of copied. Copying every object of a 250k-object
+ * snapshot costs more in garbage collection than the whole JSON.parse; reuse makes the common
+ * already-minimal case allocation-free. Normalisers still write each normalised value back, so a
+ * reused object ends up exactly as a copy would.
+ */
+export function isClean(o: RawObject, declared: ReadonlySet<string>): boolean {
+  for (const k in o) {
+    if (!declared.has(k) || o[k] === null) return false;
+  }
+  return true;
+}
+
+export function fields(...names: string[]): ReadonlySet<string> {
+  return new Set(names);
+}
+
 /** An element of an array that must be an object; `index` is already on the path stack's caller side. */
 export function asObject(value: unknown, last?: string | number): RawObject {
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as RawObject;
   return wrongType(last, 'an object', value);
 }
 
-export function reqObject(o: RawObject, key: string): RawObject {
-  const v = o[key];
+// Readers take the value (read by the caller as a plain `o.field`, so every call site keeps its
+// own monomorphic property access) and the key (only used to name the field in an error).
+
+export function reqObject(v: unknown, key: string): RawObject {
   if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as RawObject;
   return wrongType(key, 'an object', v);
 }
 
 // Optional fields: absent and null both mean "not set" (Go's nil), anything else must have the type.
-export function optObject(o: RawObject, key: string): RawObject | undefined {
-  const v = o[key];
+export function optObject(v: unknown, key: string): RawObject | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'object' && !Array.isArray(v)) return v as RawObject;
   return wrongType(key, 'an object', v);
 }
 
-export function reqString(o: RawObject, key: string): string {
-  const v = o[key];
+export function reqString(v: unknown, key: string): string {
   if (typeof v === 'string') return v;
   return wrongType(key, 'a string', v);
 }
 
-export function optString(o: RawObject, key: string): string | undefined {
-  const v = o[key];
+export function optString(v: unknown, key: string): string | undefined {
   if (typeof v === 'string') return v;
   if (v === undefined || v === null) return undefined;
   return wrongType(key, 'a string', v);
 }
 
-export function optBoolean(o: RawObject, key: string): boolean | undefined {
-  const v = o[key];
+export function optBoolean(v: unknown, key: string): boolean | undefined {
   if (typeof v === 'boolean') return v;
   if (v === undefined || v === null) return undefined;
   return wrongType(key, 'a boolean', v);
 }
 
-export function optNumber(o: RawObject, key: string): number | undefined {
-  const v = o[key];
+export function optNumber(v: unknown, key: string): number | undefined {
   if (typeof v === 'number') return v;
   if (v === undefined || v === null) return undefined;
   return wrongType(key, 'a number', v);
 }
 
-export function reqNumber(o: RawObject, key: string): number {
-  const v = o[key];
+export function reqNumber(v: unknown, key: string): number {
   if (typeof v === 'number') return v;
   return wrongType(key, 'a number', v);
 }
 
-export function optArray(o: RawObject, key: string): unknown[] | undefined {
-  const v = o[key];
+export function optArray(v: unknown, key: string): unknown[] | undefined {
   if (Array.isArray(v)) return v;
   if (v === undefined || v === null) return undefined;
   return wrongType(key, 'an array', v);
 }
 
-export function reqArray(o: RawObject, key: string): unknown[] {
-  const v = o[key];
+export function reqArray(v: unknown, key: string): unknown[] {
   if (Array.isArray(v)) return v;
   return wrongType(key, 'an array', v);
 }
 
 /** Validated in place and returned as is: the parsed array is already a fresh, plain array. */
-export function optStringArray(o: RawObject, key: string): string[] | undefined {
-  const v = o[key];
+export function optStringArray(v: unknown, key: string): string[] | undefined {
   if (v === undefined || v === null) return undefined;
   if (!Array.isArray(v)) return wrongType(key, 'an array of strings', v);
   for (let i = 0; i < v.length; i++) {
@@ -151,15 +160,14 @@ export function optStringArray(o: RawObject, key: string): string[] | undefined 
   return v as string[];
 }
 
-export function reqStringArray(o: RawObject, key: string): string[] {
-  const v = optStringArray(o, key);
-  if (v === undefined) return wrongType(key, 'an array of strings', o[key]);
-  return v;
+export function reqStringArray(v: unknown, key: string): string[] {
+  const out = optStringArray(v, key);
+  if (out === undefined) return wrongType(key, 'an array of strings', v);
+  return out;
 }
 
 /** A string→string map, validated in place and returned as is (no copy on the hot path). */
-export function optStringMap(o: RawObject, key: string): Record<string, string> | undefined {
-  const v = o[key];
+export function optStringMap(v: unknown, key: string): Record<string, string> | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'object' || Array.isArray(v)) return wrongType(key, 'a map of strings', v);
   const map = v as Record<string, unknown>;
@@ -168,7 +176,7 @@ export function optStringMap(o: RawObject, key: string): Record<string, string> 
     const value = map[k];
     if (typeof value !== 'string') {
       enter(key);
-      wrongType(keySegment(k), 'a string', value);
+      wrongType(k, 'a string', value);
     }
   }
   return map as Record<string, string>;
@@ -178,8 +186,7 @@ export function optStringMap(o: RawObject, key: string): Record<string, string> 
  * A map of quantities. YAML writes `10` for a quantity as a number; the API accepts that, so numbers
  * become their decimal text here instead of being refused.
  */
-export function optQuantityMap(o: RawObject, key: string): Record<string, string> | undefined {
-  const v = o[key];
+export function optQuantityMap(v: unknown, key: string): Record<string, string> | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'object' || Array.isArray(v)) return wrongType(key, 'a map of quantities', v);
   const map = v as Record<string, unknown>;
@@ -192,13 +199,12 @@ export function optQuantityMap(o: RawObject, key: string): Record<string, string
       continue;
     }
     enter(key);
-    wrongType(keySegment(k), 'a quantity string', value);
+    wrongType(k, 'a quantity string', value);
   }
   return map as Record<string, string>;
 }
 
-export function optQuantity(o: RawObject, key: string): string | undefined {
-  const v = o[key];
+export function optQuantity(v: unknown, key: string): string | undefined {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   if (v === undefined || v === null) return undefined;
@@ -218,8 +224,8 @@ export function cloneJson(value: unknown, last: string | number, depth = 0): unk
   if (depth >= MAX_CLONE_DEPTH) fail(last, `nested deeper than ${MAX_CLONE_DEPTH} levels`);
   if (Array.isArray(value)) {
     enter(last);
-    const out: unknown[] = [];
-    for (let i = 0; i < value.length; i++) out.push(cloneJson(value[i], i, depth + 1));
+    const out: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = cloneJson(value[i], i, depth + 1);
     leave();
     return out;
   }
@@ -228,9 +234,9 @@ export function cloneJson(value: unknown, last: string | number, depth = 0): unk
     const out: Record<string, unknown> = {};
     const source = value as Record<string, unknown>;
     for (const k in source) {
-      if (isForbiddenKey(k)) fail(keySegment(k), 'forbidden key');
+      if (isForbiddenKey(k)) fail(k, 'forbidden key');
       const v = source[k];
-      if (v !== undefined) out[k] = cloneJson(v, keySegment(k), depth + 1);
+      if (v !== undefined) out[k] = cloneJson(v, k, depth + 1);
     }
     leave();
     return out;
@@ -242,7 +248,7 @@ export function cloneJson(value: unknown, last: string | number, depth = 0): unk
 export function copyUndeclared(source: RawObject, declared: ReadonlySet<string>, out: Record<string, unknown>): void {
   for (const k in source) {
     if (declared.has(k)) continue;
-    if (isForbiddenKey(k)) fail(keySegment(k), 'forbidden key');
+    if (isForbiddenKey(k)) fail(k, 'forbidden key');
     const v = source[k];
     if (v !== undefined) out[k] = cloneJson(v, k);
   }

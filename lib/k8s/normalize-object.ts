@@ -1,15 +1,27 @@
 // Turns one untrusted parsed object into the minimal typed object of ./types. Only the fields the
-// types declare are copied, which is what keeps managedFields, env values, ConfigMap data, the
+// types declare are kept, which is what keeps managedFields, env values, ConfigMap data, the
 // last-applied annotation and every other unread field out of memory, reports and exports. Every
-// copied field is type-checked; a wrong type throws a SnapshotError carrying the field path.
+// kept field is type-checked; a wrong type throws a SnapshotError carrying the field path.
+//
+// The input is consumed: parts of it are reused (and updated in place) when they already have the
+// minimal shape, so callers must not use `raw` afterwards. See isClean in normalize-helpers.ts.
 
-import { normalizeConditions, normalizeLabelSelector, normalizeLabelSelectorArray, normalizeMeta, normalizeNameRefs, normalizeTaints } from './normalize-common';
+import {
+  normalizeConditions,
+  normalizeLabelSelector,
+  normalizeLabelSelectorArray,
+  normalizeMeta,
+  normalizeNameRefs,
+  normalizeTaints,
+} from './normalize-common';
 import { normalizeDeviceClass, normalizeResourceClaim, normalizeResourceClaimTemplate, normalizeResourceSlice } from './normalize-dra';
 import {
   asObject,
   copyUndeclared,
   enter,
   fail,
+  fields,
+  isClean,
   leave,
   optArray,
   optBoolean,
@@ -53,7 +65,8 @@ import type {
 /**
  * Normalises `raw` as an object of `kind` (one of lib/k8s/kinds.ts) read at `apiVersion`. The caller
  * has already decided the kind is known and the version accepted; `kind` and `apiVersion` may come
- * from an enclosing typed list when the item itself omits them.
+ * from an enclosing typed list when the item itself omits them. resource.k8s.io objects come back
+ * as v1 whatever version they were read at.
  */
 export function normalizeObject(raw: unknown, kind: string, apiVersion: string): KubeObject {
   resetPath();
@@ -62,7 +75,7 @@ export function normalizeObject(raw: unknown, kind: string, apiVersion: string):
     case 'Pod':
       return normalizePod(o, apiVersion);
     case 'Namespace':
-      return { apiVersion, kind: 'Namespace', metadata: normalizeMeta(o) } satisfies Namespace;
+      return normalizeNamespace(o, apiVersion);
     case 'Node':
       return normalizeNode(o, apiVersion);
     case 'ServiceAccount':
@@ -103,321 +116,445 @@ export function normalizeObject(raw: unknown, kind: string, apiVersion: string):
   }
 }
 
-function normalizePod(o: RawObject, apiVersion: string): Pod {
-  const out: Pod = { apiVersion, kind: 'Pod', metadata: normalizeMeta(o), spec: normalizePodSpec(o, 'spec') };
-  const status = optObject(o, 'status');
-  if (status !== undefined) {
-    enter('status');
-    const s: NonNullable<Pod['status']> = {};
-    const phase = optString(status, 'phase');
-    if (phase !== undefined) s.phase = phase;
-    const claimStatuses = optArray(status, 'resourceClaimStatuses');
-    if (claimStatuses !== undefined) {
-      enter('resourceClaimStatuses');
-      const list: NonNullable<NonNullable<Pod['status']>['resourceClaimStatuses']> = [];
-      for (let i = 0; i < claimStatuses.length; i++) {
-        enter(i);
-        const c = asObject(claimStatuses[i]);
-        const entry: (typeof list)[number] = { name: reqString(c, 'name') };
-        const resourceClaimName = optString(c, 'resourceClaimName');
+/**
+ * The object itself is reused when it already names its kind and version (typed-list items may
+ * not) and has no undeclared keys.
+ */
+function top<T extends KubeObject>(o: RawObject, kind: string, apiVersion: string, declared: ReadonlySet<string>): T {
+  const out = (o.kind === kind && o.apiVersion === apiVersion && isClean(o, declared) ? o : {}) as unknown as T;
+  out.apiVersion = apiVersion;
+  out.kind = kind;
+  return out;
+}
+
+const NAMESPACE_FIELDS = fields('apiVersion', 'kind', 'metadata');
+
+function normalizeNamespace(o: RawObject, apiVersion: string): Namespace {
+  const metadata = normalizeMeta(o.metadata);
+  const out = top<Namespace>(o, 'Namespace', apiVersion, NAMESPACE_FIELDS);
+  out.metadata = metadata;
+  return out;
+}
+
+const POD_FIELDS = fields('apiVersion', 'kind', 'metadata', 'spec', 'status');
+const POD_STATUS_FIELDS = fields('phase', 'resourceClaimStatuses');
+const CLAIM_STATUS_FIELDS = fields('name', 'resourceClaimName');
+type PodClaimStatus = NonNullable<NonNullable<Pod['status']>['resourceClaimStatuses']>[number];
+
+function normalizePodStatus(value: unknown): Pod['status'] {
+  const status = optObject(value, 'status');
+  if (status === undefined) return undefined;
+  enter('status');
+  const phase = optString(status.phase, 'phase');
+  const claimStatuses = optArray(status.resourceClaimStatuses, 'resourceClaimStatuses') as PodClaimStatus[] | undefined;
+  if (claimStatuses !== undefined) {
+    enter('resourceClaimStatuses');
+    for (let i = 0; i < claimStatuses.length; i++) {
+      enter(i);
+      const c = asObject(claimStatuses[i]);
+      const name = reqString(c.name, 'name');
+      const resourceClaimName = optString(c.resourceClaimName, 'resourceClaimName');
+      if (!isClean(c, CLAIM_STATUS_FIELDS)) {
+        const entry: PodClaimStatus = { name };
         if (resourceClaimName !== undefined) entry.resourceClaimName = resourceClaimName;
-        list.push(entry);
-        leave();
+        claimStatuses[i] = entry;
       }
       leave();
-      s.resourceClaimStatuses = list;
     }
-    out.status = s;
     leave();
   }
+  leave();
+  if (isClean(status, POD_STATUS_FIELDS)) return status as Pod['status'];
+  const out: NonNullable<Pod['status']> = {};
+  if (phase !== undefined) out.phase = phase;
+  if (claimStatuses !== undefined) out.resourceClaimStatuses = claimStatuses;
   return out;
 }
+
+function normalizePod(o: RawObject, apiVersion: string): Pod {
+  const metadata = normalizeMeta(o.metadata);
+  const spec = normalizePodSpec(o.spec, 'spec');
+  const status = normalizePodStatus(o.status);
+  const out = top<Pod>(o, 'Pod', apiVersion, POD_FIELDS);
+  out.metadata = metadata;
+  out.spec = spec;
+  if (status !== undefined) out.status = status;
+  return out;
+}
+
+const NODE_FIELDS = fields('apiVersion', 'kind', 'metadata', 'spec', 'status');
+const NODE_SPEC_FIELDS = fields('taints', 'unschedulable');
+const NODE_STATUS_FIELDS = fields('conditions', 'nodeInfo');
+const NODE_INFO_FIELDS = fields('kubeletVersion');
 
 function normalizeNode(o: RawObject, apiVersion: string): Node {
-  const out: Node = { apiVersion, kind: 'Node', metadata: normalizeMeta(o) };
-  const spec = optObject(o, 'spec');
+  const metadata = normalizeMeta(o.metadata);
+  let specOut: Node['spec'];
+  const spec = optObject(o.spec, 'spec');
   if (spec !== undefined) {
     enter('spec');
-    const s: NonNullable<Node['spec']> = {};
-    const taints = normalizeTaints(spec, 'taints');
-    if (taints !== undefined) s.taints = taints;
-    const unschedulable = optBoolean(spec, 'unschedulable');
-    if (unschedulable !== undefined) s.unschedulable = unschedulable;
-    out.spec = s;
+    const taints = normalizeTaints(spec.taints, 'taints');
+    const unschedulable = optBoolean(spec.unschedulable, 'unschedulable');
     leave();
+    specOut = (isClean(spec, NODE_SPEC_FIELDS) ? spec : {}) as unknown as NonNullable<Node['spec']>;
+    if (taints !== undefined) specOut.taints = taints;
+    if (unschedulable !== undefined) specOut.unschedulable = unschedulable;
   }
-  const status = optObject(o, 'status');
+  let statusOut: Node['status'];
+  const status = optObject(o.status, 'status');
   if (status !== undefined) {
     enter('status');
-    const s: NonNullable<Node['status']> = {};
-    const conditions = normalizeConditions(status, 'conditions');
-    if (conditions !== undefined) s.conditions = conditions;
-    const nodeInfo = optObject(status, 'nodeInfo');
-    if (nodeInfo !== undefined) {
+    const conditions = normalizeConditions(status.conditions, 'conditions');
+    let nodeInfo: { kubeletVersion?: string } | undefined;
+    const info = optObject(status.nodeInfo, 'nodeInfo');
+    if (info !== undefined) {
       enter('nodeInfo');
-      const info: { kubeletVersion?: string } = {};
-      const kubeletVersion = optString(nodeInfo, 'kubeletVersion');
-      if (kubeletVersion !== undefined) info.kubeletVersion = kubeletVersion;
-      s.nodeInfo = info;
+      const kubeletVersion = optString(info.kubeletVersion, 'kubeletVersion');
       leave();
+      nodeInfo = (isClean(info, NODE_INFO_FIELDS) ? info : {}) as unknown as { kubeletVersion?: string };
+      if (kubeletVersion !== undefined) nodeInfo.kubeletVersion = kubeletVersion;
     }
-    out.status = s;
     leave();
+    statusOut = (isClean(status, NODE_STATUS_FIELDS) ? status : {}) as unknown as NonNullable<Node['status']>;
+    if (conditions !== undefined) statusOut.conditions = conditions;
+    if (nodeInfo !== undefined) statusOut.nodeInfo = nodeInfo;
   }
+  const out = top<Node>(o, 'Node', apiVersion, NODE_FIELDS);
+  out.metadata = metadata;
+  if (specOut !== undefined) out.spec = specOut;
+  if (statusOut !== undefined) out.status = statusOut;
   return out;
 }
 
+const SERVICE_ACCOUNT_FIELDS = fields('apiVersion', 'kind', 'metadata', 'secrets', 'imagePullSecrets');
+
 function normalizeServiceAccount(o: RawObject, apiVersion: string): ServiceAccount {
-  const out: ServiceAccount = { apiVersion, kind: 'ServiceAccount', metadata: normalizeMeta(o) };
-  const secrets = normalizeNameRefs(o, 'secrets');
+  const metadata = normalizeMeta(o.metadata);
+  const secrets = normalizeNameRefs(o.secrets, 'secrets');
+  const imagePullSecrets = normalizeNameRefs(o.imagePullSecrets, 'imagePullSecrets');
+  const out = top<ServiceAccount>(o, 'ServiceAccount', apiVersion, SERVICE_ACCOUNT_FIELDS);
+  out.metadata = metadata;
   if (secrets !== undefined) out.secrets = secrets;
-  const imagePullSecrets = normalizeNameRefs(o, 'imagePullSecrets');
   if (imagePullSecrets !== undefined) out.imagePullSecrets = imagePullSecrets;
   return out;
 }
 
-function mapKeys(o: RawObject, key: string, into: string[]): void {
-  const map = optObject(o, key);
+function mapKeys(value: unknown, key: string, into: string[]): void {
+  const map = optObject(value, key);
   if (map === undefined) return;
   for (const k in map) into.push(k);
 }
 
+// `dataKeys` is accepted too, so this project's own exports read back unchanged.
+const CONFIG_MAP_FIELDS = fields('apiVersion', 'kind', 'metadata', 'dataKeys');
+
 function normalizeConfigMap(o: RawObject, apiVersion: string): ConfigMap {
-  const out: ConfigMap = { apiVersion, kind: 'ConfigMap', metadata: normalizeMeta(o) };
-  if (o.data === undefined && o.binaryData === undefined) return out;
-  // Values are never read: only which keys exist.
-  const keys: string[] = [];
-  mapKeys(o, 'data', keys);
-  mapKeys(o, 'binaryData', keys);
-  out.dataKeys = keys;
+  const metadata = normalizeMeta(o.metadata);
+  // Values are never kept: only which keys exist. `data` makes the object unclean, so it is copied.
+  let dataKeys: string[] | undefined;
+  if (o.data !== undefined || o.binaryData !== undefined) {
+    dataKeys = [];
+    mapKeys(o.data, 'data', dataKeys);
+    mapKeys(o.binaryData, 'binaryData', dataKeys);
+  } else {
+    dataKeys = optStringArray(o.dataKeys, 'dataKeys');
+  }
+  const out = top<ConfigMap>(o, 'ConfigMap', apiVersion, CONFIG_MAP_FIELDS);
+  out.metadata = metadata;
+  if (dataKeys !== undefined) out.dataKeys = dataKeys;
   return out;
 }
+
+const PVC_FIELDS = fields('apiVersion', 'kind', 'metadata', 'spec');
+const PVC_SPEC_FIELDS = fields('volumeName', 'storageClassName');
 
 function normalizePersistentVolumeClaim(o: RawObject, apiVersion: string): PersistentVolumeClaim {
-  const out: PersistentVolumeClaim = { apiVersion, kind: 'PersistentVolumeClaim', metadata: normalizeMeta(o) };
-  const spec = optObject(o, 'spec');
-  if (spec === undefined) return out;
-  enter('spec');
-  const s: NonNullable<PersistentVolumeClaim['spec']> = {};
-  const volumeName = optString(spec, 'volumeName');
-  if (volumeName !== undefined) s.volumeName = volumeName;
-  const storageClassName = optString(spec, 'storageClassName');
-  if (storageClassName !== undefined) s.storageClassName = storageClassName;
-  out.spec = s;
-  leave();
-  return out;
-}
-
-function normalizePersistentVolume(o: RawObject, apiVersion: string): PersistentVolume {
-  const out: PersistentVolume = { apiVersion, kind: 'PersistentVolume', metadata: normalizeMeta(o) };
-  const spec = optObject(o, 'spec');
-  if (spec === undefined) return out;
-  enter('spec');
-  const s: NonNullable<PersistentVolume['spec']> = {};
-  const claimRef = optObject(spec, 'claimRef');
-  if (claimRef !== undefined) {
-    enter('claimRef');
-    const ref: { namespace?: string; name?: string } = {};
-    const namespace = optString(claimRef, 'namespace');
-    if (namespace !== undefined) ref.namespace = namespace;
-    const name = optString(claimRef, 'name');
-    if (name !== undefined) ref.name = name;
-    s.claimRef = ref;
-    leave();
-  }
-  const csi = optObject(spec, 'csi');
-  if (csi !== undefined) {
-    enter('csi');
-    const c: NonNullable<NonNullable<PersistentVolume['spec']>['csi']> = {};
-    const driver = optString(csi, 'driver');
-    if (driver !== undefined) c.driver = driver;
-    const ref = optObject(csi, 'nodePublishSecretRef');
-    if (ref !== undefined) {
-      enter('nodePublishSecretRef');
-      const r: { name: string; namespace?: string } = { name: reqString(ref, 'name') };
-      const namespace = optString(ref, 'namespace');
-      if (namespace !== undefined) r.namespace = namespace;
-      c.nodePublishSecretRef = r;
-      leave();
-    }
-    s.csi = c;
-    leave();
-  }
-  out.spec = s;
-  leave();
-  return out;
-}
-
-function normalizeResourceQuota(o: RawObject, apiVersion: string): ResourceQuota {
-  const out: ResourceQuota = { apiVersion, kind: 'ResourceQuota', metadata: normalizeMeta(o) };
-  const spec = optObject(o, 'spec');
+  const metadata = normalizeMeta(o.metadata);
+  let specOut: PersistentVolumeClaim['spec'];
+  const spec = optObject(o.spec, 'spec');
   if (spec !== undefined) {
     enter('spec');
-    const s: NonNullable<ResourceQuota['spec']> = {};
-    const hard = optQuantityMap(spec, 'hard');
-    if (hard !== undefined) s.hard = hard;
-    const scopes = optStringArray(spec, 'scopes');
-    if (scopes !== undefined) s.scopes = scopes;
-    out.spec = s;
+    const volumeName = optString(spec.volumeName, 'volumeName');
+    const storageClassName = optString(spec.storageClassName, 'storageClassName');
     leave();
+    specOut = (isClean(spec, PVC_SPEC_FIELDS) ? spec : {}) as unknown as NonNullable<PersistentVolumeClaim['spec']>;
+    if (volumeName !== undefined) specOut.volumeName = volumeName;
+    if (storageClassName !== undefined) specOut.storageClassName = storageClassName;
   }
-  const status = optObject(o, 'status');
+  const out = top<PersistentVolumeClaim>(o, 'PersistentVolumeClaim', apiVersion, PVC_FIELDS);
+  out.metadata = metadata;
+  if (specOut !== undefined) out.spec = specOut;
+  return out;
+}
+
+const PV_FIELDS = fields('apiVersion', 'kind', 'metadata', 'spec');
+const PV_SPEC_FIELDS = fields('claimRef', 'csi');
+const CLAIM_REF_FIELDS = fields('namespace', 'name');
+const PV_CSI_FIELDS = fields('driver', 'nodePublishSecretRef');
+const SECRET_REF_FIELDS = fields('name', 'namespace');
+
+function normalizePersistentVolume(o: RawObject, apiVersion: string): PersistentVolume {
+  const metadata = normalizeMeta(o.metadata);
+  let specOut: PersistentVolume['spec'];
+  const spec = optObject(o.spec, 'spec');
+  if (spec !== undefined) {
+    enter('spec');
+    let claimRef: { namespace?: string; name?: string } | undefined;
+    const ref = optObject(spec.claimRef, 'claimRef');
+    if (ref !== undefined) {
+      enter('claimRef');
+      const namespace = optString(ref.namespace, 'namespace');
+      const name = optString(ref.name, 'name');
+      leave();
+      claimRef = (isClean(ref, CLAIM_REF_FIELDS) ? ref : {}) as unknown as { namespace?: string; name?: string };
+      if (namespace !== undefined) claimRef.namespace = namespace;
+      if (name !== undefined) claimRef.name = name;
+    }
+    let csi: NonNullable<PersistentVolume['spec']>['csi'];
+    const c = optObject(spec.csi, 'csi');
+    if (c !== undefined) {
+      enter('csi');
+      const driver = optString(c.driver, 'driver');
+      let secretRef: { name: string; namespace?: string } | undefined;
+      const s = optObject(c.nodePublishSecretRef, 'nodePublishSecretRef');
+      if (s !== undefined) {
+        enter('nodePublishSecretRef');
+        const name = reqString(s.name, 'name');
+        const namespace = optString(s.namespace, 'namespace');
+        leave();
+        secretRef = (isClean(s, SECRET_REF_FIELDS) ? s : {}) as unknown as { name: string; namespace?: string };
+        secretRef.name = name;
+        if (namespace !== undefined) secretRef.namespace = namespace;
+      }
+      leave();
+      csi = (isClean(c, PV_CSI_FIELDS) ? c : {}) as unknown as NonNullable<NonNullable<PersistentVolume['spec']>['csi']>;
+      if (driver !== undefined) csi.driver = driver;
+      if (secretRef !== undefined) csi.nodePublishSecretRef = secretRef;
+    }
+    leave();
+    specOut = (isClean(spec, PV_SPEC_FIELDS) ? spec : {}) as unknown as NonNullable<PersistentVolume['spec']>;
+    if (claimRef !== undefined) specOut.claimRef = claimRef;
+    if (csi !== undefined) specOut.csi = csi;
+  }
+  const out = top<PersistentVolume>(o, 'PersistentVolume', apiVersion, PV_FIELDS);
+  out.metadata = metadata;
+  if (specOut !== undefined) out.spec = specOut;
+  return out;
+}
+
+const QUOTA_FIELDS = fields('apiVersion', 'kind', 'metadata', 'spec', 'status');
+const QUOTA_SPEC_FIELDS = fields('hard', 'scopes');
+const QUOTA_STATUS_FIELDS = fields('hard', 'used');
+
+function normalizeResourceQuota(o: RawObject, apiVersion: string): ResourceQuota {
+  const metadata = normalizeMeta(o.metadata);
+  let specOut: ResourceQuota['spec'];
+  const spec = optObject(o.spec, 'spec');
+  if (spec !== undefined) {
+    enter('spec');
+    const hard = optQuantityMap(spec.hard, 'hard');
+    const scopes = optStringArray(spec.scopes, 'scopes');
+    leave();
+    specOut = (isClean(spec, QUOTA_SPEC_FIELDS) ? spec : {}) as unknown as NonNullable<ResourceQuota['spec']>;
+    if (hard !== undefined) specOut.hard = hard;
+    if (scopes !== undefined) specOut.scopes = scopes;
+  }
+  let statusOut: ResourceQuota['status'];
+  const status = optObject(o.status, 'status');
   if (status !== undefined) {
     enter('status');
-    const s: NonNullable<ResourceQuota['status']> = {};
-    const hard = optQuantityMap(status, 'hard');
-    if (hard !== undefined) s.hard = hard;
-    const used = optQuantityMap(status, 'used');
-    if (used !== undefined) s.used = used;
-    out.status = s;
+    const hard = optQuantityMap(status.hard, 'hard');
+    const used = optQuantityMap(status.used, 'used');
     leave();
+    statusOut = (isClean(status, QUOTA_STATUS_FIELDS) ? status : {}) as unknown as NonNullable<ResourceQuota['status']>;
+    if (hard !== undefined) statusOut.hard = hard;
+    if (used !== undefined) statusOut.used = used;
   }
+  const out = top<ResourceQuota>(o, 'ResourceQuota', apiVersion, QUOTA_FIELDS);
+  out.metadata = metadata;
+  if (specOut !== undefined) out.spec = specOut;
+  if (statusOut !== undefined) out.status = statusOut;
   return out;
 }
 
 type Workload = DaemonSet | Deployment | StatefulSet | ReplicaSet;
+const WORKLOAD_FIELDS = fields('apiVersion', 'kind', 'metadata', 'spec');
+const WORKLOAD_SPEC_FIELDS = fields('replicas', 'selector', 'template');
+const DAEMON_SET_SPEC_FIELDS = fields('selector', 'template');
 
 function normalizeWorkload(o: RawObject, kind: Workload['kind'], apiVersion: string): Workload {
-  const metadata = normalizeMeta(o);
-  const spec = reqObject(o, 'spec');
+  const metadata = normalizeMeta(o.metadata);
+  const spec = reqObject(o.spec, 'spec');
   enter('spec');
   // ReplicaSets may exist without a template (orphaned, scaled to zero by hand); the rest may not.
-  const template = normalizePodTemplate(spec, 'template', kind !== 'ReplicaSet');
-  const selector = normalizeLabelSelector(spec, 'selector');
-  const replicas = kind === 'DaemonSet' ? undefined : optNumber(spec, 'replicas');
+  const template = normalizePodTemplate(spec.template, 'template', kind !== 'ReplicaSet');
+  const selector = normalizeLabelSelector(spec.selector, 'selector');
+  const replicas = kind === 'DaemonSet' ? undefined : optNumber(spec.replicas, 'replicas');
   leave();
-  const s: { replicas?: number; selector?: DaemonSet['spec']['selector']; template?: DaemonSet['spec']['template'] } = {};
-  if (replicas !== undefined) s.replicas = replicas;
-  if (selector !== undefined) s.selector = selector;
-  if (template !== undefined) s.template = template;
-  return { apiVersion, kind, metadata, spec: s } as Workload;
+  const specFields = kind === 'DaemonSet' ? DAEMON_SET_SPEC_FIELDS : WORKLOAD_SPEC_FIELDS;
+  const specOut = (isClean(spec, specFields) ? spec : {}) as unknown as { replicas?: number; selector?: DaemonSet['spec']['selector']; template?: DaemonSet['spec']['template'] };
+  if (replicas !== undefined) specOut.replicas = replicas;
+  if (selector !== undefined) specOut.selector = selector;
+  if (template !== undefined) specOut.template = template;
+  const out = top<Workload>(o, kind, apiVersion, WORKLOAD_FIELDS);
+  out.metadata = metadata;
+  (out as ReplicaSet).spec = specOut;
+  return out;
 }
 
-function normalizeRules(o: RawObject): PolicyRule[] | undefined {
-  const rules = optArray(o, 'rules');
+const RULE_FIELDS = fields('verbs', 'apiGroups', 'resources', 'resourceNames', 'nonResourceURLs');
+
+function normalizeRules(value: unknown): PolicyRule[] | undefined {
+  const rules = optArray(value, 'rules');
   if (rules === undefined) return undefined;
   enter('rules');
-  const out: PolicyRule[] = [];
+  const out = rules as PolicyRule[];
   for (let i = 0; i < rules.length; i++) {
     enter(i);
     const r = asObject(rules[i]);
-    const rule: PolicyRule = { verbs: reqStringArray(r, 'verbs') };
-    const apiGroups = optStringArray(r, 'apiGroups');
-    if (apiGroups !== undefined) rule.apiGroups = apiGroups;
-    const resources = optStringArray(r, 'resources');
-    if (resources !== undefined) rule.resources = resources;
-    const resourceNames = optStringArray(r, 'resourceNames');
-    if (resourceNames !== undefined) rule.resourceNames = resourceNames;
-    const nonResourceURLs = optStringArray(r, 'nonResourceURLs');
-    if (nonResourceURLs !== undefined) rule.nonResourceURLs = nonResourceURLs;
-    out.push(rule);
+    const verbs = reqStringArray(r.verbs, 'verbs');
+    const apiGroups = optStringArray(r.apiGroups, 'apiGroups');
+    const resources = optStringArray(r.resources, 'resources');
+    const resourceNames = optStringArray(r.resourceNames, 'resourceNames');
+    const nonResourceURLs = optStringArray(r.nonResourceURLs, 'nonResourceURLs');
+    if (!isClean(r, RULE_FIELDS)) {
+      const rule: PolicyRule = { verbs };
+      if (apiGroups !== undefined) rule.apiGroups = apiGroups;
+      if (resources !== undefined) rule.resources = resources;
+      if (resourceNames !== undefined) rule.resourceNames = resourceNames;
+      if (nonResourceURLs !== undefined) rule.nonResourceURLs = nonResourceURLs;
+      out[i] = rule;
+    }
     leave();
   }
   leave();
   return out;
 }
+
+const ROLE_FIELDS = fields('apiVersion', 'kind', 'metadata', 'rules');
+const CLUSTER_ROLE_FIELDS = fields('apiVersion', 'kind', 'metadata', 'rules', 'aggregationRule');
+const AGGREGATION_RULE_FIELDS = fields('clusterRoleSelectors');
+type AggregationRule = NonNullable<ClusterRole['aggregationRule']>;
 
 function normalizeRole(o: RawObject, kind: 'Role' | 'ClusterRole', apiVersion: string): Role | ClusterRole {
-  const out: Role | ClusterRole = { apiVersion, kind, metadata: normalizeMeta(o) } as Role | ClusterRole;
-  const rules = normalizeRules(o);
-  if (rules !== undefined) out.rules = rules;
+  const metadata = normalizeMeta(o.metadata);
+  const rules = normalizeRules(o.rules);
+  let aggregationRule: AggregationRule | undefined;
   if (kind === 'ClusterRole') {
-    const aggregationRule = optObject(o, 'aggregationRule');
-    if (aggregationRule !== undefined) {
+    const a = optObject(o.aggregationRule, 'aggregationRule');
+    if (a !== undefined) {
       enter('aggregationRule');
-      const rule: { clusterRoleSelectors?: NonNullable<ClusterRole['aggregationRule']>['clusterRoleSelectors'] } = {};
-      const selectors = normalizeLabelSelectorArray(aggregationRule, 'clusterRoleSelectors');
-      if (selectors !== undefined) rule.clusterRoleSelectors = selectors;
-      (out as ClusterRole).aggregationRule = rule;
+      const selectors = normalizeLabelSelectorArray(a.clusterRoleSelectors, 'clusterRoleSelectors');
       leave();
+      aggregationRule = (isClean(a, AGGREGATION_RULE_FIELDS) ? a : {}) as unknown as AggregationRule;
+      if (selectors !== undefined) aggregationRule.clusterRoleSelectors = selectors;
     }
   }
+  const out = top<Role | ClusterRole>(o, kind, apiVersion, kind === 'Role' ? ROLE_FIELDS : CLUSTER_ROLE_FIELDS);
+  out.metadata = metadata;
+  if (rules !== undefined) out.rules = rules;
+  if (aggregationRule !== undefined) (out as ClusterRole).aggregationRule = aggregationRule;
   return out;
 }
 
+const BINDING_FIELDS = fields('apiVersion', 'kind', 'metadata', 'subjects', 'roleRef');
+const ROLE_REF_FIELDS = fields('apiGroup', 'kind', 'name');
+const SUBJECT_FIELDS = fields('kind', 'name', 'namespace', 'apiGroup');
+
 function normalizeBinding(o: RawObject, kind: 'RoleBinding' | 'ClusterRoleBinding', apiVersion: string): RoleBinding | ClusterRoleBinding {
-  const metadata = normalizeMeta(o);
-  const ref = reqObject(o, 'roleRef');
+  const metadata = normalizeMeta(o.metadata);
+  const ref = reqObject(o.roleRef, 'roleRef');
   enter('roleRef');
-  const roleRef: RoleRef = { kind: reqString(ref, 'kind'), name: reqString(ref, 'name') };
-  const apiGroup = optString(ref, 'apiGroup');
-  if (apiGroup !== undefined) roleRef.apiGroup = apiGroup;
+  const refKind = reqString(ref.kind, 'kind');
+  const refName = reqString(ref.name, 'name');
+  const refGroup = optString(ref.apiGroup, 'apiGroup');
   leave();
-  const out = { apiVersion, kind, metadata, roleRef } as RoleBinding | ClusterRoleBinding;
-  if (o.subjects === null) {
-    out.subjects = [];
-    return out;
+  let roleRef: RoleRef;
+  if (isClean(ref, ROLE_REF_FIELDS)) {
+    roleRef = ref as unknown as RoleRef;
+  } else {
+    roleRef = { kind: refKind, name: refName };
+    if (refGroup !== undefined) roleRef.apiGroup = refGroup;
   }
-  const subjects = optArray(o, 'subjects');
-  if (subjects === undefined) return out;
-  enter('subjects');
-  const list: Subject[] = [];
-  for (let i = 0; i < subjects.length; i++) {
-    enter(i);
-    const s = asObject(subjects[i]);
-    const subject: Subject = { kind: reqString(s, 'kind'), name: reqString(s, 'name') };
-    const namespace = optString(s, 'namespace');
-    if (namespace !== undefined) subject.namespace = namespace;
-    const group = optString(s, 'apiGroup');
-    if (group !== undefined) subject.apiGroup = group;
-    list.push(subject);
+  // `subjects: null` (what the API returns for none) reads as an empty list.
+  const subjects = (o.subjects === null ? [] : optArray(o.subjects, 'subjects')) as Subject[] | undefined;
+  if (subjects !== undefined) {
+    enter('subjects');
+    for (let i = 0; i < subjects.length; i++) {
+      enter(i);
+      const s = asObject(subjects[i]);
+      const subjectKind = reqString(s.kind, 'kind');
+      const name = reqString(s.name, 'name');
+      const namespace = optString(s.namespace, 'namespace');
+      const group = optString(s.apiGroup, 'apiGroup');
+      if (!isClean(s, SUBJECT_FIELDS)) {
+        const subject: Subject = { kind: subjectKind, name };
+        if (namespace !== undefined) subject.namespace = namespace;
+        if (group !== undefined) subject.apiGroup = group;
+        subjects[i] = subject;
+      }
+      leave();
+    }
     leave();
   }
-  leave();
-  out.subjects = list;
+  const out = top<RoleBinding | ClusterRoleBinding>(o, kind, apiVersion, BINDING_FIELDS);
+  out.metadata = metadata;
+  out.roleRef = roleRef;
+  if (subjects !== undefined) out.subjects = subjects;
   return out;
 }
 
 // Admission policies are few and small, and their undeclared parts (variables, paramKind, paramRef,
 // auditAnnotations) matter for "does a policy cover this", so those are copied as free-form JSON.
-const VAP_SPEC_DECLARED = new Set(['failurePolicy', 'matchConstraints', 'matchConditions', 'validations']);
-const VAPB_SPEC_DECLARED = new Set(['policyName', 'validationActions', 'matchResources']);
-const MATCH_RESOURCES_DECLARED = new Set(['namespaceSelector', 'objectSelector']);
+// These objects are always copied.
+const VAP_SPEC_DECLARED = fields('failurePolicy', 'matchConstraints', 'matchConditions', 'validations');
+const VAPB_SPEC_DECLARED = fields('policyName', 'validationActions', 'matchResources');
+const MATCH_RESOURCES_DECLARED = fields('namespaceSelector', 'objectSelector');
 
 type ResourceRule = NonNullable<NonNullable<NonNullable<ValidatingAdmissionPolicy['spec']>['matchConstraints']>['resourceRules']>[number];
 
-function normalizeResourceRules(o: RawObject): ResourceRule[] | undefined {
-  const list = optArray(o, 'resourceRules');
+function normalizeResourceRules(value: unknown): ResourceRule[] | undefined {
+  const list = optArray(value, 'resourceRules');
   if (list === undefined) return undefined;
   enter('resourceRules');
-  const out: ResourceRule[] = [];
+  const out: ResourceRule[] = new Array(list.length);
   for (let i = 0; i < list.length; i++) {
     enter(i);
     const r = asObject(list[i]);
     const rule: ResourceRule = {};
-    const apiGroups = optStringArray(r, 'apiGroups');
+    const apiGroups = optStringArray(r.apiGroups, 'apiGroups');
     if (apiGroups !== undefined) rule.apiGroups = apiGroups;
-    const apiVersions = optStringArray(r, 'apiVersions');
+    const apiVersions = optStringArray(r.apiVersions, 'apiVersions');
     if (apiVersions !== undefined) rule.apiVersions = apiVersions;
-    const operations = optStringArray(r, 'operations');
+    const operations = optStringArray(r.operations, 'operations');
     if (operations !== undefined) rule.operations = operations;
-    const resources = optStringArray(r, 'resources');
+    const resources = optStringArray(r.resources, 'resources');
     if (resources !== undefined) rule.resources = resources;
-    const resourceNames = optStringArray(r, 'resourceNames');
+    const resourceNames = optStringArray(r.resourceNames, 'resourceNames');
     if (resourceNames !== undefined) rule.resourceNames = resourceNames;
-    out.push(rule);
+    out[i] = rule;
     leave();
   }
   leave();
   return out;
 }
 
-function normalizeNamedExpressions<T extends { expression: string }>(o: RawObject, key: string, nameField: 'name' | 'message', nameRequired: boolean): T[] | undefined {
-  const list = optArray(o, key);
+function normalizeNamedExpressions<T extends { expression: string }>(value: unknown, key: string, nameField: 'name' | 'message', nameRequired: boolean): T[] | undefined {
+  const list = optArray(value, key);
   if (list === undefined) return undefined;
   enter(key);
-  const out: T[] = [];
+  const out: T[] = new Array(list.length);
   for (let i = 0; i < list.length; i++) {
     enter(i);
     const e = asObject(list[i]);
     const entry: Record<string, string> = {};
-    if (nameRequired) entry[nameField] = reqString(e, nameField);
-    entry.expression = reqString(e, 'expression');
+    if (nameRequired) entry[nameField] = reqString(e[nameField], nameField);
+    entry.expression = reqString(e.expression, 'expression');
     if (!nameRequired) {
-      const value = optString(e, nameField);
-      if (value !== undefined) entry[nameField] = value;
+      const named = optString(e[nameField], nameField);
+      if (named !== undefined) entry[nameField] = named;
     }
-    out.push(entry as unknown as T);
+    out[i] = entry as unknown as T;
     leave();
   }
   leave();
@@ -425,29 +562,29 @@ function normalizeNamedExpressions<T extends { expression: string }>(o: RawObjec
 }
 
 function normalizeValidatingAdmissionPolicy(o: RawObject, apiVersion: string): ValidatingAdmissionPolicy {
-  const out: ValidatingAdmissionPolicy = { apiVersion, kind: 'ValidatingAdmissionPolicy', metadata: normalizeMeta(o) };
-  const spec = optObject(o, 'spec');
+  const out: ValidatingAdmissionPolicy = { apiVersion, kind: 'ValidatingAdmissionPolicy', metadata: normalizeMeta(o.metadata) };
+  const spec = optObject(o.spec, 'spec');
   if (spec === undefined) return out;
   enter('spec');
   const s: NonNullable<ValidatingAdmissionPolicy['spec']> = {};
-  const failurePolicy = optString(spec, 'failurePolicy');
+  const failurePolicy = optString(spec.failurePolicy, 'failurePolicy');
   if (failurePolicy !== undefined) s.failurePolicy = failurePolicy;
-  const constraints = optObject(spec, 'matchConstraints');
+  const constraints = optObject(spec.matchConstraints, 'matchConstraints');
   if (constraints !== undefined) {
     enter('matchConstraints');
     const c: NonNullable<NonNullable<ValidatingAdmissionPolicy['spec']>['matchConstraints']> = {};
-    const resourceRules = normalizeResourceRules(constraints);
+    const resourceRules = normalizeResourceRules(constraints.resourceRules);
     if (resourceRules !== undefined) c.resourceRules = resourceRules;
-    const namespaceSelector = normalizeLabelSelector(constraints, 'namespaceSelector');
+    const namespaceSelector = normalizeLabelSelector(constraints.namespaceSelector, 'namespaceSelector');
     if (namespaceSelector !== undefined) c.namespaceSelector = namespaceSelector;
-    const objectSelector = normalizeLabelSelector(constraints, 'objectSelector');
+    const objectSelector = normalizeLabelSelector(constraints.objectSelector, 'objectSelector');
     if (objectSelector !== undefined) c.objectSelector = objectSelector;
     s.matchConstraints = c;
     leave();
   }
-  const matchConditions = normalizeNamedExpressions<{ name: string; expression: string }>(spec, 'matchConditions', 'name', true);
+  const matchConditions = normalizeNamedExpressions<{ name: string; expression: string }>(spec.matchConditions, 'matchConditions', 'name', true);
   if (matchConditions !== undefined) s.matchConditions = matchConditions;
-  const validations = normalizeNamedExpressions<{ expression: string; message?: string }>(spec, 'validations', 'message', false);
+  const validations = normalizeNamedExpressions<{ expression: string; message?: string }>(spec.validations, 'validations', 'message', false);
   if (validations !== undefined) s.validations = validations;
   copyUndeclared(spec, VAP_SPEC_DECLARED, s);
   out.spec = s;
@@ -456,22 +593,22 @@ function normalizeValidatingAdmissionPolicy(o: RawObject, apiVersion: string): V
 }
 
 function normalizeValidatingAdmissionPolicyBinding(o: RawObject, apiVersion: string): ValidatingAdmissionPolicyBinding {
-  const out: ValidatingAdmissionPolicyBinding = { apiVersion, kind: 'ValidatingAdmissionPolicyBinding', metadata: normalizeMeta(o) };
-  const spec = optObject(o, 'spec');
+  const out: ValidatingAdmissionPolicyBinding = { apiVersion, kind: 'ValidatingAdmissionPolicyBinding', metadata: normalizeMeta(o.metadata) };
+  const spec = optObject(o.spec, 'spec');
   if (spec === undefined) return out;
   enter('spec');
   const s: NonNullable<ValidatingAdmissionPolicyBinding['spec']> = {};
-  const policyName = optString(spec, 'policyName');
+  const policyName = optString(spec.policyName, 'policyName');
   if (policyName !== undefined) s.policyName = policyName;
-  const validationActions = optStringArray(spec, 'validationActions');
+  const validationActions = optStringArray(spec.validationActions, 'validationActions');
   if (validationActions !== undefined) s.validationActions = validationActions;
-  const matchResources = optObject(spec, 'matchResources');
+  const matchResources = optObject(spec.matchResources, 'matchResources');
   if (matchResources !== undefined) {
     enter('matchResources');
     const m: NonNullable<NonNullable<ValidatingAdmissionPolicyBinding['spec']>['matchResources']> = {};
-    const namespaceSelector = normalizeLabelSelector(matchResources, 'namespaceSelector');
+    const namespaceSelector = normalizeLabelSelector(matchResources.namespaceSelector, 'namespaceSelector');
     if (namespaceSelector !== undefined) m.namespaceSelector = namespaceSelector;
-    const objectSelector = normalizeLabelSelector(matchResources, 'objectSelector');
+    const objectSelector = normalizeLabelSelector(matchResources.objectSelector, 'objectSelector');
     if (objectSelector !== undefined) m.objectSelector = objectSelector;
     copyUndeclared(matchResources, MATCH_RESOURCES_DECLARED, m);
     s.matchResources = m;

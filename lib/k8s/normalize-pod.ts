@@ -1,11 +1,14 @@
 // Pod specs: the bulk of every snapshot, so this is the hottest normaliser. Env values are dropped
 // here (only the variable name and its valueFrom reference survive): they often hold credentials.
+// Same reuse-or-copy pattern as normalize-common.ts.
 
-import { normalizePartialMeta, normalizeNameRefs } from './normalize-common';
+import { normalizeNameRef, normalizeNameRefs, normalizeOptionalNamed, normalizePartialMeta } from './normalize-common';
 import {
   asObject,
   cloneJson,
   enter,
+  fields,
+  isClean,
   leave,
   optArray,
   optBoolean,
@@ -20,302 +23,374 @@ import {
 } from './normalize-helpers';
 import type { Container, EnvFromSource, EnvVar, PodSpec, PodTemplateSpec, SecurityContext, Volume } from './types';
 
-function normalizeKeyRef(o: RawObject, key: string): { name: string; key?: string } | undefined {
-  const r = optObject(o, key);
+const KEY_REF_FIELDS = fields('name', 'key');
+
+function normalizeKeyRef(value: unknown, key: string): { name: string; key?: string } | undefined {
+  const r = optObject(value, key);
   if (r === undefined) return undefined;
   enter(key);
-  const out: { name: string; key?: string } = { name: reqString(r, 'name') };
-  const k = optString(r, 'key');
-  if (k !== undefined) out.key = k;
+  const name = reqString(r.name, 'name');
+  const k = optString(r.key, 'key');
   leave();
+  if (isClean(r, KEY_REF_FIELDS)) return r as { name: string; key?: string };
+  const out: { name: string; key?: string } = { name };
+  if (k !== undefined) out.key = k;
   return out;
 }
 
-function normalizeEnv(c: RawObject): EnvVar[] | undefined {
-  const list = optArray(c, 'env');
+const VALUE_FROM_FIELDS = fields('secretKeyRef', 'configMapKeyRef', 'fieldRef');
+const FIELD_REF_FIELDS = fields('fieldPath');
+
+function normalizeValueFrom(value: unknown): EnvVar['valueFrom'] {
+  const from = optObject(value, 'valueFrom');
+  if (from === undefined) return undefined;
+  enter('valueFrom');
+  const secretKeyRef = normalizeKeyRef(from.secretKeyRef, 'secretKeyRef');
+  const configMapKeyRef = normalizeKeyRef(from.configMapKeyRef, 'configMapKeyRef');
+  let fieldRef: { fieldPath: string } | undefined;
+  const f = optObject(from.fieldRef, 'fieldRef');
+  if (f !== undefined) {
+    enter('fieldRef');
+    const fieldPath = reqString(f.fieldPath, 'fieldPath');
+    fieldRef = isClean(f, FIELD_REF_FIELDS) ? (f as { fieldPath: string }) : { fieldPath };
+    leave();
+  }
+  leave();
+  const out = (isClean(from, VALUE_FROM_FIELDS) ? from : {}) as unknown as NonNullable<EnvVar['valueFrom']>;
+  if (secretKeyRef !== undefined) out.secretKeyRef = secretKeyRef;
+  if (configMapKeyRef !== undefined) out.configMapKeyRef = configMapKeyRef;
+  if (fieldRef !== undefined) out.fieldRef = fieldRef;
+  return out;
+}
+
+// `value` is deliberately not declared: an env var that has one is always copied without it.
+const ENV_FIELDS = fields('name', 'valueFrom');
+
+function normalizeEnv(value: unknown): EnvVar[] | undefined {
+  const list = optArray(value, 'env');
   if (list === undefined) return undefined;
   enter('env');
-  const out: EnvVar[] = [];
+  const out = list as EnvVar[];
   for (let i = 0; i < list.length; i++) {
     enter(i);
     const e = asObject(list[i]);
-    // `value` is deliberately not read.
-    const env: EnvVar = { name: reqString(e, 'name') };
-    const from = optObject(e, 'valueFrom');
-    if (from !== undefined) {
-      enter('valueFrom');
-      const valueFrom: NonNullable<EnvVar['valueFrom']> = {};
-      const secretKeyRef = normalizeKeyRef(from, 'secretKeyRef');
-      if (secretKeyRef !== undefined) valueFrom.secretKeyRef = secretKeyRef;
-      const configMapKeyRef = normalizeKeyRef(from, 'configMapKeyRef');
-      if (configMapKeyRef !== undefined) valueFrom.configMapKeyRef = configMapKeyRef;
-      const fieldRef = optObject(from, 'fieldRef');
-      if (fieldRef !== undefined) {
-        enter('fieldRef');
-        valueFrom.fieldRef = { fieldPath: reqString(fieldRef, 'fieldPath') };
-        leave();
-      }
-      env.valueFrom = valueFrom;
-      leave();
+    const name = reqString(e.name, 'name');
+    const valueFrom = normalizeValueFrom(e.valueFrom);
+    if (!isClean(e, ENV_FIELDS)) {
+      const env: EnvVar = { name };
+      if (valueFrom !== undefined) env.valueFrom = valueFrom;
+      out[i] = env;
+    } else if (valueFrom !== e.valueFrom) {
+      e.valueFrom = valueFrom;
     }
-    out.push(env);
     leave();
   }
   leave();
   return out;
 }
 
-function normalizeNameRef(o: RawObject, key: string): { name: string } | undefined {
-  const r = optObject(o, key);
-  if (r === undefined) return undefined;
-  enter(key);
-  const out = { name: reqString(r, 'name') };
-  leave();
-  return out;
-}
+const ENV_FROM_FIELDS = fields('secretRef', 'configMapRef');
 
-function normalizeEnvFrom(c: RawObject): EnvFromSource[] | undefined {
-  const list = optArray(c, 'envFrom');
+function normalizeEnvFrom(value: unknown): EnvFromSource[] | undefined {
+  const list = optArray(value, 'envFrom');
   if (list === undefined) return undefined;
   enter('envFrom');
-  const out: EnvFromSource[] = [];
+  const out = list as EnvFromSource[];
   for (let i = 0; i < list.length; i++) {
     enter(i);
     const e = asObject(list[i]);
-    const source: EnvFromSource = {};
-    const secretRef = normalizeNameRef(e, 'secretRef');
+    const secretRef = normalizeNameRef(e.secretRef, 'secretRef');
+    const configMapRef = normalizeNameRef(e.configMapRef, 'configMapRef');
+    const source = (isClean(e, ENV_FROM_FIELDS) ? e : {}) as unknown as EnvFromSource;
     if (secretRef !== undefined) source.secretRef = secretRef;
-    const configMapRef = normalizeNameRef(e, 'configMapRef');
     if (configMapRef !== undefined) source.configMapRef = configMapRef;
-    out.push(source);
+    out[i] = source;
     leave();
   }
   leave();
   return out;
 }
 
-function normalizeSeccomp(o: RawObject, withLocalhost: boolean): { type: string; localhostProfile?: string } | undefined {
-  const s = optObject(o, 'seccompProfile');
+const SECCOMP_FIELDS = fields('type', 'localhostProfile');
+const POD_SECCOMP_FIELDS = fields('type');
+
+function normalizeSeccomp(value: unknown, withLocalhost: boolean): { type: string; localhostProfile?: string } | undefined {
+  const s = optObject(value, 'seccompProfile');
   if (s === undefined) return undefined;
   enter('seccompProfile');
-  const out: { type: string; localhostProfile?: string } = { type: reqString(s, 'type') };
-  if (withLocalhost) {
-    const localhostProfile = optString(s, 'localhostProfile');
-    if (localhostProfile !== undefined) out.localhostProfile = localhostProfile;
-  }
+  const type = reqString(s.type, 'type');
+  const localhostProfile = withLocalhost ? optString(s.localhostProfile, 'localhostProfile') : undefined;
   leave();
+  if (isClean(s, withLocalhost ? SECCOMP_FIELDS : POD_SECCOMP_FIELDS)) return s as { type: string };
+  const out: { type: string; localhostProfile?: string } = { type };
+  if (localhostProfile !== undefined) out.localhostProfile = localhostProfile;
   return out;
 }
 
-function normalizeSecurityContext(c: RawObject): SecurityContext | undefined {
-  const s = optObject(c, 'securityContext');
+const CAPABILITIES_FIELDS = fields('add', 'drop');
+const SECURITY_CONTEXT_FIELDS = fields(
+  'privileged',
+  'allowPrivilegeEscalation',
+  'readOnlyRootFilesystem',
+  'runAsNonRoot',
+  'runAsUser',
+  'capabilities',
+  'seccompProfile',
+);
+
+function normalizeSecurityContext(value: unknown): SecurityContext | undefined {
+  const s = optObject(value, 'securityContext');
   if (s === undefined) return undefined;
   enter('securityContext');
-  const out: SecurityContext = {};
-  const privileged = optBoolean(s, 'privileged');
-  if (privileged !== undefined) out.privileged = privileged;
-  const allowPrivilegeEscalation = optBoolean(s, 'allowPrivilegeEscalation');
-  if (allowPrivilegeEscalation !== undefined) out.allowPrivilegeEscalation = allowPrivilegeEscalation;
-  const readOnlyRootFilesystem = optBoolean(s, 'readOnlyRootFilesystem');
-  if (readOnlyRootFilesystem !== undefined) out.readOnlyRootFilesystem = readOnlyRootFilesystem;
-  const runAsNonRoot = optBoolean(s, 'runAsNonRoot');
-  if (runAsNonRoot !== undefined) out.runAsNonRoot = runAsNonRoot;
-  const runAsUser = optNumber(s, 'runAsUser');
-  if (runAsUser !== undefined) out.runAsUser = runAsUser;
-  const capabilities = optObject(s, 'capabilities');
-  if (capabilities !== undefined) {
+  const privileged = optBoolean(s.privileged, 'privileged');
+  const allowPrivilegeEscalation = optBoolean(s.allowPrivilegeEscalation, 'allowPrivilegeEscalation');
+  const readOnlyRootFilesystem = optBoolean(s.readOnlyRootFilesystem, 'readOnlyRootFilesystem');
+  const runAsNonRoot = optBoolean(s.runAsNonRoot, 'runAsNonRoot');
+  const runAsUser = optNumber(s.runAsUser, 'runAsUser');
+  let capabilities: SecurityContext['capabilities'];
+  const c = optObject(s.capabilities, 'capabilities');
+  if (c !== undefined) {
     enter('capabilities');
-    const caps: { add?: string[]; drop?: string[] } = {};
-    const add = optStringArray(capabilities, 'add');
-    if (add !== undefined) caps.add = add;
-    const drop = optStringArray(capabilities, 'drop');
-    if (drop !== undefined) caps.drop = drop;
-    out.capabilities = caps;
+    const add = optStringArray(c.add, 'add');
+    const drop = optStringArray(c.drop, 'drop');
     leave();
+    if (isClean(c, CAPABILITIES_FIELDS)) {
+      capabilities = c as SecurityContext['capabilities'];
+    } else {
+      capabilities = {};
+      if (add !== undefined) capabilities.add = add;
+      if (drop !== undefined) capabilities.drop = drop;
+    }
   }
-  const seccompProfile = normalizeSeccomp(s, true);
-  if (seccompProfile !== undefined) out.seccompProfile = seccompProfile;
+  const seccompProfile = normalizeSeccomp(s.seccompProfile, true);
   leave();
+  const out = (isClean(s, SECURITY_CONTEXT_FIELDS) ? s : {}) as unknown as SecurityContext;
+  if (privileged !== undefined) out.privileged = privileged;
+  if (allowPrivilegeEscalation !== undefined) out.allowPrivilegeEscalation = allowPrivilegeEscalation;
+  if (readOnlyRootFilesystem !== undefined) out.readOnlyRootFilesystem = readOnlyRootFilesystem;
+  if (runAsNonRoot !== undefined) out.runAsNonRoot = runAsNonRoot;
+  if (runAsUser !== undefined) out.runAsUser = runAsUser;
+  if (capabilities !== undefined) out.capabilities = capabilities;
+  if (seccompProfile !== undefined) out.seccompProfile = seccompProfile;
   return out;
 }
 
 type VolumeMount = NonNullable<Container['volumeMounts']>[number];
+const VOLUME_MOUNT_FIELDS = fields('name', 'mountPath', 'readOnly', 'mountPropagation');
 
-function normalizeVolumeMounts(c: RawObject): VolumeMount[] | undefined {
-  const list = optArray(c, 'volumeMounts');
+function normalizeVolumeMounts(value: unknown): VolumeMount[] | undefined {
+  const list = optArray(value, 'volumeMounts');
   if (list === undefined) return undefined;
   enter('volumeMounts');
-  const out: VolumeMount[] = [];
+  const out = list as VolumeMount[];
   for (let i = 0; i < list.length; i++) {
     enter(i);
     const m = asObject(list[i]);
-    const mount: VolumeMount = { name: reqString(m, 'name'), mountPath: reqString(m, 'mountPath') };
-    const readOnly = optBoolean(m, 'readOnly');
-    if (readOnly !== undefined) mount.readOnly = readOnly;
-    const mountPropagation = optString(m, 'mountPropagation');
-    if (mountPropagation !== undefined) mount.mountPropagation = mountPropagation;
-    out.push(mount);
+    const name = reqString(m.name, 'name');
+    const mountPath = reqString(m.mountPath, 'mountPath');
+    const readOnly = optBoolean(m.readOnly, 'readOnly');
+    const mountPropagation = optString(m.mountPropagation, 'mountPropagation');
+    if (!isClean(m, VOLUME_MOUNT_FIELDS)) {
+      const mount: VolumeMount = { name, mountPath };
+      if (readOnly !== undefined) mount.readOnly = readOnly;
+      if (mountPropagation !== undefined) mount.mountPropagation = mountPropagation;
+      out[i] = mount;
+    }
     leave();
   }
   leave();
   return out;
 }
 
-function normalizeContainerClaims(c: RawObject): { claims: { name: string; request?: string }[] } | undefined {
-  const resources = optObject(c, 'resources');
+type ContainerClaim = { name: string; request?: string };
+const CONTAINER_CLAIM_FIELDS = fields('name', 'request');
+const CONTAINER_RESOURCES_FIELDS = fields('claims');
+
+/** `resources` keeps only `claims`; requests and limits are not part of the model. */
+function normalizeContainerResources(value: unknown): { claims: ContainerClaim[] } | undefined {
+  const resources = optObject(value, 'resources');
   if (resources === undefined) return undefined;
-  const list = resources.claims;
-  // requests/limits are not part of the model; keep `resources` only when it names claims.
-  if (list === undefined || list === null) return undefined;
   enter('resources');
-  const claims = optArray(resources, 'claims') as unknown[];
+  const claims = optArray(resources.claims, 'claims');
+  if (claims === undefined) {
+    leave();
+    return undefined;
+  }
   enter('claims');
-  const out: { name: string; request?: string }[] = [];
+  const out = claims as ContainerClaim[];
   for (let i = 0; i < claims.length; i++) {
     enter(i);
     const r = asObject(claims[i]);
-    const claim: { name: string; request?: string } = { name: reqString(r, 'name') };
-    const request = optString(r, 'request');
-    if (request !== undefined) claim.request = request;
-    out.push(claim);
+    const name = reqString(r.name, 'name');
+    const request = optString(r.request, 'request');
+    if (!isClean(r, CONTAINER_CLAIM_FIELDS)) {
+      const claim: ContainerClaim = { name };
+      if (request !== undefined) claim.request = request;
+      out[i] = claim;
+    }
     leave();
   }
   leave();
   leave();
-  return { claims: out };
+  return isClean(resources, CONTAINER_RESOURCES_FIELDS) ? (resources as { claims: ContainerClaim[] }) : { claims: out };
 }
 
+const CONTAINER_FIELDS = fields('name', 'image', 'command', 'args', 'env', 'envFrom', 'securityContext', 'volumeMounts', 'resources');
+
 function normalizeContainer(c: RawObject): Container {
-  const out: Container = { name: reqString(c, 'name') };
-  const image = optString(c, 'image');
+  const name = reqString(c.name, 'name');
+  const image = optString(c.image, 'image');
+  const command = optStringArray(c.command, 'command');
+  const args = optStringArray(c.args, 'args');
+  const env = normalizeEnv(c.env);
+  const envFrom = normalizeEnvFrom(c.envFrom);
+  const securityContext = normalizeSecurityContext(c.securityContext);
+  const volumeMounts = normalizeVolumeMounts(c.volumeMounts);
+  const resources = normalizeContainerResources(c.resources);
+  // A `resources` without claims is dropped, which a reused object could not express.
+  const reuse = isClean(c, CONTAINER_FIELDS) && (resources !== undefined || c.resources === undefined);
+  const out = (reuse ? c : {}) as unknown as Container;
+  out.name = name;
   if (image !== undefined) out.image = image;
-  const command = optStringArray(c, 'command');
   if (command !== undefined) out.command = command;
-  const args = optStringArray(c, 'args');
   if (args !== undefined) out.args = args;
-  const env = normalizeEnv(c);
   if (env !== undefined) out.env = env;
-  const envFrom = normalizeEnvFrom(c);
   if (envFrom !== undefined) out.envFrom = envFrom;
-  const securityContext = normalizeSecurityContext(c);
   if (securityContext !== undefined) out.securityContext = securityContext;
-  const volumeMounts = normalizeVolumeMounts(c);
   if (volumeMounts !== undefined) out.volumeMounts = volumeMounts;
-  const resources = normalizeContainerClaims(c);
   if (resources !== undefined) out.resources = resources;
   return out;
 }
 
-function normalizeContainers(spec: RawObject, key: string, required: boolean): Container[] | undefined {
-  const list = required ? reqArray(spec, key) : optArray(spec, key);
+function normalizeContainers(value: unknown, key: string, required: boolean): Container[] | undefined {
+  const list = required ? reqArray(value, key) : optArray(value, key);
   if (list === undefined) return undefined;
   enter(key);
-  const out: Container[] = [];
+  const out = list as Container[];
   for (let i = 0; i < list.length; i++) {
     enter(i);
-    out.push(normalizeContainer(asObject(list[i])));
+    out[i] = normalizeContainer(asObject(list[i]));
     leave();
   }
   leave();
   return out;
 }
 
-function optNamed(o: RawObject, key: string, field: string): Record<string, string> | undefined {
-  const r = optObject(o, key);
-  if (r === undefined) return undefined;
-  enter(key);
-  const out: Record<string, string> = {};
-  const value = optString(r, field);
-  if (value !== undefined) out[field] = value;
-  leave();
-  return out;
-}
+const SECRET_VOLUME_FIELDS = fields('secretName');
+const NAME_ONLY_FIELDS = fields('name');
+const HOST_PATH_FIELDS = fields('path', 'type');
+const PVC_VOLUME_FIELDS = fields('claimName');
+const TOKEN_PROJECTION_FIELDS = fields('audience', 'path');
+const PROJECTED_SOURCE_FIELDS = fields('secret', 'configMap', 'serviceAccountToken');
+const PROJECTED_FIELDS = fields('sources');
+const CSI_VOLUME_FIELDS = fields('driver', 'nodePublishSecretRef');
+const VOLUME_FIELDS = fields('name', 'hostPath', 'secret', 'configMap', 'persistentVolumeClaim', 'projected', 'ephemeral', 'csi');
 
 type ProjectedSource = NonNullable<NonNullable<Volume['projected']>['sources']>[number];
 
-function normalizeProjected(v: RawObject): Volume['projected'] {
-  const p = optObject(v, 'projected');
+function normalizeProjected(value: unknown): Volume['projected'] {
+  const p = optObject(value, 'projected');
   if (p === undefined) return undefined;
   enter('projected');
-  const out: NonNullable<Volume['projected']> = {};
-  const sources = optArray(p, 'sources');
+  const sources = optArray(p.sources, 'sources');
   if (sources !== undefined) {
     enter('sources');
-    const list: ProjectedSource[] = [];
+    const list = sources as ProjectedSource[];
     for (let i = 0; i < sources.length; i++) {
       enter(i);
       const s = asObject(sources[i]);
-      const source: ProjectedSource = {};
-      const secret = optNamed(s, 'secret', 'name');
-      if (secret !== undefined) source.secret = secret;
-      const configMap = optNamed(s, 'configMap', 'name');
-      if (configMap !== undefined) source.configMap = configMap;
-      const token = optObject(s, 'serviceAccountToken');
-      if (token !== undefined) {
+      const secret = normalizeOptionalNamed(s.secret, 'secret', 'name', NAME_ONLY_FIELDS);
+      const configMap = normalizeOptionalNamed(s.configMap, 'configMap', 'name', NAME_ONLY_FIELDS);
+      let token: ProjectedSource['serviceAccountToken'];
+      const t = optObject(s.serviceAccountToken, 'serviceAccountToken');
+      if (t !== undefined) {
         enter('serviceAccountToken');
-        const t: { audience?: string; path?: string } = {};
-        const audience = optString(token, 'audience');
-        if (audience !== undefined) t.audience = audience;
-        const path = optString(token, 'path');
-        if (path !== undefined) t.path = path;
-        source.serviceAccountToken = t;
+        const audience = optString(t.audience, 'audience');
+        const path = optString(t.path, 'path');
         leave();
+        if (isClean(t, TOKEN_PROJECTION_FIELDS)) {
+          token = t as ProjectedSource['serviceAccountToken'];
+        } else {
+          token = {};
+          if (audience !== undefined) token.audience = audience;
+          if (path !== undefined) token.path = path;
+        }
       }
-      list.push(source);
+      const source = (isClean(s, PROJECTED_SOURCE_FIELDS) ? s : {}) as unknown as ProjectedSource;
+      if (secret !== undefined) source.secret = secret;
+      if (configMap !== undefined) source.configMap = configMap;
+      if (token !== undefined) source.serviceAccountToken = token;
+      list[i] = source;
       leave();
     }
     leave();
-    out.sources = list;
   }
   leave();
+  if (isClean(p, PROJECTED_FIELDS)) return p as Volume['projected'];
+  const out: NonNullable<Volume['projected']> = {};
+  if (sources !== undefined) out.sources = sources as ProjectedSource[];
   return out;
 }
 
 function normalizeVolume(v: RawObject): Volume {
-  const out: Volume = { name: reqString(v, 'name') };
-  const hostPath = optObject(v, 'hostPath');
-  if (hostPath !== undefined) {
+  const name = reqString(v.name, 'name');
+  let hostPath: Volume['hostPath'];
+  const hp = optObject(v.hostPath, 'hostPath');
+  if (hp !== undefined) {
     enter('hostPath');
-    const hp: { path: string; type?: string } = { path: reqString(hostPath, 'path') };
-    const type = optString(hostPath, 'type');
-    if (type !== undefined) hp.type = type;
-    out.hostPath = hp;
+    const path = reqString(hp.path, 'path');
+    const type = optString(hp.type, 'type');
     leave();
+    if (isClean(hp, HOST_PATH_FIELDS)) {
+      hostPath = hp as Volume['hostPath'];
+    } else {
+      hostPath = { path };
+      if (type !== undefined) hostPath.type = type;
+    }
   }
-  const secret = optNamed(v, 'secret', 'secretName');
-  if (secret !== undefined) out.secret = secret;
-  const configMap = optNamed(v, 'configMap', 'name');
-  if (configMap !== undefined) out.configMap = configMap;
-  const pvc = optObject(v, 'persistentVolumeClaim');
+  const secret = normalizeOptionalNamed(v.secret, 'secret', 'secretName', SECRET_VOLUME_FIELDS);
+  const configMap = normalizeOptionalNamed(v.configMap, 'configMap', 'name', NAME_ONLY_FIELDS);
+  let persistentVolumeClaim: Volume['persistentVolumeClaim'];
+  const pvc = optObject(v.persistentVolumeClaim, 'persistentVolumeClaim');
   if (pvc !== undefined) {
     enter('persistentVolumeClaim');
-    out.persistentVolumeClaim = { claimName: reqString(pvc, 'claimName') };
+    const claimName = reqString(pvc.claimName, 'claimName');
     leave();
+    persistentVolumeClaim = isClean(pvc, PVC_VOLUME_FIELDS) ? (pvc as { claimName: string }) : { claimName };
   }
-  const projected = normalizeProjected(v);
-  if (projected !== undefined) out.projected = projected;
-  const ephemeral = v.ephemeral;
-  if (ephemeral !== undefined && ephemeral !== null) out.ephemeral = cloneJson(ephemeral, 'ephemeral');
-  const csi = optObject(v, 'csi');
-  if (csi !== undefined) {
+  const projected = normalizeProjected(v.projected);
+  const ephemeral = v.ephemeral === undefined || v.ephemeral === null ? undefined : cloneJson(v.ephemeral, 'ephemeral');
+  let csi: Volume['csi'];
+  const c = optObject(v.csi, 'csi');
+  if (c !== undefined) {
     enter('csi');
-    const c: NonNullable<Volume['csi']> = { driver: reqString(csi, 'driver') };
-    const ref = normalizeNameRef(csi, 'nodePublishSecretRef');
-    if (ref !== undefined) c.nodePublishSecretRef = ref;
-    out.csi = c;
+    const driver = reqString(c.driver, 'driver');
+    const ref = normalizeNameRef(c.nodePublishSecretRef, 'nodePublishSecretRef');
     leave();
+    csi = (isClean(c, CSI_VOLUME_FIELDS) ? c : {}) as unknown as NonNullable<Volume['csi']>;
+    csi.driver = driver;
+    if (ref !== undefined) csi.nodePublishSecretRef = ref;
   }
+  const out = (isClean(v, VOLUME_FIELDS) ? v : {}) as unknown as Volume;
+  out.name = name;
+  if (hostPath !== undefined) out.hostPath = hostPath;
+  if (secret !== undefined) out.secret = secret;
+  if (configMap !== undefined) out.configMap = configMap;
+  if (persistentVolumeClaim !== undefined) out.persistentVolumeClaim = persistentVolumeClaim;
+  if (projected !== undefined) out.projected = projected;
+  if (ephemeral !== undefined) out.ephemeral = ephemeral;
+  if (csi !== undefined) out.csi = csi;
   return out;
 }
 
-function normalizeVolumes(spec: RawObject): Volume[] | undefined {
-  const list = optArray(spec, 'volumes');
+function normalizeVolumes(value: unknown): Volume[] | undefined {
+  const list = optArray(value, 'volumes');
   if (list === undefined) return undefined;
   enter('volumes');
-  const out: Volume[] = [];
+  const out = list as Volume[];
   for (let i = 0; i < list.length; i++) {
     enter(i);
-    out.push(normalizeVolume(asObject(list[i])));
+    out[i] = normalizeVolume(asObject(list[i]));
     leave();
   }
   leave();
@@ -323,86 +398,114 @@ function normalizeVolumes(spec: RawObject): Volume[] | undefined {
 }
 
 type PodResourceClaim = NonNullable<PodSpec['resourceClaims']>[number];
+const POD_RESOURCE_CLAIM_FIELDS = fields('name', 'resourceClaimName', 'resourceClaimTemplateName');
 
-function normalizePodResourceClaims(spec: RawObject): PodResourceClaim[] | undefined {
-  const list = optArray(spec, 'resourceClaims');
+function normalizePodResourceClaims(value: unknown): PodResourceClaim[] | undefined {
+  const list = optArray(value, 'resourceClaims');
   if (list === undefined) return undefined;
   enter('resourceClaims');
-  const out: PodResourceClaim[] = [];
+  const out = list as PodResourceClaim[];
   for (let i = 0; i < list.length; i++) {
     enter(i);
     const r = asObject(list[i]);
-    const claim: PodResourceClaim = { name: reqString(r, 'name') };
-    const resourceClaimName = optString(r, 'resourceClaimName');
-    if (resourceClaimName !== undefined) claim.resourceClaimName = resourceClaimName;
-    const resourceClaimTemplateName = optString(r, 'resourceClaimTemplateName');
-    if (resourceClaimTemplateName !== undefined) claim.resourceClaimTemplateName = resourceClaimTemplateName;
-    out.push(claim);
+    const name = reqString(r.name, 'name');
+    const resourceClaimName = optString(r.resourceClaimName, 'resourceClaimName');
+    const resourceClaimTemplateName = optString(r.resourceClaimTemplateName, 'resourceClaimTemplateName');
+    if (!isClean(r, POD_RESOURCE_CLAIM_FIELDS)) {
+      const claim: PodResourceClaim = { name };
+      if (resourceClaimName !== undefined) claim.resourceClaimName = resourceClaimName;
+      if (resourceClaimTemplateName !== undefined) claim.resourceClaimTemplateName = resourceClaimTemplateName;
+      out[i] = claim;
+    }
     leave();
   }
   leave();
   return out;
 }
 
-function normalizePodSecurityContext(spec: RawObject): PodSpec['securityContext'] {
-  const s = optObject(spec, 'securityContext');
+const POD_SECURITY_CONTEXT_FIELDS = fields('runAsNonRoot', 'runAsUser', 'seccompProfile');
+
+function normalizePodSecurityContext(value: unknown): PodSpec['securityContext'] {
+  const s = optObject(value, 'securityContext');
   if (s === undefined) return undefined;
   enter('securityContext');
-  const out: NonNullable<PodSpec['securityContext']> = {};
-  const runAsNonRoot = optBoolean(s, 'runAsNonRoot');
-  if (runAsNonRoot !== undefined) out.runAsNonRoot = runAsNonRoot;
-  const runAsUser = optNumber(s, 'runAsUser');
-  if (runAsUser !== undefined) out.runAsUser = runAsUser;
-  const seccompProfile = normalizeSeccomp(s, false);
-  if (seccompProfile !== undefined) out.seccompProfile = seccompProfile;
+  const runAsNonRoot = optBoolean(s.runAsNonRoot, 'runAsNonRoot');
+  const runAsUser = optNumber(s.runAsUser, 'runAsUser');
+  const seccompProfile = normalizeSeccomp(s.seccompProfile, false);
   leave();
+  const out = (isClean(s, POD_SECURITY_CONTEXT_FIELDS) ? s : {}) as unknown as NonNullable<PodSpec['securityContext']>;
+  if (runAsNonRoot !== undefined) out.runAsNonRoot = runAsNonRoot;
+  if (runAsUser !== undefined) out.runAsUser = runAsUser;
+  if (seccompProfile !== undefined) out.seccompProfile = seccompProfile;
   return out;
 }
 
+const POD_SPEC_FIELDS = fields(
+  'nodeName',
+  'serviceAccountName',
+  'serviceAccount',
+  'hostPID',
+  'hostNetwork',
+  'hostIPC',
+  'containers',
+  'initContainers',
+  'ephemeralContainers',
+  'volumes',
+  'imagePullSecrets',
+  'securityContext',
+  'resourceClaims',
+);
+
 function normalizePodSpecValue(spec: RawObject): PodSpec {
-  const out: PodSpec = { containers: normalizeContainers(spec, 'containers', true) as Container[] };
-  const nodeName = optString(spec, 'nodeName');
+  const containers = normalizeContainers(spec.containers, 'containers', true) as Container[];
+  const nodeName = optString(spec.nodeName, 'nodeName');
+  const serviceAccountName = optString(spec.serviceAccountName, 'serviceAccountName');
+  const serviceAccount = optString(spec.serviceAccount, 'serviceAccount');
+  const hostPID = optBoolean(spec.hostPID, 'hostPID');
+  const hostNetwork = optBoolean(spec.hostNetwork, 'hostNetwork');
+  const hostIPC = optBoolean(spec.hostIPC, 'hostIPC');
+  const initContainers = normalizeContainers(spec.initContainers, 'initContainers', false);
+  const ephemeralContainers = normalizeContainers(spec.ephemeralContainers, 'ephemeralContainers', false);
+  const volumes = normalizeVolumes(spec.volumes);
+  const imagePullSecrets = normalizeNameRefs(spec.imagePullSecrets, 'imagePullSecrets');
+  const securityContext = normalizePodSecurityContext(spec.securityContext);
+  const resourceClaims = normalizePodResourceClaims(spec.resourceClaims);
+  const out = (isClean(spec, POD_SPEC_FIELDS) ? spec : {}) as unknown as PodSpec;
+  out.containers = containers;
   if (nodeName !== undefined) out.nodeName = nodeName;
-  const serviceAccountName = optString(spec, 'serviceAccountName');
   if (serviceAccountName !== undefined) out.serviceAccountName = serviceAccountName;
-  const serviceAccount = optString(spec, 'serviceAccount');
   if (serviceAccount !== undefined) out.serviceAccount = serviceAccount;
-  const hostPID = optBoolean(spec, 'hostPID');
   if (hostPID !== undefined) out.hostPID = hostPID;
-  const hostNetwork = optBoolean(spec, 'hostNetwork');
   if (hostNetwork !== undefined) out.hostNetwork = hostNetwork;
-  const hostIPC = optBoolean(spec, 'hostIPC');
   if (hostIPC !== undefined) out.hostIPC = hostIPC;
-  const initContainers = normalizeContainers(spec, 'initContainers', false);
   if (initContainers !== undefined) out.initContainers = initContainers;
-  const ephemeralContainers = normalizeContainers(spec, 'ephemeralContainers', false);
   if (ephemeralContainers !== undefined) out.ephemeralContainers = ephemeralContainers;
-  const volumes = normalizeVolumes(spec);
   if (volumes !== undefined) out.volumes = volumes;
-  const imagePullSecrets = normalizeNameRefs(spec, 'imagePullSecrets');
   if (imagePullSecrets !== undefined) out.imagePullSecrets = imagePullSecrets;
-  const securityContext = normalizePodSecurityContext(spec);
   if (securityContext !== undefined) out.securityContext = securityContext;
-  const resourceClaims = normalizePodResourceClaims(spec);
   if (resourceClaims !== undefined) out.resourceClaims = resourceClaims;
   return out;
 }
 
-export function normalizePodSpec(o: RawObject, key: string): PodSpec {
-  const spec = reqObject(o, key);
+export function normalizePodSpec(value: unknown, key: string): PodSpec {
+  const spec = reqObject(value, key);
   enter(key);
   const out = normalizePodSpecValue(spec);
   leave();
   return out;
 }
 
-export function normalizePodTemplate(o: RawObject, key: string, required: boolean): PodTemplateSpec | undefined {
-  const t = required ? reqObject(o, key) : optObject(o, key);
+const POD_TEMPLATE_FIELDS = fields('metadata', 'spec');
+
+export function normalizePodTemplate(value: unknown, key: string, required: boolean): PodTemplateSpec | undefined {
+  const t = required ? reqObject(value, key) : optObject(value, key);
   if (t === undefined) return undefined;
   enter(key);
-  const out: PodTemplateSpec = { spec: normalizePodSpec(t, 'spec') };
-  const metadata = normalizePartialMeta(t, 'metadata');
-  if (metadata !== undefined) out.metadata = metadata;
+  const spec = normalizePodSpec(t.spec, 'spec');
+  const metadata = normalizePartialMeta(t.metadata, 'metadata');
   leave();
+  const out = (isClean(t, POD_TEMPLATE_FIELDS) ? t : {}) as unknown as PodTemplateSpec;
+  out.spec = spec;
+  if (metadata !== undefined) out.metadata = metadata;
   return out;
 }

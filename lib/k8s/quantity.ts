@@ -168,8 +168,8 @@ export function formatQuantity(q: Quantity): string {
   let exponent = -scale;
   const remainder = ((exponent % 3) + 3) % 3;
   if (remainder !== 0) {
-    abs *= 10n ** BigInt(3 - remainder);
-    exponent -= 3 - remainder;
+    abs *= 10n ** BigInt(remainder);
+    exponent -= remainder;
   }
   const maxExponent = q.format === 'DecimalExponent' ? Number.MAX_SAFE_INTEGER : 18;
   while (exponent < maxExponent && abs % 1000n === 0n) {

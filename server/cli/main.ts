@@ -10,16 +10,18 @@ Usage:
   dra-posture can-i VERB /PATH --as USER ...
   dra-posture can-i --batch FILE
   dra-posture who-can VERB TYPE[/NAME] [--subresource S] [-n NS] [-o json]
+  dra-posture report [-o markdown|json] [--fail-on critical|high|medium|low|info] [--authorizers Node,RBAC]
   dra-posture serve [--host 127.0.0.1] [--port 3000] [--demo | --snapshot PATH]
 
 Every command reads one cluster: --snapshot PATH (file or folder of kubectl -o json / YAML), or --demo.
-Exit codes: can-i 0 = yes, 1 = no; 2 = usage error or unreadable input.`;
+Exit codes: can-i 0 = yes, 1 = no; report 3 = findings at or above --fail-on; 2 = usage error or unreadable input.`;
 
 type Command = (argv: string[], io: CommandIO) => Promise<number>;
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
   'can-i': async () => (await import('./commands/can-i')).runCanI,
   'who-can': async () => (await import('./commands/who-can')).runWhoCan,
+  report: async () => (await import('./commands/report')).runReport,
   serve: async () => (await import('./commands/serve')).runServe,
 };
 

@@ -1,3 +1,287 @@
-import type { Check } from './check-types';
+import type { AnalysisContext } from '@/lib/analysis/context-types';
+import { access } from '@/lib/analysis/context/build-analysis-context';
+import { isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
+import type { AccessEntry, AccessQuestion } from '@/lib/analysis/context/access';
+import {
+  analyseQuotas,
+  ALL_MODE_DEVICES,
+  atOrAboveWatermark,
+  CLAIM_COUNT_KEY,
+  devicesQuotaKey,
+  extendedQuotaKey,
+  usageDisagrees,
+} from '@/lib/analysis/quota/quota-usage';
+import { classesOfSpec } from '@/lib/analysis/zeroing/device-classes';
+import type { ObjectRef, ResourceClaim, ResourceClaimSpec, ResourceClaimTemplate, ResourceQuota } from '@/lib/k8s/types';
+import type { Evidence, QuotaUsage } from '@/lib/report/types';
+import type { Check, FindingDraft } from './check-types';
+import { describeSubject, grantsEvidence, list, ref, sortSubjects, toYaml } from './check-helpers';
 
-export const QUOTA_CHECKS: Check[] = [];
+// DESIGN §4 QUOTA001-QUOTA004 (dra-facts §6). Quota keys are charged from claim specs at admission;
+// a quota with scopes never charges claims, so only unscoped quotas count as limits here.
+
+const MAX_EVIDENCE = 10;
+
+function isScoped(rq: ResourceQuota): boolean {
+  const spec = rq.spec as (ResourceQuota['spec'] & { scopeSelector?: { matchExpressions?: unknown[] } }) | undefined;
+  return (spec?.scopes?.length ?? 0) > 0 || (spec?.scopeSelector?.matchExpressions?.length ?? 0) > 0;
+}
+
+/** Hard keys of the namespace's unscoped ResourceQuotas. */
+function limitedKeys(ctx: AnalysisContext, namespace: string): Set<string> {
+  const keys = new Set<string>();
+  for (const rq of ctx.state.resourceQuotas) {
+    if ((rq.metadata.namespace ?? '') !== namespace || isScoped(rq)) continue;
+    for (const k of Object.keys(rq.spec?.hard ?? rq.status?.hard ?? {})) keys.add(k);
+  }
+  return keys;
+}
+
+function tenantNamespaces(ctx: AnalysisContext): string[] {
+  return ctx.namespaces.filter((ns) => ctx.isTenantNamespace(ns));
+}
+
+/** Claims and templates per namespace, sorted by kind then name. */
+function claimObjectsByNamespace(ctx: AnalysisContext): Map<string, (ResourceClaim | ResourceClaimTemplate)[]> {
+  const out = new Map<string, (ResourceClaim | ResourceClaimTemplate)[]>();
+  for (const o of [...ctx.state.resourceClaims, ...ctx.state.resourceClaimTemplates]) {
+    const ns = o.metadata.namespace ?? '';
+    let list = out.get(ns);
+    if (!list) out.set(ns, (list = []));
+    list.push(o);
+  }
+  for (const list of out.values()) list.sort((a, b) => cmp(a.kind, b.kind) || cmp(a.metadata.name, b.metadata.name));
+  return out;
+}
+
+function specOf(o: ResourceClaim | ResourceClaimTemplate): ResourceClaimSpec | undefined {
+  return o.kind === 'ResourceClaimTemplate' ? (o as ResourceClaimTemplate).spec?.spec : (o as ResourceClaim).spec;
+}
+
+const specPath = (o: ResourceClaim | ResourceClaimTemplate) => (o.kind === 'ResourceClaimTemplate' ? 'spec.spec.devices.requests' : 'spec.devices.requests');
+
+function objRef(o: { kind: string; metadata: { name: string; namespace?: string } }): ObjectRef {
+  return ref(o.kind, o.metadata.name, o.metadata.namespace);
+}
+
+/** Where a spec names a class: one field evidence per request or subrequest. */
+function classFields(o: ResourceClaim | ResourceClaimTemplate, deviceClass: string): Evidence[] {
+  const out: Evidence[] = [];
+  specOf(o)?.devices?.requests?.forEach((r, i) => {
+    if (r.exactly?.deviceClassName === deviceClass) out.push({ type: 'field', object: objRef(o), path: `${specPath(o)}[${i}].exactly.deviceClassName`, value: deviceClass });
+    r.firstAvailable?.forEach((s, j) => {
+      if (s.deviceClassName === deviceClass) out.push({ type: 'field', object: objRef(o), path: `${specPath(o)}[${i}].firstAvailable[${j}].deviceClassName`, value: deviceClass });
+    });
+  });
+  return out;
+}
+
+function capped(evidence: Evidence[], what: string): Evidence[] {
+  if (evidence.length <= MAX_EVIDENCE) return evidence;
+  return [...evidence.slice(0, MAX_EVIDENCE), { type: 'note', text: `and ${evidence.length - MAX_EVIDENCE} more ${what}` }];
+}
+
+function quotaYaml(namespace: string, hard: Record<string, string>): string {
+  return toYaml({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'dra-quota', namespace }, spec: { hard } });
+}
+
+// ---------------------------------------------------------------- QUOTA001
+
+const createClaimsQ: AccessQuestion = { verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaims', scope: 'namespaced', names: [''] };
+const createTemplatesQ: AccessQuestion = { verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaimtemplates', scope: 'namespaced', names: [''] };
+
+/** Tenant-side creators: granted by a RoleBinding in the namespace; not admins, nodes or system identities. */
+function creatorsIn(ctx: AnalysisContext, entries: AccessEntry[], namespace: string): AccessEntry[] {
+  return entries.filter(
+    (e) =>
+      e.via === 'rbac' &&
+      e.namespaces.includes(namespace) &&
+      !isMastersGroup(e.subject) &&
+      !isNodeIdentity(e.subject) &&
+      !ctx.isAdminEquivalent(e.subject) &&
+      !ctx.isSystemIdentity(e.subject),
+  );
+}
+
+export const quota001: Check = {
+  id: 'QUOTA001',
+  severity: 'medium',
+  title: 'Tenant namespace without a ResourceClaim count quota',
+  description:
+    'A tenant namespace has ResourceClaims or ResourceClaimTemplates, or identities bound in it that can create them, but no (unscoped) ResourceQuota on count/resourceclaims.resource.k8s.io.',
+  run(ctx) {
+    const out: FindingDraft[] = [];
+    const objects = claimObjectsByNamespace(ctx);
+    const creatorEntries = [...access(ctx, createClaimsQ), ...access(ctx, createTemplatesQ)];
+    for (const ns of tenantNamespaces(ctx)) {
+      if (limitedKeys(ctx, ns).has(CLAIM_COUNT_KEY)) continue;
+      const here = objects.get(ns) ?? [];
+      const creators = creatorsIn(ctx, creatorEntries, ns);
+      if (here.length === 0 && creators.length === 0) continue;
+      const subjects = sortSubjects(creators.map((e) => e.subject));
+      const claims = here.filter((o) => o.kind === 'ResourceClaim').length;
+      const templates = here.length - claims;
+      const parts: string[] = [];
+      if (here.length > 0) parts.push(`has ${plural(claims, 'ResourceClaim')} and ${plural(templates, 'ResourceClaimTemplate')}`);
+      if (subjects.length > 0) parts.push(`lets ${list(subjects.map(describeSubject))} create them`);
+      const grants = creators.flatMap((e) => e.grants.filter((g) => g.binding.kind === 'RoleBinding' && g.binding.namespace === ns));
+      out.push({
+        subjects: [],
+        objects: [ref('Namespace', ns)],
+        message: `Tenant namespace ${ns} ${parts.join(', and ')}, but no ResourceQuota limits ${CLAIM_COUNT_KEY}: the tenant can create claims (and pin devices) without bound.`,
+        evidence: capped([...grantsEvidence(ctx, dedupeGrants(grants)), ...here.map((o): Evidence => ({ type: 'field', object: objRef(o), path: 'metadata.namespace', value: ns }))], 'objects'),
+        remediation: `Add a ResourceQuota in ${ns} that limits the number of claims (and the devices per DeviceClass):\n${quotaYaml(ns, { [CLAIM_COUNT_KEY]: '10' })}`,
+      });
+    }
+    return out;
+  },
+};
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function dedupeGrants<T extends { binding: { kind: string; name: string; namespace?: string }; role: { kind: string; name: string }; ruleIndex: number }>(grants: T[]): T[] {
+  const m = new Map<string, T>();
+  for (const g of grants) m.set(`${g.binding.kind}/${g.binding.namespace ?? ''}/${g.binding.name}/${g.role.kind}/${g.role.name}/${g.ruleIndex}`, g);
+  return [...m.entries()].sort((a, b) => cmp(a[0], b[0])).map(([, g]) => g);
+}
+
+// ---------------------------------------------------------------- QUOTA002
+
+export const quota002: Check = {
+  id: 'QUOTA002',
+  severity: 'low',
+  title: 'DeviceClass used without a per-class device quota',
+  description:
+    'A tenant namespace requests devices of a DeviceClass (in claims or templates, firstAvailable included) and no unscoped ResourceQuota there limits <class>.deviceclass.resource.k8s.io/devices (or its requests.deviceclass.resource.kubernetes.io/<class> mirror).',
+  run(ctx) {
+    const out: FindingDraft[] = [];
+    const objects = claimObjectsByNamespace(ctx);
+    for (const ns of tenantNamespaces(ctx)) {
+      const here = objects.get(ns) ?? [];
+      if (here.length === 0) continue;
+      const keys = limitedKeys(ctx, ns);
+      const classes = [...new Set(here.flatMap((o) => classesOfSpec(specOf(o))))].sort();
+      for (const cls of classes) {
+        if (keys.has(devicesQuotaKey(cls)) || keys.has(extendedQuotaKey(cls))) continue;
+        const users = here.filter((o) => classesOfSpec(specOf(o)).includes(cls));
+        out.push({
+          subjects: [],
+          objects: [ref('Namespace', ns), ref('DeviceClass', cls)],
+          message: `Tenant namespace ${ns} requests devices of DeviceClass ${cls} (${list(users.map((o) => `${o.kind} ${o.metadata.name}`))}) but no ResourceQuota limits ${devicesQuotaKey(cls)}: nothing caps how many ${cls} devices it can hold.`,
+          evidence: capped(users.flatMap((o) => classFields(o, cls)), 'requests'),
+          remediation: `Add the per-class device limit to the namespace's ResourceQuota (allocationMode All charges ${ALL_MODE_DEVICES}):\n${quotaYaml(ns, { [devicesQuotaKey(cls)]: '4' })}`,
+        });
+      }
+    }
+    return out;
+  },
+};
+
+// ---------------------------------------------------------------- QUOTA003
+
+function percent(used: string, hard: string): string {
+  const u = Number(used);
+  const h = Number(hard);
+  if (!Number.isFinite(u) || !Number.isFinite(h) || h === 0) return '';
+  return ` (${Math.round((u / h) * 100)}%)`;
+}
+
+export const quota003: Check = {
+  id: 'QUOTA003',
+  severity: 'low',
+  title: 'DRA quota nearly exhausted',
+  description:
+    'A DRA ResourceQuota key (claim count or devices per DeviceClass) is at or above the high watermark (settings.quotaHighWatermark, default 90%) of its hard limit, by the reported usage (status.used) or by the usage computed from the claims. A disagreement between the two is reported.',
+  run(ctx) {
+    const watermark = ctx.settings.quotaHighWatermark;
+    const byQuota = new Map<string, QuotaUsage[]>();
+    for (const q of analyseQuotas(ctx.state).quotas) {
+      const hits = [q.used, q.computedUsed].some((u) => u !== null && usageAtWatermark(u, q.hard, watermark));
+      if (!hits) continue;
+      const key = `${q.namespace}/${q.name}`;
+      let list = byQuota.get(key);
+      if (!list) byQuota.set(key, (list = []));
+      list.push(q);
+    }
+    const out: FindingDraft[] = [];
+    for (const rows of byQuota.values()) {
+      const { namespace, name } = rows[0];
+      const parts = rows.map((q) => {
+        const shown = q.used ?? q.computedUsed;
+        let text = `${q.resource} ${shown}/${q.hard}${percent(shown, q.hard)}`;
+        if (q.used === null) text += ' (no status.used reported; computed from the claims)';
+        else if (usageDisagrees(q)) text += ` (status.used reports ${q.used}, the claims add up to ${q.computedUsed}: the quota status is stale or claims were charged differently)`;
+        return text;
+      });
+      out.push({
+        subjects: [],
+        objects: [ref('ResourceQuota', name, namespace)],
+        message: `ResourceQuota ${namespace}/${name} is at or above ${Math.round(watermark * 100)}% of its hard limit: ${parts.join('; ')}. New claims in ${namespace} will soon be refused.`,
+        evidence: rows.flatMap((q): Evidence[] => {
+          const ev: Evidence[] = [{ type: 'field', object: ref('ResourceQuota', name, namespace), path: `spec.hard[${q.resource}]`, value: q.hard }];
+          if (q.used !== null) ev.push({ type: 'field', object: ref('ResourceQuota', name, namespace), path: `status.used[${q.resource}]`, value: q.used });
+          ev.push({ type: 'note', text: `${q.resource}: usage computed from the claims' specs is ${q.computedUsed}` });
+          return ev;
+        }),
+        remediation: `Raise the hard limit of ResourceQuota ${namespace}/${name} if the usage is expected, or release unused claims (allocationMode All requests charge ${ALL_MODE_DEVICES} devices each; prefer ExactCount).`,
+      });
+    }
+    return out;
+  },
+};
+
+function usageAtWatermark(used: string, hard: string, watermark: number): boolean {
+  // A hard limit of 0 forbids the resource: only flag it when something is charged.
+  if (hard === '0') return used !== '0';
+  return atOrAboveWatermark(used, hard, watermark);
+}
+
+// ---------------------------------------------------------------- QUOTA004
+
+export const quota004: Check = {
+  id: 'QUOTA004',
+  severity: 'info',
+  title: 'allocationMode All charges 32 devices of quota',
+  description:
+    'A ResourceClaim or ResourceClaimTemplate request (or firstAvailable subrequest) uses allocationMode: All; quota charges each such claim the worst case of 32 devices of its DeviceClass (claims generated from a template are charged too, so they are reported beside the template).',
+  run(ctx) {
+    const out: FindingDraft[] = [];
+    const objects = [...ctx.state.resourceClaimTemplates, ...ctx.state.resourceClaims].sort(
+      (a, b) => cmp(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || cmp(a.kind, b.kind) || cmp(a.metadata.name, b.metadata.name),
+    );
+    for (const o of objects) {
+      const evidence: Evidence[] = [];
+      const classes: string[] = [];
+      specOf(o)?.devices?.requests?.forEach((r, i) => {
+        if (r.exactly?.allocationMode === 'All') {
+          evidence.push({ type: 'field', object: objRef(o), path: `${specPath(o)}[${i}].exactly.allocationMode`, value: 'All' });
+          classes.push(r.exactly.deviceClassName);
+        }
+        r.firstAvailable?.forEach((s, j) => {
+          if (s.allocationMode === 'All') {
+            evidence.push({ type: 'field', object: objRef(o), path: `${specPath(o)}[${i}].firstAvailable[${j}].allocationMode`, value: 'All' });
+            classes.push(s.deviceClassName);
+          }
+        });
+      });
+      if (evidence.length === 0) continue;
+      const uniq = [...new Set(classes)].sort();
+      out.push({
+        subjects: [],
+        objects: [objRef(o)],
+        message: `${o.kind} ${o.metadata.namespace}/${o.metadata.name} requests all devices (allocationMode: All) of ${list(uniq.map((c) => `DeviceClass ${c}`))}; quota charges ${ALL_MODE_DEVICES} devices per such request (${uniq.map((c) => devicesQuotaKey(c)).join(', ')}), whatever is actually allocated.`,
+        evidence,
+        remediation: `Use allocationMode: ExactCount with the number of devices needed, or size the namespace's ${uniq.map((c) => devicesQuotaKey(c)).join(', ')} quota for ${ALL_MODE_DEVICES} devices per claim.`,
+      });
+    }
+    return out;
+  },
+};
+
+export const QUOTA_CHECKS: Check[] = [quota001, quota002, quota003, quota004];
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -6,6 +6,7 @@ import { nodeUser, serviceAccountUser, serviceAccountUsername } from '@/lib/auth
 import type { WhoCanEntry, WhoCanQuery } from '@/lib/authz/who-can';
 import type { SubjectRef } from '@/lib/k8s/types';
 import type { Evidence, NodeStatusWriter, StatusWriterMode } from '@/lib/report/types';
+import { canonicalSubject } from '@/lib/analysis/context/identities';
 import { resourceNamesInRules } from './rule-names';
 import {
   cmp,
@@ -50,8 +51,8 @@ export function listNodeStatusWriters(ctx: AnalysisContext): NodeStatusWriterMap
   addNodeAuthorizer(engine, nodes, acc);
   const rbac = addRbac(engine, nodeSet, acc);
   if (engine.features.constrainedImpersonation) {
-    addAssociatedNode(ctx, acc);
-    addArbitraryNode(engine, nodeSet, acc);
+    addAssociatedNode(ctx, rbac, acc);
+    addArbitraryNode(engine, nodeSet, rbac, acc);
   }
   addImpersonation(engine, nodeSet, rbac, acc);
   return acc.result();
@@ -123,8 +124,18 @@ function collectRbacWriters(engine: AuthzEngine, name: string): Map<string, { su
   return out;
 }
 
+/** RBAC who-can entries, subjects in canonical form (a User named system:serviceaccount:… is that ServiceAccount). */
 function rbacEntries(engine: AuthzEngine, query: WhoCanQuery): WhoCanEntry[] {
-  return engine.whoCan(query).filter((e) => e.via === 'rbac');
+  const out = new Map<string, WhoCanEntry>();
+  for (const e of engine.whoCan(query)) {
+    if (e.via !== 'rbac') continue;
+    const subject = canonicalSubject(e.subject);
+    const key = keyOfSubject(subject);
+    const existing = out.get(key);
+    if (existing) existing.grants = [...existing.grants, ...e.grants];
+    else out.set(key, { ...e, subject });
+  }
+  return [...out.values()];
 }
 
 // ------------------------------------------------------------------ constrained impersonation
@@ -133,7 +144,7 @@ function rbacEntries(engine: AuthzEngine, query: WhoCanQuery): WhoCanEntry[] {
  * impersonate:associated-node + impersonate-on:associated-node:update|patch on nodes/status: a pod's
  * token names the pod's node, so the service account writes exactly the nodes where it has pods.
  */
-function addAssociatedNode(ctx: AnalysisContext, acc: WriterAccumulator): void {
+function addAssociatedNode(ctx: AnalysisContext, rbac: RbacWriters, acc: WriterAccumulator): void {
   const engine = ctx.engine;
   // The identity check always asks for name "*" (resourceNames-scoped grants never match).
   const identity = rbacEntries(engine, {
@@ -149,6 +160,7 @@ function addAssociatedNode(ctx: AnalysisContext, acc: WriterAccumulator): void {
     // Cheap pre-check: the action grant must exist, unrestricted or for some named node.
     if (!namedActions && !actionVerbs.some((verb) => engine.authorize({ user, ...statusTarget(verb, PROBE_NAME) }).allowed)) continue;
     const subject: SubjectRef = { kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace };
+    if (rbac.all.has(keyOfSubject(subject))) continue;
     for (const node of ctx.nodesOfServiceAccount(sa.namespace, sa.name)) {
       const requester = serviceAccountUser(sa.namespace, sa.name, node);
       for (const verb of STATUS_VERBS) {
@@ -170,7 +182,7 @@ function addAssociatedNode(ctx: AnalysisContext, acc: WriterAccumulator): void {
 }
 
 /** impersonate:arbitrary-node (+ the action grant): every node, or the nodes named in resourceNames. */
-function addArbitraryNode(engine: AuthzEngine, nodeSet: ReadonlySet<string>, acc: WriterAccumulator): void {
+function addArbitraryNode(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rbac: RbacWriters, acc: WriterAccumulator): void {
   const idQuery = (name: string): WhoCanQuery => ({
     resource: { verb: 'impersonate:arbitrary-node', group: AUTHN, resource: 'nodes', subresource: '', namespace: '', name },
   });
@@ -182,6 +194,7 @@ function addArbitraryNode(engine: AuthzEngine, nodeSet: ReadonlySet<string>, acc
   const named = [...new Set([...idNames, ...[...actionNames].filter((n) => nodeSet.has(n))])].sort();
 
   for (const subject of [...candidates.values()].sort(compareSubjects)) {
+    if (rbac.all.has(keyOfSubject(subject))) continue;
     const user = userForSubject(subject);
     const tryNode = (node: string): ImpersonatedDecision | undefined => {
       for (const verb of STATUS_VERBS) {
@@ -214,8 +227,9 @@ interface ImpersonationTarget {
 /**
  * Identities that can become a status writer: legacy `impersonate` of a node (with group
  * system:nodes), of system:masters or of a user/group/service account that writes status; and the
- * constrained serviceaccount/user-info modes towards such writers. Subjects that already write every
- * node's status through RBAC are not repeated here.
+ * constrained serviceaccount/user-info modes towards such writers. As for the constrained node
+ * modes above, subjects that already write every node's status through RBAC are not repeated (they
+ * gain nothing, and admins would otherwise appear under every mode).
  */
 function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rbac: RbacWriters, acc: WriterAccumulator): void {
   const probeUser = PROBE_NAME;
@@ -351,7 +365,9 @@ class WriterAccumulator {
     const all = [...this.all.values()].map(finalise);
     const out: NodeStatusWriterMap = new Map();
     for (const node of this.nodes) {
-      const list = [...all, ...[...(this.perNode.get(node)?.values() ?? [])].map(finalise)];
+      // An entry added for one node before the same subject and mode turned out to reach every node is dropped.
+      const own = [...(this.perNode.get(node)?.entries() ?? [])].filter(([key]) => !this.all.has(key)).map(([, w]) => finalise(w));
+      const list = [...all, ...own];
       list.sort(compareWriters);
       out.set(node, list);
     }

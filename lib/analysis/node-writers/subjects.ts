@@ -1,6 +1,6 @@
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
 import type { Decision, RbacGrant, UserInfo } from '@/lib/authz/types';
-import { parseServiceAccountUsername, serviceAccountGroups, serviceAccountUser, serviceAccountUsername } from '@/lib/authz/user-info';
+import { parseServiceAccountUsername, serviceAccountUser, serviceAccountUsername } from '@/lib/authz/user-info';
 import type { WhoCanGrant } from '@/lib/authz/who-can';
 import type { PolicyRule, Pod, SubjectRef } from '@/lib/k8s/types';
 import type { Evidence } from '@/lib/report/types';
@@ -30,15 +30,6 @@ export function subjectAppliesTo(subject: SubjectRef, user: UserInfo): boolean {
   if (subject.kind === 'Group') return user.groups.includes(subject.name);
   if (subject.kind === 'ServiceAccount') return user.name === serviceAccountUsername(subject.namespace ?? '', subject.name);
   return user.name === subject.name;
-}
-
-/** The identity a service account's pod token carries (groups included, bound to a node when given). */
-export function serviceAccountIdentity(namespace: string, name: string, nodeName?: string): UserInfo {
-  return serviceAccountUser(namespace, name, nodeName);
-}
-
-export function saGroupsOf(namespace: string): string[] {
-  return [...serviceAccountGroups(namespace), 'system:authenticated'];
 }
 
 /** The service account a pod runs as (the API server defaults it to "default"). */

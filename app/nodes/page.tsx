@@ -1,0 +1,53 @@
+import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
+import type { Metadata } from 'next';
+import { queryKeys } from '@/lib/api/query-keys';
+import { buildNodeMatrix } from '@/lib/view/node-matrix';
+import { BlastRadiusPanel } from '@/components/nodes/blast-radius-panel';
+import { ModeLegend } from '@/components/nodes/mode-tag';
+import { NodeDetail } from '@/components/nodes/node-detail';
+import { NodeMatrixTable } from '@/components/nodes/node-matrix-table';
+import { NodeTabs } from '@/components/nodes/node-tabs';
+import { makeQueryClient } from '@/components/query/get-query-client';
+import { EmptyState, PageHeader, Panel } from '@/components/ui/panel';
+import { getBlastRadius, getReport } from '@/server/services/get-report';
+
+export const metadata: Metadata = { title: 'Nodes' };
+
+export default async function NodesPage({ searchParams }: { searchParams: Promise<{ node?: string | string[] }> }) {
+  const report = await getReport();
+  const sp = await searchParams;
+  const wanted = typeof sp.node === 'string' ? sp.node : undefined;
+  const matrix = buildNodeMatrix(report.nodes);
+  // Without a choice, open the node with the most claim-status writers (the most interesting one).
+  const busiest = [...report.nodes].sort((a, b) => b.claimStatusWriters.length - a.claimStatusWriters.length)[0];
+  const node = report.nodes.find((n) => n.name === wanted) ?? busiest;
+
+  const qc = makeQueryClient();
+  if (node) await qc.prefetchQuery({ queryKey: queryKeys.blastRadius(node.name), queryFn: () => getBlastRadius(node.name) });
+
+  return (
+    <>
+      <PageHeader
+        title="Nodes"
+        description="A pod's service-account token names the node it runs on. Who can write each node's nodes/status (readiness, capacity, conditions) and the status of DRA claims allocated there, and what a compromised node reaches."
+      />
+      {report.nodes.length === 0 ? (
+        <EmptyState title="No nodes in this source" />
+      ) : (
+        <div className="space-y-6">
+          <Panel id="matrix" title="nodes/status writers" description={`${matrix.rows.length} identities × ${matrix.nodes.length} nodes; broadest first`} bodyClassName="p-0">
+            <NodeMatrixTable matrix={matrix} selected={node?.name} />
+            <div id="matrix-help" className="border-t border-slate-100 px-5 py-3">
+              <ModeLegend />
+            </div>
+          </Panel>
+          <NodeTabs nodes={matrix.nodes} selected={node.name} />
+          <NodeDetail node={node} />
+          <HydrationBoundary state={dehydrate(qc)}>
+            <BlastRadiusPanel node={node.name} />
+          </HydrationBoundary>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,108 @@
+'use client';
+
+import { SEVERITIES, type Severity } from '@/lib/report/types';
+import type { FindingFacets, FindingFilters, FindingSort } from '@/lib/view/findings-view';
+import { cn } from '@/components/ui/cn';
+import { SEVERITY_LABEL, SeverityDot } from '@/components/ui/severity';
+
+const SORT_LABEL: Record<FindingSort, string> = { severity: 'Severity', check: 'Check', subject: 'Subject', namespace: 'Namespace' };
+
+const selectClass = 'w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-900 shadow-sm focus:border-teal-600';
+
+export function FindingsFilters({
+  filters,
+  facets,
+  counts,
+  onChange,
+}: {
+  filters: FindingFilters;
+  facets: FindingFacets;
+  counts: Record<Severity, number>;
+  onChange: (next: FindingFilters) => void;
+}) {
+  const toggleSeverity = (s: Severity) =>
+    onChange({ ...filters, severity: filters.severity.includes(s) ? filters.severity.filter((x) => x !== s) : [...filters.severity, s] });
+  return (
+    <form role="search" aria-label="Filter findings" className="space-y-4" onSubmit={(e) => e.preventDefault()}>
+      <fieldset>
+        <legend className="mb-1.5 text-xs font-medium uppercase tracking-wide text-slate-500">Severity</legend>
+        <div className="flex flex-wrap gap-2">
+          {SEVERITIES.map((s) => {
+            const on = filters.severity.includes(s);
+            return (
+              <button
+                key={s}
+                type="button"
+                aria-pressed={on}
+                onClick={() => toggleSeverity(s)}
+                className={cn(
+                  'inline-flex items-center gap-2 rounded-full border px-3 py-1 text-sm font-medium transition',
+                  on ? 'border-slate-800 bg-slate-800 text-white' : 'border-slate-300 bg-white text-slate-700 hover:border-slate-400',
+                )}
+              >
+                <SeverityDot severity={s} />
+                {SEVERITY_LABEL[s]}
+                <span className={cn('tabular-nums', on ? 'text-slate-300' : 'text-slate-500')}>{counts[s]}</span>
+              </button>
+            );
+          })}
+        </div>
+      </fieldset>
+      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
+        <label className="block lg:col-span-1">
+          <span className="mb-1 block text-xs font-medium text-slate-600">Check</span>
+          <select className={selectClass} value={filters.check[0] ?? ''} onChange={(e) => onChange({ ...filters, check: e.target.value ? [e.target.value] : [] })}>
+            <option value="">All checks</option>
+            {facets.checks.map((c) => (
+              <option key={c.check} value={c.check}>
+                {c.check} ({c.count})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="block">
+          <span className="mb-1 block text-xs font-medium text-slate-600">Namespace</span>
+          <select className={selectClass} value={filters.namespace} onChange={(e) => onChange({ ...filters, namespace: e.target.value })}>
+            <option value="">All namespaces</option>
+            {facets.namespaces.map((n) => (
+              <option key={n.namespace} value={n.namespace}>
+                {n.namespace} ({n.count})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="block">
+          <span className="mb-1 block text-xs font-medium text-slate-600">Subject</span>
+          <select className={selectClass} value={filters.subject} onChange={(e) => onChange({ ...filters, subject: e.target.value })}>
+            <option value="">All subjects</option>
+            {facets.subjects.map((s) => (
+              <option key={s.key} value={s.key}>
+                {s.label} ({s.count})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="block">
+          <span className="mb-1 block text-xs font-medium text-slate-600">Text</span>
+          <input
+            type="search"
+            className={selectClass}
+            placeholder="title, message, name…"
+            value={filters.q}
+            onChange={(e) => onChange({ ...filters, q: e.target.value })}
+          />
+        </label>
+        <label className="block">
+          <span className="mb-1 block text-xs font-medium text-slate-600">Sort by</span>
+          <select className={selectClass} value={filters.sort} onChange={(e) => onChange({ ...filters, sort: e.target.value as FindingSort })}>
+            {(Object.keys(SORT_LABEL) as FindingSort[]).map((k) => (
+              <option key={k} value={k}>
+                {SORT_LABEL[k]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+    </form>
+  );
+}

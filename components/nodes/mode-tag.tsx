@@ -1,0 +1,65 @@
+import type { ClaimStatusWriter, NodeStatusWriter, StatusWriterMode } from '@/lib/report/types';
+import { cn } from '@/components/ui/cn';
+
+export const MODE_INFO: Record<StatusWriterMode, { short: string; label: string; className: string; help: string }> = {
+  impersonation: {
+    short: 'IMP',
+    label: 'legacy impersonation',
+    className: 'bg-red-50 text-red-800 ring-red-300',
+    help: 'Unconstrained impersonate of users, groups or nodes: can act as any kubelet.',
+  },
+  rbac: {
+    short: 'RBAC',
+    label: 'plain RBAC',
+    className: 'bg-orange-50 text-orange-900 ring-orange-300',
+    help: 'A direct nodes/status grant: every node, or the named ones.',
+  },
+  'constrained-impersonation': {
+    short: 'OWN',
+    label: 'constrained impersonation',
+    className: 'bg-teal-50 text-teal-900 ring-teal-300',
+    help: 'impersonate:associated-node: only the node its pods run on.',
+  },
+  'node-authorizer': {
+    short: 'NODE',
+    label: 'Node authorizer',
+    className: 'bg-slate-100 text-slate-700 ring-slate-300',
+    help: 'The kubelet identity system:node:<name>, limited to its own Node by NodeRestriction.',
+  },
+};
+
+const SCOPE_LABEL: Record<NodeStatusWriter['scope'], string> = { 'own-node': 'own node', 'all-nodes': 'all nodes', named: 'named nodes' };
+
+export function ModeTag({ mode, scope, compact }: { mode: StatusWriterMode; scope?: NodeStatusWriter['scope']; compact?: boolean }) {
+  const info = MODE_INFO[mode];
+  const text = `${info.label}${scope ? `, ${SCOPE_LABEL[scope]}` : ''}`;
+  return (
+    <span title={text} className={cn('inline-flex items-center rounded px-1.5 py-0.5 text-[11px] font-semibold ring-1 ring-inset', info.className)}>
+      <span aria-hidden={compact ? true : undefined}>{compact ? info.short : text}</span>
+      {compact && <span className="sr-only">{text}</span>}
+    </span>
+  );
+}
+
+export function DriverModeTag({ mode }: { mode: ClaimStatusWriter['mode'] }) {
+  return mode === 'arbitrary-node' ? (
+    <span className="inline-flex rounded bg-orange-50 px-1.5 py-0.5 text-[11px] font-semibold text-orange-900 ring-1 ring-inset ring-orange-300">arbitrary-node</span>
+  ) : (
+    <span className="inline-flex rounded bg-teal-50 px-1.5 py-0.5 text-[11px] font-semibold text-teal-900 ring-1 ring-inset ring-teal-300">associated-node</span>
+  );
+}
+
+export function ModeLegend() {
+  return (
+    <ul className="flex flex-wrap gap-x-5 gap-y-2 text-xs text-slate-600" aria-label="Legend">
+      {(Object.keys(MODE_INFO) as StatusWriterMode[]).map((m) => (
+        <li key={m} className="flex items-center gap-2">
+          <ModeTag mode={m} compact />
+          <span>
+            <span className="font-medium text-slate-800">{MODE_INFO[m].label}</span>: {MODE_INFO[m].help}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}

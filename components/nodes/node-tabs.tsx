@@ -1,0 +1,26 @@
+import Link from 'next/link';
+import { pages } from '@/lib/api/routes';
+import { cn } from '@/components/ui/cn';
+
+/** Picks the node shown in detail (kept in the URL). */
+export function NodeTabs({ nodes, selected }: { nodes: string[]; selected: string }) {
+  return (
+    <nav aria-label="Node" className="flex flex-wrap items-center gap-2">
+      <span className="mr-1 text-xs font-medium uppercase tracking-wide text-slate-500">Node</span>
+      {nodes.map((n) => (
+        <Link
+          key={n}
+          href={pages.nodes(n)}
+          scroll={false}
+          aria-current={n === selected ? 'page' : undefined}
+          className={cn(
+            'rounded-full border px-3 py-1 font-mono text-xs transition',
+            n === selected ? 'border-teal-700 bg-teal-700 text-white' : 'border-slate-300 bg-white text-slate-700 hover:border-slate-400',
+          )}
+        >
+          {n}
+        </Link>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,87 @@
+import Link from 'next/link';
+import { pages } from '@/lib/api/routes';
+import type { Report } from '@/lib/report/types';
+import type { OverviewFacts } from '@/lib/view/overview';
+import { SeverityBarChart } from '@/components/charts/severity-bar-chart';
+import { EmptyState, PageHeader, Panel } from '@/components/ui/panel';
+import { SeverityCards } from './severity-cards';
+import { TopFindings } from './top-findings';
+import { ViewLinks } from './view-links';
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export function OverviewView({ report, facts, bindings }: { report: Report; facts: OverviewFacts; bindings: number }) {
+  const total = report.findings.length;
+  return (
+    <>
+      <PageHeader
+        title="Posture overview"
+        description="Who can do what to ResourceClaims, ResourceSlices, DeviceClasses and nodes/status, how DRA quota is used, and whether shared accelerators are zeroed between tenants."
+      />
+      <SeverityCards summary={report.summary} />
+      <div className="mt-6 grid gap-6 lg:grid-cols-5">
+        <Panel className="lg:col-span-2" id="by-severity" title="Findings by severity" description={`${plural(total, 'finding')} from ${plural(new Set(report.findings.map((f) => f.check)).size, 'check')}`}>
+          <SeverityBarChart summary={report.summary} />
+        </Panel>
+        <Panel
+          className="lg:col-span-3"
+          id="top-findings"
+          title="Top findings"
+          description="Most severe first"
+          actions={
+            <Link href={pages.findings()} className="text-sm font-medium text-teal-800 hover:underline">
+              All findings →
+            </Link>
+          }
+          bodyClassName="px-4 py-1"
+        >
+          {facts.topFindings.length ? <TopFindings findings={facts.topFindings} /> : <EmptyState title="No findings">Every check passed on this source.</EmptyState>}
+        </Panel>
+      </div>
+      <h2 className="mb-3 mt-8 text-sm font-semibold text-slate-900">Views</h2>
+      <ViewLinks
+        links={[
+          {
+            href: pages.graph(),
+            title: 'Identity graph',
+            metric: plural(bindings, 'binding'),
+            detail: 'Identities → bindings → roles → DRA resources, risky paths highlighted',
+          },
+          {
+            href: pages.nodes(),
+            title: 'Nodes',
+            metric: `${plural(facts.allNodeStatusWriters, 'identity', 'identities')} can write every node's status`,
+            detail: `${plural(facts.nodes, 'node')}: status writers, claim-status writers, blast radius`,
+            attention: facts.allNodeStatusWriters > 0,
+          },
+          {
+            href: pages.quotas(),
+            title: 'Quotas',
+            metric: `${plural(facts.quotasNearLimit, 'quota')} at 90% or more`,
+            detail: `${plural(facts.draQuotas, 'DRA quota')}; ${plural(facts.tenantsWithoutClaimQuota, 'tenant')} without a claim quota`,
+            attention: facts.quotasNearLimit + facts.tenantsWithoutClaimQuota > 0,
+          },
+          {
+            href: pages.devices(),
+            title: 'Devices',
+            metric: `${plural(facts.classesWithoutZeroing, 'class', 'classes')} without zeroing evidence`,
+            detail: `${plural(facts.deviceClasses, 'DeviceClass', 'DeviceClasses')}; ${plural(facts.sharedWithoutZeroing, 'class', 'classes')} shared by tenants unzeroed`,
+            attention: facts.sharedWithoutZeroing > 0,
+          },
+          {
+            href: pages.findings(),
+            title: 'Findings',
+            metric: plural(total, 'finding'),
+            detail: 'Filter by severity, check, namespace or subject',
+          },
+          {
+            href: pages.explorer({ mode: 'who-can', verb: 'update', resource: 'resourceclaims/binding' }),
+            title: 'Who-can explorer',
+            metric: 'Who can forge claim allocations?',
+            detail: 'Ask who-can and can-i questions, answered with the granting binding and rule',
+          },
+        ]}
+      />
+    </>
+  );
+}

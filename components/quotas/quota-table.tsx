@@ -1,0 +1,72 @@
+import type { QuotaRow } from '@/lib/view/quota-view';
+import { groupByNamespace } from '@/lib/view/quota-view';
+import { cn } from '@/components/ui/cn';
+import { Tag } from '@/components/ui/panel';
+
+function UsageBar({ ratio }: { ratio: number | null }) {
+  if (ratio === null) return <span className="text-xs text-slate-400">n/a</span>;
+  const pct = Math.round(ratio * 1000) / 10;
+  const tone = ratio >= 1 ? 'bg-sev-critical' : ratio >= 0.9 ? 'bg-sev-high' : ratio >= 0.75 ? 'bg-sev-medium' : 'bg-teal-600';
+  return (
+    <div className="flex items-center gap-2">
+      <div className="h-2 w-28 overflow-hidden rounded-full bg-slate-100" aria-hidden="true">
+        <div className={cn('h-full rounded-full', tone)} style={{ width: `${Math.min(100, pct)}%` }} />
+      </div>
+      <span className={cn('text-xs tabular-nums', ratio >= 0.9 ? 'font-semibold text-orange-800' : 'text-slate-600')}>{pct}%</span>
+    </div>
+  );
+}
+
+/** Hard vs reported vs computed usage per namespace and DRA quota resource. */
+export function QuotaTable({ rows }: { rows: QuotaRow[] }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">DRA quota usage per namespace</caption>
+        <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
+          <tr>
+            <th scope="col" className="px-5 py-2.5 font-medium">Resource</th>
+            <th scope="col" className="px-3 py-2.5 font-medium">Quota</th>
+            <th scope="col" className="px-3 py-2.5 text-right font-medium">Hard</th>
+            <th scope="col" className="px-3 py-2.5 text-right font-medium">Reported used</th>
+            <th scope="col" className="px-3 py-2.5 text-right font-medium">Computed used</th>
+            <th scope="col" className="px-3 py-2.5 font-medium">Usage</th>
+          </tr>
+        </thead>
+        {groupByNamespace(rows).map((g) => (
+          <tbody key={g.namespace} className="divide-y divide-slate-100 border-b border-slate-200">
+            <tr className="bg-slate-50">
+              <th scope="rowgroup" colSpan={6} className="px-5 py-1.5 text-left text-xs font-semibold text-slate-700">
+                <span className="font-mono">{g.namespace}</span>
+              </th>
+            </tr>
+            {g.rows.map((r) => (
+              <tr key={r.key}>
+                <td className="px-5 py-2">
+                  <span className="block text-slate-900">{r.label}</span>
+                  <span className="block break-all font-mono text-[11px] text-slate-500">{r.resource}</span>
+                </td>
+                <td className="whitespace-nowrap px-3 py-2 font-mono text-xs text-slate-700">{r.name}</td>
+                <td className="px-3 py-2 text-right tabular-nums">{r.hard}</td>
+                <td className="px-3 py-2 text-right tabular-nums">{r.used ?? <span className="text-slate-400">not reported</span>}</td>
+                <td className="px-3 py-2 text-right tabular-nums">
+                  {r.computedUsed}
+                  {r.mismatch && (
+                    <span className="ml-2">
+                      <Tag tone="amber" title="The quota's status.used disagrees with the usage computed from the claims">
+                        differs
+                      </Tag>
+                    </span>
+                  )}
+                </td>
+                <td className="px-3 py-2">
+                  <UsageBar ratio={r.ratio} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        ))}
+      </table>
+    </div>
+  );
+}

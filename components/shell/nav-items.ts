@@ -1,0 +1,15 @@
+export interface NavItem {
+  href: string;
+  label: string;
+  description: string;
+}
+
+export const NAV_ITEMS: readonly NavItem[] = [
+  { href: '/', label: 'Overview', description: 'Posture at a glance' },
+  { href: '/findings', label: 'Findings', description: 'Every check result' },
+  { href: '/graph', label: 'Identity graph', description: 'Who reaches which DRA resource' },
+  { href: '/nodes', label: 'Nodes', description: 'nodes/status and claim-status writers' },
+  { href: '/quotas', label: 'Quotas', description: 'DRA quota usage' },
+  { href: '/devices', label: 'Devices', description: 'DeviceClasses and zeroing' },
+  { href: '/explorer', label: 'Who-can explorer', description: 'Ask the authorizer' },
+];

@@ -1,0 +1,9 @@
+import type { Report } from '@/lib/report/types';
+
+/** The frame's data (a plain copy of server/services/shell-info ShellInfo; components never import server/). */
+export interface ShellInfoView {
+  source: Report['source'];
+  summary: Report['summary'];
+  warnings: string[];
+  computedAt: string;
+}

@@ -1,0 +1,40 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { cn } from '@/components/ui/cn';
+import { NAV_ITEMS } from './nav-items';
+
+export function SidebarNav({ badges }: { badges: Partial<Record<string, { count: number; label: string }>> }) {
+  const pathname = usePathname();
+  return (
+    <nav aria-label="Main" className="px-3">
+      <ul className="space-y-0.5">
+        {NAV_ITEMS.map((item) => {
+          const active = item.href === '/' ? pathname === '/' : pathname === item.href || pathname.startsWith(`${item.href}/`);
+          const badge = badges[item.href];
+          return (
+            <li key={item.href}>
+              <Link
+                href={item.href}
+                aria-current={active ? 'page' : undefined}
+                className={cn(
+                  'group flex items-center justify-between rounded-md px-3 py-2 text-sm font-medium transition-colors',
+                  active ? 'bg-white/10 text-white' : 'text-slate-300 hover:bg-white/5 hover:text-white',
+                )}
+              >
+                <span>{item.label}</span>
+                {badge && badge.count > 0 && (
+                  <span title={badge.label} className="rounded-full bg-red-500/20 px-2 py-0.5 text-xs font-semibold tabular-nums text-red-200">
+                    {badge.count}
+                    <span className="sr-only"> {badge.label}</span>
+                  </span>
+                )}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,339 @@
+import type { DeviceRequest, ObjectRef, ResourceClaim, ResourceClaimTemplate, SubjectRef, ValidatingAdmissionPolicy } from '@/lib/k8s/types';
+import type { AnalysisContext } from '@/lib/analysis/context-types';
+import type { Evidence } from '@/lib/report/types';
+import { entriesFor, type AccessQuestion } from '@/lib/analysis/context/access';
+import { access } from '@/lib/analysis/context/build-analysis-context';
+import { canonicalSubject, isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
+import { refKey } from '@/lib/analysis/finding-id';
+import type { Check, FindingDraft } from './check-types';
+import { describeGrants, describeRef, describeSubject, grantObjects, grantsEvidence, list, ref, sortRefs, yamlDocs } from './check-helpers';
+
+export const ADMIN_ACCESS_LABEL = 'resource.kubernetes.io/admin-access';
+export const LEGACY_ADMIN_ACCESS_LABEL = 'resource.k8s.io/admin-access';
+const POD_CLAIM_NAME_ANNOTATION = 'resource.kubernetes.io/pod-claim-name';
+
+const labelPath = (key: string) => `metadata.labels["${key}"]`;
+
+// ---------------------------------------------------------------- CLAIM001
+
+export const claim001: Check = {
+  id: 'CLAIM001',
+  severity: 'high',
+  title: 'Tenant namespace allows DRA admin access',
+  description: `A tenant namespace carries ${ADMIN_ACCESS_LABEL}: "true": every claim creator in it may request adminAccess and reach devices already in use by other namespaces.`,
+  run(ctx) {
+    const out: FindingDraft[] = [];
+    for (const ns of [...ctx.state.namespaces].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))) {
+      const name = ns.metadata.name;
+      if (ns.metadata.labels?.[ADMIN_ACCESS_LABEL] !== 'true' || !ctx.isTenantNamespace(name)) continue;
+      const object = ref('Namespace', name);
+      const users = adminClaims(ctx, name);
+      out.push({
+        subjects: [],
+        objects: [object],
+        message:
+          `Tenant namespace ${name} is labelled ${ADMIN_ACCESS_LABEL}="true": anyone who can create ResourceClaims or ResourceClaimTemplates in it can request adminAccess, ` +
+          `which the scheduler does not count as a device use, so the claim can reach devices already allocated to other tenants` +
+          `${users.length > 0 ? ` (in use by ${users.map(describeRef).join(', ')})` : ''}.`,
+        evidence: [{ type: 'field', object, path: labelPath(ADMIN_ACCESS_LABEL), value: 'true' }],
+        remediation:
+          `Remove the label: kubectl label namespace ${name} ${ADMIN_ACCESS_LABEL}- ` +
+          `and run monitoring that needs adminAccess from a platform namespace. If ${name} really is a platform namespace, label it dra-posture.io/role=platform. ` +
+          `Restrict who can update/patch Namespace objects (see CLAIM003).`,
+      });
+    }
+    return out;
+  },
+};
+
+/** Claims and templates of a namespace whose requests use adminAccess. */
+function adminClaims(ctx: AnalysisContext, namespace: string): ObjectRef[] {
+  const out: ObjectRef[] = [];
+  for (const t of ctx.state.resourceClaimTemplates) if (t.metadata.namespace === namespace && adminRequests(t.spec?.spec?.devices?.requests).length > 0) out.push(ref('ResourceClaimTemplate', t.metadata.name, namespace));
+  for (const c of ctx.state.resourceClaims) if (c.metadata.namespace === namespace && adminRequests(c.spec?.devices?.requests).length > 0) out.push(ref('ResourceClaim', c.metadata.name, namespace));
+  return out;
+}
+
+function adminRequests(requests: DeviceRequest[] | undefined): number[] {
+  return (requests ?? []).map((r, i) => (r.exactly?.adminAccess === true ? i : -1)).filter((i) => i >= 0);
+}
+
+// ---------------------------------------------------------------- CLAIM002
+
+/** The pod a claim was generated for from a ResourceClaimTemplate, if any. */
+function generatedFor(c: ResourceClaim | ResourceClaimTemplate): string | undefined {
+  if (c.kind !== 'ResourceClaim' || c.metadata.annotations?.[POD_CLAIM_NAME_ANNOTATION] === undefined) return undefined;
+  return (c.metadata.ownerReferences ?? []).find((o) => o.kind === 'Pod')?.name;
+}
+
+export const claim002: Check = {
+  id: 'CLAIM002',
+  severity: 'high',
+  title: 'Tenant claim or template requests adminAccess',
+  description: 'A ResourceClaim or ResourceClaimTemplate in a tenant namespace requests adminAccess (exactly.adminAccess: true). A claim generated from a template is reported too: it is the live allocation.',
+  run(ctx) {
+    const out: FindingDraft[] = [];
+    const objects: { obj: ResourceClaim | ResourceClaimTemplate; requests: DeviceRequest[] | undefined; base: string }[] = [
+      ...ctx.state.resourceClaimTemplates.map((t) => ({ obj: t, requests: t.spec?.spec?.devices?.requests, base: 'spec.spec.devices.requests' })),
+      ...ctx.state.resourceClaims.map((c) => ({ obj: c, requests: c.spec?.devices?.requests, base: 'spec.devices.requests' })),
+    ];
+    for (const { obj, requests, base } of objects) {
+      const ns = obj.metadata.namespace ?? '';
+      if (!ctx.isTenantNamespace(ns)) continue;
+      const idx = adminRequests(requests);
+      if (idx.length === 0) continue;
+      const object = ref(obj.kind, obj.metadata.name, ns);
+      const labelled = ctx.state.namespaces.find((n) => n.metadata.name === ns)?.metadata.labels?.[ADMIN_ACCESS_LABEL] === 'true';
+      const reqs = idx.map((i) => requests![i]);
+      const live = obj.kind === 'ResourceClaim' ? (obj.status?.allocation?.devices?.results ?? []).filter((r) => r.adminAccess === true) : [];
+      out.push({
+        subjects: [],
+        objects: [object],
+        message:
+          `${describeRef(object)}${generatedFor(obj) ? ` (generated for Pod ${ns}/${generatedFor(obj)})` : ''} in tenant namespace ${ns} requests adminAccess for ${reqs.map((r) => `request ${r.name} (DeviceClass ${r.exactly?.deviceClassName}${r.exactly?.allocationMode === 'All' ? ', allocationMode All' : ''})`).join(', ')}. ` +
+          `Admin-access claims are ignored by the scheduler's in-use accounting and can reach devices already allocated to other tenants` +
+          `${labelled ? ` (the namespace carries ${ADMIN_ACCESS_LABEL}=true, so the API server admits it)` : ` (the namespace lacks ${ADMIN_ACCESS_LABEL}=true, so creating it again would be refused)`}.` +
+          (live.length > 0 ? ` It is allocated with admin access to ${live.length} device${live.length === 1 ? '' : 's'}: ${live.map((r) => `${r.driver}/${r.pool}/${r.device}`).join(', ')}.` : ''),
+        evidence: idx.map((i): Evidence => ({ type: 'field', object, path: `${base}[${i}].exactly.adminAccess`, value: true })),
+        remediation:
+          `Remove adminAccess from ${describeRef(object)} (or delete it) and run device monitoring that needs admin access from a platform namespace; ` +
+          `guard claim creation with a ValidatingAdmissionPolicy that rejects adminAccess outside platform namespaces (see CLAIM004).`,
+      });
+    }
+    return out;
+  },
+};
+
+// ---------------------------------------------------------------- CLAIM003
+
+/** Subjects that belong to a tenant namespace: its service accounts, its service-account group, and the subjects of its RoleBindings. */
+function tenantMembers(ctx: AnalysisContext, namespace: string): Map<string, SubjectRef> {
+  const out = new Map<string, SubjectRef>();
+  const add = (s: SubjectRef) => out.set(refKey(s), s);
+  for (const b of ctx.engine.rbac.bindings) if (b.ref.kind === 'RoleBinding' && b.ref.namespace === namespace) for (const s of b.subjects) add(canonicalSubject(s));
+  return out;
+}
+
+function isMemberOf(ctx: AnalysisContext, members: Map<string, SubjectRef>, subject: SubjectRef, namespace: string): boolean {
+  if (subject.kind === 'ServiceAccount' && subject.namespace === namespace) return true;
+  if (subject.kind === 'Group' && subject.name === `system:serviceaccounts:${namespace}`) return true;
+  return members.has(refKey(subject));
+}
+
+export const claim003: Check = {
+  id: 'CLAIM003',
+  severity: 'high',
+  title: 'Tenant identity can label its own namespace',
+  description: `An identity of a tenant namespace (its service accounts, or a subject of one of its RoleBindings) can update/patch its own Namespace object, including through a resourceNames-scoped Role: it can set ${ADMIN_ACCESS_LABEL}=true and grant itself adminAccess to devices.`,
+  run(ctx) {
+    const out: FindingDraft[] = [];
+    for (const ns of ctx.namespaces) {
+      if (!ctx.isTenantNamespace(ns)) continue;
+      const q: AccessQuestion = { verbs: ['update', 'patch'], group: '', resource: 'namespaces', scope: 'namespaced', namespaces: [ns], names: [ns] };
+      const members = tenantMembers(ctx, ns);
+      const claimCreators = [
+        ...access(ctx, { verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaims', scope: 'namespaced', namespaces: [ns], names: [''] }),
+        ...access(ctx, { verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaimtemplates', scope: 'namespaced', namespaces: [ns], names: [''] }),
+      ];
+      for (const e of access(ctx, q)) {
+        if (e.via !== 'rbac' || isMastersGroup(e.subject) || isNodeIdentity(e.subject)) continue;
+        if (ctx.isAdminEquivalent(e.subject) || ctx.isSystemIdentity(e.subject)) continue;
+        if (!isMemberOf(ctx, members, e.subject, ns)) continue;
+        const object = ref('Namespace', ns);
+        const canClaim = entriesFor(claimCreators, e.subject).length > 0;
+        const roles = [...new Set(e.grants.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex}`))];
+        out.push({
+          subjects: [e.subject],
+          objects: sortRefs([object, ...grantObjects(e.grants)]),
+          message:
+            `${describeSubject(e.subject)}, an identity of tenant namespace ${ns}, can ${e.verbs.join(', ')} Namespace ${ns} through ${describeGrants(ctx, e.grants)}. ` +
+            `It can set ${ADMIN_ACCESS_LABEL}=true on its own namespace, after which ` +
+            `${canClaim ? 'it (and every other claim creator there)' : 'every claim creator there'} can request adminAccess to devices in use by other tenants (kubernetes/kubernetes#141293).`,
+          evidence: grantsEvidence(ctx, e.grants),
+          remediation:
+            `Remove update/patch on namespaces from ${list(roles)} (tenants rarely need to edit their Namespace object). If self-service labelling is required, ` +
+            `block the admin-access label for everyone but platform administrators:\n` +
+            yamlDocs(
+              {
+                apiVersion: 'admissionregistration.k8s.io/v1',
+                kind: 'ValidatingAdmissionPolicy',
+                metadata: { name: 'protect-dra-admin-access-label' },
+                spec: {
+                  failurePolicy: 'Fail',
+                  matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['namespaces'] }] },
+                  matchConditions: [{ name: 'not-platform-admin', expression: "!('system:masters' in request.userInfo.groups)" }],
+                  validations: [
+                    {
+                      expression:
+                        `(has(object.metadata.labels) && '${ADMIN_ACCESS_LABEL}' in object.metadata.labels ? object.metadata.labels['${ADMIN_ACCESS_LABEL}'] : '') == ` +
+                        `(oldObject != null && has(oldObject.metadata.labels) && '${ADMIN_ACCESS_LABEL}' in oldObject.metadata.labels ? oldObject.metadata.labels['${ADMIN_ACCESS_LABEL}'] : '')`,
+                      message: `only platform administrators may change ${ADMIN_ACCESS_LABEL}`,
+                    },
+                  ],
+                },
+              },
+              {
+                apiVersion: 'admissionregistration.k8s.io/v1',
+                kind: 'ValidatingAdmissionPolicyBinding',
+                metadata: { name: 'protect-dra-admin-access-label' },
+                spec: { policyName: 'protect-dra-admin-access-label', validationActions: ['Deny'] },
+              },
+            ),
+        });
+      }
+    }
+    return out;
+  },
+};
+
+// ---------------------------------------------------------------- CLAIM004
+
+const CLAIM_RESOURCES = ['resourceclaims', 'resourceclaimtemplates'] as const;
+
+function policyCovers(policy: ValidatingAdmissionPolicy, resource: string): boolean {
+  return (policy.spec?.matchConstraints?.resourceRules ?? []).some(
+    (r) =>
+      (r.operations ?? []).some((o) => o === 'CREATE' || o === '*') &&
+      (r.apiGroups ?? []).some((g) => g === 'resource.k8s.io' || g === '*') &&
+      (r.resources ?? []).some((x) => x === resource || x === '*' || x === '*/*'),
+  );
+}
+
+export const claim004: Check = {
+  id: 'CLAIM004',
+  severity: 'medium',
+  title: 'No admission policy guards ResourceClaim creation',
+  description: 'DRA is in use but no ValidatingAdmissionPolicy, bound with validationActions Deny, covers CREATE of resourceclaims and resourceclaimtemplates in resource.k8s.io: nothing allow-lists DeviceClasses per tenant or guards adminAccess.',
+  run(ctx) {
+    const s = ctx.state;
+    if (s.deviceClasses.length + s.resourceSlices.length + s.resourceClaims.length + s.resourceClaimTemplates.length === 0) return [];
+    const denyBound = new Set(
+      s.validatingAdmissionPolicyBindings.filter((b) => (b.spec?.validationActions ?? []).includes('Deny')).map((b) => b.spec?.policyName ?? ''),
+    );
+    const notes: Evidence[] = [];
+    const uncovered: string[] = [];
+    const unbound = new Map<string, ObjectRef>();
+    for (const resource of CLAIM_RESOURCES) {
+      const covering = s.validatingAdmissionPolicies.filter((p) => policyCovers(p, resource));
+      if (covering.some((p) => denyBound.has(p.metadata.name))) continue;
+      uncovered.push(resource);
+      for (const p of covering) {
+        unbound.set(p.metadata.name, ref('ValidatingAdmissionPolicy', p.metadata.name));
+        const bound = s.validatingAdmissionPolicyBindings.filter((b) => b.spec?.policyName === p.metadata.name);
+        notes.push({
+          type: 'note',
+          text:
+            bound.length === 0
+              ? `ValidatingAdmissionPolicy ${p.metadata.name} covers CREATE of ${resource} but no ValidatingAdmissionPolicyBinding references it.`
+              : `ValidatingAdmissionPolicy ${p.metadata.name} covers CREATE of ${resource} but its bindings (${bound.map((b) => b.metadata.name).join(', ')}) do not use validationActions Deny.`,
+        });
+      }
+    }
+    if (uncovered.length === 0) return [];
+    const classes = s.deviceClasses.map((c) => c.metadata.name).sort();
+    const allowed = `[${classes.map((c) => `'${c}'`).join(', ')}]`;
+    const existing = [...unbound.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const bindExisting =
+      existing.length === 0
+        ? ''
+        : `Bind the existing ${existing.length === 1 ? 'policy' : 'policies'} ${list(existing.map((e) => e.name))} with validationActions [Deny], limited to tenant namespaces:\n` +
+          yamlDocs(
+            ...existing.map((e) => ({
+              apiVersion: 'admissionregistration.k8s.io/v1',
+              kind: 'ValidatingAdmissionPolicyBinding',
+              metadata: { name: e.name },
+              spec: {
+                policyName: e.name,
+                validationActions: ['Deny'],
+                matchResources: { namespaceSelector: { matchExpressions: [{ key: 'dra-posture.io/role', operator: 'NotIn', values: ['platform'] }] } },
+              },
+            })),
+          ) +
+          `\nOr add one policy for both resources that `;
+    return [
+      {
+        subjects: [],
+        objects: existing,
+        message:
+          `No ValidatingAdmissionPolicy bound with validationActions Deny covers CREATE of ${list(uncovered)} (resource.k8s.io). ` +
+          `Any identity that can create claims can pick any DeviceClass (${classes.length} in the cluster) and, in a namespace with ${ADMIN_ACCESS_LABEL}=true, request adminAccess.`,
+        evidence: notes.length > 0 ? notes : [{ type: 'note', text: `${s.validatingAdmissionPolicies.length} ValidatingAdmissionPolicies checked; none covers CREATE of ${list(uncovered)}.` }],
+        remediation:
+          `${bindExisting || 'Add a policy that '}rejects adminAccess outside platform namespaces and allow-lists DeviceClasses (edit the list per tenant):\n` +
+          yamlDocs(
+            {
+              apiVersion: 'admissionregistration.k8s.io/v1',
+              kind: 'ValidatingAdmissionPolicy',
+              metadata: { name: 'dra-claim-guard' },
+              spec: {
+                failurePolicy: 'Fail',
+                matchConstraints: {
+                  resourceRules: [{ apiGroups: ['resource.k8s.io'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources: ['resourceclaims', 'resourceclaimtemplates'] }],
+                },
+                variables: [
+                  {
+                    name: 'requests',
+                    expression:
+                      "object.kind == 'ResourceClaimTemplate' ? (has(object.spec.spec.devices) && has(object.spec.spec.devices.requests) ? object.spec.spec.devices.requests : []) : (has(object.spec.devices) && has(object.spec.devices.requests) ? object.spec.devices.requests : [])",
+                  },
+                ],
+                validations: [
+                  {
+                    expression: '!variables.requests.exists(r, has(r.exactly) && has(r.exactly.adminAccess) && r.exactly.adminAccess)',
+                    message: 'adminAccess is reserved for platform namespaces',
+                  },
+                  {
+                    expression: `variables.requests.all(r, has(r.exactly) ? r.exactly.deviceClassName in ${allowed} : r.firstAvailable.all(s, s.deviceClassName in ${allowed}))`,
+                    message: 'this DeviceClass is not allowed in this namespace',
+                  },
+                ],
+              },
+            },
+            {
+              apiVersion: 'admissionregistration.k8s.io/v1',
+              kind: 'ValidatingAdmissionPolicyBinding',
+              metadata: { name: 'dra-claim-guard' },
+              spec: {
+                policyName: 'dra-claim-guard',
+                validationActions: ['Deny'],
+                matchResources: { namespaceSelector: { matchExpressions: [{ key: 'dra-posture.io/role', operator: 'NotIn', values: ['platform'] }] } },
+              },
+            },
+          ),
+      },
+    ];
+  },
+};
+
+// ---------------------------------------------------------------- CLAIM005
+
+export const claim005: Check = {
+  id: 'CLAIM005',
+  severity: 'info',
+  title: 'Legacy admin-access label present',
+  description: `A namespace carries the 1.33-only label ${LEGACY_ADMIN_ACCESS_LABEL}, inert since 1.34 (the active key is ${ADMIN_ACCESS_LABEL}).`,
+  run(ctx) {
+    const out: FindingDraft[] = [];
+    for (const ns of [...ctx.state.namespaces].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))) {
+      const value = ns.metadata.labels?.[LEGACY_ADMIN_ACCESS_LABEL];
+      if (value === undefined) continue;
+      const object = ref('Namespace', ns.metadata.name);
+      const active = ns.metadata.labels?.[ADMIN_ACCESS_LABEL];
+      out.push({
+        subjects: [],
+        objects: [object],
+        message:
+          `Namespace ${ns.metadata.name} carries the legacy label ${LEGACY_ADMIN_ACCESS_LABEL}="${value}", which only Kubernetes 1.33 honoured; since 1.34 only ${ADMIN_ACCESS_LABEL} counts` +
+          `${active !== undefined ? ` (also set here: "${active}")` : ' (not set here, so adminAccess claims are refused)'}.`,
+        evidence: [{ type: 'field', object, path: labelPath(LEGACY_ADMIN_ACCESS_LABEL), value }],
+        remediation:
+          `Remove the stale label (kubectl label namespace ${ns.metadata.name} ${LEGACY_ADMIN_ACCESS_LABEL}-); ` +
+          `if the namespace needs admin access on 1.34+, set ${ADMIN_ACCESS_LABEL}="true" deliberately (platform namespaces only).`,
+      });
+    }
+    return out;
+  },
+};
+
+export const CLAIM_CHECKS: Check[] = [claim001, claim002, claim003, claim004, claim005];
+

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-context';
+import { DEFAULT_SETTINGS } from '@/lib/analysis/settings';
+import { createAuthzEngine } from '@/lib/authz/authz-engine';
+import { clusterRole, rb, role, stateOf, User } from '@/lib/authz/__fixtures__/builders';
+import type { DeviceRequest, Namespace, ResourceClaim, ResourceClaimTemplate, ResourceQuota } from '@/lib/k8s/types';
+import { quota001, quota002, quota003, quota004, QUOTA_CHECKS } from './quota-checks';
+
+// DESIGN §4 QUOTA001-QUOTA004.
+
+const ns = (name: string, labels?: Record<string, string>): Namespace => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, ...(labels ? { labels } : {}) } });
+const claim = (namespace: string, name: string, requests: DeviceRequest[], annotations?: Record<string, string>): ResourceClaim => ({
+  apiVersion: 'resource.k8s.io/v1',
+  kind: 'ResourceClaim',
+  metadata: { name, namespace, ...(annotations ? { annotations } : {}) },
+  spec: { devices: { requests } },
+});
+const template = (namespace: string, name: string, requests: DeviceRequest[]): ResourceClaimTemplate => ({
+  apiVersion: 'resource.k8s.io/v1',
+  kind: 'ResourceClaimTemplate',
+  metadata: { name, namespace },
+  spec: { spec: { devices: { requests } } },
+});
+const quota = (namespace: string, name: string, hard: Record<string, string>, used?: Record<string, string>, scopes?: string[]): ResourceQuota => ({
+  apiVersion: 'v1',
+  kind: 'ResourceQuota',
+  metadata: { name, namespace },
+  spec: { hard, ...(scopes ? { scopes } : {}) },
+  ...(used ? { status: { hard, used } } : {}),
+});
+const exact = (name: string, deviceClassName: string, extra: Partial<NonNullable<DeviceRequest['exactly']>> = {}): DeviceRequest => ({ name, exactly: { deviceClassName, ...extra } });
+
+const state = stateOf({
+  namespaces: [ns('tenant-a'), ns('tenant-b'), ns('tenant-c'), ns('tenant-d'), ns('tenant-e'), ns('kube-system')],
+  resourceClaims: [
+    claim('tenant-a', 'one', [exact('g', 'h100', { count: 2 })]),
+    claim('tenant-a', 'two', [exact('g', 'h100', { count: 2 })]),
+    claim('tenant-b', 'all-intel', [exact('g', 'gpu.intel.com', { allocationMode: 'All' })]),
+    claim('tenant-b', 'four-intel', [exact('g', 'gpu.intel.com', { count: 4 })]),
+    claim('tenant-b', 'shared-gpu', [exact('g', 'gpu.nvidia.com')]),
+    claim('tenant-b', 'train-0-gpu-x7k2p', [exact('g', 'gpu.intel.com', { allocationMode: 'All' })], { 'resource.kubernetes.io/pod-claim-name': 'gpu' }),
+    claim('kube-system', 'monitor', [exact('g', 'gpu.nvidia.com', { allocationMode: 'All', adminAccess: true })]),
+    claim('tenant-e', 'scoped-only', [exact('g', 'gpu.nvidia.com')]),
+  ],
+  resourceClaimTemplates: [template('tenant-a', 'pick', [{ name: 'p', firstAvailable: [{ name: 'all', deviceClassName: 'mig', allocationMode: 'All' }, { name: 'one', deviceClassName: 'h100' }] }])],
+  resourceQuotas: [
+    quota('tenant-a', 'dra', { 'count/resourceclaims.resource.k8s.io': '10', 'h100.deviceclass.resource.k8s.io/devices': '4', 'mig.deviceclass.resource.k8s.io/devices': '64' }, { 'count/resourceclaims.resource.k8s.io': '2', 'h100.deviceclass.resource.k8s.io/devices': '4', 'mig.deviceclass.resource.k8s.io/devices': '0' }),
+    quota('tenant-b', 'dra', { 'gpu.intel.com.deviceclass.resource.k8s.io/devices': '40', 'requests.deviceclass.resource.kubernetes.io/gpu.nvidia.com': '2' }, { 'gpu.intel.com.deviceclass.resource.k8s.io/devices': '33' }),
+    quota('tenant-e', 'scoped', { 'count/resourceclaims.resource.k8s.io': '5', 'gpu.nvidia.com.deviceclass.resource.k8s.io/devices': '1' }, undefined, ['BestEffort']),
+  ],
+  roles: [role('tenant-c', 'claims', [{ verbs: ['create'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'] }])],
+  clusterRoles: [clusterRole('view-only', [{ verbs: ['get'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'] }])],
+  roleBindings: [
+    rb('tenant-c', 'alice', { kind: 'Role', name: 'claims' }, [User('alice')]),
+    rb('tenant-d', 'bob', { kind: 'ClusterRole', name: 'view-only' }, [User('bob')]),
+  ],
+});
+const ctx = buildAnalysisContext(state, createAuthzEngine(state), DEFAULT_SETTINGS);
+
+describe('QUOTA checks', () => {
+  it('registers QUOTA001-QUOTA004 with their severities', () => {
+    expect(QUOTA_CHECKS.map((c) => `${c.id}:${c.severity}`)).toEqual(['QUOTA001:medium', 'QUOTA002:low', 'QUOTA003:low', 'QUOTA004:info']);
+  });
+
+  it('QUOTA001: tenants with claims or claim creators but no (unscoped) claim-count quota', () => {
+    const drafts = quota001.run(ctx);
+    expect(drafts.map((d) => d.objects[0].name)).toEqual(['tenant-b', 'tenant-c', 'tenant-e']);
+    expect(drafts[1].message).toBe(
+      'Tenant namespace tenant-c lets User alice create them, but no ResourceQuota limits count/resourceclaims.resource.k8s.io: the tenant can create claims (and pin devices) without bound.',
+    );
+    expect(drafts[0].message.startsWith('Tenant namespace tenant-b has 4 ResourceClaims and 0 ResourceClaimTemplates, but no ResourceQuota')).toBe(true);
+    expect(drafts[1].evidence[0]).toMatchObject({ type: 'grant', binding: { kind: 'RoleBinding', namespace: 'tenant-c', name: 'alice' } });
+  });
+
+  it('QUOTA002: per tenant namespace and class without a devices limit (the extended mirror counts as one)', () => {
+    expect(quota002.run(ctx).map((d) => d.objects.map((o) => o.name).join(' '))).toEqual(['tenant-e gpu.nvidia.com']);
+    const s2 = { ...state, resourceQuotas: state.resourceQuotas.filter((q) => q.metadata.namespace !== 'tenant-b') };
+    const ctx2 = buildAnalysisContext(s2, createAuthzEngine(s2), DEFAULT_SETTINGS);
+    expect(quota002.run(ctx2).map((d) => d.objects.map((o) => o.name).join(' '))).toEqual([
+      'tenant-b gpu.intel.com',
+      'tenant-b gpu.nvidia.com',
+      'tenant-e gpu.nvidia.com',
+    ]);
+  });
+
+  it('QUOTA003: at or above the watermark by reported or computed usage, disagreement in the message', () => {
+    const drafts = quota003.run(ctx);
+    expect(drafts.map((d) => `${d.objects[0].namespace}/${d.objects[0].name}`)).toEqual(['tenant-a/dra', 'tenant-b/dra']);
+    // tenant-a: reported 4/4 on h100; the template does not charge quota, the two claims do (2+2).
+    expect(drafts[0].message).toBe(
+      'ResourceQuota tenant-a/dra is at or above 90% of its hard limit: h100.deviceclass.resource.k8s.io/devices 4/4 (100%). New claims in tenant-a will soon be refused.',
+    );
+    // tenant-b: status says 33/40 (82%) but the claims add up to 32+4+32 (the generated claim is charged too) = 68.
+    expect(drafts[1].message).toContain('gpu.intel.com.deviceclass.resource.k8s.io/devices 33/40 (83%) (status.used reports 33, the claims add up to 68');
+    // 1 of 2 (50%) is below the watermark: not listed.
+    expect(drafts[1].message).not.toContain('requests.deviceclass.resource.kubernetes.io/gpu.nvidia.com');
+  });
+
+  it('QUOTA003 follows settings.quotaHighWatermark', () => {
+    const strict = buildAnalysisContext(state, createAuthzEngine(state), { ...DEFAULT_SETTINGS, quotaHighWatermark: 0.5 });
+    expect(quota003.run(strict).map((d) => d.objects[0].namespace)).toEqual(['tenant-a', 'tenant-b']);
+    const lax = buildAnalysisContext(state, createAuthzEngine(state), { ...DEFAULT_SETTINGS, quotaHighWatermark: 1.01 });
+    expect(quota003.run(lax).map((d) => d.objects[0].namespace)).toEqual(['tenant-b']);
+  });
+
+  it('QUOTA004: each claim (generated ones included: they are charged) or template with allocationMode All', () => {
+    const drafts = quota004.run(ctx);
+    expect(drafts.map((d) => `${d.objects[0].kind} ${d.objects[0].namespace}/${d.objects[0].name}`)).toEqual([
+      'ResourceClaim kube-system/monitor',
+      'ResourceClaimTemplate tenant-a/pick',
+      'ResourceClaim tenant-b/all-intel',
+      'ResourceClaim tenant-b/train-0-gpu-x7k2p',
+    ]);
+    expect(drafts[1].evidence).toEqual([
+      { type: 'field', object: { kind: 'ResourceClaimTemplate', namespace: 'tenant-a', name: 'pick' }, path: 'spec.spec.devices.requests[0].firstAvailable[0].allocationMode', value: 'All' },
+    ]);
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { clusterRole, crb, Group, pod, SA } from '@/lib/authz/__fixtures__/builders';
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import { SEVERITIES } from '@/lib/report/types';
+import { contextOf, namespace, pluginPod, sliceWriter } from '../__fixtures__/builders';
+import { findingId } from '../finding-id';
+import { CHECK_LIST, CHECKS, compareFindings, runChecks } from './registry';
+
+type Parts = Partial<Omit<ClusterState, 'source' | 'warnings'>>;
+
+const MINE = [
+  'DRA001', 'DRA002', 'DRA003', 'DRA004', 'DRA005', 'DRA006', 'DRA007', 'DRA008', 'DRA009',
+  'NODE001', 'NODE002', 'NODE003', 'NODE004', 'NODE005',
+  'CLAIM001', 'CLAIM002', 'CLAIM003', 'CLAIM004', 'CLAIM005',
+  'POD001', 'POD002', 'POD003', 'POD004',
+];
+
+const writer = sliceWriter('drivers', 'plugin');
+const parts: Parts = {
+  namespaces: [namespace('drivers'), namespace('tenant-b', { 'dra-posture.io/role': 'tenant' })],
+  pods: [
+    pluginPod('drivers', 'gpu-plugin', 'a1', 'plugin', 'n1', { securityContext: { privileged: true } }),
+    pluginPod('drivers', 'gpu-plugin', 'b2', 'plugin', 'n2', { securityContext: { privileged: true } }),
+    pod('tenant-b', 'debug', { volumes: [{ name: 'p', hostPath: { path: '/var/lib/kubelet/plugins' } }], containers: [{ name: 'c', volumeMounts: [{ name: 'p', mountPath: '/p' }] }] }),
+  ],
+  clusterRoles: [writer.clusterRole, clusterRole('wild', [{ verbs: ['*'], apiGroups: ['resource.k8s.io'], resources: ['*'] }])],
+  clusterRoleBindings: [writer.binding, crb('wild', { kind: 'ClusterRole', name: 'wild' }, [Group('gpu-ops'), SA('tenant-b', 'ci')])],
+};
+
+describe('registry', () => {
+  it('keys every check by its stable, unique ID', () => {
+    const ids = CHECK_LIST.map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of MINE) expect(CHECKS[id as keyof typeof CHECKS]?.id).toBe(id);
+    for (const c of CHECK_LIST) {
+      expect(SEVERITIES).toContain(c.severity);
+      expect(c.title.length).toBeGreaterThan(0);
+      expect(c.description.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('fills id, check, severity and title and sorts by severity, check ID, subjects, objects', () => {
+    const findings = runChecks(contextOf(parts), CHECK_LIST.filter((c) => MINE.includes(c.id)));
+    expect(findings.map((f) => `${f.severity} ${f.check} ${f.subjects.map((s) => s.name).join(',')}`)).toEqual([
+      'critical POD004 default',
+      'high DRA002 gpu-ops,ci',
+      'high DRA003 gpu-ops',
+      'high DRA003 ci',
+      'high DRA007 gpu-ops',
+      'high DRA007 ci',
+      'high POD001 plugin',
+      'low POD003 plugin',
+    ]);
+    for (const f of findings) {
+      expect(f.id).toBe(findingId(f.check, f.subjects, f.objects));
+      expect(f.title).toBe(CHECKS[f.check]!.title);
+      expect(f.severity).toBe(CHECKS[f.check]!.severity);
+    }
+    expect([...findings].sort(compareFindings)).toEqual(findings);
+  });
+
+  it('gives the same findings when the cluster lists objects in another order', () => {
+    const reversed: Parts = Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, [...(v as unknown[])].reverse()]));
+    const mine = CHECK_LIST.filter((c) => MINE.includes(c.id));
+    expect(runChecks(contextOf(reversed), mine)).toStrictEqual(runChecks(contextOf(parts), mine));
+  });
+});

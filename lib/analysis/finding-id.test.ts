@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { findingId, findingIdInput, fnv1a64 } from './finding-id';
+
+describe('fnv1a64', () => {
+  it('matches the published FNV-1a 64-bit test vectors', () => {
+    expect(fnv1a64('')).toBe('cbf29ce484222325');
+    expect(fnv1a64('a')).toBe('af63dc4c8601ec8c');
+    expect(fnv1a64('foobar')).toBe('85944171f73967e8');
+  });
+  it('hashes UTF-8 bytes', () => {
+    expect(fnv1a64('→')).toBe(fnv1a64('\u2192'));
+    expect(fnv1a64('→')).not.toBe(fnv1a64('?'));
+  });
+});
+
+describe('findingId', () => {
+  const sa = { kind: 'ServiceAccount' as const, namespace: 'drivers', name: 'plugin' };
+  const group = { kind: 'Group' as const, name: 'gpu-ops' };
+  const crb = { kind: 'ClusterRoleBinding', name: 'x' };
+  const role = { kind: 'ClusterRole', name: 'x' };
+
+  it('is a 16-digit hex string, stable across input order and duplicates', () => {
+    const id = findingId('DRA001', [sa, group], [crb, role]);
+    expect(id).toMatch(/^[0-9a-f]{16}$/);
+    expect(findingId('DRA001', [group, sa, sa], [role, crb])).toBe(id);
+  });
+  it('changes with the check, the subjects or the objects', () => {
+    const id = findingId('DRA001', [sa], [crb]);
+    expect(findingId('DRA002', [sa], [crb])).not.toBe(id);
+    expect(findingId('DRA001', [group], [crb])).not.toBe(id);
+    expect(findingId('DRA001', [sa], [role])).not.toBe(id);
+    // A subject and an object with the same key do not collide.
+    expect(findingId('X', [{ kind: 'Group', name: 'a' }], [])).not.toBe(findingId('X', [], [{ kind: 'Group', name: 'a' }]));
+  });
+  it('hashes a readable canonical string', () => {
+    expect(findingIdInput('NODE001', [sa], [role, crb])).toBe('NODE001\nServiceAccount/drivers/plugin\nClusterRole//x\u001fClusterRoleBinding//x');
+  });
+});

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { stateOf } from '@/lib/authz/__fixtures__/builders';
+import type { DeviceRequest, ResourceClaim, ResourceQuota } from '@/lib/k8s/types';
+import { analyseQuotas, atOrAboveWatermark, claimDeviceUsage, computeQuotaUsage, parseDraQuotaKey, usageDisagrees } from './quota-usage';
+
+// dra-facts §6: usage as the ResourceQuota evaluator computes it from claim specs.
+
+const claim = (namespace: string, name: string, requests: DeviceRequest[]): ResourceClaim => ({
+  apiVersion: 'resource.k8s.io/v1',
+  kind: 'ResourceClaim',
+  metadata: { name, namespace },
+  spec: { devices: { requests } },
+});
+
+const quota = (namespace: string, name: string, hard: Record<string, string>, used?: Record<string, string>, extra: Partial<NonNullable<ResourceQuota['spec']>> = {}): ResourceQuota => ({
+  apiVersion: 'v1',
+  kind: 'ResourceQuota',
+  metadata: { name, namespace },
+  spec: { hard, ...extra },
+  ...(used ? { status: { hard, used } } : {}),
+});
+
+const usage = (requests: DeviceRequest[]) => Object.fromEntries([...claimDeviceUsage({ devices: { requests } })].map(([k, v]) => [k, Number(v)]));
+
+describe('claimDeviceUsage', () => {
+  it('ExactCount charges count, default 1', () => {
+    expect(usage([{ name: 'a', exactly: { deviceClassName: 'gpu', count: 3 } }, { name: 'b', exactly: { deviceClassName: 'gpu' } }])).toEqual({ gpu: 4 });
+  });
+  it('allocationMode All charges 32', () => {
+    expect(usage([{ name: 'a', exactly: { deviceClassName: 'gpu', allocationMode: 'All' } }])).toEqual({ gpu: 32 });
+  });
+  it('firstAvailable charges, per class, the worst subrequest; summed across requests', () => {
+    const req: DeviceRequest = {
+      name: 'pool',
+      firstAvailable: [
+        { name: 'mig-small', deviceClassName: 'mig', count: 2 },
+        { name: 'mig-big', deviceClassName: 'mig', count: 4 },
+        { name: 'full', deviceClassName: 'gpu', count: 1 },
+      ],
+    };
+    expect(usage([req])).toEqual({ mig: 4, gpu: 1 });
+    expect(usage([req, { name: 'x', exactly: { deviceClassName: 'mig', count: 1 } }])).toEqual({ mig: 5, gpu: 1 });
+    expect(usage([{ name: 'p', firstAvailable: [{ name: 'a', deviceClassName: 'gpu', count: 2 }, { name: 'b', deviceClassName: 'gpu', allocationMode: 'All' }] }])).toEqual({ gpu: 32 });
+  });
+  it('adminAccess requests are counted; an unknown mode charges nothing', () => {
+    expect(usage([{ name: 'a', exactly: { deviceClassName: 'gpu', adminAccess: true, allocationMode: 'All' } }])).toEqual({ gpu: 32 });
+    expect(usage([{ name: 'a', exactly: { deviceClassName: 'gpu', allocationMode: 'Some' } }])).toEqual({ gpu: 0 });
+  });
+});
+
+describe('parseDraQuotaKey', () => {
+  it.each([
+    ['count/resourceclaims.resource.k8s.io', { kind: 'claims' }],
+    ['gpu.nvidia.com.deviceclass.resource.k8s.io/devices', { kind: 'devices', deviceClass: 'gpu.nvidia.com' }],
+    ['requests.deviceclass.resource.kubernetes.io/gpu.nvidia.com', { kind: 'extended', deviceClass: 'gpu.nvidia.com' }],
+    ['requests.nvidia.com/gpu', undefined],
+    ['count/pods', undefined],
+    ['.deviceclass.resource.k8s.io/devices', undefined],
+  ])('%s', (key, expected) => {
+    expect(parseDraQuotaKey(key)).toEqual(expected);
+  });
+});
+
+describe('computeQuotaUsage', () => {
+  const state = stateOf({
+    resourceClaims: [
+      claim('tenant-a', 'one', [{ name: 'g', exactly: { deviceClassName: 'h100', count: 2 } }]),
+      claim('tenant-a', 'two', [{ name: 'g', exactly: { deviceClassName: 'h100' } }]),
+      claim('tenant-b', 'all-intel', [{ name: 'g', exactly: { deviceClassName: 'gpu.intel.com', allocationMode: 'All' } }]),
+      claim('tenant-b', 'one-intel', [{ name: 'g', exactly: { deviceClassName: 'gpu.intel.com' } }]),
+      claim('tenant-c', 'admin', [{ name: 'g', exactly: { deviceClassName: 'gpu', adminAccess: true, count: 2 } }]),
+    ],
+    resourceQuotas: [
+      quota('tenant-b', 'dra', { 'gpu.intel.com.deviceclass.resource.k8s.io/devices': '40', 'requests.nvidia.com/gpu': '2', 'count/resourceclaims.resource.k8s.io': '10' }, { 'gpu.intel.com.deviceclass.resource.k8s.io/devices': '33' }),
+      quota('tenant-a', 'dra', { 'count/resourceclaims.resource.k8s.io': '10', 'h100.deviceclass.resource.k8s.io/devices': '4', 'requests.deviceclass.resource.kubernetes.io/h100': '4' }, { 'count/resourceclaims.resource.k8s.io': '2', 'h100.deviceclass.resource.k8s.io/devices': '2' }),
+      quota('tenant-c', 'pods-only', { pods: '10' }),
+      quota('tenant-c', 'dra', { 'gpu.deviceclass.resource.k8s.io/devices': '8' }),
+      quota('tenant-c', 'scoped', { 'gpu.deviceclass.resource.k8s.io/devices': '1' }, undefined, { scopes: ['BestEffort'] }),
+    ],
+  });
+
+  it('one row per DRA hard key, sorted, with hard, reported and computed usage', () => {
+    expect(computeQuotaUsage(state)).toEqual([
+      { namespace: 'tenant-a', name: 'dra', resource: 'count/resourceclaims.resource.k8s.io', hard: '10', used: '2', computedUsed: '2' },
+      { namespace: 'tenant-a', name: 'dra', resource: 'h100.deviceclass.resource.k8s.io/devices', hard: '4', used: '2', computedUsed: '3' },
+      { namespace: 'tenant-a', name: 'dra', resource: 'requests.deviceclass.resource.kubernetes.io/h100', hard: '4', used: null, computedUsed: '3' },
+      { namespace: 'tenant-b', name: 'dra', resource: 'count/resourceclaims.resource.k8s.io', hard: '10', used: null, computedUsed: '2' },
+      { namespace: 'tenant-b', name: 'dra', resource: 'gpu.intel.com.deviceclass.resource.k8s.io/devices', hard: '40', used: '33', computedUsed: '33' },
+      { namespace: 'tenant-c', name: 'dra', resource: 'gpu.deviceclass.resource.k8s.io/devices', hard: '8', used: null, computedUsed: '2' },
+      { namespace: 'tenant-c', name: 'scoped', resource: 'gpu.deviceclass.resource.k8s.io/devices', hard: '1', used: null, computedUsed: '0' },
+    ]);
+  });
+
+  it('notes quota scopes (the claim evaluator matches none)', () => {
+    expect(analyseQuotas(state).notes).toEqual([
+      'ResourceQuota tenant-c/scoped has scopes BestEffort: ResourceClaims match no quota scope, so its DRA limits (gpu.deviceclass.resource.k8s.io/devices) never charge claims',
+    ]);
+  });
+
+  it('reported vs computed disagreement is visible and detected', () => {
+    const rows = computeQuotaUsage(state);
+    expect(rows.filter(usageDisagrees).map((r) => `${r.namespace}/${r.resource}`)).toEqual(['tenant-a/h100.deviceclass.resource.k8s.io/devices']);
+  });
+});
+
+describe('atOrAboveWatermark', () => {
+  it.each([
+    ['9', '10', 0.9, true],
+    ['8', '10', 0.9, false],
+    ['33', '40', 0.9, false],
+    ['36', '40', 0.9, true],
+    ['1k', '1100', 0.9, true],
+    ['0', '0', 0.9, true],
+    ['x', '10', 0.9, false],
+  ])('%s of %s at %s → %s', (used, hard, w, expected) => {
+    expect(atOrAboveWatermark(used, hard, w)).toBe(expected);
+  });
+});

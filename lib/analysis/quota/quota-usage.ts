@@ -1,0 +1,188 @@
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import { compareQuantities, formatQuantity, parseQuantity, quantityFromInteger, type Quantity } from '@/lib/k8s/quantity';
+import type { ResourceClaim, ResourceClaimSpec, ResourceQuota } from '@/lib/k8s/types';
+import type { QuotaUsage } from '@/lib/report/types';
+
+// DRA quota usage as the ResourceQuota evaluator computes it (dra-facts §6,
+// pkg/quota/v1/evaluator/core/resource_claims.go): from the claim spec, not from the allocation.
+//  - count/resourceclaims.resource.k8s.io: 1 per claim;
+//  - <class>.deviceclass.resource.k8s.io/devices: ExactCount → count (default 1), All → 32 (worst
+//    case), firstAvailable → per class the max over its subrequests, summed across requests; an
+//    unknown allocation mode charges nothing; adminAccess requests count like any other;
+//  - requests.deviceclass.resource.kubernetes.io/<class> (DRAExtendedResource): the same per-class
+//    usage, mirrored. (Upstream subtracts what the owning pod already charged for an extended
+//    resource; that part is not modelled.)
+// The claim evaluator matches no quota scope: a quota with scopes or a scopeSelector never charges
+// claims, so its DRA usage is 0 and its limits are not enforced for claims.
+
+export const CLAIM_COUNT_KEY = 'count/resourceclaims.resource.k8s.io';
+export const DEVICES_SUFFIX = '.deviceclass.resource.k8s.io/devices';
+export const EXTENDED_PREFIX = 'requests.deviceclass.resource.kubernetes.io/';
+/** resourceapi.AllocationResultsMaxSize: what allocationMode All charges. */
+export const ALL_MODE_DEVICES = 32;
+
+export type DraQuotaKey =
+  | { kind: 'claims' }
+  | { kind: 'devices'; deviceClass: string }
+  | { kind: 'extended'; deviceClass: string };
+
+/** What a ResourceQuota hard key means for DRA, or undefined when it is not a DRA key. */
+export function parseDraQuotaKey(key: string): DraQuotaKey | undefined {
+  if (key === CLAIM_COUNT_KEY) return { kind: 'claims' };
+  if (key.endsWith(DEVICES_SUFFIX) && key.length > DEVICES_SUFFIX.length) return { kind: 'devices', deviceClass: key.slice(0, -DEVICES_SUFFIX.length) };
+  if (key.startsWith(EXTENDED_PREFIX) && key.length > EXTENDED_PREFIX.length) return { kind: 'extended', deviceClass: key.slice(EXTENDED_PREFIX.length) };
+  return undefined;
+}
+
+export function devicesQuotaKey(deviceClass: string): string {
+  return `${deviceClass}${DEVICES_SUFFIX}`;
+}
+
+export function extendedQuotaKey(deviceClass: string): string {
+  return `${EXTENDED_PREFIX}${deviceClass}`;
+}
+
+/** Devices a request of this mode/count charges; undefined mode = ExactCount (the API default). */
+function devicesFor(mode: string | undefined, count: number | undefined): bigint {
+  if (mode === undefined || mode === '' || mode === 'ExactCount') {
+    const n = count ?? 1;
+    return Number.isFinite(n) && n > 0 ? BigInt(Math.trunc(n)) : 0n;
+  }
+  if (mode === 'All') return BigInt(ALL_MODE_DEVICES);
+  return 0n;
+}
+
+/** Per device class, the devices one claim spec charges (the evaluator's Usage). */
+export function claimDeviceUsage(spec: ResourceClaimSpec | undefined): Map<string, bigint> {
+  const out = new Map<string, bigint>();
+  for (const request of spec?.devices?.requests ?? []) {
+    if (request.firstAvailable && request.firstAvailable.length > 0) {
+      const max = new Map<string, bigint>();
+      for (const sub of request.firstAvailable) {
+        const n = devicesFor(sub.allocationMode, sub.count);
+        const cur = max.get(sub.deviceClassName);
+        if (cur === undefined || n > cur) max.set(sub.deviceClassName, n);
+      }
+      for (const [cls, n] of max) out.set(cls, (out.get(cls) ?? 0n) + n);
+    } else if (request.exactly) {
+      const cls = request.exactly.deviceClassName;
+      out.set(cls, (out.get(cls) ?? 0n) + devicesFor(request.exactly.allocationMode, request.exactly.count));
+    }
+  }
+  return out;
+}
+
+export interface QuotaAnalysis {
+  quotas: QuotaUsage[];
+  /** Quotas whose DRA limits the evaluator ignores (scopes), and other caveats, as sentences. */
+  notes: string[];
+}
+
+const cache = new WeakMap<ClusterState, QuotaAnalysis>();
+
+/** Every DRA hard key of every ResourceQuota: hard, reported used (status.used) and computed usage. */
+export function computeQuotaUsage(state: ClusterState): QuotaUsage[] {
+  return analyseQuotas(state).quotas;
+}
+
+export function analyseQuotas(state: ClusterState): QuotaAnalysis {
+  const cached = cache.get(state);
+  if (cached) return cached;
+
+  const claimsByNs = new Map<string, ResourceClaim[]>();
+  for (const c of state.resourceClaims) {
+    const ns = c.metadata.namespace ?? '';
+    let list = claimsByNs.get(ns);
+    if (!list) claimsByNs.set(ns, (list = []));
+    list.push(c);
+  }
+  const usageByNs = new Map<string, { claims: bigint; devices: Map<string, bigint> }>();
+  const usageOf = (ns: string) => {
+    let u = usageByNs.get(ns);
+    if (!u) {
+      u = { claims: 0n, devices: new Map() };
+      for (const claim of claimsByNs.get(ns) ?? []) {
+        u.claims += 1n;
+        for (const [cls, n] of claimDeviceUsage(claim.spec)) u.devices.set(cls, (u.devices.get(cls) ?? 0n) + n);
+      }
+      usageByNs.set(ns, u);
+    }
+    return u;
+  };
+
+  const quotas: QuotaUsage[] = [];
+  const notes: string[] = [];
+  for (const rq of state.resourceQuotas) {
+    const ns = rq.metadata.namespace ?? '';
+    const hardMap = rq.spec?.hard ?? rq.status?.hard ?? {};
+    const keys = Object.keys(hardMap).filter((k) => parseDraQuotaKey(k) !== undefined).sort();
+    if (keys.length === 0) continue;
+    const scoped = isScoped(rq);
+    if (scoped) {
+      notes.push(
+        `ResourceQuota ${ns}/${rq.metadata.name} has ${scoped}: ResourceClaims match no quota scope, so its DRA limits (${keys.join(', ')}) never charge claims`,
+      );
+    }
+    const usage = usageOf(ns);
+    for (const key of keys) {
+      const parsed = parseDraQuotaKey(key)!;
+      let computed = 0n;
+      if (!scoped) computed = parsed.kind === 'claims' ? usage.claims : (usage.devices.get(parsed.deviceClass) ?? 0n);
+      const used = rq.status?.used?.[key];
+      quotas.push({
+        namespace: ns,
+        name: rq.metadata.name,
+        resource: key,
+        hard: canonical(hardMap[key]),
+        used: used === undefined || used === null ? null : canonical(used),
+        computedUsed: formatQuantity(quantityFromInteger(computed)),
+      });
+    }
+  }
+  quotas.sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.name, b.name) || cmp(a.resource, b.resource));
+  notes.sort();
+  const result = { quotas, notes };
+  cache.set(state, result);
+  return result;
+}
+
+function isScoped(rq: ResourceQuota): string | undefined {
+  const spec = rq.spec as (ResourceQuota['spec'] & { scopeSelector?: { matchExpressions?: unknown[] } }) | undefined;
+  const parts: string[] = [];
+  if (spec?.scopes && spec.scopes.length > 0) parts.push(`scopes ${spec.scopes.join(', ')}`);
+  if (spec?.scopeSelector?.matchExpressions && spec.scopeSelector.matchExpressions.length > 0) parts.push('a scopeSelector');
+  return parts.length > 0 ? parts.join(' and ') : undefined;
+}
+
+/** Quantity text as written, canonicalised when it parses ("10" stays "10", "1k" stays "1k"). */
+function canonical(text: unknown): string {
+  const s = typeof text === 'number' ? String(text) : typeof text === 'string' ? text : '';
+  const q = parseQuantity(s);
+  return q ? formatQuantity(q) : s;
+}
+
+/** Whether used >= watermark × hard, exactly (watermark given as a decimal fraction). */
+export function atOrAboveWatermark(used: string, hard: string, watermark: number): boolean {
+  const u = parseQuantity(used);
+  const h = parseQuantity(hard);
+  if (!u || !h) return false;
+  const w = parseQuantity(String(watermark));
+  if (!w) return false;
+  // used >= w * hard  ⇔  used * 10^ws >= w.num * hard  (all exact)
+  const scaledUsed = { num: u.num * 10n ** BigInt(w.scale), scale: u.scale, format: u.format } as Quantity;
+  const scaledHard = { num: h.num * w.num, scale: h.scale, format: h.format } as Quantity;
+  return compareQuantities(scaledUsed, scaledHard) >= 0;
+}
+
+/** The two usage figures differ (both present and not equal as quantities). */
+export function usageDisagrees(q: QuotaUsage): boolean {
+  if (q.used === null) return false;
+  const a = parseQuantity(q.used);
+  const b = parseQuantity(q.computedUsed);
+  if (!a || !b) return q.used !== q.computedUsed;
+  return compareQuantities(a, b) !== 0;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

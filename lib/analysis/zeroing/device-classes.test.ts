@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { zero001, zero002 } from '@/lib/analysis/checks/zero-checks';
+import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-context';
+import { DEFAULT_SETTINGS, type AnalysisSettings } from '@/lib/analysis/settings';
+import { createAuthzEngine } from '@/lib/authz/authz-engine';
+import { slice, stateOf } from '@/lib/authz/__fixtures__/builders';
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import type { DeviceClass, DeviceRequest, ResourceClaim, ResourceClaimTemplate } from '@/lib/k8s/types';
+import { analyseDeviceClasses, driverFromSelectors } from './device-classes';
+
+// DESIGN §4 zeroing indicators, dra-facts §9.
+
+const dc = (name: string, spec: DeviceClass['spec'] = {}, annotations?: Record<string, string>): DeviceClass => ({
+  apiVersion: 'resource.k8s.io/v1',
+  kind: 'DeviceClass',
+  metadata: { name, ...(annotations ? { annotations } : {}) },
+  spec,
+});
+const sel = (expression: string) => ({ cel: { expression } });
+const claim = (namespace: string, name: string, requests: DeviceRequest[], results?: { request: string; driver: string }[]): ResourceClaim => ({
+  apiVersion: 'resource.k8s.io/v1',
+  kind: 'ResourceClaim',
+  metadata: { name, namespace },
+  spec: { devices: { requests } },
+  ...(results ? { status: { allocation: { devices: { results: results.map((r) => ({ ...r, pool: 'p', device: 'd' })) } } } } : {}),
+});
+const template = (namespace: string, name: string, requests: DeviceRequest[]): ResourceClaimTemplate => ({
+  apiVersion: 'resource.k8s.io/v1',
+  kind: 'ResourceClaimTemplate',
+  metadata: { name, namespace },
+  spec: { spec: { devices: { requests } } },
+});
+const exact = (name: string, deviceClassName: string): DeviceRequest => ({ name, exactly: { deviceClassName } });
+
+function fixture(): ClusterState {
+  return stateOf({
+    deviceClasses: [
+      dc('gpu.example.com', { selectors: [sel("device.driver == 'gpu.example.com'")] }),
+      dc('h100-isolated.nvidia.com', { selectors: [sel('device.driver == "gpu.nvidia.com" && device.attributes["gpu.nvidia.com"].type == "gpu"')] }, { 'dra-posture.io/zero-on-release': 'true' }),
+      dc('opaque-zero', { config: [{ opaque: { driver: 'zeroing.platform.example.com', parameters: { resetPolicy: 'ZeroVRAMOnRelease' } } }] }),
+      dc('plain'),
+      dc('orphan', {}, { 'dra-posture.io/zero-on-release': 'false' }),
+      dc('tpu-v5'),
+    ],
+    resourceSlices: [slice('s1', 'plain', 'n1')],
+    resourceClaims: [
+      claim('tenant-a', 'a', [exact('g', 'gpu.example.com')]),
+      claim('tenant-b', 'b', [exact('g', 'gpu.example.com'), exact('h', 'h100-isolated.nvidia.com')]),
+      claim('tenant-a', 'h', [exact('h', 'h100-isolated.nvidia.com')]),
+      claim('kube-system', 'monitor', [exact('g', 'gpu.example.com')]),
+      claim('tenant-a', 'fpga', [{ name: 'f', firstAvailable: [{ name: 'x', deviceClassName: 'opaque-zero' }] }], [{ request: 'f/x', driver: 'fpga.example.com' }]),
+    ],
+    resourceClaimTemplates: [template('tenant-c', 'tpl', [{ name: 'pick', firstAvailable: [{ name: 'big', deviceClassName: 'tpu-v5' }, { name: 'small', deviceClassName: 'gpu.example.com' }] }])],
+  });
+}
+
+function analyse(settings: AnalysisSettings = DEFAULT_SETTINGS, state = fixture()) {
+  const ctx = buildAnalysisContext(state, createAuthzEngine(state), settings);
+  return { ctx, classes: analyseDeviceClasses(ctx) };
+}
+
+describe('driverFromSelectors', () => {
+  it.each([
+    ["device.driver == 'a.example.com'", 'a.example.com'],
+    ['device.driver=="b.example.com" && device.attributes["x"].y == 1', 'b.example.com'],
+    ["'c.example.com' == device.driver", 'c.example.com'],
+    ["device.driver == 'a' || device.driver == 'b'", null],
+    ["device.attributes['gpu.nvidia.com'].type == 'gpu'", null],
+  ])('%s → %s', (expression, driver) => {
+    expect(driverFromSelectors(dc('x', { selectors: [sel(expression)] }))).toBe(driver);
+  });
+});
+
+describe('analyseDeviceClasses', () => {
+  it('driver, zeroing state and using namespaces, sorted by name (default indicators)', () => {
+    expect(analyse().classes).toEqual([
+      { name: 'gpu.example.com', driver: 'gpu.example.com', zeroing: 'missing', usedByNamespaces: ['kube-system', 'tenant-a', 'tenant-b', 'tenant-c'] },
+      { name: 'h100-isolated.nvidia.com', driver: 'gpu.nvidia.com', zeroing: 'configured', usedByNamespaces: ['tenant-a', 'tenant-b'] },
+      { name: 'opaque-zero', driver: 'fpga.example.com', zeroing: 'configured', usedByNamespaces: ['tenant-a'] },
+      { name: 'orphan', driver: null, zeroing: 'missing', usedByNamespaces: [] },
+      { name: 'plain', driver: 'plain', zeroing: 'missing', usedByNamespaces: [] },
+      { name: 'tpu-v5', driver: null, zeroing: 'missing', usedByNamespaces: ['tenant-c'] },
+    ]);
+  });
+
+  it('unknown when no indicator applies; missing when the driver has an (empty) entry', () => {
+    const { classes } = analyse({ ...DEFAULT_SETTINGS, zeroingIndicators: { 'gpu.example.com': [] } });
+    expect(classes.map((c) => `${c.name}:${c.zeroing}`)).toEqual([
+      'gpu.example.com:missing',
+      'h100-isolated.nvidia.com:unknown',
+      'opaque-zero:unknown',
+      'orphan:unknown',
+      'plain:unknown',
+      'tpu-v5:unknown',
+    ]);
+  });
+
+  it('per-driver indicators apply only to that driver; opaque parameters can require a driver name', () => {
+    const { classes } = analyse({
+      ...DEFAULT_SETTINGS,
+      zeroingIndicators: {
+        'gpu.nvidia.com': [{ kind: 'deviceClassAnnotation', key: 'dra-posture.io/zero-on-release', equals: 'true' }],
+        'fpga.example.com': [{ kind: 'opaqueParameter', driver: 'other.example.com', path: 'resetPolicy', equals: 'ZeroVRAMOnRelease' }],
+      },
+    });
+    expect(classes.map((c) => `${c.name}:${c.zeroing}`)).toEqual([
+      'gpu.example.com:unknown',
+      'h100-isolated.nvidia.com:configured',
+      'opaque-zero:missing',
+      'orphan:unknown',
+      'plain:unknown',
+      'tpu-v5:unknown',
+    ]);
+  });
+});
+
+describe('ZERO001 / ZERO002', () => {
+  const { ctx } = analyse();
+
+  it('ZERO001: only classes used in two or more tenant namespaces without zeroing', () => {
+    const drafts = zero001.run(ctx);
+    expect(drafts.map((d) => d.objects.map((o) => `${o.kind}/${o.name}`))).toEqual([
+      ['DeviceClass/gpu.example.com', 'Namespace/tenant-a', 'Namespace/tenant-b', 'Namespace/tenant-c'],
+    ]);
+    expect(drafts[0].message).toContain('tenant-a, tenant-b and tenant-c');
+    expect(drafts[0].remediation).toContain('dra-posture.io/zero-on-release: "true"');
+  });
+
+  it('ZERO002: accelerator classes (by name or driver) without zeroing', () => {
+    expect(zero002.run(ctx).map((d) => d.objects[0].name)).toEqual(['gpu.example.com', 'tpu-v5']);
+    const { ctx: listed } = analyse({ ...DEFAULT_SETTINGS, acceleratorClasses: ['plain'] });
+    expect(zero002.run(listed).map((d) => d.objects[0].name)).toEqual(['gpu.example.com', 'plain', 'tpu-v5']);
+  });
+});

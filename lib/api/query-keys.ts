@@ -1,0 +1,11 @@
+import type { AccessQuery, CanIQuery, GraphQuery } from './routes';
+
+// react-query keys, shared by server prefetch and client hooks.
+export const queryKeys = {
+  report: () => ['report'] as const,
+  blastRadius: (node: string) => ['blast-radius', node] as const,
+  whoCan: (q: AccessQuery) => ['who-can', q] as const,
+  canI: (q: CanIQuery) => ['can-i', q] as const,
+  graph: (q: GraphQuery) => ['graph', q] as const,
+  graphSearch: (q: string) => ['graph-search', q] as const,
+};

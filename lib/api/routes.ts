@@ -1,0 +1,72 @@
+// URL builders for the dashboard's pages and its HTTP API, in one place.
+
+export interface AccessQuery {
+  verb: string;
+  resource: string;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
+}
+
+export interface CanIQuery extends AccessQuery {
+  user: string;
+  groups?: string[];
+}
+
+export interface GraphQuery {
+  focus?: string;
+  expand?: string[];
+  expandAll?: boolean;
+  riskyOnly?: boolean;
+}
+
+function qs(params: Record<string, string | string[] | boolean | undefined>): string {
+  const sp = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined || v === '' || v === false) continue;
+    if (Array.isArray(v)) for (const item of v) sp.append(k, item);
+    else sp.set(k, v === true ? '1' : v);
+  }
+  const s = sp.toString();
+  return s ? `?${s}` : '';
+}
+
+export const api = {
+  report: () => '/api/v1/report',
+  finding: (id: string) => `/api/v1/findings/${encodeURIComponent(id)}`,
+  blastRadius: (node: string) => `/api/v1/nodes/${encodeURIComponent(node)}/blast-radius`,
+  whoCan: (q: AccessQuery) => `/api/v1/who-can${qs({ ...q })}`,
+  canI: (q: CanIQuery) => `/api/v1/can-i${qs({ ...q, groups: q.groups?.filter(Boolean) })}`,
+  graph: (q: GraphQuery) => `/api/v1/graph${qs({ focus: q.focus, expand: q.expand, all: q.expandAll, risky: q.riskyOnly })}`,
+  graphSearch: (q: string) => `/api/v1/graph/search${qs({ q })}`,
+};
+
+export const pages = {
+  overview: () => '/',
+  findings: (params: Record<string, string | string[] | undefined> = {}) => `/findings${qs(params)}`,
+  finding: (id: string) => `/findings/${encodeURIComponent(id)}`,
+  graph: (focus?: string) => `/graph${qs({ focus })}`,
+  graphView: (q: GraphQuery) => `/graph${graphQueryString(q)}`,
+  nodes: (node?: string) => `/nodes${qs({ node })}`,
+  quotas: () => '/quotas',
+  devices: () => '/devices',
+  explorer: (params: Record<string, string | undefined> = {}) => `/explorer${qs(params)}`,
+};
+
+type ParamsLike = { get(name: string): string | null; getAll(name: string): string[] };
+
+/** The graph view's URL state, normalised so server prefetch and client hooks build the same query key. */
+export function parseGraphQuery(params: ParamsLike): GraphQuery {
+  const q: GraphQuery = {};
+  const focus = params.get('focus');
+  if (focus) q.focus = focus;
+  const expand = [...new Set(params.getAll('expand').flatMap((v) => v.split(',')).filter(Boolean))].sort();
+  if (expand.length) q.expand = expand;
+  if (params.get('all') === '1') q.expandAll = true;
+  if (params.get('risky') === '1') q.riskyOnly = true;
+  return q;
+}
+
+export function graphQueryString(q: GraphQuery): string {
+  return qs({ focus: q.focus, expand: q.expand?.length ? q.expand.join(',') : undefined, all: q.expandAll, risky: q.riskyOnly });
+}

@@ -1,0 +1,109 @@
+import type { RbacIndex } from '@/lib/authz/rbac-index';
+import { apiGroupMatches, resourceMatches } from '@/lib/authz/rule-matches';
+import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
+import { DRA_RESOURCES, draResourceName, isRiskyWrite } from './dra-resources';
+import { groupOf, nodeId, tierOf } from './node-id';
+import type { EdgeReason, GraphEdge, GraphModel, GraphNode, GraphNodeKind } from './types';
+
+/**
+ * The identity graph of a cluster from its RBAC index (aggregated ClusterRoles already recomputed,
+ * ServiceAccount subjects normalised): only roles with a rule reaching a DRA resource, the bindings
+ * that refer to them and the subjects of those bindings. Risky edges grant a write on a sensitive
+ * resource; the edges leading to them are risky too. Deterministic: output is sorted.
+ */
+export function buildIdentityGraph(rbac: RbacIndex): GraphModel {
+  const nodes = new Map<string, GraphNode>();
+  const edges = new Map<string, GraphEdge>();
+
+  const addNode = (kind: GraphNodeKind, namespace: string | undefined, name: string, extra: Partial<GraphNode> = {}): GraphNode => {
+    const id = nodeId(kind, namespace, name);
+    let n = nodes.get(id);
+    if (!n) {
+      n = { id, kind, tier: tierOf(kind), name, group: groupOf(kind, namespace), risky: false, ...extra };
+      if (namespace) n.namespace = namespace;
+      nodes.set(id, n);
+    }
+    return n;
+  };
+  const addEdge = (kind: GraphEdge['kind'], source: string, target: string, reason: EdgeReason, verbs: readonly string[] = [], risky = false): GraphEdge => {
+    const id = `${source}→${target}`;
+    let e = edges.get(id);
+    if (!e) {
+      e = { id, source, target, kind, risky: false, verbs: [], reasons: [] };
+      edges.set(id, e);
+    }
+    e.reasons.push(reason);
+    for (const v of verbs) if (!e.verbs.includes(v)) e.verbs.push(v);
+    if (risky) e.risky = true;
+    return e;
+  };
+
+  for (const r of DRA_RESOURCES) addNode('Resource', undefined, draResourceName(r), { apiGroup: r.group });
+
+  // roles → resources
+  const rolesWithDra = new Map<string, { risky: boolean }>();
+  const allRoles = [...rbac.clusterRoles.values()];
+  for (const inNs of rbac.roles.values()) allRoles.push(...inNs.values());
+  for (const role of allRoles) {
+    const roleRef: ObjectRef = role.ref.kind === 'Role' ? { kind: 'Role', name: role.ref.name, namespace: role.ref.namespace } : { kind: 'ClusterRole', name: role.ref.name };
+    const roleId = nodeId(role.ref.kind, role.ref.kind === 'Role' ? role.ref.namespace : undefined, role.ref.name);
+    role.rules.forEach(({ rule, from }, ruleIndex) => {
+      if (!rule.verbs || rule.verbs.length === 0) return;
+      for (const r of DRA_RESOURCES) {
+        const combined = draResourceName(r);
+        if (!apiGroupMatches(rule, r.group) || !resourceMatches(rule, combined, r.subresource)) continue;
+        const risky = isRiskyWrite(r, rule.verbs);
+        let info = rolesWithDra.get(roleId);
+        if (!info) rolesWithDra.set(roleId, (info = { risky: false }));
+        if (risky) info.risky = true;
+        const reason: EdgeReason = { type: 'rule', role: roleRef, ruleIndex, rule, resource: combined };
+        if (from) reason.aggregatedFrom = from;
+        addNode(role.ref.kind, role.ref.kind === 'Role' ? role.ref.namespace : undefined, role.ref.name);
+        addEdge('rule', roleId, nodeId('Resource', undefined, combined), reason, rule.verbs, risky);
+      }
+    });
+  }
+
+  // bindings → roles, subjects → bindings
+  for (const b of rbac.bindings) {
+    if (!b.role) continue;
+    const roleId = nodeId(b.role.ref.kind, b.role.ref.kind === 'Role' ? b.role.ref.namespace : undefined, b.role.ref.name);
+    const info = rolesWithDra.get(roleId);
+    if (!info || b.subjects.length === 0) continue;
+    const bindingRef: ObjectRef = b.ref.kind === 'RoleBinding' ? { kind: 'RoleBinding', name: b.ref.name, namespace: b.ref.namespace } : { kind: 'ClusterRoleBinding', name: b.ref.name };
+    const roleRef: ObjectRef = b.role.ref.kind === 'Role' ? { kind: 'Role', name: b.role.ref.name, namespace: b.role.ref.namespace } : { kind: 'ClusterRole', name: b.role.ref.name };
+    const binding = addNode(b.ref.kind, b.ref.kind === 'RoleBinding' ? b.ref.namespace : undefined, b.ref.name);
+    addEdge('roleRef', binding.id, roleId, { type: 'roleRef', binding: bindingRef, role: roleRef }, [], info.risky);
+    for (const s of b.subjects) {
+      const subject = addNode(s.kind, s.kind === 'ServiceAccount' ? s.namespace : undefined, s.name);
+      const subjectRef: SubjectRef = s.kind === 'ServiceAccount' ? { kind: s.kind, name: s.name, namespace: s.namespace } : { kind: s.kind, name: s.name };
+      addEdge('subject', subject.id, binding.id, { type: 'subject', binding: bindingRef, subject: subjectRef }, [], info.risky);
+    }
+  }
+
+  // Roles reached by no binding stay visible (an unbound wildcard role is still worth seeing).
+  for (const e of edges.values()) {
+    if (!e.risky) continue;
+    nodes.get(e.source)!.risky = true;
+    if (e.kind === 'rule') nodes.get(e.target)!.risky = true;
+  }
+
+  return {
+    nodes: [...nodes.values()].sort(compareNodes),
+    edges: [...edges.values()].sort((a, b) => cmp(a.id, b.id)),
+  };
+}
+
+const KIND_ORDER: Record<GraphNodeKind, number> = { User: 0, Group: 1, ServiceAccount: 2, ClusterRoleBinding: 3, RoleBinding: 4, ClusterRole: 5, Role: 6, Resource: 7 };
+
+const RESOURCE_ORDER = new Map(DRA_RESOURCES.map((r, i) => [draResourceName(r), i]));
+
+/** Tier, then kind, namespace and name; resources keep the catalogue order of DRA_RESOURCES. */
+export function compareNodes(a: GraphNode, b: GraphNode): number {
+  if (a.kind === 'Resource' && b.kind === 'Resource') return (RESOURCE_ORDER.get(a.name) ?? 99) - (RESOURCE_ORDER.get(b.name) ?? 99) || cmp(a.name, b.name);
+  return a.tier - b.tier || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || cmp(a.namespace ?? '', b.namespace ?? '') || cmp(a.name, b.name);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { buildRbacIndex } from '@/lib/authz/rbac-index';
+import { clusterRole, crb, Group, rb, role, SA, User } from '@/lib/authz/__fixtures__/builders';
+import { buildIdentityGraph } from './build-graph';
+import { layoutColumns } from './layout';
+import { groupNodeId, nodeId, parseNodeId } from './node-id';
+import { AUTO_EXPAND_LIMIT, buildGraphView, focusSubgraph, searchGraph } from './view';
+
+const DRA = 'resource.k8s.io';
+
+function cluster() {
+  return {
+    clusterRoles: [
+      clusterRole('slice-writer', [{ apiGroups: [DRA], resources: ['resourceslices'], verbs: ['create', 'update'] }]),
+      clusterRole('claim-reader', [{ apiGroups: [DRA], resources: ['resourceclaims'], verbs: ['get', 'list'] }]),
+      clusterRole('pods-only', [{ apiGroups: [''], resources: ['pods'], verbs: ['*'] }]),
+      clusterRole('dra-wild', [{ apiGroups: [DRA], resources: ['*'], verbs: ['*'] }]),
+      clusterRole('driver-assoc', [{ apiGroups: [DRA], resources: ['resourceclaims/driver'], verbs: ['associated-node:update'], resourceNames: ['gpu.example.com'] }]),
+    ],
+    roles: [role('team-a', 'claims', [{ apiGroups: [DRA], resources: ['resourceclaims'], verbs: ['create'] }])],
+    clusterRoleBindings: [
+      crb('driver', { kind: 'ClusterRole', name: 'slice-writer' }, [SA('drivers', 'plugin')]),
+      crb('readers', { kind: 'ClusterRole', name: 'claim-reader' }, [Group('sre'), User('<img src=x onerror=1>')]),
+      crb('pods', { kind: 'ClusterRole', name: 'pods-only' }, [User('bob')]),
+      crb('assoc', { kind: 'ClusterRole', name: 'driver-assoc' }, [SA('drivers', 'plugin')]),
+    ],
+    roleBindings: [rb('team-a', 'claims', { kind: 'Role', name: 'claims' }, [SA(undefined, 'runner'), User('alice')])],
+  };
+}
+
+describe('buildIdentityGraph', () => {
+  const model = buildIdentityGraph(buildRbacIndex(cluster()));
+  const ids = model.nodes.map((n) => n.id);
+
+  it('keeps only roles reaching DRA resources, their bindings and subjects', () => {
+    expect(ids).not.toContain(nodeId('ClusterRole', undefined, 'pods-only'));
+    expect(ids).not.toContain(nodeId('User', undefined, 'bob'));
+    expect(ids).toContain(nodeId('ServiceAccount', 'team-a', 'runner'));
+    expect(ids).toContain(nodeId('User', undefined, '<img src=x onerror=1>'));
+    // an unbound wildcard role is still shown
+    expect(ids).toContain(nodeId('ClusterRole', undefined, 'dra-wild'));
+  });
+
+  it('marks writes to sensitive resources risky, and the path leading to them', () => {
+    const edge = (s: string, t: string) => model.edges.find((e) => e.source === s && e.target === t)!;
+    const sliceEdge = edge(nodeId('ClusterRole', undefined, 'slice-writer'), nodeId('Resource', undefined, 'resourceslices'));
+    expect(sliceEdge.risky).toBe(true);
+    expect(sliceEdge.verbs).toEqual(['create', 'update']);
+    expect(sliceEdge.reasons[0]).toMatchObject({ type: 'rule', ruleIndex: 0, resource: 'resourceslices' });
+    expect(edge(nodeId('ServiceAccount', 'drivers', 'plugin'), nodeId('ClusterRoleBinding', undefined, 'driver')).risky).toBe(true);
+    expect(edge(nodeId('ClusterRole', undefined, 'claim-reader'), nodeId('Resource', undefined, 'resourceclaims')).risky).toBe(false);
+    // associated-node driver writes are limited to the caller's node
+    expect(edge(nodeId('ClusterRole', undefined, 'driver-assoc'), nodeId('Resource', undefined, 'resourceclaims/driver')).risky).toBe(false);
+    // a wildcard resource rule reaches every DRA subresource
+    const wild = model.edges.filter((e) => e.source === nodeId('ClusterRole', undefined, 'dra-wild')).map((e) => e.target);
+    expect(wild).toContain(nodeId('Resource', undefined, 'resourceclaims/binding'));
+    expect(wild).not.toContain(nodeId('Resource', undefined, 'nodes/status'));
+  });
+
+  it('gives a ServiceAccount without namespace the RoleBinding namespace', () => {
+    const e = model.edges.find((x) => x.source === nodeId('ServiceAccount', 'team-a', 'runner'))!;
+    expect(e.reasons[0]).toEqual({ type: 'subject', binding: { kind: 'RoleBinding', name: 'claims', namespace: 'team-a' }, subject: { kind: 'ServiceAccount', name: 'runner', namespace: 'team-a' } });
+  });
+
+  it('is independent of input order', () => {
+    const c = cluster();
+    const shuffled = buildIdentityGraph(
+      buildRbacIndex({ clusterRoles: [...c.clusterRoles].reverse(), roles: c.roles, clusterRoleBindings: [...c.clusterRoleBindings].reverse(), roleBindings: c.roleBindings }),
+    );
+    expect(shuffled).toEqual(model);
+  });
+});
+
+describe('node ids', () => {
+  it('round-trips names containing colons', () => {
+    expect(parseNodeId(nodeId('User', undefined, 'system:node:n1'))).toEqual({ kind: 'User', namespace: '', name: 'system:node:n1' });
+    expect(parseNodeId(nodeId('ServiceAccount', 'ns', 'a:b'))).toEqual({ kind: 'ServiceAccount', namespace: 'ns', name: 'a:b' });
+  });
+});
+
+describe('views', () => {
+  const model = buildIdentityGraph(buildRbacIndex(cluster()));
+
+  it('focus keeps only paths through the focused node', () => {
+    const sub = focusSubgraph(model, nodeId('ServiceAccount', 'drivers', 'plugin'));
+    expect(sub.nodes.map((n) => n.id).sort()).toEqual(
+      [
+        nodeId('ServiceAccount', 'drivers', 'plugin'),
+        nodeId('ClusterRoleBinding', undefined, 'driver'),
+        nodeId('ClusterRoleBinding', undefined, 'assoc'),
+        nodeId('ClusterRole', undefined, 'slice-writer'),
+        nodeId('ClusterRole', undefined, 'driver-assoc'),
+        nodeId('Resource', undefined, 'resourceslices'),
+        nodeId('Resource', undefined, 'resourceclaims/driver'),
+      ].sort(),
+    );
+    const res = focusSubgraph(model, nodeId('Resource', undefined, 'resourceclaims'));
+    expect(res.nodes.map((n) => n.id)).toContain(nodeId('User', undefined, 'alice'));
+    expect(res.nodes.map((n) => n.id)).not.toContain(nodeId('Resource', undefined, 'resourceslices'));
+  });
+
+  it('collapses groups of a large graph and merges their edges', () => {
+    const big = { ...model, nodes: [...model.nodes], edges: [...model.edges] };
+    for (let i = 0; i < AUTO_EXPAND_LIMIT; i++) {
+      const sa = nodeId('ServiceAccount', 'bulk', `sa-${i}`);
+      big.nodes.push({ id: sa, kind: 'ServiceAccount', tier: 0, name: `sa-${i}`, namespace: 'bulk', group: 'ns/bulk', risky: false });
+      big.edges.push({ id: `${sa}→b`, source: sa, target: nodeId('ClusterRoleBinding', undefined, 'readers'), kind: 'subject', risky: false, verbs: [], reasons: [] });
+    }
+    const view = buildGraphView(big);
+    const bulk = view.nodes.find((n) => n.id === groupNodeId(0, 'ns/bulk'))!;
+    expect(bulk.memberCount).toBe(AUTO_EXPAND_LIMIT);
+    const merged = view.edges.filter((e) => e.source === bulk.id);
+    expect(merged).toHaveLength(1);
+    // resources are never collapsed
+    expect(view.nodes.filter((n) => n.tier === 3).every((n) => n.memberCount === undefined)).toBe(true);
+    const expanded = buildGraphView(big, { expand: [groupNodeId(0, 'ns/bulk')] });
+    expect(expanded.nodes.filter((n) => n.namespace === 'bulk' && n.tier === 0)).toHaveLength(AUTO_EXPAND_LIMIT);
+  });
+
+  it('riskyOnly drops safe paths', () => {
+    const view = buildGraphView(model, { riskyOnly: true });
+    expect(view.edges.every((e) => e.risky)).toBe(true);
+    expect(view.nodes.map((n) => n.id)).not.toContain(nodeId('User', undefined, 'alice'));
+  });
+
+  it('lays out columns deterministically, without overlaps', () => {
+    const view = buildGraphView(model);
+    const seen = new Set(view.nodes.map((n) => `${n.x},${n.y}`));
+    expect(seen.size).toBe(view.nodes.length);
+    expect(buildGraphView(model)).toEqual(view);
+    for (const n of view.nodes) expect(n.x).toBe(view.nodes.find((m) => m.tier === n.tier)!.x);
+  });
+
+  it('search finds by name or namespace/name, prefix first', () => {
+    const hits = searchGraph(model, 'team-a/');
+    expect(hits.map((h) => h.name)).toContain('runner');
+    expect(searchGraph(model, 'slice')[0].name).toBe('slice-writer');
+    expect(searchGraph(model, '   ')).toEqual([]);
+  });
+});
+
+describe('layoutColumns', () => {
+  it('orders a column by the barycentre of its targets', () => {
+    const r = layoutColumns(
+      [
+        { id: 'r1', tier: 3, order: 0 },
+        { id: 'r2', tier: 3, order: 1 },
+        { id: 'a', tier: 2, order: 0 },
+        { id: 'b', tier: 2, order: 1 },
+      ],
+      [
+        { source: 'a', target: 'r2' },
+        { source: 'b', target: 'r1' },
+      ],
+    );
+    expect(r.positions.get('b')!.y).toBeLessThan(r.positions.get('a')!.y);
+  });
+});

@@ -1,0 +1,83 @@
+import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-context';
+import type { AnalysisContext } from '@/lib/analysis/context-types';
+import { runChecks } from '@/lib/analysis/checks/registry';
+import { listClaimStatusWriters } from '@/lib/analysis/node-writers/claim-status-writers';
+import { listNodeStatusWriters } from '@/lib/analysis/node-writers/node-status-writers';
+import { analyseQuotas } from '@/lib/analysis/quota/quota-usage';
+import { mergeSettings, type AnalysisSettings } from '@/lib/analysis/settings';
+import { analyseDeviceClasses } from '@/lib/analysis/zeroing/device-classes';
+import { createAuthzEngine } from '@/lib/authz/authz-engine';
+import type { AuthorizerName } from '@/lib/authz/types';
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import { SEVERITIES, type NodeReport, type Report, type Severity } from './types';
+
+export interface BuildReportOptions {
+  /** Overrides of the analysis settings (thresholds, indicator tables...). */
+  settings?: Partial<AnalysisSettings>;
+  /** Authorizer chain after system:masters (default Node,RBAC). */
+  chain?: readonly AuthorizerName[];
+}
+
+/** Everything a report is made of, for callers (API, UI) that also need the context. */
+export interface ReportBuild {
+  report: Report;
+  context: AnalysisContext;
+}
+
+/**
+ * The posture report (DESIGN §5): findings of every check, node and claim status writers per node,
+ * DRA quota usage, DeviceClass zeroing, warnings. Deterministic: the same cluster, in any object
+ * order, gives the same JSON.
+ */
+export function buildReport(state: ClusterState, options: BuildReportOptions = {}): Report {
+  return buildReportWithContext(state, options).report;
+}
+
+export function buildReportWithContext(state: ClusterState, options: BuildReportOptions = {}): ReportBuild {
+  const settings = mergeSettings(options.settings);
+  const engine = createAuthzEngine(state, options.chain ? { chain: options.chain } : {});
+  const context = buildAnalysisContext(state, engine, settings);
+
+  const findings = runChecks(context);
+  const summary = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
+  for (const f of findings) summary[f.severity]++;
+
+  const statusWriters = listNodeStatusWriters(context);
+  const claimWriters = listClaimStatusWriters(context);
+  const nodeNames = [...new Set([...engine.nodeNames, ...statusWriters.keys(), ...claimWriters.keys()])].sort(cmp);
+  const nodes: NodeReport[] = nodeNames.map((name) => ({
+    name,
+    statusWriters: statusWriters.get(name) ?? [],
+    claimStatusWriters: claimWriters.get(name) ?? [],
+  }));
+
+  const quotaAnalysis = analyseQuotas(state);
+  const warnings = [...new Set([...state.warnings, ...engine.rbac.notes, ...quotaAnalysis.notes])].sort(cmp);
+
+  const report: Report = {
+    schemaVersion: 1,
+    source: {
+      kind: state.source.kind,
+      name: state.source.name,
+      collectedAt: state.source.collectedAt ?? null,
+      kubernetesVersion: state.source.kubernetesVersion ?? null,
+    },
+    summary,
+    findings,
+    nodes,
+    quotas: quotaAnalysis.quotas,
+    deviceClasses: analyseDeviceClasses(context),
+    warnings,
+  };
+  return { report, context };
+}
+
+/** Findings at or above a severity (critical is the highest). */
+export function countAtOrAbove(report: Pick<Report, 'summary'>, severity: Severity): number {
+  const rank = SEVERITIES.indexOf(severity);
+  return SEVERITIES.filter((_, i) => i <= rank).reduce((n, s) => n + (report.summary[s] ?? 0), 0);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,57 @@
+import { parseQuantity, quantityToNumber } from '@/lib/k8s/quantity';
+import type { QuotaUsage } from '@/lib/report/types';
+import { compareText } from './subjects';
+
+export interface QuotaRow extends QuotaUsage {
+  key: string;
+  /** What the resource counts, e.g. "ResourceClaims" or "devices of gpu.nvidia.com". */
+  label: string;
+  hardValue: number | null;
+  usedValue: number | null;
+  computedValue: number | null;
+  /** computedUsed / hard, 0..∞ (null when hard is 0 or unparsable). */
+  ratio: number | null;
+  /** The reported status.used and the usage computed from the claims disagree. */
+  mismatch: boolean;
+}
+
+function num(q: string | null): number | null {
+  if (q === null) return null;
+  const p = parseQuantity(q);
+  return p ? quantityToNumber(p) : null;
+}
+
+export function quotaLabel(resource: string): string {
+  if (resource === 'count/resourceclaims.resource.k8s.io') return 'ResourceClaims';
+  if (resource === 'count/resourceclaimtemplates.resource.k8s.io') return 'ResourceClaimTemplates';
+  const m = /^(.+)\.deviceclass\.resource\.k8s\.io\/devices$/.exec(resource);
+  if (m) return `devices of ${m[1]}`;
+  return resource;
+}
+
+export function buildQuotaRows(quotas: readonly QuotaUsage[]): QuotaRow[] {
+  return quotas
+    .map((q) => {
+      const hardValue = num(q.hard);
+      const usedValue = num(q.used);
+      const computedValue = num(q.computedUsed);
+      const basis = computedValue ?? usedValue;
+      return {
+        ...q,
+        key: `${q.namespace}/${q.name}/${q.resource}`,
+        label: quotaLabel(q.resource),
+        hardValue,
+        usedValue,
+        computedValue,
+        ratio: hardValue && basis !== null ? basis / hardValue : null,
+        mismatch: usedValue !== null && computedValue !== null && usedValue !== computedValue,
+      };
+    })
+    .sort((a, b) => compareText(a.namespace, b.namespace) || compareText(a.name, b.name) || compareText(a.resource, b.resource));
+}
+
+export function groupByNamespace<T extends { namespace: string }>(rows: readonly T[]): { namespace: string; rows: T[] }[] {
+  const by = new Map<string, T[]>();
+  for (const r of rows) (by.get(r.namespace) ?? by.set(r.namespace, []).get(r.namespace)!).push(r);
+  return [...by].map(([namespace, rows]) => ({ namespace, rows }));
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { SAMPLE_REPORT } from './__fixtures__/sample-report';
+import { countBySeverity, DEFAULT_FILTERS, filterFindings, findingFacets, findingFiltersToQuery, findingNamespaces, parseFindingFilters } from './findings-view';
+import { buildNodeMatrix, claimWritersByDriver, NODE_AUTHORIZER_ROW } from './node-matrix';
+import { buildQuotaRows, quotaLabel } from './quota-view';
+
+const params = (q: string) => new URLSearchParams(q);
+
+describe('findings view', () => {
+  const all = SAMPLE_REPORT.findings;
+
+  it('sorts by severity by default, then check', () => {
+    expect(filterFindings(all, DEFAULT_FILTERS).map((f) => f.id)).toEqual(['f-crit', 'f-high-a', 'f-high-b', 'f-med']);
+  });
+
+  it('filters by severity, check, namespace, subject and text', () => {
+    expect(filterFindings(all, { ...DEFAULT_FILTERS, severity: ['high'] }).map((f) => f.id)).toEqual(['f-high-a', 'f-high-b']);
+    expect(filterFindings(all, { ...DEFAULT_FILTERS, check: ['DRA006'] }).map((f) => f.id)).toEqual(['f-med']);
+    expect(filterFindings(all, { ...DEFAULT_FILTERS, namespace: 'tenant-c' }).map((f) => f.id)).toEqual(['f-high-a']);
+    expect(filterFindings(all, { ...DEFAULT_FILTERS, subject: 'Group//support-engineers' }).map((f) => f.id)).toEqual(['f-crit']);
+    expect(filterFindings(all, { ...DEFAULT_FILTERS, q: 'FORGE' }).map((f) => f.id)).toEqual(['f-high-b']);
+  });
+
+  it('round-trips filters through the URL and drops junk', () => {
+    const f = parseFindingFilters(params('severity=high,bogus&check=DRA007&check=<x>&sort=check&namespace=tenant-a'));
+    expect(f).toEqual({ ...DEFAULT_FILTERS, severity: ['high'], check: ['DRA007'], sort: 'check', namespace: 'tenant-a' });
+    expect(findingFiltersToQuery(f)).toEqual({ severity: 'high', check: 'DRA007', namespace: 'tenant-a', subject: undefined, q: undefined, sort: 'check' });
+    expect(parseFindingFilters(params('sort=evil')).sort).toBe('severity');
+  });
+
+  it('derives namespaces and facets', () => {
+    expect(findingNamespaces(all[2])).toEqual(['tenant-c']);
+    const facets = findingFacets(all);
+    expect(facets.checks.map((c) => c.check)).toEqual(['CLAIM001', 'DRA006', 'DRA007', 'NODE002']);
+    expect(facets.namespaces).toEqual([
+      { namespace: 'tenant-a', count: 1 },
+      { namespace: 'tenant-b', count: 1 },
+      { namespace: 'tenant-c', count: 1 },
+    ]);
+    expect(countBySeverity(all)).toEqual({ critical: 1, high: 2, medium: 1, low: 0, info: 0 });
+  });
+});
+
+describe('node matrix', () => {
+  const m = buildNodeMatrix(SAMPLE_REPORT.nodes);
+
+  it('has sorted node columns and folds kubelets into one row, listed last', () => {
+    expect(m.nodes).toEqual(['gpu-1', 'gpu-2']);
+    expect(m.rows.at(-1)!.key).toBe(NODE_AUTHORIZER_ROW);
+    expect(Object.keys(m.rows.at(-1)!.cells).sort()).toEqual(['gpu-1', 'gpu-2']);
+  });
+
+  it('orders rows from the broadest mode down', () => {
+    expect(m.rows.map((r) => r.worst)).toEqual(['impersonation', 'rbac', 'constrained-impersonation', 'node-authorizer']);
+    const rbac = m.rows.find((r) => r.worst === 'rbac')!;
+    expect(rbac.nodeCount).toBe(2);
+    expect(rbac.cells['gpu-1']).toEqual([{ mode: 'rbac', scope: 'all-nodes' }]);
+  });
+
+  it('groups claim-status writers by driver, arbitrary-node first', () => {
+    const g = claimWritersByDriver(SAMPLE_REPORT.nodes[1]);
+    expect(g.map((x) => x.driver)).toEqual(['gpu.example.com', 'gpu.nvidia.com']);
+    expect(g[1].writers.map((w) => w.mode)).toEqual(['arbitrary-node', 'associated-node']);
+  });
+});
+
+describe('quota rows', () => {
+  it('computes ratios and flags disagreeing usage', () => {
+    const rows = buildQuotaRows(SAMPLE_REPORT.quotas);
+    expect(rows.map((r) => r.namespace)).toEqual(['tenant-a', 'tenant-b']);
+    expect(rows[0]).toMatchObject({ label: 'ResourceClaims', ratio: 0.75, mismatch: true });
+    expect(rows[1].ratio).toBeCloseTo(34 / 36);
+    expect(rows[1].mismatch).toBe(false);
+    expect(quotaLabel('gpu.nvidia.com.deviceclass.resource.k8s.io/devices')).toBe('devices of gpu.nvidia.com');
+  });
+});
+
+import { splitRemediation } from './remediation';
+
+describe('splitRemediation', () => {
+  it('separates prose, commands and a trailing YAML manifest', () => {
+    const parts = splitRemediation('Remove the binding:\nkubectl delete clusterrolebinding x\nThen apply:\napiVersion: v1\nkind: Role\n---\napiVersion: v1');
+    expect(parts.map((p) => p.type)).toEqual(['text', 'command', 'text', 'yaml']);
+    expect(parts[3].text).toBe('apiVersion: v1\nkind: Role\n---\napiVersion: v1');
+  });
+  it('keeps plain prose as one part', () => {
+    expect(splitRemediation('Just do it.\nCarefully.')).toEqual([{ type: 'text', text: 'Just do it.\nCarefully.' }]);
+  });
+});

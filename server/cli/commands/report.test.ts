@@ -1,0 +1,134 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildReport, countAtOrAbove } from '@/lib/report/build-report';
+import { SEVERITIES, type Report } from '@/lib/report/types';
+import { loadSnapshot } from '@/server/sources/snapshot-source';
+import { smallCluster } from '@/lib/report/__fixtures__/small-cluster';
+import type { CommandIO } from '../command-io';
+import { main } from '../main';
+
+// `dra-posture report`: output formats and exit codes (0, 3 with --fail-on, 2 on usage errors).
+
+let dir: string;
+let snapshot: string;
+let empty: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dra-posture-report-'));
+  const { source: _source, warnings: _warnings, ...collections } = smallCluster();
+  const items = Object.values(collections).flat();
+  snapshot = join(dir, 'cluster.json');
+  await writeFile(snapshot, JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+  empty = join(dir, 'empty.json');
+  await writeFile(empty, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'quiet' } }] }));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CommandIO = { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+describe('dra-posture report', () => {
+  it('-o json writes the report contract', async () => {
+    const r = await run('report', '--snapshot', snapshot, '-o', 'json');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out) as Report;
+    expect(report.schemaVersion).toBe(1);
+    expect(report.source).toMatchObject({ kind: 'snapshot', name: 'cluster.json' });
+    expect(report.nodes.map((n) => n.name)).toEqual(['cp-1', 'gpu-1', 'gpu-2']);
+    // The same report the library builds from the same snapshot.
+    expect(r.out.trim()).toBe(JSON.stringify(buildReport(await loadSnapshot(snapshot)), null, 2));
+    expect(report.findings.map((f) => f.check)).toEqual(expect.arrayContaining(['ZERO001', 'QUOTA003', 'QUOTA004']));
+  });
+
+  it('markdown by default', async () => {
+    const r = await run('report', '--snapshot', snapshot);
+    expect(r.code).toBe(0);
+    expect(r.out.startsWith('# DRA posture report\n')).toBe(true);
+    expect(r.out).toContain('## Node status writers');
+  });
+
+  it('--fail-on: 3 when findings at or above the severity exist, else 0', async () => {
+    const expected = buildReport(await loadSnapshot(snapshot));
+    // ZERO001 (high) and QUOTA004 (info) fire on this cluster.
+    expect((await run('report', '--snapshot', snapshot, '--fail-on', 'high', '-o', 'json')).code).toBe(3);
+    expect((await run('report', '--snapshot', snapshot, '--fail-on', 'info')).code).toBe(3);
+    for (const sev of SEVERITIES) {
+      const r = await run('report', '--snapshot', snapshot, '--fail-on', sev.toUpperCase(), '-o', 'json');
+      const n = countAtOrAbove(expected, sev);
+      expect(r.code, sev).toBe(n > 0 ? 3 : 0);
+      expect(r.err, sev).toBe(n > 0 ? `dra-posture report: ${n} finding(s) at or above ${sev}\n` : '');
+    }
+    const quiet = await run('report', '--snapshot', empty, '--fail-on', 'info', '-o', 'json');
+    expect(quiet.code).toBe(0);
+    expect((JSON.parse(quiet.out) as Report).findings).toEqual([]);
+  });
+
+  it.each([
+    [['--snapshot', 'X', '--fail-on', 'severe'], '--fail-on expects one of critical, high, medium, low, info'],
+    [['--snapshot', 'X', '-o', 'yaml'], '-o must be markdown or json'],
+    [['--snapshot', 'X', '-o', 'html'], 'not available yet'],
+    [[], 'no cluster given'],
+    [['--snapshot', 'X', '--bogus'], 'bogus'],
+    [['--snapshot', 'X', 'extra'], 'unexpected arguments: extra'],
+    [['--snapshot', 'X', '--authorizers', 'Webhook'], '--authorizers'],
+  ])('usage error %j → exit 2', async (args, message) => {
+    const argv = args.map((a) => (a === 'X' ? snapshot : a));
+    const r = await run('report', ...argv);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toContain(message);
+  });
+
+  it('an unreadable snapshot exits 2', async () => {
+    const r = await run('report', '--snapshot', join(dir, 'missing.json'));
+    expect(r.code).toBe(2);
+  });
+});
+
+describe('dra-posture report --demo (demo/EXPECTED.md §3-§5)', () => {
+  let report: Report;
+  beforeAll(async () => {
+    const r = await run('report', '--demo', '-o', 'json');
+    expect(r.code).toBe(0);
+    report = JSON.parse(r.out) as Report;
+  });
+
+  const writers = (node: string) =>
+    report.nodes.find((n) => n.name === node)!.statusWriters.map((w) => `${w.mode} ${w.scope} ${w.subject.namespace ? `${w.subject.namespace}/` : ''}${w.subject.name}`);
+
+  it('constrained reporter only where its pods run; named writer only on its node', () => {
+    const withReporter = report.nodes.filter((n) => n.statusWriters.some((w) => w.subject.name === 'gpu-driver-reporter')).map((n) => n.name);
+    expect(withReporter).toEqual(['gpu-a100-01', 'gpu-h100-01', 'gpu-h100-02']);
+    expect(writers('gpu-dev-01')).toContain('rbac named nrr-system/dev-node-probe');
+    expect(writers('cp-01').some((w) => w.includes('dev-node-probe'))).toBe(false);
+    expect(writers('cp-01')).toEqual(expect.arrayContaining(['node-authorizer own-node system:node:cp-01', 'rbac all-nodes kube-system/intel-reporter', 'impersonation all-nodes support-engineers']));
+  });
+
+  it('claim status writers: the example driver by associated-node on gpu-dev-01 only', () => {
+    const assoc = report.nodes.flatMap((n) => n.claimStatusWriters.filter((w) => w.mode === 'associated-node').map((w) => `${n.name} ${w.driver} ${w.subject.name}`));
+    expect(assoc).toEqual(['gpu-dev-01 gpu.example.com dra-example-driver-service-account']);
+  });
+
+  it('quotas: the disagreeing tenant-a count and the nearly full tenant-b Intel quota', () => {
+    const row = (ns: string, resource: string) => report.quotas.find((q) => q.namespace === ns && q.resource === resource);
+    expect(row('tenant-a', 'count/resourceclaims.resource.k8s.io')).toMatchObject({ hard: '8', used: '5', computedUsed: '6' });
+    expect(row('tenant-b', 'gpu.intel.com.deviceclass.resource.k8s.io/devices')).toMatchObject({ hard: '36', used: '34', computedUsed: '34' });
+    expect(report.findings.filter((f) => f.check === 'QUOTA003').map((f) => f.objects[0].name)).toEqual(['tenant-b-dra']);
+  });
+
+  it('device classes and zeroing', () => {
+    expect(report.deviceClasses.filter((d) => d.zeroing === 'configured').map((d) => d.name)).toEqual(['gpu.intel.com', 'h100-isolated.nvidia.com']);
+    expect(report.findings.filter((f) => f.check === 'ZERO001').map((f) => f.objects[0].name)).toEqual(['gpu.nvidia.com']);
+    expect(report.findings.filter((f) => f.check === 'ZERO002').map((f) => f.objects[0].name)).toEqual(['gpu.example.com', 'gpu.nvidia.com', 'mig.nvidia.com', 'tenant-b-shared', 'vfio.gpu.nvidia.com']);
+  });
+});

@@ -1,0 +1,62 @@
+import 'server-only';
+import { parseArgs } from 'node:util';
+import { parseAuthorizerChain } from '@/lib/authz/authorize';
+import type { AuthorizerName } from '@/lib/authz/types';
+import { buildReport, countAtOrAbove } from '@/lib/report/build-report';
+import { renderReportMarkdown } from '@/lib/report/render-markdown';
+import { SEVERITIES, type Severity } from '@/lib/report/types';
+import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
+import { UsageError } from '../usage-error';
+import type { CommandIO } from '../command-io';
+
+const OPTIONS = {
+  ...SOURCE_OPTIONS,
+  output: { type: 'string', short: 'o' },
+  'fail-on': { type: 'string' },
+  authorizers: { type: 'string' },
+} as const;
+
+/** Exit code when --fail-on is given and a finding at or above that severity exists. */
+export const EXIT_FINDINGS = 3;
+
+const FORMATS = ['markdown', 'json', 'html'] as const;
+
+/**
+ * `dra-posture report [-o markdown|json] [--fail-on SEVERITY] (--snapshot PATH | --demo)`: the posture
+ * report (DESIGN §5). Markdown by default (for people); `-o json` is the contract shared with the API.
+ * Exit 0, or 3 with --fail-on when findings at or above that severity exist; 2 on usage errors.
+ */
+export async function runReport(argv: string[], io: CommandIO): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  if (positionals.length > 0) throw new UsageError(`unexpected arguments: ${positionals.join(' ')}`);
+  const output = values.output ?? 'markdown';
+  if (!(FORMATS as readonly string[]).includes(output)) throw new UsageError(`-o must be markdown or json (got "${output}")`);
+  if (output === 'html') throw new UsageError('-o html is not available yet; use -o markdown or -o json');
+  let failOn: Severity | undefined;
+  if (values['fail-on'] !== undefined) {
+    const s = values['fail-on'].toLowerCase();
+    if (!(SEVERITIES as readonly string[]).includes(s)) throw new UsageError(`--fail-on expects one of ${SEVERITIES.join(', ')} (got "${values['fail-on']}")`);
+    failOn = s as Severity;
+  }
+  let chain: AuthorizerName[] | undefined;
+  if (values.authorizers !== undefined) {
+    try {
+      chain = parseAuthorizerChain(values.authorizers);
+    } catch (e) {
+      throw new UsageError(`--authorizers: ${(e as Error).message}`);
+    }
+  }
+
+  const state = await loadClusterFromFlags(values);
+  const report = buildReport(state, chain ? { chain } : {});
+  io.out(output === 'json' ? JSON.stringify(report, null, 2) : renderReportMarkdown(report));
+
+  if (failOn !== undefined) {
+    const n = countAtOrAbove(report, failOn);
+    if (n > 0) {
+      io.err(`dra-posture report: ${n} finding(s) at or above ${failOn}`);
+      return EXIT_FINDINGS;
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,69 @@
+import 'server-only';
+import type { BlastRadius } from '@/lib/analysis/node-writers/blast-radius';
+import { computeBlastRadius } from '@/lib/analysis/node-writers/blast-radius';
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import { buildIdentityGraph } from '@/lib/graph/build-graph';
+import type { GraphModel } from '@/lib/graph/types';
+import { buildReportWithContext, type ReportBuild } from '@/lib/report/build-report';
+import type { Finding, Report } from '@/lib/report/types';
+import { ApiError } from '@/server/http/api-errors';
+import { getCurrentCluster } from './current-cluster';
+
+interface CachedAnalysis extends ReportBuild {
+  state: ClusterState;
+  /** When this report was computed (ISO time), shown as freshness for sources without collectedAt. */
+  computedAt: string;
+  findingsById: Map<string, Finding>;
+  graph?: GraphModel;
+  blastRadius: Map<string, BlastRadius>;
+}
+
+// One analysis per ClusterState object: a source that reloads hands out a new state, which gets a new
+// report; the demo and a snapshot keep theirs for the life of the process.
+const cache = new WeakMap<ClusterState, CachedAnalysis>();
+
+export async function getAnalysis(): Promise<CachedAnalysis> {
+  const state = await getCurrentCluster();
+  let entry = cache.get(state);
+  if (!entry) {
+    const build = buildReportWithContext(state);
+    entry = {
+      ...build,
+      state,
+      computedAt: new Date().toISOString(),
+      findingsById: new Map(build.report.findings.map((f) => [f.id, f])),
+      blastRadius: new Map(),
+    };
+    cache.set(state, entry);
+  }
+  return entry;
+}
+
+/** The posture report of the current source: the same JSON as `dra-posture report -o json`. */
+export async function getReport(): Promise<Report> {
+  return (await getAnalysis()).report;
+}
+
+export async function getFinding(id: string): Promise<Finding> {
+  const finding = (await getAnalysis()).findingsById.get(id);
+  if (!finding) throw new ApiError('not_found', `no finding with id "${id}"`);
+  return finding;
+}
+
+/** What an attacker holding this node's kubelet and pod credentials could write. */
+export async function getBlastRadius(node: string): Promise<BlastRadius> {
+  const a = await getAnalysis();
+  if (!a.report.nodes.some((n) => n.name === node)) throw new ApiError('not_found', `no node named "${node}"`);
+  let radius = a.blastRadius.get(node);
+  if (!radius) {
+    radius = computeBlastRadius(a.context, node);
+    a.blastRadius.set(node, radius);
+  }
+  return radius;
+}
+
+export async function getIdentityGraph(): Promise<GraphModel> {
+  const a = await getAnalysis();
+  if (!a.graph) a.graph = buildIdentityGraph(a.context.engine.rbac);
+  return a.graph;
+}

@@ -1,0 +1,30 @@
+import 'server-only';
+import type { Report } from '@/lib/report/types';
+import { getAnalysis } from './get-report';
+
+export interface ShellInfo {
+  source: Report['source'];
+  summary: Report['summary'];
+  warnings: string[];
+  /** When the report was computed by this server. */
+  computedAt: string;
+  counts: { nodes: number; namespaces: number; claims: number; deviceClasses: number; bindings: number };
+}
+
+/** What the dashboard frame (source banner, navigation badges) shows on every page. */
+export async function getShellInfo(): Promise<ShellInfo> {
+  const { report, state, computedAt } = await getAnalysis();
+  return {
+    source: report.source,
+    summary: report.summary,
+    warnings: report.warnings,
+    computedAt,
+    counts: {
+      nodes: report.nodes.length,
+      namespaces: state.namespaces.length,
+      claims: state.resourceClaims.length,
+      deviceClasses: state.deviceClasses.length,
+      bindings: state.roleBindings.length + state.clusterRoleBindings.length,
+    },
+  };
+}
