@@ -85,6 +85,7 @@ describe('engine vs real kube-apiserver', () => {
       }),
     );
     if (disagreements.length) console.error(`${disagreements.length} disagreements:\n${disagreements.slice(0, 40).join('\n')}`);
+    console.log(`differential: ${reviews.length} SubjectAccessReviews, ${allowedCount} allowed by the server, ${disagreements.length} disagreements`);
     expect(disagreements).toEqual([]);
     // The sample must exercise both answers.
     expect(allowedCount).toBeGreaterThan(300);
@@ -167,6 +168,7 @@ describe('real DRA and node requests with node-bound tokens', () => {
         mismatches.push(`${c.pod.metadata.namespace}/${c.pod.spec.serviceAccountName}@${c.pod.spec.nodeName} → ${c.claim.metadata.namespace}/${c.claim.metadata.name} driver ${c.driver}: server ${ok ? 'allowed' : `denied (${res.body?.message ?? ''})`}, engine ${c.expected ? `allowed (${c.mode})` : 'denied'}`);
       }
     }
+    console.log(`differential: ${chosen.length} real status.devices writes (${chosen.filter((c) => c.expected).length} predicted allowed), ${mismatches.length} mismatches`);
     expect(mismatches).toEqual([]);
   }, 300_000);
 
@@ -202,6 +204,7 @@ describe('real DRA and node requests with node-bound tokens', () => {
         }
       }
     }
+    console.log(`differential: ${checked} real nodes/status patches (${allowed} allowed), ${mismatches.length} mismatches`);
     expect(mismatches).toEqual([]);
     expect(checked).toBeGreaterThan(10);
     expect(allowed).toBeGreaterThan(0);

@@ -384,7 +384,12 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       } catch (e) {
         lastStatus = (e as Error).message;
       }
-      if (Date.now() > deadline) throw new Error(`kube-apiserver not ready after ${Date.now() - t0} ms (${lastStatus})`);
+      if (Date.now() > deadline) {
+        const hint = /resource\.k8s\.io\/v1=false/.test(args.join(' ')) && /--authorization-mode=[^ ]*Node/.test(args.join(' '))
+          ? ' [hint: with resource.k8s.io/v1 disabled the Node authorizer\'s informers never sync; add extraApiserverArgs: ["--authorization-mode=RBAC"]]'
+          : '';
+        throw new Error(`kube-apiserver not ready after ${Date.now() - t0} ms (${lastStatus})${hint}`);
+      }
       await sleep(250);
     }
     const apiserverReadyMs = Date.now() - t0;

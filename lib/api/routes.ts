@@ -11,6 +11,8 @@ export interface AccessQuery {
 export interface CanIQuery extends AccessQuery {
   user: string;
   groups?: string[];
+  /** A service account's token bound to this node (authentication.kubernetes.io/node-name). */
+  node?: string;
 }
 
 export interface GraphQuery {
@@ -69,4 +71,37 @@ export function parseGraphQuery(params: ParamsLike): GraphQuery {
 
 export function graphQueryString(q: GraphQuery): string {
   return qs({ focus: q.focus, expand: q.expand?.length ? q.expand.join(',') : undefined, all: q.expandAll, risky: q.riskyOnly });
+}
+
+export type ExplorerMode = 'who-can' | 'can-i';
+
+export interface ExplorerState {
+  mode: ExplorerMode;
+  access: AccessQuery;
+  user: string;
+  groups: string[];
+  node: string;
+}
+
+/** The explorer's question from the URL; `ready` when it is complete enough to ask. */
+export function parseExplorerState(params: ParamsLike): ExplorerState & { ready: boolean } {
+  const get = (k: string) => (params.get(k) ?? '').trim();
+  const mode: ExplorerMode = get('mode') === 'can-i' ? 'can-i' : 'who-can';
+  const access: AccessQuery = { verb: get('verb'), resource: get('resource') };
+  for (const k of ['subresource', 'namespace', 'name'] as const) if (get(k)) access[k] = get(k);
+  const groups = params
+    .getAll('groups')
+    .flatMap((g) => g.split(','))
+    .map((g) => g.trim())
+    .filter(Boolean);
+  const state = { mode, access, user: get('user'), groups, node: get('node') };
+  const ready = !!access.verb && !!access.resource && (mode === 'who-can' || !!state.user);
+  return { ...state, ready };
+}
+
+export function explorerCanIQuery(s: ExplorerState): CanIQuery {
+  const q: CanIQuery = { ...s.access, user: s.user };
+  if (s.groups.length) q.groups = s.groups;
+  if (s.node) q.node = s.node;
+  return q;
 }

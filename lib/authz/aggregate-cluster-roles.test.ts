@@ -47,6 +47,16 @@ describe('ClusterRole aggregation', () => {
     expect(engine.authorize({ user: user('v'), resource: res('get', 'resource.k8s.io', 'resourceclaims', { namespace: 'n', name: 'c' }) }).grant?.aggregatedFrom).toBe('view-part');
   });
 
+  it('selectors are visited in order, each with its matches sorted by name', () => {
+    const r = aggregateClusterRoles([
+      clusterRole('agg', null, { aggregate: [{ matchLabels: { second: 'x' } }, { matchLabels: { first: 'x' } }] }),
+      clusterRole('a-first', [edit], { labels: { first: 'x' } }),
+      clusterRole('z-second', [view], { labels: { second: 'x' } }),
+    ]);
+    // z-second comes first because its selector is listed first, although "a-first" sorts earlier.
+    expect(r.rules.get('agg')!.map((x) => x.rule)).toEqual([view, edit]);
+  });
+
   it('NotIn also selects roles without the key', () => {
     const r = aggregateClusterRoles([
       clusterRole('agg', null, { aggregate: [{ matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['gold'] }] }] }),

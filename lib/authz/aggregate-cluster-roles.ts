@@ -18,8 +18,8 @@ const MAX_PASSES = 20;
 
 /**
  * Recomputes every aggregated ClusterRole from its selectors, as the clusterrole-aggregation
- * controller converges to: the selected roles (sorted by name, itself skipped) contribute each rule
- * not already present; stored rules of aggregated roles are replaced. Nested aggregation is iterated
+ * controller converges to: selector by selector, the matching roles (sorted by name, itself skipped)
+ * contribute each rule not already present; stored rules of aggregated roles are replaced. Nested aggregation is iterated
  * to a fixed point; a cycle that does not settle is reported.
  */
 export function aggregateClusterRoles(clusterRoles: readonly ClusterRole[]): AggregationResult {
@@ -36,16 +36,18 @@ export function aggregateClusterRoles(clusterRoles: readonly ClusterRole[]): Agg
   const notes: string[] = [];
   if (aggregated.length === 0) return { rules, notes };
 
-  // Selected members never change between passes; only their effective rules do.
+  // Selected members never change between passes; only their effective rules do. As the
+  // controller, each selector in turn contributes its matches sorted by name (a role matched by two
+  // selectors is visited twice; its rules are already present the second time).
   const members = new Map<string, ClusterRole[]>();
   for (const agg of aggregated) {
-    const selectors = agg.aggregationRule?.clusterRoleSelectors ?? [];
-    members.set(
-      agg.metadata.name,
-      sorted.filter(
-        (cr) => cr.metadata.name !== agg.metadata.name && selectors.some((s) => matchesLabelSelector(s, cr.metadata.labels ?? {})),
-      ),
-    );
+    const list: ClusterRole[] = [];
+    for (const selector of agg.aggregationRule?.clusterRoleSelectors ?? []) {
+      for (const cr of sorted) {
+        if (cr.metadata.name !== agg.metadata.name && matchesLabelSelector(selector, cr.metadata.labels ?? {})) list.push(cr);
+      }
+    }
+    members.set(agg.metadata.name, list);
   }
 
   let settled = false;

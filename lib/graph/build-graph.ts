@@ -3,6 +3,8 @@ import { apiGroupMatches, resourceMatches } from '@/lib/authz/rule-matches';
 import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
 import { DRA_RESOURCES, draResourceName, isRiskyWrite } from './dra-resources';
 import { groupOf, nodeId, tierOf } from './node-id';
+import type { Finding } from '@/lib/report/types';
+import { SEVERITIES } from '@/lib/report/types';
 import type { EdgeReason, GraphEdge, GraphModel, GraphNode, GraphNodeKind } from './types';
 
 /**
@@ -106,4 +108,31 @@ export function compareNodes(a: GraphNode, b: GraphNode): number {
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const GRAPH_KINDS = new Set<string>(['User', 'Group', 'ServiceAccount', 'ClusterRoleBinding', 'RoleBinding', 'ClusterRole', 'Role']);
+
+/** Marks nodes named by findings (as subject or object) with the worst severity and the count. */
+export function annotateFindings(model: GraphModel, findings: readonly Finding[]): GraphModel {
+  const worst = new Map<string, { severity: Finding['severity']; count: number }>();
+  for (const f of findings) {
+    const ids = new Set<string>();
+    for (const s of f.subjects) ids.add(nodeId(s.kind, s.kind === 'ServiceAccount' ? s.namespace : undefined, s.name));
+    for (const o of f.objects) if (GRAPH_KINDS.has(o.kind)) ids.add(nodeId(o.kind as GraphNodeKind, o.kind === 'Role' || o.kind === 'RoleBinding' ? o.namespace : undefined, o.name));
+    for (const id of ids) {
+      const w = worst.get(id);
+      if (!w) worst.set(id, { severity: f.severity, count: 1 });
+      else {
+        w.count++;
+        if (SEVERITIES.indexOf(f.severity) < SEVERITIES.indexOf(w.severity)) w.severity = f.severity;
+      }
+    }
+  }
+  return {
+    nodes: model.nodes.map((n) => {
+      const w = worst.get(n.id);
+      return w ? { ...n, worstFinding: w.severity, findingCount: w.count } : n;
+    }),
+    edges: model.edges,
+  };
 }

@@ -156,3 +156,26 @@ describe('layoutColumns', () => {
     expect(r.positions.get('b')!.y).toBeLessThan(r.positions.get('a')!.y);
   });
 });
+
+import { annotateFindings } from './build-graph';
+
+describe('annotateFindings', () => {
+  it('marks subjects and RBAC objects with their worst finding', () => {
+    const model = buildIdentityGraph(buildRbacIndex(cluster()));
+    const f = (severity: 'high' | 'low', subject: { kind: 'ServiceAccount'; namespace: string; name: string }) => ({
+      id: severity,
+      check: 'DRA003' as const,
+      severity,
+      title: '',
+      subjects: [subject],
+      objects: [{ kind: 'ClusterRoleBinding', name: 'driver' }],
+      message: '',
+      evidence: [],
+      remediation: '',
+    });
+    const out = annotateFindings(model, [f('low', { kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' }), f('high', { kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' })]);
+    const sa = out.nodes.find((n) => n.id === nodeId('ServiceAccount', 'drivers', 'plugin'))!;
+    expect(sa).toMatchObject({ worstFinding: 'high', findingCount: 2 });
+    expect(out.nodes.find((n) => n.id === nodeId('ClusterRoleBinding', undefined, 'driver'))!.worstFinding).toBe('high');
+  });
+});

@@ -2,7 +2,7 @@ import type { GraphTier } from './types';
 
 export const NODE_WIDTH = 232;
 export const NODE_HEIGHT = 48;
-export const COLUMN_GAP = 120;
+export const COLUMN_GAP = 88;
 export const ROW_GAP = 14;
 
 export interface LayoutInput {

@@ -1,4 +1,5 @@
 import type { ObjectRef, PolicyRule, SubjectRef } from '@/lib/k8s/types';
+import type { Severity } from '@/lib/report/types';
 
 // The identity graph: identities → bindings → roles → DRA resources (DESIGN.md §7).
 
@@ -20,6 +21,9 @@ export interface GraphNode {
   group: string;
   /** On a path that grants a write to a sensitive DRA resource (or wildcard writes). */
   risky: boolean;
+  /** The most severe finding naming this node as a subject or object, and how many do. */
+  worstFinding?: Severity;
+  findingCount?: number;
 }
 
 export type EdgeReason =

@@ -1,3 +1,4 @@
+import { SEVERITIES } from '@/lib/report/types';
 import { layoutColumns } from './layout';
 import { groupNodeId } from './node-id';
 import type { EdgeReason, GraphEdge, GraphModel, GraphNode, GraphSearchHit, GraphView, GraphViewOptions, ViewEdge, ViewNode } from './types';
@@ -88,6 +89,8 @@ export function buildGraphView(model: GraphModel, options: GraphViewOptions = {}
     const existing = viewNodes.get(gid);
     if (existing) {
       existing.risky = existing.risky || n.risky;
+      if (n.worstFinding && (!existing.worstFinding || SEVERITIES.indexOf(n.worstFinding) < SEVERITIES.indexOf(existing.worstFinding))) existing.worstFinding = n.worstFinding;
+      if (n.findingCount) existing.findingCount = (existing.findingCount ?? 0) + n.findingCount;
       return;
     }
     const groupNode: Omit<ViewNode, 'x' | 'y'> = {
@@ -99,6 +102,8 @@ export function buildGraphView(model: GraphModel, options: GraphViewOptions = {}
       risky: n.risky,
       memberCount: group!.length,
     };
+    if (n.worstFinding) groupNode.worstFinding = n.worstFinding;
+    if (n.findingCount) groupNode.findingCount = n.findingCount;
     if (n.namespace) groupNode.namespace = n.namespace;
     viewNodes.set(gid, groupNode);
     order.set(gid, i);

@@ -102,19 +102,20 @@ class StateBuilder {
     defaultApiVersion: string | undefined,
     listDepth: number,
   ): void {
-    if (++this.objects > this.maxObjects) {
-      throw new SnapshotError(
-        `more than ${this.maxObjects} objects: this is over the object limit`,
-        { file: origin.file, document: origin.document, item: itemIndex },
-        'too_large',
-      );
-    }
     if (!isPlainObject(value)) {
+      this.countObject(origin, itemIndex);
       this.invalid(new SnapshotError('expected a Kubernetes object (a mapping with apiVersion and kind)'), origin, itemIndex, undefined);
       return;
     }
     let kind = value.kind;
     if (kind === undefined || kind === null || kind === '') kind = defaultKind;
+    let apiVersion = value.apiVersion;
+    if (apiVersion === undefined || apiVersion === null || apiVersion === '') apiVersion = defaultApiVersion;
+    if (typeof kind === 'string' && (kind === 'List' || (kind.endsWith('List') && value.items !== undefined))) {
+      this.addList(value, kind, apiVersion, origin, itemIndex, listDepth);
+      return;
+    }
+    this.countObject(origin, itemIndex);
     if (typeof kind !== 'string') {
       const reason = kind === undefined ? 'missing (expected a string)' : 'expected a string';
       this.invalid(new SnapshotError(reason, { path: 'kind' }), origin, itemIndex, undefined);
@@ -122,13 +123,6 @@ class StateBuilder {
     }
     if (kind === 'Secret') {
       this.secrets++;
-      return;
-    }
-    let apiVersion = value.apiVersion;
-    if (apiVersion === undefined || apiVersion === null || apiVersion === '') apiVersion = defaultApiVersion;
-
-    if (kind === 'List' || (kind.endsWith('List') && value.items !== undefined)) {
-      this.addList(value, kind, apiVersion, origin, itemIndex, listDepth);
       return;
     }
     if (kind === CLUSTER_INFO_KIND && apiVersion === CLUSTER_INFO_API_VERSION) {
@@ -159,6 +153,16 @@ class StateBuilder {
       return;
     }
     this.append(accepted.collection, object, origin);
+  }
+
+  private countObject(origin: RawItemOrigin, itemIndex: number | undefined): void {
+    if (++this.objects > this.maxObjects) {
+      throw new SnapshotError(
+        `more than ${this.maxObjects} objects: this is over the object limit`,
+        { file: origin.file, document: origin.document, item: itemIndex },
+        'too_large',
+      );
+    }
   }
 
   private addList(

@@ -50,7 +50,8 @@ describe('matchesLabelSelector', () => {
 
   it('a compiled selector gives the same answers on many objects', () => {
     const match = compileLabelSelector({ matchLabels: { tier: 'gpu' }, matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['web'] }] });
-    expect([{ tier: 'gpu', app: 'trainer' }, { tier: 'gpu', app: 'web' }, { tier: 'gpu' }, { tier: 'cpu' }, undefined].map(match)).toEqual([
+    const objects: (Record<string, string> | undefined)[] = [{ tier: 'gpu', app: 'trainer' }, { tier: 'gpu', app: 'web' }, { tier: 'gpu' }, { tier: 'cpu' }, undefined];
+    expect(objects.map((labels) => match(labels))).toEqual([
       true,
       false,
       true,

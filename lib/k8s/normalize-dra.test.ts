@@ -352,7 +352,7 @@ describe('DeviceClass normalisation', () => {
     },
   });
   it.each(['resource.k8s.io/v1beta1', 'resource.k8s.io/v1beta2', 'resource.k8s.io/v1'])('%s reads as v1', (apiVersion) => {
-    const expected: DeviceClass = { ...deviceClass('resource.k8s.io/v1') };
+    const expected = deviceClass('resource.k8s.io/v1') as DeviceClass;
     expect(normalizeObject(deviceClass(apiVersion), 'DeviceClass', apiVersion)).toStrictEqual(expected);
   });
 

@@ -2,7 +2,7 @@ import 'server-only';
 import type { BlastRadius } from '@/lib/analysis/node-writers/blast-radius';
 import { computeBlastRadius } from '@/lib/analysis/node-writers/blast-radius';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import { buildIdentityGraph } from '@/lib/graph/build-graph';
+import { annotateFindings, buildIdentityGraph } from '@/lib/graph/build-graph';
 import type { GraphModel } from '@/lib/graph/types';
 import { buildReportWithContext, type ReportBuild } from '@/lib/report/build-report';
 import type { Finding, Report } from '@/lib/report/types';
@@ -64,6 +64,6 @@ export async function getBlastRadius(node: string): Promise<BlastRadius> {
 
 export async function getIdentityGraph(): Promise<GraphModel> {
   const a = await getAnalysis();
-  if (!a.graph) a.graph = buildIdentityGraph(a.context.engine.rbac);
+  if (!a.graph) a.graph = annotateFindings(buildIdentityGraph(a.context.engine.rbac), a.report.findings);
   return a.graph;
 }

@@ -1,0 +1,202 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { explorerCanIQuery, pages, parseExplorerState, type ExplorerMode } from '@/lib/api/routes';
+import { canIQuery, whoCanQuery } from '@/components/query/queries';
+import { cn } from '@/components/ui/cn';
+import { ErrorPanel } from '@/components/ui/error-panel';
+import { Panel } from '@/components/ui/panel';
+import { Skeleton } from '@/components/ui/skeleton';
+import { CanIResult, WhoCanResults } from './access-results';
+
+const VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'impersonate', 'associated-node:update', 'arbitrary-node:update', 'escalate', 'bind', '*'];
+const RESOURCES = [
+  'resourceclaims',
+  'resourceclaims/status',
+  'resourceclaims/binding',
+  'resourceclaims/driver',
+  'resourceclaimtemplates',
+  'resourceslices',
+  'deviceclasses',
+  'devicetaintrules',
+  'nodes',
+  'nodes/status',
+  'namespaces',
+  'pods',
+  'pods/exec',
+  'secrets',
+  'users',
+  'groups',
+  'serviceaccounts',
+  '/healthz',
+];
+
+const EXAMPLES: { label: string; params: Record<string, string> }[] = [
+  { label: 'Who can forge allocations (update resourceclaims/binding)?', params: { mode: 'who-can', verb: 'update', resource: 'resourceclaims/binding' } },
+  { label: 'Who can publish devices (create resourceslices)?', params: { mode: 'who-can', verb: 'create', resource: 'resourceslices' } },
+  { label: 'Who can change DeviceClasses?', params: { mode: 'who-can', verb: 'update', resource: 'deviceclasses' } },
+  { label: 'Who can patch every node’s status?', params: { mode: 'who-can', verb: 'patch', resource: 'nodes/status' } },
+  {
+    label: 'Can tenant-b/batch-scheduler update resourceclaims/binding?',
+    params: { mode: 'can-i', verb: 'update', resource: 'resourceclaims/binding', user: 'system:serviceaccount:tenant-b:batch-scheduler' },
+  },
+];
+
+const field = 'w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm shadow-sm';
+
+export function AccessExplorer() {
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const asked = useMemo(() => parseExplorerState(params), [params]);
+
+  const [mode, setMode] = useState<ExplorerMode>(asked.mode);
+  const [form, setForm] = useState({
+    verb: asked.access.verb,
+    resource: asked.access.resource,
+    subresource: asked.access.subresource ?? '',
+    namespace: asked.access.namespace ?? '',
+    name: asked.access.name ?? '',
+    user: asked.user,
+    groups: asked.groups.join(', '),
+    node: asked.node,
+  });
+  // Follow the URL when it changes from outside the form (example links, back/forward).
+  useEffect(() => {
+    setMode(asked.mode);
+    setForm({
+      verb: asked.access.verb,
+      resource: asked.access.resource,
+      subresource: asked.access.subresource ?? '',
+      namespace: asked.access.namespace ?? '',
+      name: asked.access.name ?? '',
+      user: asked.user,
+      groups: asked.groups.join(', '),
+      node: asked.node,
+    });
+  }, [asked]);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const sp = new URLSearchParams({ mode });
+    for (const k of ['verb', 'resource', 'subresource', 'namespace', 'name'] as const) if (form[k].trim()) sp.set(k, form[k].trim());
+    if (mode === 'can-i') {
+      if (form.user.trim()) sp.set('user', form.user.trim());
+      if (form.groups.trim()) sp.set('groups', form.groups.trim());
+      if (form.node.trim()) sp.set('node', form.node.trim());
+    }
+    router.replace(`${pathname}?${sp.toString()}`, { scroll: false });
+  };
+
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[24rem_1fr]">
+      <div className="space-y-6">
+        <Panel id="question" title="Question">
+          <form onSubmit={submit} className="space-y-3" aria-label="Access question">
+            <div role="radiogroup" aria-label="Question type" className="grid grid-cols-2 rounded-md bg-slate-100 p-1 text-sm">
+              {(['who-can', 'can-i'] as const).map((m) => (
+                <label key={m} className={cn('cursor-pointer rounded px-3 py-1.5 text-center font-medium', mode === m ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600')}>
+                  <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => setMode(m)} className="sr-only" />
+                  {m === 'who-can' ? 'Who can…' : 'Can this identity…'}
+                </label>
+              ))}
+            </div>
+            {mode === 'can-i' && (
+              <>
+                <label className="block">
+                  <span className="mb-1 block text-xs font-medium text-slate-600">User (username)</span>
+                  <input className={field} value={form.user} onChange={set('user')} required placeholder="system:serviceaccount:ns:name" autoComplete="off" />
+                </label>
+                <label className="block">
+                  <span className="mb-1 block text-xs font-medium text-slate-600">Groups (comma-separated, optional)</span>
+                  <input className={field} value={form.groups} onChange={set('groups')} placeholder="gpu-ops, tenant-b-admins" autoComplete="off" />
+                </label>
+                <label className="block">
+                  <span className="mb-1 block text-xs font-medium text-slate-600">Token bound to node (service accounts, optional)</span>
+                  <input className={field} value={form.node} onChange={set('node')} placeholder="gpu-h100-01" autoComplete="off" />
+                </label>
+              </>
+            )}
+            <div className="grid grid-cols-2 gap-3">
+              <label className="block">
+                <span className="mb-1 block text-xs font-medium text-slate-600">Verb</span>
+                <input className={field} value={form.verb} onChange={set('verb')} list="verbs" required placeholder="update" autoComplete="off" />
+              </label>
+              <label className="block">
+                <span className="mb-1 block text-xs font-medium text-slate-600">Resource</span>
+                <input className={field} value={form.resource} onChange={set('resource')} list="resources" required placeholder="resourceclaims/status" autoComplete="off" />
+              </label>
+              <label className="block">
+                <span className="mb-1 block text-xs font-medium text-slate-600">Namespace</span>
+                <input className={field} value={form.namespace} onChange={set('namespace')} placeholder="all" autoComplete="off" />
+              </label>
+              <label className="block">
+                <span className="mb-1 block text-xs font-medium text-slate-600">Name</span>
+                <input className={field} value={form.name} onChange={set('name')} placeholder="any" autoComplete="off" />
+              </label>
+            </div>
+            <datalist id="verbs">
+              {VERBS.map((v) => (
+                <option key={v} value={v} />
+              ))}
+            </datalist>
+            <datalist id="resources">
+              {RESOURCES.map((r) => (
+                <option key={r} value={r} />
+              ))}
+            </datalist>
+            <p className="text-xs text-slate-500">
+              Resource is kubectl&apos;s TYPE[.GROUP], TYPE/SUBRESOURCE, or a path such as /healthz. An empty namespace asks across all namespaces.
+            </p>
+            <button type="submit" className="w-full rounded-md bg-teal-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-teal-800">
+              Ask
+            </button>
+          </form>
+        </Panel>
+        <Panel id="examples" title="Examples">
+          <ul className="space-y-1.5 text-sm">
+            {EXAMPLES.map((ex) => (
+              <li key={ex.label}>
+                <Link href={pages.explorer(ex.params)} scroll={false} className="text-teal-800 hover:underline">
+                  {ex.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </Panel>
+      </div>
+      <Panel id="answer" title="Answer" description={asked.mode === 'who-can' ? 'Every subject allowed, with the binding, role and rule (or authorizer) that allows it' : 'Decided like kube-apiserver: system:masters, then Node, then RBAC'}>
+        {asked.ready ? asked.mode === 'who-can' ? <WhoCanAnswer state={asked} /> : <CanIAnswer state={asked} /> : <p className="text-sm text-slate-500">Ask a question, or pick an example.</p>}
+      </Panel>
+    </div>
+  );
+}
+
+function Loading() {
+  return (
+    <div role="status" className="space-y-2">
+      <span className="sr-only">Asking the authorizer…</span>
+      <Skeleton className="h-6 w-2/3" />
+      <Skeleton className="h-40" />
+    </div>
+  );
+}
+
+function WhoCanAnswer({ state }: { state: ReturnType<typeof parseExplorerState> }) {
+  const { data, error, isPending } = useQuery(whoCanQuery(state.access));
+  if (isPending) return <Loading />;
+  if (error) return <ErrorPanel title="The question could not be answered" message={error.message} />;
+  return <WhoCanResults data={data} />;
+}
+
+function CanIAnswer({ state }: { state: ReturnType<typeof parseExplorerState> }) {
+  const { data, error, isPending } = useQuery(canIQuery(explorerCanIQuery(state)));
+  if (isPending) return <Loading />;
+  if (error) return <ErrorPanel title="The question could not be answered" message={error.message} />;
+  return <CanIResult data={data} />;
+}

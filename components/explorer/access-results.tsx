@@ -1,0 +1,121 @@
+import type { CanIResponse, WhoCanResponse } from '@/lib/api/dto';
+import type { WhoCanGrant } from '@/lib/authz/who-can';
+import { RuleSummary } from '@/components/findings/evidence-list';
+import { EmptyState } from '@/components/ui/panel';
+import { KindLabel, RefText } from '@/components/ui/refs';
+
+function requestText(r: WhoCanResponse['request']): string {
+  if ('path' in r) return `${r.verb} ${r.path}`;
+  const res = `${r.resource}${r.subresource ? `/${r.subresource}` : ''}${r.group ? `.${r.group}` : ''}`;
+  return `${r.verb} ${res}${r.name ? ` named ${r.name}` : ''}${r.namespace ? ` in namespace ${r.namespace}` : ' (all namespaces / cluster scope)'}`;
+}
+
+function GrantText({ g }: { g: WhoCanGrant }) {
+  return (
+    <span className="inline-flex flex-wrap items-center gap-x-1 gap-y-1">
+      <RefText value={g.binding} />
+      <span aria-hidden="true" className="text-slate-400">
+        →
+      </span>
+      <RefText value={g.role} />
+      <span className="text-xs text-slate-500">
+        rule #{g.ruleIndex}
+        {g.aggregatedFrom ? ` (from ${g.aggregatedFrom})` : ''}
+      </span>
+    </span>
+  );
+}
+
+export function WhoCanResults({ data }: { data: WhoCanResponse }) {
+  return (
+    <div data-testid="who-can-results">
+      <p className="mb-3 text-sm text-slate-700">
+        <span className="font-semibold">{data.subjects.length}</span> subject{data.subjects.length === 1 ? '' : 's'} can{' '}
+        <span className="font-mono text-[13px]">{requestText(data.request)}</span>
+      </p>
+      {data.warning && <p className="mb-3 rounded bg-amber-50 px-3 py-2 text-xs text-amber-900">{data.warning}</p>}
+      {data.subjects.length === 0 ? (
+        <EmptyState title="Nobody can">No subject is allowed this request.</EmptyState>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Subjects allowed</caption>
+            <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
+              <tr>
+                <th scope="col" className="py-2 pr-3 font-medium">Subject</th>
+                <th scope="col" className="px-3 py-2 font-medium">Authorizer</th>
+                <th scope="col" className="px-3 py-2 font-medium">Why</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {data.subjects.map((e, i) => (
+                <tr key={i} className="align-top">
+                  <td className="py-2 pr-3">
+                    <RefText value={e.subject} />
+                  </td>
+                  <td className="whitespace-nowrap px-3 py-2 text-xs text-slate-600">{e.via === 'rbac' ? 'RBAC' : e.via === 'node' ? 'Node' : 'system:masters'}</td>
+                  <td className="space-y-1 px-3 py-2 text-xs text-slate-700">
+                    {e.grants.map((g, j) => (
+                      <div key={j}>
+                        <GrantText g={g} />
+                      </div>
+                    ))}
+                    {e.note && <p className="text-slate-600">{e.note}</p>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function CanIResult({ data }: { data: CanIResponse }) {
+  return (
+    <div data-testid="can-i-result" className="space-y-4">
+      <div className="flex items-center gap-4">
+        <span
+          className={
+            data.allowed
+              ? 'rounded-md bg-red-50 px-4 py-2 text-2xl font-bold text-red-800 ring-1 ring-red-200'
+              : 'rounded-md bg-emerald-50 px-4 py-2 text-2xl font-bold text-emerald-800 ring-1 ring-emerald-200'
+          }
+        >
+          {data.allowed ? 'yes' : 'no'}
+        </span>
+        <p className="text-sm text-slate-700">
+          <span className="font-mono text-[13px]">{data.user.name}</span> {data.allowed ? 'may' : 'may not'}{' '}
+          <span className="font-mono text-[13px]">{requestText(data.request)}</span>
+        </p>
+      </div>
+      {data.warning && <p className="rounded bg-amber-50 px-3 py-2 text-xs text-amber-900">{data.warning}</p>}
+      <dl className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm">
+        <dt className="text-slate-500">Reason</dt>
+        <dd className="break-words text-slate-800">{data.reason}</dd>
+        {data.decidedBy && (
+          <>
+            <dt className="text-slate-500">Decided by</dt>
+            <dd className="text-slate-800">{data.decidedBy === 'rbac' ? 'RBAC' : data.decidedBy === 'node' ? 'Node authorizer' : 'system:masters'}</dd>
+          </>
+        )}
+        <dt className="text-slate-500">Groups</dt>
+        <dd className="flex flex-wrap gap-1.5">
+          {data.user.groups.map((g) => (
+            <span key={g} className="inline-flex items-center">
+              <KindLabel kind="Group" />
+              <span className="font-mono text-xs">{g}</span>
+            </span>
+          ))}
+        </dd>
+      </dl>
+      {data.grant && (
+        <div className="space-y-2 border-l-2 border-slate-200 pl-4">
+          <GrantText g={data.grant} />
+          <RuleSummary rule={data.grant.rule} />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useCallback, useMemo, useState } from 'react';
+import { graphQueryString, parseGraphQuery, type GraphQuery } from '@/lib/api/routes';
+import { viewNodeText } from '@/lib/graph/describe';
+import { graphQuery } from '@/components/query/queries';
+import { ErrorPanel } from '@/components/ui/error-panel';
+import { Skeleton } from '@/components/ui/skeleton';
+import { GraphCanvas } from './graph-canvas';
+import { GraphDetails } from './graph-details';
+import { GraphSearch } from './graph-search';
+
+/** Identity graph: focus, collapse/expand and risky-only live in the URL; selection is local. */
+export function GraphExplorer() {
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const q = useMemo(() => parseGraphQuery(params), [params]);
+  const { data: view, error, isPending, isFetching, refetch } = useQuery(graphQuery(q));
+  const [selection, setSelection] = useState<{ node?: string; edge?: string }>({});
+
+  const navigate = useCallback(
+    (next: GraphQuery) => {
+      setSelection({});
+      router.replace(`${pathname}${graphQueryString(next)}`, { scroll: false });
+    },
+    [router, pathname],
+  );
+
+  const focusNode = view?.focus ? view.nodes.find((n) => n.id === view.focus) : undefined;
+  const selectedNode = view?.nodes.find((n) => n.id === selection.node);
+  const selectedEdge = view?.edges.find((e) => e.id === selection.edge);
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-end gap-x-6 gap-y-3 rounded-lg border border-slate-200 bg-white px-5 py-4 shadow-sm">
+        <GraphSearch onPick={(hit) => navigate({ ...q, focus: hit.id })} />
+        <fieldset className="flex flex-wrap items-center gap-x-5 gap-y-2">
+          <legend className="sr-only">Display options</legend>
+          <label className="inline-flex items-center gap-2 text-sm text-slate-700">
+            <input type="checkbox" className="size-4 accent-teal-700" checked={!!q.riskyOnly} onChange={(e) => navigate({ ...q, riskyOnly: e.target.checked || undefined })} />
+            Risky paths only
+          </label>
+          <label className="inline-flex items-center gap-2 text-sm text-slate-700">
+            <input type="checkbox" className="size-4 accent-teal-700" checked={!!q.expandAll} onChange={(e) => navigate({ ...q, expandAll: e.target.checked || undefined, expand: undefined })} />
+            Expand all groups
+          </label>
+          {q.expand?.length ? (
+            <button type="button" onClick={() => navigate({ ...q, expand: undefined })} className="text-sm font-medium text-teal-800 hover:underline">
+              Collapse {q.expand.length} expanded group{q.expand.length === 1 ? '' : 's'}
+            </button>
+          ) : null}
+        </fieldset>
+        {q.focus && (
+          <div className="flex items-center gap-2 text-sm">
+            <span className="text-slate-500">Focused on</span>
+            <span className="rounded bg-teal-50 px-2 py-0.5 font-mono text-[13px] text-teal-900 ring-1 ring-teal-200">{focusNode ? viewNodeText(focusNode).title : q.focus}</span>
+            <button type="button" onClick={() => navigate({ ...q, focus: undefined })} className="font-medium text-teal-800 hover:underline">
+              Clear focus
+            </button>
+          </div>
+        )}
+      </div>
+
+      {error ? (
+        <ErrorPanel title="The graph could not be loaded" message={error.message} onRetry={() => refetch()} />
+      ) : isPending || !view ? (
+        <div role="status">
+          <span className="sr-only">Loading the identity graph…</span>
+          <Skeleton className="h-[640px]" />
+        </div>
+      ) : (
+        <div className="grid gap-4 xl:grid-cols-[1fr_19rem]">
+          <div className="relative h-[680px] overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm" aria-busy={isFetching}>
+            <p className="absolute left-3 top-2 z-10 rounded bg-white/90 px-2 py-0.5 text-xs text-slate-500" role="status" aria-live="polite">
+              {view.nodes.length} shown · {view.subgraphNodes} in {view.focus ? 'focus' : 'view'} · {view.totalNodes} total
+            </p>
+            {view.nodes.length ? (
+              <GraphCanvas view={view} selectedNode={selection.node} selectedEdge={selection.edge} onSelect={setSelection} />
+            ) : (
+              <p className="p-10 text-center text-sm text-slate-500">Nothing to show with these options.</p>
+            )}
+          </div>
+          <aside aria-label="Details" className="rounded-lg border border-slate-200 bg-white px-5 py-4 shadow-sm xl:max-h-[680px] xl:overflow-auto">
+            <GraphDetails
+              view={view}
+              node={selectedNode}
+              edge={selectedEdge}
+              onSelectEdge={(id) => setSelection({ node: selection.node, edge: id })}
+              onFocus={(id) => navigate({ ...q, focus: id })}
+              onExpand={(gid) => navigate({ ...q, expand: [...new Set([...(q.expand ?? []), gid])].sort() })}
+            />
+          </aside>
+        </div>
+      )}
+    </div>
+  );
+}
