@@ -16,8 +16,21 @@ bash scripts/ensure-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
 log "typecheck (tsc --noEmit)"
 if npx tsc --noEmit -p . ; then echo "1 0 0" > "$RESULTS/typecheck"; else echo "0 1 0" > "$RESULTS/typecheck"; fi
 
+log "test control plane (real kube-apiserver built from Go modules; cached after the first build)"
+if ! bash e2e/kas/build.sh > "$RESULTS/kas-path.txt"; then
+  echo "the test kube-apiserver could not be built: integration tests will fail" >&2
+fi
+
 log "unit and integration tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$RESULTS/vitest.json"
 node scripts/ci/vitest-counts.mjs "$RESULTS/vitest.json" > "$RESULTS/vitest" || echo "0 1 0" > "$RESULTS/vitest"
+
+log "browser tests (next build + playwright)"
+if bash scripts/ensure-chromium.sh && npx next build; then
+  PLAYWRIGHT_JSON_OUTPUT_NAME="$RESULTS/playwright.json" npx playwright test --reporter=list,json
+  node scripts/ci/playwright-counts.mjs "$RESULTS/playwright.json" > "$RESULTS/playwright" || echo "0 1 0" > "$RESULTS/playwright"
+else
+  echo "0 1 0" > "$RESULTS/playwright"
+fi
 
 node scripts/ci/summarize.mjs "$RESULTS"

@@ -38,8 +38,13 @@ export function WhoCanResults({ data }: { data: WhoCanResponse }) {
         <EmptyState title="Nobody can">No subject is allowed this request.</EmptyState>
       ) : (
         <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm">
+          <table className="w-full table-fixed text-left text-sm">
             <caption className="sr-only">Subjects allowed</caption>
+            <colgroup>
+              <col className="w-[42%]" />
+              <col className="w-28" />
+              <col />
+            </colgroup>
             <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
               <tr>
                 <th scope="col" className="py-2 pr-3 font-medium">Subject</th>
@@ -79,8 +84,8 @@ export function CanIResult({ data }: { data: CanIResponse }) {
         <span
           className={
             data.allowed
-              ? 'rounded-md bg-red-50 px-4 py-2 text-2xl font-bold text-red-800 ring-1 ring-red-200'
-              : 'rounded-md bg-emerald-50 px-4 py-2 text-2xl font-bold text-emerald-800 ring-1 ring-emerald-200'
+              ? 'rounded-md bg-slate-900 px-4 py-2 text-2xl font-bold text-white'
+              : 'rounded-md bg-slate-100 px-4 py-2 text-2xl font-bold text-slate-700 ring-1 ring-slate-300'
           }
         >
           {data.allowed ? 'yes' : 'no'}

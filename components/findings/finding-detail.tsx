@@ -30,7 +30,7 @@ export function FindingDetail({ finding }: { finding: Finding }) {
         <div className="flex flex-wrap items-center gap-3">
           <SeverityBadge severity={finding.severity} />
           <span className="font-mono text-sm text-slate-600">{finding.check}</span>
-          <span className="font-mono text-xs text-slate-400">id {finding.id}</span>
+          <span className="font-mono text-xs text-slate-500">id {finding.id}</span>
         </div>
         <h1 id="finding-title" className="mt-2 text-xl font-semibold tracking-tight text-slate-900">
           {finding.title}

@@ -1,6 +1,6 @@
 'use client';
 
-import { Background, Controls, MarkerType, ReactFlow, type Edge, type Node, type OnSelectionChangeParams } from '@xyflow/react';
+import { Background, Controls, MarkerType, ReactFlow, type Edge, type EdgeChange, type Node, type NodeChange } from '@xyflow/react';
 import { useCallback, useMemo } from 'react';
 import { viewNodeText } from '@/lib/graph/describe';
 import { NODE_WIDTH } from '@/lib/graph/layout';
@@ -63,13 +63,21 @@ export function GraphCanvas({
       }));
   }, [view, selectedEdge]);
 
-  const onSelectionChange = useCallback(
-    ({ nodes: ns, edges: es }: OnSelectionChangeParams) => {
-      const node = ns.find((n) => n.type === 'entity');
-      if (node && node.id !== selectedNode) onSelect({ node: node.id });
-      else if (!node && es[0] && es[0].id !== selectedEdge) onSelect({ edge: es[0].id });
+  // Selection is controlled: React Flow reports clicks and Enter/Space on a focused element as
+  // "select" changes, which become the explorer's selection (the view itself never changes here).
+  const onNodesChange = useCallback(
+    (changes: NodeChange[]) => {
+      const picked = changes.find((c) => c.type === 'select' && c.selected && !c.id.startsWith('header:'));
+      if (picked && 'id' in picked) onSelect({ node: picked.id });
     },
-    [onSelect, selectedNode, selectedEdge],
+    [onSelect],
+  );
+  const onEdgesChange = useCallback(
+    (changes: EdgeChange[]) => {
+      const picked = changes.find((c) => c.type === 'select' && c.selected);
+      if (picked && 'id' in picked) onSelect({ node: selectedNode, edge: picked.id });
+    },
+    [onSelect, selectedNode],
   );
 
   return (
@@ -77,7 +85,8 @@ export function GraphCanvas({
       nodes={nodes}
       edges={edges}
       nodeTypes={NODE_TYPES}
-      onSelectionChange={onSelectionChange}
+      onNodesChange={onNodesChange}
+      onEdgesChange={onEdgesChange}
       onPaneClick={() => onSelect({})}
       nodesDraggable={false}
       nodesConnectable={false}

@@ -53,7 +53,7 @@ export function BlastRadiusPanel({ node }: { node: string }) {
                       ) : id.statusNodes.length ? (
                         <span className="font-mono text-slate-700">{id.statusNodes.join(', ')}</span>
                       ) : (
-                        <span className="text-slate-400">none</span>
+                        <span className="text-slate-500">none</span>
                       )}
                     </td>
                     <td className="px-3 py-2 text-xs">
@@ -66,13 +66,13 @@ export function BlastRadiusPanel({ node }: { node: string }) {
                           <ul className="mt-1 space-y-0.5 font-mono text-slate-600">
                             {id.claims.map((c, j) => (
                               <li key={j}>
-                                {c.namespace}/{c.name} <span className="text-slate-400">({c.driver}, {c.mode})</span>
+                                {c.namespace}/{c.name} <span className="text-slate-500">({c.driver}, {c.mode})</span>
                               </li>
                             ))}
                           </ul>
                         </details>
                       ) : (
-                        <span className="text-slate-400">none</span>
+                        <span className="text-slate-500">none</span>
                       )}
                     </td>
                   </tr>

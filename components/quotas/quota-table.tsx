@@ -4,7 +4,7 @@ import { cn } from '@/components/ui/cn';
 import { Tag } from '@/components/ui/panel';
 
 function UsageBar({ ratio }: { ratio: number | null }) {
-  if (ratio === null) return <span className="text-xs text-slate-400">n/a</span>;
+  if (ratio === null) return <span className="text-xs text-slate-500">n/a</span>;
   const pct = Math.round(ratio * 1000) / 10;
   const tone = ratio >= 1 ? 'bg-sev-critical' : ratio >= 0.9 ? 'bg-sev-high' : ratio >= 0.75 ? 'bg-sev-medium' : 'bg-teal-600';
   return (
@@ -48,7 +48,7 @@ export function QuotaTable({ rows }: { rows: QuotaRow[] }) {
                 </td>
                 <td className="whitespace-nowrap px-3 py-2 font-mono text-xs text-slate-700">{r.name}</td>
                 <td className="px-3 py-2 text-right tabular-nums">{r.hard}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{r.used ?? <span className="text-slate-400">not reported</span>}</td>
+                <td className="px-3 py-2 text-right tabular-nums">{r.used ?? <span className="text-slate-500">not reported</span>}</td>
                 <td className="px-3 py-2 text-right tabular-nums">
                   {r.computedUsed}
                   {r.mismatch && (

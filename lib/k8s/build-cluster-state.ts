@@ -64,11 +64,6 @@ function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-interface SeenEntry {
-  namespace: string;
-  index: number;
-}
-
 class StateBuilder {
   readonly state: ClusterState;
   private readonly onInvalid: OnInvalid;
@@ -78,8 +73,8 @@ class StateBuilder {
   private skipped = 0;
   private duplicates = 0;
   private readonly ignored = new Map<string, number>();
-  /** collection → name → where it is (one namespace) or namespace → index (several). */
-  private readonly seen = new Map<ClusterCollectionKey, Map<string, SeenEntry | Map<string, number>>>();
+  /** collection → name → index in the collection (one namespace so far) or namespace → index (several). */
+  private readonly seen = new Map<ClusterCollectionKey, Map<string, number | Map<string, number>>>();
 
   constructor(source: SourceInfo, options: BuildClusterStateOptions) {
     this.state = emptyClusterState({ ...source });
@@ -228,17 +223,20 @@ class StateBuilder {
     const entry = byName.get(name);
     let previous: number | undefined;
     if (entry === undefined) {
-      byName.set(name, { namespace, index: list.length });
-    } else if (entry instanceof Map) {
+      byName.set(name, list.length);
+    } else if (typeof entry === 'number') {
+      const seenNamespace = list[entry].metadata.namespace ?? '';
+      if (seenNamespace === namespace) {
+        previous = entry;
+      } else {
+        const perNamespace = new Map<string, number>();
+        perNamespace.set(seenNamespace, entry);
+        perNamespace.set(namespace, list.length);
+        byName.set(name, perNamespace);
+      }
+    } else {
       previous = entry.get(namespace);
       if (previous === undefined) entry.set(namespace, list.length);
-    } else if (entry.namespace === namespace) {
-      previous = entry.index;
-    } else {
-      const perNamespace = new Map<string, number>();
-      perNamespace.set(entry.namespace, entry.index);
-      perNamespace.set(namespace, list.length);
-      byName.set(name, perNamespace);
     }
     if (previous === undefined) {
       list.push(object);

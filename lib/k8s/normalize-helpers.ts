@@ -73,15 +73,18 @@ export function isRawObject(value: unknown): value is RawObject {
 }
 
 /**
- * True when `o` holds only `declared` keys and none of them is null: then the parsed object already
- * has the minimal typed shape and is reused instead of copied. Copying every object of a 250k-object
- * snapshot costs more in garbage collection than the whole JSON.parse; reuse makes the common
- * already-minimal case allocation-free. Normalisers still write each normalised value back, so a
- * reused object ends up exactly as a copy would.
+ * True when `o` is a plain object holding only `declared` keys, none of them null or undefined: then
+ * the parsed object already has the minimal typed shape and is reused instead of copied. Copying
+ * every object of a 250k-object snapshot costs more in garbage collection than the whole
+ * JSON.parse; reuse makes the common already-minimal case allocation-free. Normalisers still write
+ * each normalised value back, so a reused object ends up exactly as a copy would. Class instances
+ * (client-node models) are never reused.
  */
 export function isClean(o: RawObject, declared: ReadonlySet<string>): boolean {
+  if (o.constructor !== Object) return false;
   for (const k in o) {
-    if (!declared.has(k) || o[k] === null) return false;
+    const v = o[k];
+    if (v === null || v === undefined || !declared.has(k)) return false;
   }
   return true;
 }

@@ -141,6 +141,18 @@ describe('normalizeObject: Pod', () => {
     expect(out).toBe(minimal);
   });
 
+  it('copies class instances and objects with undefined fields instead of reusing them', () => {
+    class V1ObjectMeta {
+      name = 'p';
+      namespace: string | undefined = undefined;
+    }
+    const raw = { apiVersion: 'v1', kind: 'Pod', metadata: new V1ObjectMeta(), spec: { containers: [{ name: 'c', image: undefined }] } };
+    const out = normalizeObject(raw, 'Pod', 'v1') as Pod;
+    expect(out.metadata).toStrictEqual({ name: 'p' });
+    expect(Object.getPrototypeOf(out.metadata)).toBe(Object.prototype);
+    expect(out.spec.containers[0]).toStrictEqual({ name: 'c' });
+  });
+
   it('is idempotent', () => {
     const once = normalizeObject(kubectlPod(), 'Pod', 'v1');
     expect(normalizeObject(JSON.parse(JSON.stringify(once)), 'Pod', 'v1')).toStrictEqual(once);

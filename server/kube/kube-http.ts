@@ -148,12 +148,22 @@ export class KubeHttp {
 
   /**
    * Opens a watch and calls onEvent per decoded line. Resolves when the server closes the stream,
-   * rejects on HTTP errors (with status) or network errors. `signal` aborts it.
+   * rejects on HTTP errors (with status) or network errors. `signal` aborts it. `onOpen` runs once
+   * the server has accepted the watch (2xx headers), so callers know the stream is really up.
+   * A stream that carries no byte for `idleTimeoutMs` (a silently dead connection: the server sends
+   * bookmarks and closes watches itself well before that) is dropped and rejected as unreachable.
    */
-  async watch(path: string, onEvent: (event: { type: string; object: unknown }) => void, signal: AbortSignal): Promise<void> {
+  async watch(
+    path: string,
+    onEvent: (event: { type: string; object: unknown }) => void,
+    signal: AbortSignal,
+    onOpen?: () => void,
+    idleTimeoutMs = WATCH_IDLE_TIMEOUT_MS,
+  ): Promise<void> {
     const opts = await this.requestOptions('GET', path);
     const mod = opts.protocol === 'http:' ? http : https;
     return new Promise((resolve, reject) => {
+      let settled = false;
       const req = mod.request({ ...opts, signal }, (res) => {
         const status = res.statusCode ?? 0;
         if (status < 200 || status >= 300) {
@@ -162,6 +172,7 @@ export class KubeHttp {
           res.on('end', () => reject(new KubeError(codeForStatus(status), `watch ${path}: ${status} ${statusMessage(Buffer.concat(chunks).toString('utf8'))}`, status, parseRetryAfter(res.headers['retry-after']))));
           return;
         }
+        onOpen?.();
         let pending = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
@@ -179,9 +190,24 @@ export class KubeHttp {
             }
           }
         });
-        res.on('end', () => resolve());
-        res.on('error', (e) => reject(new KubeError('unreachable', `watch ${path}: ${e.message}`)));
+        res.on('end', () => {
+          settled = true;
+          resolve();
+        });
+        res.on('error', (e) => {
+          settled = true;
+          if (signal.aborted) resolve();
+          else reject(new KubeError('unreachable', `watch ${path}: ${e.message}`));
+        });
+        // A connection that dies mid-stream must never leave the caller waiting forever.
+        res.on('close', () => {
+          if (settled) return;
+          settled = true;
+          if (signal.aborted) resolve();
+          else reject(new KubeError('unreachable', `watch ${path}: connection closed mid-stream`));
+        });
       });
+      req.setTimeout(idleTimeoutMs, () => req.destroy(new KubeError('unreachable', `watch ${path}: no data for ${Math.round(idleTimeoutMs / 1000)} s`)));
       req.on('error', (e) => {
         if (signal.aborted) resolve();
         else reject(e instanceof KubeError ? e : new KubeError('unreachable', `watch ${path}: ${describeNetworkError(e)}`));
@@ -190,6 +216,9 @@ export class KubeHttp {
     });
   }
 }
+
+/** Watches ask the server to close them after 240 s and receive bookmarks meanwhile: silence beyond this is a dead link. */
+export const WATCH_IDLE_TIMEOUT_MS = 300_000;
 
 export function backoffMs(attempt: number): number {
   const base = Math.min(30_000, 1000 * 2 ** Math.max(0, attempt - 1));

@@ -11,7 +11,7 @@ import { getAnalysis } from './get-report';
 
 const word = (what: string, max: number, pattern: RegExp) =>
   z
-    .string()
+    .string({ error: `${what} is required` })
     .trim()
     .min(1, `${what} is required`)
     .max(max, `${what} is too long`)
@@ -30,7 +30,7 @@ export const AccessQuerySchema = z.strictObject({
 });
 
 export const CanIQuerySchema = AccessQuerySchema.extend({
-  user: z.string().trim().min(1, 'user is required').max(512, 'user is too long'),
+  user: z.string({ error: 'user is required' }).trim().min(1, 'user is required').max(512, 'user is too long'),
   groups: z.array(z.string().trim().min(1).max(512)).max(50, 'at most 50 groups').optional().default([]),
   /** For a service account: the node its token is bound to (authentication.kubernetes.io/node-name). */
   node: optionalName('node', 253),

@@ -1,7 +1,7 @@
 import type { DeviceRequest, ObjectRef, ResourceClaim, ResourceClaimTemplate, SubjectRef, ValidatingAdmissionPolicy } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { Evidence } from '@/lib/report/types';
-import { entriesFor, type AccessQuestion } from '@/lib/analysis/context/access';
+import { entriesFor, roleBindingNamespaces, type AccessQuestion } from '@/lib/analysis/context/access';
 import { access } from '@/lib/analysis/context/build-analysis-context';
 import { canonicalSubject, isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
 import { refKey } from '@/lib/analysis/finding-id';
@@ -106,18 +106,46 @@ export const claim002: Check = {
 
 // ---------------------------------------------------------------- CLAIM003
 
-/** Subjects that belong to a tenant namespace: its service accounts, its service-account group, and the subjects of its RoleBindings. */
-function tenantMembers(ctx: AnalysisContext, namespace: string): Map<string, SubjectRef> {
-  const out = new Map<string, SubjectRef>();
-  const add = (s: SubjectRef) => out.set(refKey(s), s);
-  for (const b of ctx.engine.rbac.bindings) if (b.ref.kind === 'RoleBinding' && b.ref.namespace === namespace) for (const s of b.subjects) add(canonicalSubject(s));
-  return out;
+/**
+ * Tenant membership: the subjects of each namespace's RoleBindings (canonical keys), plus, by
+ * construction, its service accounts and its `system:serviceaccounts:<ns>` group (see isMemberOf).
+ */
+const membersCache = new WeakMap<AnalysisContext, Map<string, Set<string>>>();
+function roleBindingSubjects(ctx: AnalysisContext): Map<string, Set<string>> {
+  let m = membersCache.get(ctx);
+  if (m) return m;
+  m = new Map();
+  for (const b of ctx.engine.rbac.bindings) {
+    if (b.ref.kind !== 'RoleBinding') continue;
+    const ns = b.ref.namespace ?? '';
+    let set = m.get(ns);
+    if (!set) m.set(ns, (set = new Set()));
+    for (const s of b.subjects) set.add(refKey(canonicalSubject(s)));
+  }
+  membersCache.set(ctx, m);
+  return m;
 }
 
-function isMemberOf(ctx: AnalysisContext, members: Map<string, SubjectRef>, subject: SubjectRef, namespace: string): boolean {
+function isMemberOf(ctx: AnalysisContext, subject: SubjectRef, namespace: string): boolean {
   if (subject.kind === 'ServiceAccount' && subject.namespace === namespace) return true;
   if (subject.kind === 'Group' && subject.name === `system:serviceaccounts:${namespace}`) return true;
-  return members.has(refKey(subject));
+  return roleBindingSubjects(ctx).get(namespace)?.has(refKey(subject)) ?? false;
+}
+
+const NS_WRITE: AccessQuestion = { verbs: ['update', 'patch'], group: '', resource: 'namespaces', scope: 'namespaced', names: 'any' };
+
+/**
+ * Tenant namespaces worth the exact per-namespace question: those with a RoleBinding that may grant
+ * namespace writes, and those a ClusterRoleBinding grant names (or covers, for every name) for one
+ * of their members.
+ */
+function candidateNamespaces(ctx: AnalysisContext): string[] {
+  const out = new Set(roleBindingNamespaces(ctx.engine, NS_WRITE));
+  const clusterWide = access(ctx, { ...NS_WRITE, scope: 'cluster' }).filter((e) => e.via === 'rbac');
+  for (const e of clusterWide) {
+    for (const ns of e.names.includes('*') ? ctx.namespaces : e.names) if (isMemberOf(ctx, e.subject, ns)) out.add(ns);
+  }
+  return [...out].filter((ns) => ctx.isTenantNamespace(ns)).sort();
 }
 
 export const claim003: Check = {
@@ -127,10 +155,8 @@ export const claim003: Check = {
   description: `An identity of a tenant namespace (its service accounts, or a subject of one of its RoleBindings) can update/patch its own Namespace object, including through a resourceNames-scoped Role: it can set ${ADMIN_ACCESS_LABEL}=true and grant itself adminAccess to devices.`,
   run(ctx) {
     const out: FindingDraft[] = [];
-    for (const ns of ctx.namespaces) {
-      if (!ctx.isTenantNamespace(ns)) continue;
-      const q: AccessQuestion = { verbs: ['update', 'patch'], group: '', resource: 'namespaces', scope: 'namespaced', namespaces: [ns], names: [ns] };
-      const members = tenantMembers(ctx, ns);
+    for (const ns of candidateNamespaces(ctx)) {
+      const q: AccessQuestion = { ...NS_WRITE, namespaces: [ns], names: [ns] };
       const claimCreators = [
         ...access(ctx, { verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaims', scope: 'namespaced', namespaces: [ns], names: [''] }),
         ...access(ctx, { verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaimtemplates', scope: 'namespaced', namespaces: [ns], names: [''] }),
@@ -138,7 +164,7 @@ export const claim003: Check = {
       for (const e of access(ctx, q)) {
         if (e.via !== 'rbac' || isMastersGroup(e.subject) || isNodeIdentity(e.subject)) continue;
         if (ctx.isAdminEquivalent(e.subject) || ctx.isSystemIdentity(e.subject)) continue;
-        if (!isMemberOf(ctx, members, e.subject, ns)) continue;
+        if (!isMemberOf(ctx, e.subject, ns)) continue;
         const object = ref('Namespace', ns);
         const canClaim = entriesFor(claimCreators, e.subject).length > 0;
         const roles = [...new Set(e.grants.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex}`))];

@@ -1,6 +1,7 @@
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
 import { ruleAllowsResource } from '@/lib/authz/rule-matches';
 import type { ResourceAttributes } from '@/lib/authz/types';
+import type { CompiledRole } from '@/lib/authz/rbac-index';
 import type { WhoCanGrant } from '@/lib/authz/who-can';
 import type { ObjectRef, PolicyRule, SubjectRef } from '@/lib/k8s/types';
 import type { Evidence } from '@/lib/report/types';
@@ -48,22 +49,24 @@ export interface AccessEntry {
 
 const cache = new WeakMap<AuthzEngine, Map<string, AccessEntry[]>>();
 
-export function whoCanAnywhere(engine: AuthzEngine, knownNamespaces: readonly string[], q: AccessQuestion): AccessEntry[] {
+export function whoCanAnywhere(engine: AuthzEngine, _knownNamespaces: readonly string[], q: AccessQuestion): AccessEntry[] {
   let perEngine = cache.get(engine);
   if (!perEngine) cache.set(engine, (perEngine = new Map()));
-  const key = JSON.stringify([q, q.scope === 'namespaced' && !q.namespaces ? knownNamespaces : null]);
+  const key = JSON.stringify(q);
   const hit = perEngine.get(key);
   if (hit) return hit;
-  const result = compute(engine, knownNamespaces, q);
+  const result = compute(engine, q);
   perEngine.set(key, result);
   return result;
 }
 
-function compute(engine: AuthzEngine, knownNamespaces: readonly string[], q: AccessQuestion): AccessEntry[] {
+function compute(engine: AuthzEngine, q: AccessQuestion): AccessEntry[] {
   const subresource = q.subresource ?? '';
   let namespaces: string[] = [''];
   if (q.scope === 'namespaced') {
-    const set = new Set<string>(q.namespaces ?? [...knownNamespaces, ...engine.rbac.namespaceBindings.keys()]);
+    // A namespace only adds answers through its RoleBindings, so only namespaces with a RoleBinding
+    // to a role that could match are asked; the probe namespace stands for every other one.
+    const set = new Set<string>(q.namespaces ?? roleBindingNamespaces(engine, q));
     set.delete('');
     namespaces = [PROBE_NAMESPACE, ...[...set].sort()];
   }
@@ -107,6 +110,28 @@ function compute(engine: AuthzEngine, knownNamespaces: readonly string[], q: Acc
       return entry;
     })
     .sort((a, b) => compareSubjects(a.subject, b.subject));
+}
+
+/** Whether some rule of the role matches the question for some name. */
+function roleMayMatch(role: CompiledRole, q: AccessQuestion): boolean {
+  const subresource = q.subresource ?? '';
+  return role.rules.some(({ rule }) => {
+    const open: PolicyRule = { ...rule, resourceNames: undefined };
+    return q.verbs.some((verb) => ruleAllowsResource(open, { verb, group: q.group, resource: q.resource, subresource, namespace: '', name: '' }));
+  });
+}
+
+/** Namespaces of RoleBindings (with subjects) whose role may match the question. */
+export function roleBindingNamespaces(engine: AuthzEngine, q: AccessQuestion): string[] {
+  const verdict = new Map<string, boolean>();
+  const out = new Set<string>();
+  for (const b of engine.rbac.bindings) {
+    if (b.ref.kind !== 'RoleBinding' || !b.role || b.subjects.length === 0 || out.has(b.ref.namespace ?? '')) continue;
+    let ok = verdict.get(b.role.key);
+    if (ok === undefined) verdict.set(b.role.key, (ok = roleMayMatch(b.role, q)));
+    if (ok) out.add(b.ref.namespace ?? '');
+  }
+  return [...out].sort();
 }
 
 /** resourceNames entries of rules that would match the question if they had no resourceNames. */

@@ -1,5 +1,5 @@
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import type { Container, ObjectRef, Pod, PodSpec, PodTemplateSpec } from '@/lib/k8s/types';
+import type { Container, ObjectRef, Pod, PodSpec, PodTemplateSpec, ReplicaSet } from '@/lib/k8s/types';
 
 // Facts about pods that do not need the authorizer: host paths, plugin-directory mounts, the
 // service account, the owning workload, and stand-in pods for workloads whose pods are absent.
@@ -58,6 +58,17 @@ export function podKey(pod: Pod): string {
   return `${pod.metadata.namespace ?? ''}/${pod.metadata.name}`;
 }
 
+const rsIndexes = new WeakMap<readonly ReplicaSet[], Map<string, ReplicaSet>>();
+
+function replicaSetIndex(state: Pick<ClusterState, 'replicaSets'>): Map<string, ReplicaSet> {
+  let index = rsIndexes.get(state.replicaSets);
+  if (!index) {
+    index = new Map(state.replicaSets.map((r) => [`${r.metadata.namespace ?? ''}/${r.metadata.name}`, r]));
+    rsIndexes.set(state.replicaSets, index);
+  }
+  return index;
+}
+
 const WORKLOAD_KINDS = new Set(['DaemonSet', 'Deployment', 'StatefulSet', 'ReplicaSet', 'Job', 'CronJob']);
 
 /**
@@ -70,7 +81,7 @@ export function ownerOfPod(state: Pick<ClusterState, 'replicaSets'>, pod: Pod): 
   const owner = refs.find((r) => r.controller) ?? refs[0];
   if (!owner || !WORKLOAD_KINDS.has(owner.kind)) return { kind: 'Pod', namespace, name: pod.metadata.name };
   if (owner.kind === 'ReplicaSet') {
-    const rs = state.replicaSets.find((r) => (r.metadata.namespace ?? '') === namespace && r.metadata.name === owner.name);
+    const rs = replicaSetIndex(state).get(`${namespace}/${owner.name}`);
     const rsRefs = rs?.metadata.ownerReferences ?? [];
     const up = rsRefs.find((r) => r.controller) ?? rsRefs[0];
     if (up?.kind === 'Deployment') return { kind: 'Deployment', namespace, name: up.name };

@@ -1,0 +1,101 @@
+import { expect, gotoAndSettle, screenshot, test } from './fixtures';
+
+test.describe('findings list', () => {
+  test('filters by severity and keeps the filter in the URL', async ({ page, consoleErrors }) => {
+    await gotoAndSettle(page, '/findings', 'Findings');
+    const rows = page.getByRole('table', { name: 'Findings' }).locator('tbody tr');
+    const total = await rows.count();
+    expect(total).toBeGreaterThan(20);
+
+    await page.getByRole('button', { name: /^Critical/ }).click();
+    await expect(page).toHaveURL(/severity=critical/);
+    await expect(page.getByRole('button', { name: /^Critical/ })).toHaveAttribute('aria-pressed', 'true');
+    const critical = await rows.count();
+    expect(critical).toBeGreaterThan(0);
+    expect(critical).toBeLessThan(total);
+    for (const cell of await rows.locator('td:first-child').allTextContents()) expect(cell).toContain('Critical');
+
+    // The URL alone reproduces the view.
+    await page.reload();
+    await expect(page.getByRole('button', { name: /^Critical/ })).toHaveAttribute('aria-pressed', 'true');
+    await expect(rows).toHaveCount(critical);
+
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect(rows).toHaveCount(total);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('filters by check, namespace and subject, and sorts', async ({ page }) => {
+    await gotoAndSettle(page, '/findings', 'Findings');
+    const rows = page.getByRole('table', { name: 'Findings' }).locator('tbody tr');
+
+    await page.getByLabel('Check', { exact: true }).selectOption('DRA007');
+    await expect(page).toHaveURL(/check=DRA007/);
+    for (const c of await rows.locator('td:nth-child(2)').allTextContents()) expect(c).toBe('DRA007');
+    await expect(rows.filter({ hasText: 'tenant-b/batch-scheduler' })).toHaveCount(1);
+
+    await page.getByLabel('Check', { exact: true }).selectOption('');
+    await page.getByLabel('Namespace', { exact: true }).selectOption('tenant-c');
+    await expect(page).toHaveURL(/namespace=tenant-c/);
+    for (const c of await rows.locator('td:nth-child(5)').allTextContents()) expect(c).toContain('tenant-c');
+
+    await page.getByLabel('Namespace', { exact: true }).selectOption('');
+    const gpuOps = await page.getByLabel('Subject', { exact: true }).locator('option', { hasText: 'Group gpu-ops' }).getAttribute('value');
+    await page.getByLabel('Subject', { exact: true }).selectOption(gpuOps!);
+    await expect(page).toHaveURL(/subject=Group/);
+    expect(await rows.count()).toBeGreaterThan(1);
+    for (const c of await rows.locator('td:nth-child(4)').allTextContents()) expect(c).toContain('gpu-ops');
+
+    await page.getByLabel('Sort by', { exact: true }).selectOption('check');
+    await expect(page).toHaveURL(/sort=check/);
+    const checks = await rows.locator('td:nth-child(2)').allTextContents();
+    expect(checks).toEqual([...checks].sort());
+  });
+
+  test('text search narrows the list', async ({ page }) => {
+    await gotoAndSettle(page, '/findings?q=impersonat', 'Findings');
+    const rows = page.getByRole('table', { name: 'Findings' }).locator('tbody tr');
+    await expect(rows.first()).toBeVisible();
+    await expect(page.getByRole('searchbox')).toHaveValue('impersonat');
+    await page.getByRole('searchbox').fill('no finding mentions this');
+    await expect(page.getByText('No finding matches these filters')).toBeVisible();
+  });
+});
+
+test.describe('finding detail', () => {
+  test('shows evidence binding → role → rule and remediation YAML with a copy button', async ({ page, consoleErrors }) => {
+    await gotoAndSettle(page, '/findings?check=DRA007', 'Findings');
+    await page.getByRole('table', { name: 'Findings' }).locator('tbody tr').filter({ hasText: 'tenant-b/batch-scheduler' }).getByRole('link').click();
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('resourceclaims/binding');
+    const evidence = page.getByRole('region', { name: 'Evidence' });
+    await expect(evidence).toContainText('tenant-b-batch-scheduler');
+    await expect(evidence).toContainText('custom-allocator');
+    await expect(evidence).toContainText(/rule #\d+/);
+    await expect(evidence).toContainText('resourceclaims/binding');
+    const remediation = page.getByRole('region', { name: 'Remediation' });
+    await expect(remediation).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Subjects' })).toContainText('tenant-b/batch-scheduler');
+    await screenshot(page, 'finding-detail');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('remediation YAML can be copied', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await gotoAndSettle(page, '/findings?check=DRA001', 'Findings');
+    await page.getByRole('table', { name: 'Findings' }).locator('tbody a').first().click();
+    const copy = page.getByRole('button', { name: /Copy yaml/i });
+    await expect(copy).toBeVisible();
+    await copy.click();
+    await expect(copy).toContainText('copied');
+    const text = await page.evaluate(() => navigator.clipboard.readText());
+    expect(text).toContain('kind: ClusterRole');
+  });
+
+  test('an unknown finding id is a 404', async ({ page, request }) => {
+    const res = await page.goto('/findings/does-not-exist');
+    expect(res?.status()).toBe(404);
+    const api = await request.get('/api/v1/findings/does-not-exist');
+    expect(api.status()).toBe(404);
+    expect(await api.json()).toEqual({ error: { code: 'not_found', message: 'no finding with id "does-not-exist"' } });
+  });
+});

@@ -1,0 +1,54 @@
+import { defineConfig } from '@playwright/test';
+import { DEMO_URL, HOSTILE_URL } from './e2e/ui/servers';
+
+// Browser tests of the dashboard against real `next start` servers (built beforehand: `npm run
+// test:e2e` or scripts/test-all.sh build first). Debian's Chromium only: never `playwright install`.
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+
+const serverEnv = { NEXT_TELEMETRY_DISABLED: '1' };
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  outputDir: 'test-results/artifacts',
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: DEMO_URL,
+    viewport: { width: 1440, height: 900 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
+  },
+  webServer: [
+    {
+      command: 'npx next start -H 127.0.0.1 -p 3100',
+      url: `${DEMO_URL}/api/healthz`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+      env: { ...serverEnv, DRA_POSTURE_SNAPSHOT: '' },
+    },
+    {
+      command: 'npx next start -H 127.0.0.1 -p 3101',
+      url: `${HOSTILE_URL}/api/healthz`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+      env: { ...serverEnv, DRA_POSTURE_SNAPSHOT: 'e2e/fixtures/hostile' },
+    },
+  ],
+});
