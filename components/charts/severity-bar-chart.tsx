@@ -8,7 +8,7 @@ import { SEVERITY_COLOR, SEVERITY_LABEL } from '@/components/ui/severity';
 export function SeverityBarChart({ summary }: { summary: Record<Severity, number> }) {
   const data = SEVERITIES.map((s) => ({ severity: SEVERITY_LABEL[s], key: s, count: summary[s] }));
   return (
-    <div aria-hidden="true" className="h-56 w-full">
+    <div aria-hidden="true" className="h-48 w-full">
       <BarChart responsive accessibilityLayer={false} data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }} style={{ width: '100%', height: '100%' }}>
         <CartesianGrid vertical={false} stroke="#e2e8f0" />
         <XAxis dataKey="severity" tickLine={false} axisLine={false} tick={{ fill: '#475569', fontSize: 12 }} />

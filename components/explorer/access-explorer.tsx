@@ -170,7 +170,7 @@ export function AccessExplorer() {
           </ul>
         </Panel>
       </div>
-      <Panel id="answer" title="Answer" description={asked.mode === 'who-can' ? 'Every subject allowed, with the binding, role and rule (or authorizer) that allows it' : 'Decided like kube-apiserver: system:masters, then Node, then RBAC'}>
+      <Panel className="self-start" id="answer" title="Answer" description={asked.mode === 'who-can' ? 'Every subject allowed, with the binding, role and rule (or authorizer) that allows it' : 'Decided like kube-apiserver: system:masters, then Node, then RBAC'}>
         {asked.ready ? asked.mode === 'who-can' ? <WhoCanAnswer state={asked} /> : <CanIAnswer state={asked} /> : <p className="text-sm text-slate-500">Ask a question, or pick an example.</p>}
       </Panel>
     </div>

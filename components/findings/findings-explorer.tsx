@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { countBySeverity, DEFAULT_FILTERS, filterFindings, findingFacets, findingFiltersToQuery, parseFindingFilters, type FindingFilters } from '@/lib/view/findings-view';
 import { reportQuery } from '@/components/query/queries';
 import { ErrorPanel } from '@/components/ui/error-panel';
@@ -11,22 +11,38 @@ import { PageSkeleton } from '@/components/ui/skeleton';
 import { FindingsFilters } from './findings-filters';
 import { FindingsTable } from './findings-table';
 
+function queryOf(f: FindingFilters): string {
+  const sp = new URLSearchParams();
+  for (const [k, v] of Object.entries(findingFiltersToQuery(f))) if (v) sp.set(k, v);
+  return sp.toString();
+}
+
 /** The findings list: filters live in the URL query, so a filtered view can be shared. */
 export function FindingsExplorer() {
   const { data: report, error, refetch, isPending } = useQuery(reportQuery());
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
-  const filters = useMemo(() => parseFindingFilters(params), [params]);
+  const fromUrl = useMemo(() => parseFindingFilters(params), [params]);
+  // Local state renders at once; the URL follows. URL changes we caused are skipped when they
+  // arrive, so quick successive edits are never undone; other changes (back/forward) are adopted.
+  const [filters, setFilters] = useState(fromUrl);
+  const pending = useRef<string[]>([]);
+  useEffect(() => {
+    const key = queryOf(fromUrl);
+    const i = pending.current.indexOf(key);
+    if (i >= 0) pending.current.splice(0, i + 1);
+    else if (pending.current.length === 0) setFilters(fromUrl);
+  }, [fromUrl]);
   const all = useMemo(() => report?.findings ?? [], [report]);
   const facets = useMemo(() => findingFacets(all), [all]);
   const counts = useMemo(() => countBySeverity(all), [all]);
   const shown = useMemo(() => filterFindings(all, filters), [all, filters]);
 
   const update = (next: FindingFilters) => {
-    const sp = new URLSearchParams();
-    for (const [k, v] of Object.entries(findingFiltersToQuery(next))) if (v) sp.set(k, v);
-    const qs = sp.toString();
+    setFilters(next);
+    const qs = queryOf(next);
+    pending.current.push(qs);
     router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
   };
 

@@ -49,9 +49,10 @@ export function FindingsFilters({
         </div>
       </fieldset>
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
-        <label className="block lg:col-span-1">
-          <span className="mb-1 block text-xs font-medium text-slate-600">Check</span>
-          <select className={selectClass} value={filters.check[0] ?? ''} onChange={(e) => onChange({ ...filters, check: e.target.value ? [e.target.value] : [] })}>
+        <div className="block lg:col-span-1">
+          <label htmlFor="filter-check" className="mb-1 block text-xs font-medium text-slate-600">Check</label>
+          <select
+            id="filter-check" className={selectClass} value={filters.check[0] ?? ''} onChange={(e) => onChange({ ...filters, check: e.target.value ? [e.target.value] : [] })}>
             <option value="">All checks</option>
             {facets.checks.map((c) => (
               <option key={c.check} value={c.check}>
@@ -59,10 +60,11 @@ export function FindingsFilters({
               </option>
             ))}
           </select>
-        </label>
-        <label className="block">
-          <span className="mb-1 block text-xs font-medium text-slate-600">Namespace</span>
-          <select className={selectClass} value={filters.namespace} onChange={(e) => onChange({ ...filters, namespace: e.target.value })}>
+        </div>
+        <div className="block">
+          <label htmlFor="filter-namespace" className="mb-1 block text-xs font-medium text-slate-600">Namespace</label>
+          <select
+            id="filter-namespace" className={selectClass} value={filters.namespace} onChange={(e) => onChange({ ...filters, namespace: e.target.value })}>
             <option value="">All namespaces</option>
             {facets.namespaces.map((n) => (
               <option key={n.namespace} value={n.namespace}>
@@ -70,10 +72,11 @@ export function FindingsFilters({
               </option>
             ))}
           </select>
-        </label>
-        <label className="block">
-          <span className="mb-1 block text-xs font-medium text-slate-600">Subject</span>
-          <select className={selectClass} value={filters.subject} onChange={(e) => onChange({ ...filters, subject: e.target.value })}>
+        </div>
+        <div className="block">
+          <label htmlFor="filter-subject" className="mb-1 block text-xs font-medium text-slate-600">Subject</label>
+          <select
+            id="filter-subject" className={selectClass} value={filters.subject} onChange={(e) => onChange({ ...filters, subject: e.target.value })}>
             <option value="">All subjects</option>
             {facets.subjects.map((s) => (
               <option key={s.key} value={s.key}>
@@ -81,27 +84,29 @@ export function FindingsFilters({
               </option>
             ))}
           </select>
-        </label>
-        <label className="block">
-          <span className="mb-1 block text-xs font-medium text-slate-600">Text</span>
+        </div>
+        <div className="block">
+          <label htmlFor="filter-text" className="mb-1 block text-xs font-medium text-slate-600">Text</label>
           <input
+            id="filter-text"
             type="search"
             className={selectClass}
             placeholder="title, message, name…"
             value={filters.q}
             onChange={(e) => onChange({ ...filters, q: e.target.value })}
           />
-        </label>
-        <label className="block">
-          <span className="mb-1 block text-xs font-medium text-slate-600">Sort by</span>
-          <select className={selectClass} value={filters.sort} onChange={(e) => onChange({ ...filters, sort: e.target.value as FindingSort })}>
+        </div>
+        <div className="block">
+          <label htmlFor="filter-sort-by" className="mb-1 block text-xs font-medium text-slate-600">Sort by</label>
+          <select
+            id="filter-sort-by" className={selectClass} value={filters.sort} onChange={(e) => onChange({ ...filters, sort: e.target.value as FindingSort })}>
             {(Object.keys(SORT_LABEL) as FindingSort[]).map((k) => (
               <option key={k} value={k}>
                 {SORT_LABEL[k]}
               </option>
             ))}
           </select>
-        </label>
+        </div>
       </div>
     </form>
   );

@@ -73,15 +73,21 @@ export function GraphExplorer() {
         </div>
       ) : (
         <div className="grid gap-4 xl:grid-cols-[1fr_19rem]">
-          <div className="relative h-[680px] overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm" aria-busy={isFetching}>
-            <p className="absolute left-3 top-2 z-10 rounded bg-white/90 px-2 py-0.5 text-xs text-slate-500" role="status" aria-live="polite">
-              {view.nodes.length} shown · {view.subgraphNodes} in {view.focus ? 'focus' : 'view'} · {view.totalNodes} total
+          <div
+            className="flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
+            style={{ height: Math.min(680, Math.max(380, view.height + 170)) }}
+            aria-busy={isFetching}
+          >
+            <p className="border-b border-slate-100 px-4 py-2 text-xs text-slate-500" role="status" aria-live="polite">
+              {view.nodes.length} boxes shown · {view.subgraphNodes} {view.focus ? 'on paths through the focus' : 'in this view'} · {view.totalNodes} in the whole graph
             </p>
-            {view.nodes.length ? (
-              <GraphCanvas view={view} selectedNode={selection.node} selectedEdge={selection.edge} onSelect={setSelection} />
-            ) : (
-              <p className="p-10 text-center text-sm text-slate-500">Nothing to show with these options.</p>
-            )}
+            <div className="relative min-h-0 flex-1">
+              {view.nodes.length ? (
+                <GraphCanvas view={view} selectedNode={selection.node} selectedEdge={selection.edge} onSelect={setSelection} />
+              ) : (
+                <p className="p-10 text-center text-sm text-slate-500">Nothing to show with these options.</p>
+              )}
+            </div>
           </div>
           <aside aria-label="Details" className="rounded-lg border border-slate-200 bg-white px-5 py-4 shadow-sm xl:max-h-[680px] xl:overflow-auto">
             <GraphDetails

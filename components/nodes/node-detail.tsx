@@ -18,7 +18,7 @@ export function NodeDetail({ node }: { node: NodeReport }) {
                 <h3 className="mb-2 font-mono text-xs font-semibold text-slate-700">{d.driver}</h3>
                 <ul className="space-y-1.5">
                   {d.writers.map((w, i) => (
-                    <li key={i} className="flex flex-wrap items-center justify-between gap-2">
+                    <li key={i} className="grid grid-cols-[1fr_auto] items-start gap-3">
                       <RefText value={w.subject} />
                       <DriverModeTag mode={w.mode} />
                     </li>
@@ -36,7 +36,7 @@ export function NodeDetail({ node }: { node: NodeReport }) {
           {node.statusWriters.map((w, i) => (
             <li key={i} className="py-1.5">
               <details>
-                <summary className="flex cursor-pointer list-none items-center justify-between gap-2 rounded py-1">
+                <summary className="grid cursor-pointer list-none grid-cols-[1fr_auto] items-start gap-3 rounded py-1">
                   <RefText value={w.subject} />
                   <ModeTag mode={w.mode} scope={w.scope} />
                 </summary>

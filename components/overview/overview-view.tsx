@@ -4,6 +4,7 @@ import type { Report } from '@/lib/report/types';
 import type { OverviewFacts } from '@/lib/view/overview';
 import { SeverityBarChart } from '@/components/charts/severity-bar-chart';
 import { EmptyState, PageHeader, Panel } from '@/components/ui/panel';
+import { CheckFamilies } from './check-families';
 import { SeverityCards } from './severity-cards';
 import { TopFindings } from './top-findings';
 import { ViewLinks } from './view-links';
@@ -22,6 +23,8 @@ export function OverviewView({ report, facts, bindings }: { report: Report; fact
       <div className="mt-6 grid gap-6 lg:grid-cols-5">
         <Panel className="lg:col-span-2" id="by-severity" title="Findings by severity" description={`${plural(total, 'finding')} from ${plural(new Set(report.findings.map((f) => f.check)).size, 'check')}`}>
           <SeverityBarChart summary={report.summary} />
+          <h3 className="mb-2 mt-5 text-xs font-medium uppercase tracking-wide text-slate-500">By check family</h3>
+          <CheckFamilies families={facts.families} />
         </Panel>
         <Panel
           className="lg:col-span-3"

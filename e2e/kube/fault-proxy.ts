@@ -266,6 +266,8 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
         upRes.pipe(res);
         return;
       }
+      // Pass the headers on at once, as the apiserver does: a watch is "open" before its first event.
+      res.flushHeaders();
       const watchEntry = w;
       watchEntry.upstreamRes = upRes;
       if (blackhole) {

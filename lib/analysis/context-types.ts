@@ -29,7 +29,11 @@ export interface AnalysisContext {
   /** Pods mounting the kubelet plugin directories, whether or not they are driver pods. */
   pluginDirPods: Pod[];
 
-  /** Service accounts (and other subjects) that can write ResourceSlices or ResourceClaim status/binding/driver, or run DRA driver pods. */
+  /**
+   * Service accounts that can write ResourceSlices or ResourceClaim status/binding/driver (granted to
+   * the service account itself, or to a User subject with its username), or run DRA driver pods
+   * (DESIGN §4). Grants to groups are reported on the group, not spread over its members.
+   */
   draComponents: SubjectRef[];
   isDraComponent(subject: SubjectRef): boolean;
   /** Service accounts used by DaemonSet pods or DRA driver pods. */

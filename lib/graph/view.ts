@@ -7,6 +7,8 @@ import type { EdgeReason, GraphEdge, GraphModel, GraphNode, GraphSearchHit, Grap
 export const VIEW_REASON_LIMIT = 25;
 /** A (sub)graph this small is shown fully expanded. */
 export const AUTO_EXPAND_LIMIT = 60;
+/** Groups with fewer members than this are never collapsed (a box saying "3 users" hides more than it saves). */
+export const MIN_COLLAPSE = 4;
 
 /** The nodes on some path through `focus` (everything upstream and downstream of it). */
 export function focusSubgraph(model: GraphModel, focus: string): GraphModel {
@@ -78,7 +80,7 @@ export function buildGraphView(model: GraphModel, options: GraphViewOptions = {}
   sub.nodes.forEach((n, i) => {
     const gid = groupNodeId(n.tier, n.group);
     const group = members.get(gid);
-    const collapse = n.tier !== 3 && !expandAll && !expanded.has(gid) && group !== undefined && group.length > 1;
+    const collapse = n.tier !== 3 && !expandAll && !expanded.has(gid) && group !== undefined && group.length >= MIN_COLLAPSE;
     if (!collapse) {
       rep.set(n.id, n.id);
       viewNodes.set(n.id, { ...n });

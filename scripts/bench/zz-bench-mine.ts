@@ -4,7 +4,7 @@ import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import { DEFAULT_SETTINGS } from '@/lib/analysis/settings';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { listNodeStatusWriters } from '@/lib/analysis/node-writers/node-status-writers';
-import { listClaimStatusWriters } from '@/lib/analysis/node-writers/claim-status-writers';
+import { listClaimStatusWriters, ClaimWriterAnalysis } from '@/lib/analysis/node-writers/claim-status-writers';
 import { computeBlastRadius } from '@/lib/analysis/node-writers/blast-radius';
 import { analyseQuotas } from '@/lib/analysis/quota/quota-usage';
 import { analyseDeviceClasses } from '@/lib/analysis/zeroing/device-classes';
@@ -22,5 +22,7 @@ const sw = listNodeStatusWriters(ctx); lap(`statusWriters ${sw.size} ${[...sw.va
 const cw = listClaimStatusWriters(ctx); lap(`claimWriters ${cw.size} ${[...cw.values()].reduce((a, b) => a + b.length, 0)}`);
 const q = analyseQuotas(state); lap(`quotas ${q.quotas.length}`);
 analyseDeviceClasses(ctx); lap('classes');
-const br = computeBlastRadius(ctx, 'node-1', { statusWriters: sw }); lap(`blast ${br.identities.length} ${br.claims.length}`);
-console.log(JSON.stringify(Object.fromEntries([...sw].slice(0, 1))).length);
+const ca = new ClaimWriterAnalysis(ctx); lap('analysis');
+const br = computeBlastRadius(ctx, 'node-1', { statusWriters: sw, claimAnalysis: ca }); lap(`blast ${br.identities.length} ${br.claims.length} ${br.otherNodes.length}`);
+const br2 = computeBlastRadius(ctx, 'node-2', { statusWriters: sw, claimAnalysis: ca }); lap(`blast2 ${br2.identities.length} ${br2.claims.length}`);
+console.log(process.memoryUsage().rss / 1e6 | 0, 'MB');

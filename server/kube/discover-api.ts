@@ -25,14 +25,20 @@ export async function discoverApi(http: KubeHttp): Promise<ApiDiscovery> {
     warnings.push(`cannot read the server version (${(e as Error).message}); assuming 1.36 defaults`);
   }
   let served: string[] = [];
+  let discoveryError: string | undefined;
   try {
     const group = (await http.get<{ versions?: { version: string }[] }>(`/apis/${DRA_GROUP}`)).body;
     served = (group.versions ?? []).map((v) => v.version);
   } catch (e) {
-    if ((e as KubeError).code !== 'not_found') throw e;
+    const code = (e as KubeError).code;
+    // A group that cannot be discovered (forbidden, 5xx) must not take the other panels down with it.
+    if (code === 'unauthorized' || code === 'unreachable') throw e;
+    if (code !== 'not_found') discoveryError = (e as Error).message;
   }
   const draVersion = DRA_PREFERENCE.find((v) => served.includes(v));
-  if (!draVersion) {
+  if (discoveryError) {
+    warnings.push(`cannot discover resource.k8s.io (${discoveryError}): DRA views are empty`);
+  } else if (!draVersion) {
     warnings.push(
       served.length === 0
         ? 'resource.k8s.io is not served by this cluster: DRA views are empty (Dynamic Resource Allocation needs Kubernetes 1.34+, or beta APIs enabled on 1.32/1.33)'

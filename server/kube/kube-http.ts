@@ -121,7 +121,11 @@ export class KubeHttp {
     if (payload) opts.headers = { ...opts.headers, 'Content-Type': 'application/json', 'Content-Length': String(payload.length) };
     const mod = opts.protocol === 'http:' ? http : https;
     return new Promise((resolve, reject) => {
+      // A wall-clock deadline for the answer to start (the socket idle timeout alone lets a
+      // blackholed TLS handshake hang for twice as long), then an idle timeout while the body streams.
+      const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${this.opts.timeoutMs / 1000} s`)), this.opts.timeoutMs);
       const req = mod.request(opts, (res) => {
+        clearTimeout(deadline);
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('error', (e) => reject(new KubeError('unreachable', `${method} ${path}: ${e.message}`)));
@@ -140,7 +144,10 @@ export class KubeHttp {
         });
       });
       req.setTimeout(this.opts.timeoutMs, () => req.destroy(new Error(`no answer within ${this.opts.timeoutMs / 1000} s`)));
-      req.on('error', (e) => reject(new KubeError('unreachable', `${method} ${path}: ${describeNetworkError(e)}`)));
+      req.on('error', (e) => {
+        clearTimeout(deadline);
+        reject(new KubeError('unreachable', `${method} ${path}: ${describeNetworkError(e)}`));
+      });
       if (payload) req.write(payload);
       req.end();
     });
@@ -163,19 +170,39 @@ export class KubeHttp {
     const opts = await this.requestOptions('GET', path);
     const mod = opts.protocol === 'http:' ? http : https;
     return new Promise((resolve, reject) => {
+      // Exactly one outcome: the error that made us drop the stream (an ERROR event, an
+      // undecodable line, the idle timeout) wins over the socket errors that follow from it.
       let settled = false;
+      let cause: KubeError | undefined;
+      const finish = (error?: KubeError) => {
+        if (settled) return;
+        settled = true;
+        if (cause) reject(cause);
+        else if (error && !signal.aborted) reject(error);
+        else resolve();
+      };
+      const drop = (error: KubeError) => {
+        cause ??= error;
+        req.destroy(error);
+        finish();
+      };
+      // The server must accept the watch within the request timeout; after that only silence counts.
+      const deadline = setTimeout(() => drop(new KubeError('unreachable', `watch ${path}: no answer within ${this.opts.timeoutMs / 1000} s`)), this.opts.timeoutMs);
       const req = mod.request({ ...opts, signal }, (res) => {
+        clearTimeout(deadline);
         const status = res.statusCode ?? 0;
         if (status < 200 || status >= 300) {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => reject(new KubeError(codeForStatus(status), `watch ${path}: ${status} ${statusMessage(Buffer.concat(chunks).toString('utf8'))}`, status, parseRetryAfter(res.headers['retry-after']))));
+          res.on('end', () => finish(new KubeError(codeForStatus(status), `watch ${path}: ${status} ${statusMessage(Buffer.concat(chunks).toString('utf8'))}`, status, parseRetryAfter(res.headers['retry-after']))));
+          res.on('error', (e) => finish(new KubeError('unreachable', `watch ${path}: ${e.message}`)));
           return;
         }
         onOpen?.();
         let pending = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
+          if (settled) return;
           pending += chunk;
           let nl: number;
           while ((nl = pending.indexOf('\n')) >= 0) {
@@ -185,33 +212,22 @@ export class KubeHttp {
             try {
               onEvent(JSON.parse(line) as { type: string; object: unknown });
             } catch (e) {
-              req.destroy(e instanceof KubeError ? e : new KubeError('bad_response', `watch ${path}: undecodable event`));
+              drop(e instanceof KubeError ? e : new KubeError('bad_response', `watch ${path}: undecodable event`));
               return;
             }
           }
         });
-        res.on('end', () => {
-          settled = true;
-          resolve();
-        });
-        res.on('error', (e) => {
-          settled = true;
-          if (signal.aborted) resolve();
-          else reject(new KubeError('unreachable', `watch ${path}: ${e.message}`));
-        });
+        res.on('end', () => finish());
+        res.on('error', (e) => finish(new KubeError('unreachable', `watch ${path}: ${e.message}`)));
         // A connection that dies mid-stream must never leave the caller waiting forever.
-        res.on('close', () => {
-          if (settled) return;
-          settled = true;
-          if (signal.aborted) resolve();
-          else reject(new KubeError('unreachable', `watch ${path}: connection closed mid-stream`));
-        });
+        res.on('close', () => finish(res.complete ? undefined : new KubeError('unreachable', `watch ${path}: connection closed mid-stream`)));
       });
-      req.setTimeout(idleTimeoutMs, () => req.destroy(new KubeError('unreachable', `watch ${path}: no data for ${Math.round(idleTimeoutMs / 1000)} s`)));
+      req.setTimeout(idleTimeoutMs, () => drop(new KubeError('unreachable', `watch ${path}: no data for ${Math.round(idleTimeoutMs / 1000)} s`)));
       req.on('error', (e) => {
-        if (signal.aborted) resolve();
-        else reject(e instanceof KubeError ? e : new KubeError('unreachable', `watch ${path}: ${describeNetworkError(e)}`));
+        clearTimeout(deadline);
+        finish(e instanceof KubeError ? e : new KubeError('unreachable', `watch ${path}: ${describeNetworkError(e)}`));
       });
+      req.on('close', () => clearTimeout(deadline));
       req.end();
     });
   }

@@ -18,8 +18,9 @@ export interface ReflectorStatus {
 
 /**
  * Keeps one kind in memory: list (paginated), then watch with bookmarks from the list's
- * resourceVersion; relist exactly once per 410; reconnect with backoff (1 s doubling to 8 s, with
- * jitter) on network errors, honouring Retry-After on 429. Objects are normalised on arrival, so
+ * resourceVersion; relist exactly once per 410 (retried with backoff if that relist fails);
+ * reconnect with backoff (1 s doubling to 8 s, with jitter) on network errors, honouring
+ * Retry-After on 429. Objects are normalised on arrival, so
  * env values, managedFields and last-applied annotations are never kept.
  */
 export class Reflector {
@@ -28,6 +29,7 @@ export class Reflector {
   private abort = new AbortController();
   private running = false;
   private failures = 0;
+  private needsRelist = false;
   readonly status: ReflectorStatus;
   /** Bumped on every change of the store, so readers know when to rebuild. */
   generation = 0;
@@ -97,49 +99,56 @@ export class Reflector {
   private async loop(): Promise<void> {
     while (this.running) {
       try {
+        // After a 410 whose relist failed there is no resourceVersion to resume from: a watch without
+        // one would replay "ADDED" for what exists but never remove what was deleted meanwhile.
+        if (this.needsRelist) {
+          this.status.relists++;
+          await this.relist();
+          this.needsRelist = false;
+        }
         const query = new URLSearchParams({ watch: '1', allowWatchBookmarks: 'true', timeoutSeconds: '240' });
         if (this.resourceVersion) query.set('resourceVersion', this.resourceVersion);
         this.abort = new AbortController();
-        let gone = false;
-        const connected = this.http.watch(`${collectionPath(this.kind, this.version, this.namespace)}?${query}`, (event) => {
-          this.status.healthy = true;
-          this.status.lastSyncAt = Date.now();
-          this.failures = 0;
-          const obj = event.object as { metadata?: { resourceVersion?: string }; code?: number };
-          if (event.type === 'ERROR') {
-            if (obj?.code === 410) gone = true;
-            throw new KubeError(obj?.code === 410 ? 'gone' : 'server_error', `watch ${this.kind.resource}: ERROR event ${obj?.code ?? ''}`, obj?.code);
-          }
-          if (obj?.metadata?.resourceVersion) this.resourceVersion = obj.metadata.resourceVersion;
-          if (event.type === 'BOOKMARK') return;
-          if (event.type === 'DELETED') this.remove(event.object);
-          else this.put(event.object);
-          this.generation++;
-          this.onChange();
-        }, this.abort.signal);
-        this.status.healthy = true;
-        await connected;
-        if (gone) throw new KubeError('gone', 'watch expired');
+        await this.http.watch(
+          `${collectionPath(this.kind, this.version, this.namespace)}?${query}`,
+          (event) => {
+            const obj = event.object as { metadata?: { resourceVersion?: string }; code?: number };
+            if (event.type === 'ERROR') {
+              throw new KubeError(obj?.code === 410 ? 'gone' : 'server_error', `watch ${this.kind.resource}: ERROR event ${obj?.code ?? ''}`, obj?.code);
+            }
+            this.status.healthy = true;
+            this.status.lastSyncAt = Date.now();
+            this.failures = 0;
+            if (obj?.metadata?.resourceVersion) this.resourceVersion = obj.metadata.resourceVersion;
+            if (event.type === 'BOOKMARK') return;
+            if (event.type === 'DELETED') this.remove(event.object);
+            else this.put(event.object);
+            this.generation++;
+            this.onChange();
+          },
+          this.abort.signal,
+          () => {
+            // Healthy only once the server has accepted the watch, not when we merely tried.
+            this.status.healthy = true;
+            this.status.lastSyncAt = Date.now();
+          },
+        );
       } catch (e) {
         if (!this.running) return;
         const err = e as KubeError;
         this.status.lastError = err.message;
-        if (err.code === 'gone' || err.status === 410) {
+        // A 410 (at watch start or as an in-stream ERROR event) means exactly one relist, at once.
+        // If that relist fails, back off like any other failure and retry it on the next turn.
+        if (!this.needsRelist && (err.code === 'gone' || err.status === 410)) {
           this.log(`${this.kind.resource}: resourceVersion expired, relisting`);
-          this.status.relists++;
           this.resourceVersion = undefined;
-          try {
-            await this.relist();
-            continue;
-          } catch (relistError) {
-            this.status.lastError = (relistError as Error).message;
-          }
+          this.needsRelist = true;
+          continue;
         }
         this.status.healthy = false;
         this.failures++;
         const wait = err.code === 'throttled' && err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : Math.min(8000, backoffMs(this.failures));
         await new Promise((r) => setTimeout(r, wait));
-        // After an outage the watch may be too old: a relist keeps the store equal to the server.
         if (!this.running) return;
       }
     }

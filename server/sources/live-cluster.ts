@@ -8,6 +8,9 @@ import { KubeError } from '@/server/kube/kube-errors';
 import { loadKubeconfig, type KubeconfigOptions } from '@/server/kube/kubeconfig';
 import { Reflector, type ReflectorStatus } from '@/server/kube/reflector';
 
+/** A probe that takes longer than this counts as a failure (the stale badge must show within seconds). */
+const PROBE_TIMEOUT_MS = 5000;
+
 export interface LiveStatus {
   context: string;
   /** Time of the last successful list or watch event of every kind (the oldest of them). */
@@ -35,31 +38,45 @@ export class LiveCluster {
   private cache: { generation: number; state: ClusterState } | undefined;
   private probeTimer: NodeJS.Timeout | undefined;
   private probeFailure: string | undefined;
+  private probing = false;
   private readonly http: KubeHttp;
+  /** The health probe has its own client: no retries, a short timeout, and no queueing behind stuck lists. */
+  private readonly probeHttp: KubeHttp;
   readonly context: string;
 
   constructor(private readonly options: LiveClusterOptions = {}) {
     const { kc, contextName, server } = loadKubeconfig(options);
     this.context = contextName;
     this.http = new KubeHttp(kc, server, { maxRetries: 2, ...options.http });
+    this.probeHttp = new KubeHttp(kc, server, { maxInFlight: 1, maxRetries: 0, timeoutMs: PROBE_TIMEOUT_MS });
   }
 
   async start(): Promise<void> {
     this.discovery = await discoverApi(this.http);
     this.warnings.push(...this.discovery.warnings);
     const kinds = readableKinds(this.discovery);
-    await Promise.all(
-      kinds.map(async ({ kind, version }) => {
-        const reflector = new Reflector(this.http, kind, version, undefined, () => {}, this.options.log);
-        try {
-          await reflector.start();
-          this.reflectors.push(reflector);
-        } catch (e) {
-          if ((e as KubeError).code !== 'forbidden') throw e;
-          this.warnings.push(`cannot list ${kind.resource}${kind.group ? `.${kind.group}` : ''}: forbidden by RBAC; results that depend on them are incomplete`);
-        }
-      }),
-    );
+    const started: Reflector[] = [];
+    try {
+      await Promise.all(
+        kinds.map(async ({ kind, version }) => {
+          const reflector = new Reflector(this.http, kind, version, undefined, () => {}, this.options.log);
+          started.push(reflector);
+          try {
+            await reflector.start();
+            this.reflectors.push(reflector);
+          } catch (e) {
+            reflector.stop();
+            if ((e as KubeError).code !== 'forbidden') throw e;
+            this.warnings.push(`cannot list ${kind.resource}${kind.group ? `.${kind.group}` : ''}: forbidden by RBAC; results that depend on them are incomplete`);
+          }
+        }),
+      );
+    } catch (e) {
+      // Nothing may keep watching after a failed start.
+      for (const r of started) r.stop();
+      this.reflectors.length = 0;
+      throw e;
+    }
     this.warnings.sort();
     const every = this.options.probeIntervalMs ?? 3000;
     this.probeTimer = setInterval(() => void this.probe(), every);
@@ -72,11 +89,15 @@ export class LiveCluster {
   }
 
   private async probe(): Promise<void> {
+    if (this.probing) return;
+    this.probing = true;
     try {
-      await this.http.get('/version');
+      await this.probeHttp.get('/version');
       this.probeFailure = undefined;
     } catch (e) {
       this.probeFailure = (e as Error).message;
+    } finally {
+      this.probing = false;
     }
   }
 

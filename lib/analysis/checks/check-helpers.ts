@@ -157,10 +157,16 @@ export function slug(subject: SubjectRef): string {
   return subject.name.replace(/[^a-z0-9.-]+/gi, '-').replace(/^-+|-+$/g, '').toLowerCase() || 'subject';
 }
 
-/** Driver names known in the cluster (slices, classes' opaque config, claim results), sorted. */
+const driversCache = new WeakMap<AnalysisContext, string[]>();
+
+/** Driver names known in the cluster (ResourceSlices and claim allocation results), sorted. */
 export function knownDrivers(ctx: AnalysisContext): string[] {
+  const hit = driversCache.get(ctx);
+  if (hit) return hit;
   const set = new Set<string>();
   for (const s of ctx.state.resourceSlices) if (s.spec?.driver) set.add(s.spec.driver);
   for (const c of ctx.state.resourceClaims) for (const r of c.status?.allocation?.devices?.results ?? []) if (r.driver) set.add(r.driver);
-  return [...set].sort();
+  const out = [...set].sort();
+  driversCache.set(ctx, out);
+  return out;
 }

@@ -8,13 +8,8 @@ import { claim001, claim002, claim003, claim004, claim005 } from './claim-checks
 
 type Parts = Partial<Omit<ClusterState, 'source' | 'warnings'>>;
 
-const dump = (label: string, value: unknown) => {
-  if (process.env.DUMP) console.log(`=== ${label}\n${JSON.stringify(value)}`);
-};
 const run = (check: Check, parts: Parts) => {
-  const out = check.run(contextOf(parts));
-  dump(check.id, out);
-  return out;
+  return check.run(contextOf(parts));
 };
 
 const ADMIN = 'resource.kubernetes.io/admin-access';

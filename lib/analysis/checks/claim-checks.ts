@@ -155,12 +155,13 @@ export const claim003: Check = {
   description: `An identity of a tenant namespace (its service accounts, or a subject of one of its RoleBindings) can update/patch its own Namespace object, including through a resourceNames-scoped Role: it can set ${ADMIN_ACCESS_LABEL}=true and grant itself adminAccess to devices.`,
   run(ctx) {
     const out: FindingDraft[] = [];
+    const creators = [
+      ...access(ctx, { verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaims', scope: 'namespaced', names: [''] }),
+      ...access(ctx, { verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaimtemplates', scope: 'namespaced', names: [''] }),
+    ];
     for (const ns of candidateNamespaces(ctx)) {
       const q: AccessQuestion = { ...NS_WRITE, namespaces: [ns], names: [ns] };
-      const claimCreators = [
-        ...access(ctx, { verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaims', scope: 'namespaced', namespaces: [ns], names: [''] }),
-        ...access(ctx, { verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaimtemplates', scope: 'namespaced', namespaces: [ns], names: [''] }),
-      ];
+      const claimCreators = creators.filter((e) => e.everyNamespace || e.namespaces.includes(ns));
       for (const e of access(ctx, q)) {
         if (e.via !== 'rbac' || isMastersGroup(e.subject) || isNodeIdentity(e.subject)) continue;
         if (ctx.isAdminEquivalent(e.subject) || ctx.isSystemIdentity(e.subject)) continue;

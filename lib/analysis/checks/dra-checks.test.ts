@@ -7,13 +7,8 @@ import { dra001, dra002, dra003, dra004, dra005, dra006, dra007, dra008, dra009 
 
 type Parts = Partial<Omit<ClusterState, 'source' | 'warnings'>>;
 
-const dump = (label: string, value: unknown) => {
-  if (process.env.DUMP) console.log(`=== ${label}\n${JSON.stringify(value)}`);
-};
 const run = (check: Check, parts: Parts) => {
-  const out = check.run(contextOf(parts));
-  dump(`${check.id}`, out);
-  return out;
+  return check.run(contextOf(parts));
 };
 
 // A DRA driver in namespace `drivers`: SA `plugin` writes ResourceSlices and runs kubelet-plugin pods.

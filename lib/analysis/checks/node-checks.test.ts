@@ -7,13 +7,8 @@ import { node001, node002, node003, node004, node005 } from './node-checks';
 
 type Parts = Partial<Omit<ClusterState, 'source' | 'warnings'>>;
 
-const dump = (label: string, value: unknown) => {
-  if (process.env.DUMP) console.log(`=== ${label}\n${JSON.stringify(value)}`);
-};
 const run = (check: Check, parts: Parts) => {
-  const out = check.run(contextOf(parts));
-  dump(check.id, out);
-  return out;
+  return check.run(contextOf(parts));
 };
 
 const clusterAdmin = clusterRole('cluster-admin', [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }]);

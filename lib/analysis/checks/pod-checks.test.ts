@@ -8,13 +8,8 @@ import { pod001, pod002, pod003, pod004 } from './pod-checks';
 
 type Parts = Partial<Omit<ClusterState, 'source' | 'warnings'>>;
 
-const dump = (label: string, value: unknown) => {
-  if (process.env.DUMP) console.log(`=== ${label}\n${JSON.stringify(value)}`);
-};
 const run = (check: Check, parts: Parts) => {
-  const out = check.run(contextOf(parts));
-  dump(check.id, out);
-  return out;
+  return check.run(contextOf(parts));
 };
 
 const nv = sliceWriter('gpu-operator', 'kubeletplugin');

@@ -1,16 +1,17 @@
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
 import { ruleAllowsResource } from '@/lib/authz/rule-matches';
 import type { ResourceAttributes } from '@/lib/authz/types';
-import type { CompiledRole } from '@/lib/authz/rbac-index';
+import type { CompiledRole, IndexedBinding } from '@/lib/authz/rbac-index';
 import type { WhoCanGrant } from '@/lib/authz/who-can';
 import type { ObjectRef, PolicyRule, SubjectRef } from '@/lib/k8s/types';
 import type { Evidence } from '@/lib/report/types';
 import { canonicalSubject, cmp, compareSubjects, subjectAppliesTo } from './identities';
 
-// "Who can do X somewhere?" over the exact authorizer: whoCan asked for every namespace that can
-// matter (a probe namespace for ClusterRoleBindings plus each namespace with RoleBindings or
-// objects) and for every name that can matter (a name no grant lists, plus each resourceNames
-// entry of a rule that otherwise matches), merged per subject. Answers are cached per engine.
+// "Who can do X somewhere?": every binding whose role has a rule that matches the question (the
+// engine's exact rule matching, lib/authz/rule-matches) for some namespace and some name, merged
+// per subject, plus system:masters and Node-authorizer identities from the engine's whoCan. Walking
+// the RBAC index once per question avoids asking whoCan for every namespace × name. Answers are
+// cached per engine.
 
 /** A name and a namespace no real object has: only grants without resourceNames / ClusterRoleBindings match them. */
 export const PROBE_NAME = 'dra-posture.probe\u0000name';
@@ -28,7 +29,7 @@ export interface AccessQuestion {
    * grants without resourceNames); or these names ('' = a request without a name, e.g. create).
    */
   names: 'any' | 'unscoped' | readonly string[];
-  /** namespaced only: ask only in these namespaces (ClusterRoleBindings still count). */
+  /** namespaced only: ask only in these namespaces (ClusterRoleBindings still count; Node-authorizer identities are not listed). */
   namespaces?: readonly string[];
 }
 
@@ -60,53 +61,139 @@ export function whoCanAnywhere(engine: AuthzEngine, _knownNamespaces: readonly s
   return result;
 }
 
-function compute(engine: AuthzEngine, q: AccessQuestion): AccessEntry[] {
-  const subresource = q.subresource ?? '';
-  let namespaces: string[] = [''];
-  if (q.scope === 'namespaced') {
-    // A namespace only adds answers through its RoleBindings, so only namespaces with a RoleBinding
-    // to a role that could match are asked; the probe namespace stands for every other one.
-    const set = new Set<string>(q.namespaces ?? roleBindingNamespaces(engine, q));
-    set.delete('');
-    namespaces = [PROBE_NAMESPACE, ...[...set].sort()];
-  }
-  const names = q.names === 'any' ? [PROBE_NAME, ...listedNames(engine, q)] : q.names === 'unscoped' ? [PROBE_NAME] : [...q.names];
+const bindingIndexes = new WeakMap<AuthzEngine, Map<string, IndexedBinding[]>>();
 
+/** The engine's bindings by namespace ('' = ClusterRoleBindings), in the index's order. */
+function bindingsByNamespace(engine: AuthzEngine): Map<string, IndexedBinding[]> {
+  let index = bindingIndexes.get(engine);
+  if (!index) {
+    index = new Map();
+    for (const b of engine.rbac.bindings) {
+      const ns = b.ref.kind === 'ClusterRoleBinding' ? '' : (b.ref.namespace ?? '');
+      const list = index.get(ns);
+      if (list) list.push(b);
+      else index.set(ns, [b]);
+    }
+    bindingIndexes.set(engine, index);
+  }
+  return index;
+}
+
+const NAMELESS_VERBS = new Set(['create', 'deletecollection']);
+
+/** How a role matches a question: per verb, the lowest matching rule index and the names it allows. */
+interface RoleMatch {
+  /** rule index → verbs it is the first match for, and the names it allows ('*' = every name). */
+  rules: Map<number, { verbs: string[]; names: string[] }>;
+}
+
+function matchRole(role: CompiledRole, q: AccessQuestion): RoleMatch | undefined {
+  const subresource = q.subresource ?? '';
+  const rules = new Map<number, { verbs: string[]; names: string[] }>();
+  for (const verb of q.verbs) {
+    for (let i = 0; i < role.rules.length; i++) {
+      const rule = role.rules[i].rule;
+      const attrs = (name: string): ResourceAttributes => ({ verb, group: q.group, resource: q.resource, subresource, namespace: '', name });
+      let names: string[] | undefined;
+      if (q.names === 'any' || q.names === 'unscoped') {
+        const unscoped = !rule.resourceNames || rule.resourceNames.length === 0;
+        if (unscoped) names = ruleAllowsResource(rule, attrs(PROBE_NAME)) ? ['*'] : undefined;
+        // Requests without a name (create, deletecollection) never match resourceNames.
+        else if (q.names === 'any' && !NAMELESS_VERBS.has(verb) && ruleAllowsResource({ ...rule, resourceNames: undefined }, attrs(PROBE_NAME))) names = [...rule.resourceNames!];
+      } else {
+        const hit = q.names.filter((n) => ruleAllowsResource(rule, attrs(n)));
+        if (hit.length > 0) names = hit;
+      }
+      if (!names) continue;
+      let r = rules.get(i);
+      if (!r) rules.set(i, (r = { verbs: [], names: [] }));
+      r.verbs.push(verb);
+      for (const n of names) if (!r.names.includes(n)) r.names.push(n);
+      break;
+    }
+  }
+  return rules.size > 0 ? { rules } : undefined;
+}
+
+/**
+ * Every subject of a binding whose role has a rule matching the question (rule matching exactly as
+ * the RBAC authorizer: lib/authz/rule-matches), with system:masters and the Node authorizer's
+ * identities added through whoCan. ClusterRoleBindings apply everywhere; a RoleBinding applies only
+ * to namespaced questions, in its namespace.
+ */
+function compute(engine: AuthzEngine, q: AccessQuestion): AccessEntry[] {
   const out = new Map<string, AccessEntry & { grantKeys: Set<string> }>();
-  for (const namespace of namespaces) {
-    for (const verb of q.verbs) {
-      for (const name of names) {
-        const attrs: ResourceAttributes = { verb, group: q.group, resource: q.resource, subresource, namespace, name };
+  const entryFor = (subject: SubjectRef, via: AccessEntry['via']) => {
+    const key = `${subject.kind}/${subject.namespace ?? ''}/${subject.name}`;
+    let entry = out.get(key);
+    if (!entry) out.set(key, (entry = { subject, via, grants: [], verbs: [], everyNamespace: false, namespaces: [], names: [], grantKeys: new Set() }));
+    return entry;
+  };
+  const addAll = <T>(list: T[], items: readonly T[]) => {
+    for (const x of items) if (!list.includes(x)) list.push(x);
+  };
+
+  // system:masters may do everything.
+  const masters = entryFor({ kind: 'Group', name: 'system:masters' }, 'privileged-group');
+  addAll(masters.verbs, q.verbs);
+  masters.names.push('*');
+  masters.everyNamespace = true;
+
+  // Node-authorizer identities, from whoCan with a representative request per verb (skipped for
+  // questions limited to given namespaces: the per-namespace loops of the checks only need RBAC).
+  const probeNames = q.names === 'any' || q.names === 'unscoped' ? [PROBE_NAME] : q.names;
+  const probeNamespaces = q.scope === 'cluster' ? [''] : q.namespaces ? [] : [PROBE_NAMESPACE];
+  for (const verb of q.verbs) {
+    for (const namespace of probeNamespaces) {
+      for (const name of probeNames) {
+        const attrs: ResourceAttributes = { verb, group: q.group, resource: q.resource, subresource: q.subresource ?? '', namespace, name };
         for (const e of engine.whoCan({ resource: attrs })) {
-          const subject = canonicalSubject(e.subject);
-          const key = `${subject.kind}/${subject.namespace ?? ''}/${subject.name}`;
-          let entry = out.get(key);
-          if (!entry) {
-            entry = { subject, via: e.via, grants: [], verbs: [], everyNamespace: false, namespaces: [], names: [], grantKeys: new Set() };
-            out.set(key, entry);
-          }
-          if (!entry.verbs.includes(verb)) entry.verbs.push(verb);
-          const nameLabel = name === PROBE_NAME ? '*' : name;
-          if (!entry.names.includes(nameLabel)) entry.names.push(nameLabel);
-          const clusterWide = q.scope === 'cluster' || namespace === PROBE_NAMESPACE || e.via === 'privileged-group' || e.grants.some((g) => g.binding.kind === 'ClusterRoleBinding');
-          if (clusterWide) entry.everyNamespace = true;
-          else if (!entry.namespaces.includes(namespace)) entry.namespaces.push(namespace);
-          for (const g of e.grants) {
-            const gk = `${g.binding.kind}/${g.binding.namespace ?? ''}/${g.binding.name}/${g.role.kind}/${g.role.namespace ?? ''}/${g.role.name}/${g.ruleIndex}`;
-            if (entry.grantKeys.has(gk)) continue;
-            entry.grantKeys.add(gk);
-            entry.grants.push(g);
-          }
+          if (e.via !== 'node') continue;
+          const entry = entryFor(canonicalSubject(e.subject), e.via);
+          addAll(entry.verbs, [verb]);
+          addAll(entry.names, [name === PROBE_NAME ? '*' : name]);
+          entry.everyNamespace = true;
         }
       }
     }
   }
+
+  const matches = new Map<string, RoleMatch | undefined>();
+  const byNs = bindingsByNamespace(engine);
+  const bindings =
+    q.scope === 'cluster' ? (byNs.get('') ?? []) : q.namespaces ? [...(byNs.get('') ?? []), ...q.namespaces.flatMap((ns) => (ns === '' ? [] : (byNs.get(ns) ?? [])))] : engine.rbac.bindings;
+  const candidates = rolesThatMayMatch(engine, q);
+  for (const b of bindings) {
+    if (!b.role || b.subjects.length === 0 || !candidates.has(b.role.key)) continue;
+    const ns = b.ref.namespace ?? '';
+    if (!matches.has(b.role.key)) matches.set(b.role.key, matchRole(b.role, q));
+    const match = matches.get(b.role.key);
+    if (!match) continue;
+    for (const s of b.subjects) {
+      const entry = entryFor(canonicalSubject(s), 'rbac');
+      for (const [ruleIndex, r] of match.rules) {
+        addAll(entry.verbs, r.verbs);
+        addAll(entry.names, r.names);
+        const gk = `${b.ref.kind}/${ns}/${b.ref.name}/${b.role.key}/${ruleIndex}`;
+        if (entry.grantKeys.has(gk)) continue;
+        entry.grantKeys.add(gk);
+        const grant: WhoCanGrant = { binding: b.ref, role: b.role.ref, ruleIndex };
+        const from = b.role.rules[ruleIndex].from;
+        if (from) grant.aggregatedFrom = from;
+        entry.grants.push(grant);
+      }
+      if (b.ref.kind === 'ClusterRoleBinding') entry.everyNamespace = true;
+      else addAll(entry.namespaces, [ns]);
+    }
+  }
+
+  const verbOrder = (v: string) => q.verbs.indexOf(v);
   return [...out.values()]
     .map(({ grantKeys: _unused, ...entry }) => {
       entry.grants.sort(compareGrants);
-      entry.namespaces.sort();
-      entry.names.sort();
-      if (entry.everyNamespace) entry.namespaces = [];
+      entry.verbs.sort((a, b) => verbOrder(a) - verbOrder(b));
+      entry.namespaces = entry.everyNamespace ? [] : entry.namespaces.sort();
+      entry.names = entry.names.includes('*') ? ['*'] : entry.names.sort();
       return entry;
     })
     .sort((a, b) => compareSubjects(a.subject, b.subject));
@@ -121,42 +208,69 @@ function roleMayMatch(role: CompiledRole, q: AccessQuestion): boolean {
   });
 }
 
+const mayMatchCache = new WeakMap<AuthzEngine, Map<string, Set<string>>>();
+
+/** Keys of the roles with a rule that matches the question's verbs and resource for some name (cached per engine). */
+function rolesThatMayMatch(engine: AuthzEngine, q: AccessQuestion): Set<string> {
+  let perEngine = mayMatchCache.get(engine);
+  if (!perEngine) mayMatchCache.set(engine, (perEngine = new Map()));
+  const key = JSON.stringify([q.verbs, q.group, q.resource, q.subresource ?? '']);
+  let set = perEngine.get(key);
+  if (!set) {
+    set = new Set();
+    const roles: CompiledRole[] = [...engine.rbac.clusterRoles.values()];
+    for (const inNs of engine.rbac.roles.values()) roles.push(...inNs.values());
+    for (const role of roles) if (roleMayMatch(role, q)) set.add(role.key);
+    perEngine.set(key, set);
+  }
+  return set;
+}
+
 /** Namespaces of RoleBindings (with subjects) whose role may match the question. */
 export function roleBindingNamespaces(engine: AuthzEngine, q: AccessQuestion): string[] {
-  const verdict = new Map<string, boolean>();
+  const candidates = rolesThatMayMatch(engine, q);
   const out = new Set<string>();
   for (const b of engine.rbac.bindings) {
-    if (b.ref.kind !== 'RoleBinding' || !b.role || b.subjects.length === 0 || out.has(b.ref.namespace ?? '')) continue;
-    let ok = verdict.get(b.role.key);
-    if (ok === undefined) verdict.set(b.role.key, (ok = roleMayMatch(b.role, q)));
-    if (ok) out.add(b.ref.namespace ?? '');
+    if (b.ref.kind === 'RoleBinding' && b.role && b.subjects.length > 0 && candidates.has(b.role.key)) out.add(b.ref.namespace ?? '');
   }
   return [...out].sort();
 }
 
-/** resourceNames entries of rules that would match the question if they had no resourceNames. */
-function listedNames(engine: AuthzEngine, q: AccessQuestion): string[] {
-  const names = new Set<string>();
-  const subresource = q.subresource ?? '';
-  const roles = [...engine.rbac.clusterRoles.values()];
-  for (const inNs of engine.rbac.roles.values()) roles.push(...inNs.values());
-  for (const role of roles) {
-    for (const { rule } of role.rules) {
-      if (!rule.resourceNames || rule.resourceNames.length === 0) continue;
-      const open: PolicyRule = { ...rule, resourceNames: undefined };
-      const matches = q.verbs.some((verb) =>
-        ruleAllowsResource(open, { verb, group: q.group, resource: q.resource, subresource, namespace: '', name: '' }),
-      );
-      if (matches) for (const n of rule.resourceNames) names.add(n);
+const entryIndexes = new WeakMap<readonly AccessEntry[], Map<string, AccessEntry[]>>();
+
+function indexOf(entries: readonly AccessEntry[]): Map<string, AccessEntry[]> {
+  let index = entryIndexes.get(entries);
+  if (!index) {
+    index = new Map();
+    for (const e of entries) {
+      const key = subjectIndexKey(e.subject);
+      const list = index.get(key);
+      if (list) list.push(e);
+      else index.set(key, [e]);
     }
+    entryIndexes.set(entries, index);
   }
-  names.delete(PROBE_NAME);
-  return [...names].sort();
+  return index;
 }
 
-/** Entries whose subject applies to `identity` (itself, or a group it carries). */
+const subjectIndexKey = (s: SubjectRef) => {
+  const c = canonicalSubject(s);
+  return `${c.kind}/${c.namespace ?? ''}/${c.name}`;
+};
+
+/** Entries whose subject applies to `identity` (itself, or a group it carries); see subjectAppliesTo. */
 export function entriesFor(entries: readonly AccessEntry[], identity: SubjectRef): AccessEntry[] {
-  return entries.filter((e) => subjectAppliesTo(e.subject, identity));
+  const index = indexOf(entries);
+  const id = canonicalSubject(identity);
+  const keys = [subjectIndexKey(id)];
+  if (id.kind !== 'Group') {
+    keys.push('Group//system:authenticated');
+    if (id.kind === 'ServiceAccount') keys.push('Group//system:serviceaccounts', `Group//system:serviceaccounts:${id.namespace ?? ''}`);
+    else keys.push('Group//system:nodes');
+  }
+  const out: AccessEntry[] = [];
+  for (const k of keys) for (const e of index.get(k) ?? []) if (subjectAppliesTo(e.subject, id)) out.push(e);
+  return out.sort((a, b) => compareSubjects(a.subject, b.subject));
 }
 
 export function compareGrants(a: WhoCanGrant, b: WhoCanGrant): number {

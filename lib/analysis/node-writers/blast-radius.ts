@@ -76,7 +76,7 @@ export function computeBlastRadius(ctx: AnalysisContext, node: string, inputs: B
         if (w.scope === 'all-nodes') allNodes = true;
       }
     }
-    return { subject, statusNodes: [...nodes].sort(), allNodes, claims: claimsWritableBy(claims, user) };
+    return { subject, statusNodes: [...nodes].sort(), allNodes, claims: claimsWritableBy(claims, subject, user) };
   });
 
   const otherNodes = new Set<string>();
@@ -94,23 +94,16 @@ export function computeBlastRadius(ctx: AnalysisContext, node: string, inputs: B
   };
 }
 
-function claimsWritableBy(analysis: ClaimWriterAnalysis, user: UserInfo): BlastRadiusClaim[] {
+function claimsWritableBy(analysis: ClaimWriterAnalysis, subject: SubjectRef, user: UserInfo): BlastRadiusClaim[] {
   const out = new Map<string, BlastRadiusClaim>();
-  const granular = analysis.engine.features.granularStatusAuthorization;
+  const userKey = `${subject.kind}/${subject.namespace ?? ''}/${subject.name}|${JSON.stringify(user.extra ?? {})}`;
   for (const byDriver of analysis.placement.values()) {
     for (const [driver, claims] of byDriver) {
       for (const claim of claims) {
         const ns = claim.metadata.namespace ?? '';
         const key = `${ns}/${claim.metadata.name}|${driver}`;
         if (out.has(key)) continue;
-        const candidates = granular
-          ? (() => {
-              const c = analysis.candidates(ns, driver);
-              return [...c.associated, ...c.arbitrary];
-            })()
-          : analysis.legacyCandidates(ns, claim.metadata.name);
-        if (!candidates.some((c) => subjectAppliesTo(c.subject, user))) continue;
-        const d = analysis.decide(user, claim, driver);
+        const d = analysis.decideFor(userKey, user, claim, driver);
         if (d) out.set(key, { namespace: ns, name: claim.metadata.name, driver, mode: d.mode ?? 'arbitrary-node' });
       }
     }

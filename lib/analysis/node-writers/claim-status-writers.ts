@@ -3,12 +3,14 @@ import { canonicalSubject } from '@/lib/analysis/context/identities';
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
 import { allocatedNodeName, type ClaimStatusDecision } from '@/lib/authz/dra-status';
 import type { UserInfo } from '@/lib/authz/types';
+import type { IndexedBinding } from '@/lib/authz/rbac-index';
+import { ruleAllowsResource } from '@/lib/authz/rule-matches';
 import { serviceAccountUser } from '@/lib/authz/user-info';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { Pod, ResourceClaim, SubjectRef } from '@/lib/k8s/types';
 import type { ClaimStatusWriter, Evidence } from '@/lib/report/types';
 import { resourceNamesInRules } from './rule-names';
-import { cmp, compareSubjects, evidenceFromDecision, keyOfSubject, normaliseEvidence, podServiceAccount, subjectAppliesTo, userForSubject } from './subjects';
+import { cmp, compareSubjects, evidenceFromDecision, keyOfSubject, normaliseEvidence, podServiceAccount, PROBE_NAME, subjectAppliesTo, userForSubject } from './subjects';
 
 // DESIGN §3 / dra-facts §10: per node and driver with claims allocated there, who can write those
 // claims' status.devices: `associated-node` (a service account whose pod token names the claim's
@@ -65,15 +67,36 @@ export function listClaimStatusWriters(ctx: AnalysisContext): ClaimStatusWriterM
   return new ClaimWriterAnalysis(ctx).run();
 }
 
-/** Shared by listClaimStatusWriters and the blast radius: who-can caches and per-claim decisions. */
+/** associated-node / arbitrary-node verbs on resourceclaims/driver, or (before 1.36) resourceclaims/status itself. */
+export type CandidateKind = 'associated' | 'arbitrary' | 'legacy-status';
+
+interface Candidate {
+  subject: SubjectRef;
+}
+
+export type WriteDecision = { mode?: ClaimStatusWriter['mode']; via: Evidence[] };
+
+/** A namespace no object lives in: only ClusterRoleBindings apply there. */
+const PROBE_NAMESPACE = '\u0000dra-posture-probe-namespace';
+
+const LEGACY_NOTE: Evidence = { type: 'note', text: 'granular ResourceClaim status authorization is off: resourceclaims/status alone lets it write status.devices' };
+
+/**
+ * Shared by listClaimStatusWriters and the blast radius. Candidates are the binding subjects of
+ * grants that could allow the write: those of ClusterRoleBindings (one who-can question per driver)
+ * and those of the RoleBindings in the claim's namespace (read from the RBAC index). Each candidate
+ * is then decided by the engine (claimStatusWrite); decisions are cached on what they depend on.
+ */
 export class ClaimWriterAnalysis {
   readonly engine: AuthzEngine;
   readonly placement: ClaimPlacement;
-  private readonly candidateCache = new Map<string, { associated: Candidate[]; arbitrary: Candidate[] }>();
   private readonly saOnNode = new Map<string, { namespace: string; name: string }[]>();
-  private readonly decisionCache = new Map<string, { mode?: ClaimStatusWriter['mode']; via: Evidence[] } | null>();
   /** Some rule on resourceclaims/status lists resourceNames: then the claim's name matters to a decision. */
   private readonly statusNamesMatter: boolean;
+  private readonly clusterCache = new Map<string, Candidate[]>();
+  private readonly localCache = new Map<string, Candidate[]>();
+  private readonly roleBindingsByNs = new Map<string, IndexedBinding[]>();
+  private readonly decisionCache = new Map<string, WriteDecision | null>();
 
   constructor(readonly ctx: AnalysisContext) {
     this.engine = ctx.engine;
@@ -89,6 +112,17 @@ export class ClaimWriterAnalysis {
       if (!list.some((s) => s.namespace === ns && s.name === name)) list.push({ namespace: ns, name });
     }
     for (const list of this.saOnNode.values()) list.sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.name, b.name));
+    for (const b of this.engine.rbac.bindings) {
+      if (b.ref.kind !== 'RoleBinding' || !b.role) continue;
+      const ns = b.ref.namespace ?? '';
+      let list = this.roleBindingsByNs.get(ns);
+      if (!list) this.roleBindingsByNs.set(ns, (list = []));
+      list.push(b);
+    }
+  }
+
+  private get granular(): boolean {
+    return this.engine.features.granularStatusAuthorization;
   }
 
   run(): ClaimStatusWriterMap {
@@ -96,64 +130,166 @@ export class ClaimWriterAnalysis {
     for (const node of [...this.placement.keys()].sort()) {
       const writers = new Map<string, ClaimStatusWriter>();
       const byDriver = this.placement.get(node)!;
-      for (const driver of [...byDriver.keys()].sort()) {
-        for (const claim of byDriver.get(driver)!) {
-          for (const w of this.writersOfClaim(node, driver, claim)) {
-            const key = `${driver}|${w.mode}|${keyOfSubject(w.subject)}`;
-            if (!writers.has(key)) writers.set(key, w);
-          }
-        }
-      }
+      for (const driver of [...byDriver.keys()].sort()) this.collect(node, driver, byDriver.get(driver)!, writers);
       // A subject that may write any node's claims needs no associated-node entry beside it.
-      const list = [...writers.values()].filter(
-        (w) => w.mode === 'arbitrary-node' || !writers.has(`${w.driver}|arbitrary-node|${keyOfSubject(w.subject)}`),
-      );
+      const list = [...writers.values()].filter((w) => w.mode === 'arbitrary-node' || !writers.has(writerKey(w.driver, 'arbitrary-node', w.subject)));
       list.sort(compareClaimWriters);
       out.set(node, list.map((w) => ({ ...w, via: normaliseEvidence(w.via) })));
     }
     return out;
   }
 
-  /** Every writer of one claim's status.devices entries for `driver`, as seen from `node`. */
-  writersOfClaim(node: string, driver: string, claim: ResourceClaim): ClaimStatusWriter[] {
-    const ns = claim.metadata.namespace ?? '';
-    const out: ClaimStatusWriter[] = [];
-    if (!this.engine.features.granularStatusAuthorization) {
-      for (const c of this.legacyCandidates(ns, claim.metadata.name)) {
-        const d = this.decide(userForSubject(c.subject), claim, driver);
-        if (d) out.push({ driver, subject: c.subject, mode: 'arbitrary-node', via: [...d.via, { type: 'note', text: 'granular ResourceClaim status authorization is off: resourceclaims/status alone lets it write status.devices' }] });
+  /** Writers of the status.devices entries of `driver` in `claims` (all placed on `node`). */
+  private collect(node: string, driver: string, claims: ResourceClaim[], writers: Map<string, ClaimStatusWriter>): void {
+    const mode: ClaimStatusWriter['mode'] = 'arbitrary-node';
+    const kind: CandidateKind = this.granular ? 'arbitrary' : 'legacy-status';
+    const add = (subject: SubjectRef, m: ClaimStatusWriter['mode'], via: Evidence[]) => {
+      const key = writerKey(driver, m, subject);
+      if (!writers.has(key)) writers.set(key, { driver, subject, mode: m, via: this.granular ? via : [...via, LEGACY_NOTE] });
+    };
+    const accepts = (d: WriteDecision | undefined) => (this.granular ? d?.mode === 'arbitrary-node' : d !== undefined);
+
+    // ClusterRoleBinding candidates that write such claims in every namespace: decided once.
+    const perNamespace: Candidate[] = [];
+    for (const c of this.clusterCandidates(kind, driver)) {
+      const d = this.clusterWideDecision(c.subject, driver, claims[0]);
+      if (accepts(d)) add(c.subject, mode, d!.via);
+      else perNamespace.push(c);
+    }
+    const byNs = new Map<string, ResourceClaim[]>();
+    for (const claim of claims) {
+      const ns = claim.metadata.namespace ?? '';
+      let list = byNs.get(ns);
+      if (!list) byNs.set(ns, (list = []));
+      list.push(claim);
+    }
+    for (const [ns, inNs] of byNs) {
+      for (const c of [...this.localCandidates(kind, ns, driver), ...perNamespace]) {
+        if (writers.has(writerKey(driver, mode, c.subject))) continue;
+        const user = userForSubject(c.subject);
+        if (!this.statusNamesMatter && !this.hasRoleBindingsIn(user, ns)) continue;
+        for (const claim of inNs) {
+          const d = this.cachedDecision(`subject|${keyOfSubject(c.subject)}`, claim, driver, () => user);
+          if (accepts(d)) {
+            add(c.subject, mode, d!.via);
+            break;
+          }
+        }
       }
-      return out;
+      if (this.granular) this.collectAssociated(node, driver, ns, inNs, writers);
     }
-    const { associated, arbitrary } = this.candidates(ns, driver);
-    for (const c of arbitrary) {
-      // Without a node-bound token only arbitrary-node is tried: the decision does not depend on the node.
-      const d = this.cachedDecision(`arbitrary|${keyOfSubject(c.subject)}`, claim, driver, () => userForSubject(c.subject));
-      if (d?.mode === 'arbitrary-node') out.push({ driver, subject: c.subject, mode: 'arbitrary-node', via: d.via });
-    }
-    if (associated.length > 0 && allocatedNodeName(claim) === node) {
-      for (const sa of this.saOnNode.get(node) ?? []) {
-        const plain = serviceAccountUser(sa.namespace, sa.name);
-        if (!associated.some((c) => subjectAppliesTo(c.subject, plain))) continue;
-        const d = this.cachedDecision(`associated|${sa.namespace}/${sa.name}|${node}`, claim, driver, () => serviceAccountUser(sa.namespace, sa.name, node));
+  }
+
+  /** associated-node: service accounts with pods on `node`, for claims whose strict allocated node is `node`. */
+  private collectAssociated(node: string, driver: string, ns: string, claims: ResourceClaim[], writers: Map<string, ClaimStatusWriter>): void {
+    const strict = claims.filter((c) => allocatedNodeName(c) === node);
+    if (strict.length === 0) return;
+    const candidates = [...this.clusterCandidates('associated', driver), ...this.localCandidates('associated', ns, driver)];
+    if (candidates.length === 0) return;
+    for (const sa of this.saOnNode.get(node) ?? []) {
+      const subject: SubjectRef = { kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace };
+      if (writers.has(writerKey(driver, 'associated-node', subject))) continue;
+      const plain = serviceAccountUser(sa.namespace, sa.name);
+      if (!candidates.some((c) => subjectAppliesTo(c.subject, plain))) continue;
+      for (const claim of strict) {
+        const d = this.cachedDecision(`sa|${sa.namespace}/${sa.name}|${node}`, claim, driver, () => serviceAccountUser(sa.namespace, sa.name, node));
         if (d?.mode === 'associated-node') {
-          out.push({
+          writers.set(writerKey(driver, 'associated-node', subject), {
             driver,
-            subject: { kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace },
+            subject,
             mode: 'associated-node',
             via: [...d.via, { type: 'note', text: `its pods on ${node} carry tokens bound to ${node}, the claim's allocated node` }],
           });
+          break;
         }
       }
     }
-    return out;
+  }
+
+  /**
+   * Whether `user` (identified by `userKey`) may write the status.devices entries of `driver` in
+   * `claim`, and how. Used by the blast radius; candidates filter the engine questions.
+   */
+  decideFor(userKey: string, user: UserInfo, claim: ResourceClaim, driver: string): WriteDecision | undefined {
+    const ns = claim.metadata.namespace ?? '';
+    const kinds: CandidateKind[] = this.granular ? ['associated', 'arbitrary'] : ['legacy-status'];
+    const applies = kinds.some(
+      (k) => this.clusterCandidates(k, driver).some((c) => subjectAppliesTo(c.subject, user)) || this.localCandidates(k, ns, driver).some((c) => subjectAppliesTo(c.subject, user)),
+    );
+    if (!applies) return undefined;
+    const d = this.cachedDecision(`id|${userKey}`, claim, driver, () => user);
+    if (!d) return undefined;
+    return this.granular ? d : { mode: 'arbitrary-node', via: d.via };
+  }
+
+  /** Binding subjects of ClusterRoleBindings that could grant the write (any namespace). */
+  private clusterCandidates(kind: CandidateKind, driver: string): Candidate[] {
+    const key = `${kind}|${driver}`;
+    let list = this.clusterCache.get(key);
+    if (!list) {
+      const m = new Map<string, Candidate>();
+      for (const verb of WRITE_VERBS) {
+        const resource =
+          kind === 'legacy-status'
+            ? { verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespace: PROBE_NAMESPACE, name: PROBE_NAME }
+            : { verb: `${kind}-node:${verb}`, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'driver', namespace: PROBE_NAMESPACE, name: driver };
+        for (const e of this.engine.whoCan({ resource })) {
+          if (e.via !== 'rbac') continue;
+          const subject = canonicalSubject(e.subject);
+          m.set(keyOfSubject(subject), { subject });
+        }
+      }
+      list = [...m.values()].sort((a, b) => compareSubjects(a.subject, b.subject));
+      this.clusterCache.set(key, list);
+    }
+    return list;
+  }
+
+  /** Binding subjects of the namespace's RoleBindings whose role could grant the write. */
+  private localCandidates(kind: CandidateKind, ns: string, driver: string): Candidate[] {
+    const key = `${kind}|${ns}|${driver}`;
+    let list = this.localCache.get(key);
+    if (!list) {
+      const m = new Map<string, Candidate>();
+      for (const b of this.roleBindingsByNs.get(ns) ?? []) {
+        const matches = b.role!.rules.some(({ rule }) =>
+          WRITE_VERBS.some((verb) =>
+            kind === 'legacy-status'
+              ? ruleAllowsResource({ ...rule, resourceNames: undefined }, { verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespace: ns, name: '' })
+              : ruleAllowsResource(rule, { verb: `${kind}-node:${verb}`, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'driver', namespace: ns, name: driver }),
+          ),
+        );
+        if (!matches) continue;
+        for (const s of b.subjects) {
+          const subject = canonicalSubject(s);
+          m.set(keyOfSubject(subject), { subject });
+        }
+      }
+      list = [...m.values()].sort((a, b) => compareSubjects(a.subject, b.subject));
+      this.localCache.set(key, list);
+    }
+    return list;
+  }
+
+  /** The decision at a namespace where only ClusterRoleBindings apply (and, for a name, one no rule lists). */
+  private clusterWideDecision(subject: SubjectRef, driver: string, sample: ResourceClaim): WriteDecision | undefined {
+    const probe: ResourceClaim = { ...sample, metadata: { ...sample.metadata, namespace: PROBE_NAMESPACE, name: PROBE_NAME } };
+    return this.cachedDecision(`subject|${keyOfSubject(subject)}`, probe, driver, () => userForSubject(subject));
+  }
+
+  /** Whether any RoleBinding in `ns` names the user or one of its groups (else the namespace changes nothing). */
+  private hasRoleBindingsIn(user: UserInfo, ns: string): boolean {
+    const idx = this.engine.rbac.namespaceBindings.get(ns);
+    if (!idx) return false;
+    if (idx.byUser.has(user.name)) return true;
+    return user.groups.some((g) => idx.byGroup.has(g));
   }
 
   /**
    * A decision depends on the identity, the claim's namespace, the driver and the allocated node; on
    * the claim's name only when some resourceclaims/status rule lists resourceNames.
    */
-  private cachedDecision(identityKey: string, claim: ResourceClaim, driver: string, user: () => UserInfo): { mode?: ClaimStatusWriter['mode']; via: Evidence[] } | undefined {
+  private cachedDecision(identityKey: string, claim: ResourceClaim, driver: string, user: () => UserInfo): WriteDecision | undefined {
     const ns = claim.metadata.namespace ?? '';
     const key = `${identityKey}|${ns}|${driver}|${allocatedNodeName(claim) ?? ''}|${this.statusNamesMatter ? claim.metadata.name : ''}`;
     let d = this.decisionCache.get(key);
@@ -162,7 +298,7 @@ export class ClaimWriterAnalysis {
   }
 
   /** claimStatusWrite for a devices-only change by `driver`, update then patch. */
-  decide(user: UserInfo, claim: ResourceClaim, driver: string): { mode?: ClaimStatusWriter['mode']; via: Evidence[] } | undefined {
+  private decide(user: UserInfo, claim: ResourceClaim, driver: string): WriteDecision | undefined {
     for (const verb of WRITE_VERBS) {
       const d: ClaimStatusDecision = this.engine.claimStatusWrite(user, claim, { verb, changesBinding: false, drivers: [driver] });
       if (!d.allowed) continue;
@@ -172,45 +308,10 @@ export class ClaimWriterAnalysis {
     }
     return undefined;
   }
-
-  /** Binding subjects holding associated-node / arbitrary-node verbs on resourceclaims/driver `driver` in `namespace`. */
-  candidates(namespace: string, driver: string): { associated: Candidate[]; arbitrary: Candidate[] } {
-    const key = `${namespace}\u0000${driver}`;
-    let c = this.candidateCache.get(key);
-    if (!c) {
-      const collect = (prefix: string) => {
-        const m = new Map<string, Candidate>();
-        for (const verb of WRITE_VERBS) {
-          const entries = this.engine.whoCan({ resource: { verb: `${prefix}:${verb}`, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'driver', namespace, name: driver } });
-          for (const e of entries) {
-            if (e.via !== 'rbac') continue;
-            const subject = canonicalSubject(e.subject);
-            m.set(keyOfSubject(subject), { subject });
-          }
-        }
-        return [...m.values()].sort((a, b) => compareSubjects(a.subject, b.subject));
-      };
-      c = { associated: collect('associated-node'), arbitrary: collect('arbitrary-node') };
-      this.candidateCache.set(key, c);
-    }
-    return c;
-  }
-
-  legacyCandidates(namespace: string, name: string): Candidate[] {
-    const m = new Map<string, Candidate>();
-    for (const verb of WRITE_VERBS) {
-      for (const e of this.engine.whoCan({ resource: { verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespace, name } })) {
-        if (e.via !== 'rbac') continue;
-        const subject = canonicalSubject(e.subject);
-        m.set(keyOfSubject(subject), { subject });
-      }
-    }
-    return [...m.values()].sort((a, b) => compareSubjects(a.subject, b.subject));
-  }
 }
 
-interface Candidate {
-  subject: SubjectRef;
+function writerKey(driver: string, mode: ClaimStatusWriter['mode'], subject: SubjectRef): string {
+  return `${driver}|${mode}|${keyOfSubject(subject)}`;
 }
 
 export function compareClaimWriters(a: ClaimStatusWriter, b: ClaimStatusWriter): number {

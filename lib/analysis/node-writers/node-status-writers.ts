@@ -362,14 +362,12 @@ class WriterAccumulator {
       if (this.isAdmin(w.subject)) via.push({ type: 'note', text: 'admin-equivalent: holds * verbs on * resources in * groups cluster-wide' });
       return { subject: w.subject, mode: w.mode, scope: w.scope, via: normaliseEvidence(via) };
     };
-    const all = [...this.all.values()].map(finalise);
+    const all = [...this.all.values()].map(finalise).sort(compareWriters);
     const out: NodeStatusWriterMap = new Map();
     for (const node of this.nodes) {
       // An entry added for one node before the same subject and mode turned out to reach every node is dropped.
       const own = [...(this.perNode.get(node)?.entries() ?? [])].filter(([key]) => !this.all.has(key)).map(([, w]) => finalise(w));
-      const list = [...all, ...own];
-      list.sort(compareWriters);
-      out.set(node, list);
+      out.set(node, own.length === 0 ? [...all] : mergeSorted(all, own.sort(compareWriters)));
     }
     return out;
   }
@@ -381,6 +379,16 @@ class WriterAccumulator {
       return false;
     }
   }
+}
+
+function mergeSorted(a: NodeStatusWriter[], b: NodeStatusWriter[]): NodeStatusWriter[] {
+  const out: NodeStatusWriter[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(compareWriters(a[i], b[j]) <= 0 ? a[i++] : b[j++]);
+  while (i < a.length) out.push(a[i++]);
+  while (j < b.length) out.push(b[j++]);
+  return out;
 }
 
 export function compareWriters(a: NodeStatusWriter, b: NodeStatusWriter): number {
