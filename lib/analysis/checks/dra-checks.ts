@@ -4,7 +4,7 @@ import type { CompiledRole } from '@/lib/authz/rbac-index';
 import type { ObjectRef, PolicyRule, SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { Evidence } from '@/lib/report/types';
-import { bindingRef, entriesFor, grantEvidence, mergeGrants, plainRule, PROBE_NAME, type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
+import { bindingRef, entriesFor, mergeGrants, plainRule, PROBE_NAME, type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
 import { access, analysisPods, componentReasons } from '@/lib/analysis/context/build-analysis-context';
 import { canonicalSubject, isMastersGroup, isNodeIdentity, usernameOf } from '@/lib/analysis/context/identities';
 import { mountedHostPaths, podServiceAccount } from '@/lib/analysis/context/pod-facts';

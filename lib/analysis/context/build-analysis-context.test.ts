@@ -131,6 +131,11 @@ describe('buildAnalysisContext', () => {
     expect(ctx.ownerOf(webPod)).toEqual({ kind: 'Deployment', namespace: 'tenant-a', name: 'web' });
     expect(ctx.ownerOf(ctx.state.pods[0])).toEqual({ kind: 'DaemonSet', namespace: 'drivers', name: 'gpu-plugin' });
     expect(ctx.ownerOf(ctx.state.pods[3])).toEqual({ kind: 'Pod', namespace: 'tenant-a', name: 'debug' });
+    // ReplicaSet missing from the snapshot: the Deployment follows from the pod-template-hash.
+    const orphan = pod('tenant-a', 'api-7c9d5-x', {});
+    orphan.metadata.labels = { 'pod-template-hash': '7c9d5' };
+    orphan.metadata.ownerReferences = [{ kind: 'ReplicaSet', name: 'api-7c9d5', controller: true }];
+    expect(ctx.ownerOf(orphan)).toEqual({ kind: 'Deployment', namespace: 'tenant-a', name: 'api' });
   });
 });
 

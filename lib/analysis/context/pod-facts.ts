@@ -85,6 +85,11 @@ export function ownerOfPod(state: Pick<ClusterState, 'replicaSets'>, pod: Pod): 
     const rsRefs = rs?.metadata.ownerReferences ?? [];
     const up = rsRefs.find((r) => r.controller) ?? rsRefs[0];
     if (up?.kind === 'Deployment') return { kind: 'Deployment', namespace, name: up.name };
+    // ReplicaSet not in the snapshot: a Deployment names its ReplicaSets <deployment>-<pod-template-hash>.
+    const hash = pod.metadata.labels?.['pod-template-hash'];
+    if (!rs && hash && owner.name.endsWith(`-${hash}`) && owner.name.length > hash.length + 1) {
+      return { kind: 'Deployment', namespace, name: owner.name.slice(0, -(hash.length + 1)) };
+    }
   }
   return { kind: owner.kind, namespace, name: owner.name };
 }
