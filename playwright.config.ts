@@ -41,7 +41,7 @@ export default defineConfig({
       url: `${DEMO_URL}/api/healthz`,
       reuseExistingServer: !process.env.CI,
       timeout: 120_000,
-      env: { ...serverEnv, DRA_POSTURE_SNAPSHOT: '' },
+      env: { ...serverEnv, DRA_POSTURE_SNAPSHOT: '', DRA_POSTURE_SOURCE: 'demo' },
     },
     {
       command: 'npx next start -H 127.0.0.1 -p 3101',

@@ -6,4 +6,5 @@ export interface ShellInfoView {
   summary: Report['summary'];
   warnings: string[];
   computedAt: string;
+  live?: { stale: boolean; staleReason?: string; lastSyncAt?: string };
 }

@@ -22,6 +22,11 @@ export function SourceBanner({ info }: { info: ShellInfoView }) {
           {info.source.collectedAt ? `collected ${formatTime(info.source.collectedAt)}` : `analysed ${formatTime(info.computedAt)}`}
         </span>
         <span className="text-slate-500">{kind.note}</span>
+        {info.live?.stale && (
+          <span role="alert" className="rounded bg-red-50 px-2 py-0.5 font-medium text-red-800 ring-1 ring-inset ring-red-200">
+            Stale: {info.live.staleReason ?? 'the API server is not answering'}; showing data from {info.live.lastSyncAt ? formatTime(info.live.lastSyncAt) : 'the last sync'}
+          </span>
+        )}
         {info.warnings.length > 0 && (
           <details className="w-full text-amber-900">
             <summary className="cursor-pointer text-sm font-medium">

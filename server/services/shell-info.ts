@@ -1,5 +1,6 @@
 import 'server-only';
 import type { Report } from '@/lib/report/types';
+import { getLiveStatus } from './current-cluster';
 import { getAnalysis } from './get-report';
 
 export interface ShellInfo {
@@ -9,12 +10,16 @@ export interface ShellInfo {
   /** When the report was computed by this server. */
   computedAt: string;
   counts: { nodes: number; namespaces: number; claims: number; deviceClasses: number; bindings: number };
+  /** Live sources only: whether the watches are current. */
+  live?: { stale: boolean; staleReason?: string; lastSyncAt?: string };
 }
 
 /** What the dashboard frame (source banner, navigation badges) shows on every page. */
 export async function getShellInfo(): Promise<ShellInfo> {
   const { report, state, computedAt } = await getAnalysis();
+  const status = await getLiveStatus();
   return {
+    ...(status ? { live: { stale: status.stale, staleReason: status.staleReason, lastSyncAt: status.lastSyncAt } } : {}),
     source: report.source,
     summary: report.summary,
     warnings: report.warnings,
