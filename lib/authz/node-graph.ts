@@ -4,99 +4,135 @@ import type { Container, Pod, Volume } from '@/lib/k8s/types';
 export type VertexType = 'pod' | 'secret' | 'configmap' | 'pvc' | 'pv' | 'serviceaccount' | 'resourceclaim' | 'resourceslice';
 
 /**
- * The Node authorizer's graph, flattened: for each object, the set of nodes it reaches
- * (object → pod → node, secret → pv → pvc → pod → node, resourceslice → node). Only pods with
- * spec.nodeName contribute, as in the upstream graph populator.
+ * The Node authorizer's graph, flattened: for each object, the nodes it reaches (object → pod →
+ * node, secret → pv → pvc → pod → node, resourceslice → node). Only pods with spec.nodeName
+ * contribute, as in the upstream graph populator.
  */
 export interface NodeGraph {
-  nodesOf(type: VertexType, namespace: string, name: string): ReadonlySet<string> | undefined;
-  /** Pods bound to a node, as "namespace/name". */
+  reaches(type: VertexType, namespace: string, name: string, node: string): boolean;
+  /** Pods bound to a node. */
   podsOn(nodeName: string): readonly Pod[];
 }
 
 const EMPTY: Pod[] = [];
 
-export function vertexKey(type: VertexType, namespace: string, name: string): string {
-  return `${type}\u0000${namespace}\u0000${name}`;
+// namespace → name → node(s). Most objects reach one node: a string, upgraded to a Set for a second.
+type Reach = Map<string, Map<string, string | Set<string>>>;
+
+function addReach(reach: Reach, namespace: string, name: string, node: string): void {
+  if (!name) return;
+  let inNs = reach.get(namespace);
+  if (!inNs) reach.set(namespace, (inNs = new Map()));
+  const cur = inNs.get(name);
+  if (cur === undefined) inNs.set(name, node);
+  else if (typeof cur === 'string') {
+    if (cur !== node) inNs.set(name, new Set([cur, node]));
+  } else cur.add(node);
 }
 
-export function buildNodeGraph(
-  state: Pick<ClusterState, 'pods' | 'persistentVolumes' | 'resourceSlices'>,
-): NodeGraph {
-  // Most objects reach one node: keep a string and only upgrade to a Set for the second node
-  // (100k pods must not mean 100k Sets).
-  const reach = new Map<string, string | Set<string>>();
-  const pods = new Map<string, Pod[]>();
-  const add = (key: string, node: string) => {
-    const cur = reach.get(key);
-    if (cur === undefined) reach.set(key, node);
-    else if (typeof cur === 'string') {
-      if (cur !== node) reach.set(key, new Set([cur, node]));
-    } else cur.add(node);
-  };
-  const collector = new EdgeCollector(add);
+function reachHas(reach: Reach, namespace: string, name: string, node: string): boolean {
+  const v = reach.get(namespace)?.get(name);
+  return v === undefined ? false : typeof v === 'string' ? v === node : v.has(node);
+}
 
+function forEachNode(v: string | Set<string> | undefined, fn: (node: string) => void): void {
+  if (v === undefined) return;
+  if (typeof v === 'string') fn(v);
+  else v.forEach(fn);
+}
+
+/**
+ * Builds the graph. Each object type's reach map is built on its first question, so a report or a
+ * batch that never asks a node about secrets never pays for indexing them.
+ */
+export function buildNodeGraph(state: Pick<ClusterState, 'pods' | 'persistentVolumes' | 'resourceSlices'>): NodeGraph {
+  const podsByNode = new Map<string, Pod[]>();
+  const bound: Pod[] = [];
   for (const pod of state.pods) {
     const node = pod.spec?.nodeName;
     if (!node) continue;
-    const ns = pod.metadata.namespace ?? '';
-    const onNode = pods.get(node);
-    if (onNode) onNode.push(pod);
-    else pods.set(node, [pod]);
-    add(vertexKey('pod', ns, pod.metadata.name), node);
-    const sa = pod.spec.serviceAccountName || pod.spec.serviceAccount;
-    if (sa) add(vertexKey('serviceaccount', ns, sa), node);
-    collector.namespace = ns;
-    collector.node = node;
-    visitPodReferences(pod, collector);
+    bound.push(pod);
+    const list = podsByNode.get(node);
+    if (list) list.push(pod);
+    else podsByNode.set(node, [pod]);
   }
+  const maps = new Map<VertexType, Reach>();
 
-  // pv → pvc: a PersistentVolume reaches the nodes its bound claim reaches; its secrets follow.
-  for (const pv of state.persistentVolumes) {
-    const claim = pv.spec?.claimRef;
-    if (!claim?.name) continue;
-    const nodes = reach.get(vertexKey('pvc', claim.namespace ?? '', claim.name));
-    if (nodes === undefined) continue;
-    for (const node of typeof nodes === 'string' ? [nodes] : nodes) {
-      add(vertexKey('pv', '', pv.metadata.name), node);
-      for (const secret of pvSecretRefs(pv.spec as Record<string, unknown>)) add(vertexKey('secret', secret.namespace, secret.name), node);
+  const build = (type: VertexType): Reach => {
+    const reach: Reach = new Map();
+    switch (type) {
+      case 'pod':
+        for (const pod of bound) addReach(reach, pod.metadata.namespace ?? '', pod.metadata.name, pod.spec.nodeName!);
+        break;
+      case 'serviceaccount':
+        for (const pod of bound) addReach(reach, pod.metadata.namespace ?? '', pod.spec.serviceAccountName || pod.spec.serviceAccount || '', pod.spec.nodeName!);
+        break;
+      case 'secret':
+      case 'configmap':
+      case 'pvc':
+      case 'resourceclaim': {
+        const collector = new EdgeCollector(type, reach);
+        for (const pod of bound) {
+          collector.namespace = pod.metadata.namespace ?? '';
+          collector.node = pod.spec.nodeName!;
+          visitPodReferences(pod, collector);
+        }
+        if (type === 'secret') {
+          // Secrets of a PersistentVolume reach the nodes its bound claim reaches.
+          for (const pv of state.persistentVolumes) {
+            const claim = pv.spec?.claimRef;
+            if (!claim?.name) continue;
+            forEachNode(get('pvc').get(claim.namespace ?? '')?.get(claim.name), (node) => {
+              for (const secret of pvSecretRefs(pv.spec as Record<string, unknown>)) addReach(reach, secret.namespace, secret.name, node);
+            });
+          }
+        }
+        break;
+      }
+      case 'pv':
+        for (const pv of state.persistentVolumes) {
+          const claim = pv.spec?.claimRef;
+          if (!claim?.name) continue;
+          forEachNode(get('pvc').get(claim.namespace ?? '')?.get(claim.name), (node) => addReach(reach, '', pv.metadata.name, node));
+        }
+        break;
+      case 'resourceslice':
+        for (const slice of state.resourceSlices) if (slice.spec?.nodeName) addReach(reach, '', slice.metadata.name, slice.spec.nodeName);
+        break;
     }
-  }
+    return reach;
+  };
+  const get = (type: VertexType): Reach => {
+    let reach = maps.get(type);
+    if (!reach) maps.set(type, (reach = build(type)));
+    return reach;
+  };
 
-  for (const slice of state.resourceSlices) {
-    if (slice.spec?.nodeName) add(vertexKey('resourceslice', '', slice.metadata.name), slice.spec.nodeName);
-  }
-
-  const sets = new Map<string, ReadonlySet<string>>();
   return {
-    nodesOf: (type, namespace, name) => {
-      const key = vertexKey(type, namespace, name);
-      const v = reach.get(key);
-      if (v === undefined || typeof v !== 'string') return v;
-      let set = sets.get(key);
-      if (!set) sets.set(key, (set = new Set([v])));
-      return set;
-    },
-    podsOn: (nodeName) => pods.get(nodeName) ?? EMPTY,
+    reaches: (type, namespace, name, node) => reachHas(get(type), namespace, name, node),
+    podsOn: (nodeName) => podsByNode.get(nodeName) ?? EMPTY,
   };
 }
 
-/** Records pod → node edges for the pod being visited (one instance, no closures per pod). */
+/** Records the pod → node edges of one object type for the pod being visited. */
 class EdgeCollector implements PodReferenceVisitor {
   namespace = '';
   node = '';
-  constructor(private readonly add: (key: string, node: string) => void) {}
+  constructor(
+    private readonly type: VertexType,
+    private readonly reach: Reach,
+  ) {}
   secret(name: string): void {
-    this.add(vertexKey('secret', this.namespace, name), this.node);
+    if (this.type === 'secret') addReach(this.reach, this.namespace, name, this.node);
   }
   configMap(name: string): void {
-    this.add(vertexKey('configmap', this.namespace, name), this.node);
+    if (this.type === 'configmap') addReach(this.reach, this.namespace, name, this.node);
   }
   pvc(name: string): void {
-    this.add(vertexKey('pvc', this.namespace, name), this.node);
+    if (this.type === 'pvc') addReach(this.reach, this.namespace, name, this.node);
   }
   resourceClaim(name: string): void {
-    this.add(vertexKey('resourceclaim', this.namespace, name), this.node);
+    if (this.type === 'resourceclaim') addReach(this.reach, this.namespace, name, this.node);
   }
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { buildReport, countAtOrAbove } from './build-report';
 import { renderReportMarkdown } from './render-markdown';
+import { reportJsonChunks } from './report-json';
 import { smallCluster } from './__fixtures__/small-cluster';
 
 // DESIGN §5: the report contract, deterministic.
@@ -83,6 +84,24 @@ describe('buildReport', () => {
   });
 });
 
+describe('reportJsonChunks', () => {
+  it('joined with newlines, the pieces are exactly the pretty-printed JSON', () => {
+    const report = buildReport(smallCluster());
+    const chunks = [...reportJsonChunks(report)];
+    expect(chunks.join('\n')).toBe(JSON.stringify(report, null, 2));
+    const empty = { ...report, findings: [], nodes: [], quotas: [], deviceClasses: [], warnings: [] };
+    expect([...reportJsonChunks(empty)].join('\n')).toBe(JSON.stringify(empty, null, 2));
+  });
+
+  it('splits a large report into many pieces', () => {
+    const report = buildReport(smallCluster());
+    const big = { ...report, nodes: Array.from({ length: 2000 }, (_, i) => ({ ...report.nodes[1], name: `n-${i}` })) };
+    const chunks = [...reportJsonChunks(big)];
+    expect(chunks.length).toBeGreaterThan(10);
+    expect(chunks.join('\n')).toBe(JSON.stringify(big, null, 2));
+  });
+});
+
 describe('renderReportMarkdown', () => {
   const report = buildReport(smallCluster());
   const md = renderReportMarkdown(report);
@@ -91,6 +110,8 @@ describe('renderReportMarkdown', () => {
     expect(md.startsWith('# DRA posture report\n\nSource: snapshot small-cluster · Kubernetes v1.36.1 · collected 2026-08-01T00:00:00Z\n')).toBe(true);
     expect(md).toContain(`| Critical | ${report.summary.critical} |`);
     expect(md).toContain('## Node status writers');
+    expect(md).toContain('Every node:\n\n| Subject | Mode |\n|---|---|\n| Group system:masters | rbac |\n| ServiceAccount kube-system/intel-reporter | rbac |\n');
+    expect(md).toContain('| cp-1 | User system:node:cp-1 (node-authorizer) | – |');
     expect(md).toContain('| gpu-1 | User system:node:gpu-1 (node-authorizer)<br>ServiceAccount kube-system/reporter (constrained-impersonation) |');
     expect(md).toContain('| tenant-a | dra | gpu.example.com.deviceclass.resource.k8s.io/devices | 40 | 30 | 33 ⚠ |');
     expect(md).toContain('#### ZERO001: DeviceClass shared by tenants without zeroing');

@@ -69,7 +69,9 @@ function renderNodes(report: Report): string[] {
   if (report.nodes.length === 0) return [...lines, 'No nodes.', ''];
   // Writers present on every node are listed once.
   const key = (w: NodeStatusWriter) => `${w.mode}|${describeSubjectRef(w.subject)}|${w.scope}`;
-  const everywhere = report.nodes[0].statusWriters.filter((w) => w.scope === 'all-nodes' && report.nodes.every((n) => n.statusWriters.some((x) => key(x) === key(w))));
+  const seen = new Map<string, number>();
+  for (const n of report.nodes) for (const k of new Set(n.statusWriters.filter((w) => w.scope === 'all-nodes').map(key))) seen.set(k, (seen.get(k) ?? 0) + 1);
+  const everywhere = report.nodes[0].statusWriters.filter((w) => w.scope === 'all-nodes' && seen.get(key(w)) === report.nodes.length);
   const shared = new Set(everywhere.map(key));
   if (everywhere.length > 0) {
     lines.push('Every node:', '', '| Subject | Mode |', '|---|---|');

@@ -33,8 +33,20 @@ async function main() {
     renameSync(tmp, file);
   }
   const bytes = statSync(file).size;
-  const parse = runPhase('parse');
-  const engine = runPhase('engine');
+  // The machine is shared and noisy: each phase runs in three fresh processes and the median counts.
+  const RUNS = 3;
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const parses = Array.from({ length: RUNS }, () => runPhase('parse'));
+  const engines = Array.from({ length: RUNS }, () => runPhase('engine'));
+  const parse = { parseMs: median(parses.map((p) => p.parseMs)) };
+  const byLoad = [...engines].sort((a, b) => a.loadMs + a.indexMs - (b.loadMs + b.indexMs));
+  const engine: Record<string, number> = {
+    ...byLoad[Math.floor(RUNS / 2)],
+    canIPerSecond: median(engines.map((e) => e.canIPerSecond)),
+    whoCanP50Ms: median(engines.map((e) => e.whoCanP50Ms)),
+    whoCanP99Ms: median(engines.map((e) => e.whoCanP99Ms)),
+    peakRssBytes: Math.max(...engines.map((e) => e.peakRssBytes)),
+  };
   const loadIndex = engine.loadMs + engine.indexMs;
   const rows: [string, string, string, string][] = [
     ['snapshot size', mb(bytes), '', ''],

@@ -15,7 +15,7 @@ type Choice = { kind: 'snapshot'; path: string } | { kind: 'live'; kubeconfig?: 
  * DRA_POSTURE_SNAPSHOT=PATH; DRA_POSTURE_SOURCE=demo; DRA_POSTURE_KUBECONFIG / DRA_POSTURE_CONTEXT;
  * otherwise the current kubeconfig when one is configured, else the bundled demo.
  */
-export function chooseSource(env: NodeJS.ProcessEnv = process.env): Choice {
+export function chooseSource(env: Record<string, string | undefined> = process.env): Choice {
   if (env.DRA_POSTURE_SNAPSHOT) return { kind: 'snapshot', path: env.DRA_POSTURE_SNAPSHOT };
   if (env.DRA_POSTURE_SOURCE === 'demo') return { kind: 'demo' };
   if (env.DRA_POSTURE_KUBECONFIG || env.DRA_POSTURE_CONTEXT || (env.DRA_POSTURE_SOURCE !== 'no-live' && hasDefaultKubeconfig())) {

@@ -1,11 +1,11 @@
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { UserInfo } from '@/lib/authz/types';
-import { nodeUser, serviceAccountUser } from '@/lib/authz/user-info';
+import { nodeUser, serviceAccountUser, serviceAccountUsername } from '@/lib/authz/user-info';
 import type { SubjectRef } from '@/lib/k8s/types';
 import type { ClaimStatusWriter } from '@/lib/report/types';
-import { ClaimWriterAnalysis } from './claim-status-writers';
+import { ClaimWriterAnalysis, driversOf } from './claim-status-writers';
 import { listNodeStatusWriters, type NodeStatusWriterMap } from './node-status-writers';
-import { cmp, podServiceAccount, subjectAppliesTo } from './subjects';
+import { cmp, podServiceAccount } from './subjects';
 
 export interface BlastRadiusClaim {
   namespace: string;
@@ -31,7 +31,7 @@ export interface BlastRadius {
   /** Nodes other than this one whose status can be written from here. */
   otherNodes: string[];
   allNodes: boolean;
-  /** Every claim (per driver) whose status.devices can be written from here. */
+  /** Every allocated claim (per driver, wherever it is allocated) whose status.devices can be written from here. */
   claims: Omit<BlastRadiusClaim, 'mode'>[];
 }
 
@@ -65,19 +65,33 @@ export function computeBlastRadius(ctx: AnalysisContext, node: string, inputs: B
   sas.sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.name, b.name));
   for (const sa of sas) identities.push({ subject: { kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace }, user: serviceAccountUser(sa.namespace, sa.name, node) });
 
-  const out: BlastRadiusIdentity[] = identities.map(({ subject, user }) => {
-    const nodes = new Set<string>();
-    let allNodes = false;
-    for (const [target, writers] of statusWriters) {
-      for (const w of writers) {
-        if (!subjectAppliesTo(w.subject, user)) continue;
-        if (w.scope === 'own-node' && target !== node) continue;
-        nodes.add(target);
-        if (w.scope === 'all-nodes') allNodes = true;
+  // One pass over every node's writers: which exposed identities does each writer subject cover?
+  const byName = new Map<string, number[]>();
+  const byGroup = new Map<string, number[]>();
+  identities.forEach(({ user }, i) => {
+    push(byName, user.name, i);
+    for (const g of user.groups) push(byGroup, g, i);
+  });
+  const statusNodes = identities.map(() => new Set<string>());
+  const allNodes = identities.map(() => false);
+  for (const [target, writers] of statusWriters) {
+    for (const w of writers) {
+      if (w.scope === 'own-node' && target !== node) continue;
+      const s = w.subject;
+      const hits = s.kind === 'Group' ? byGroup.get(s.name) : byName.get(s.kind === 'ServiceAccount' ? serviceAccountUsername(s.namespace ?? '', s.name) : s.name);
+      for (const i of hits ?? []) {
+        statusNodes[i].add(target);
+        if (w.scope === 'all-nodes') allNodes[i] = true;
       }
     }
-    return { subject, statusNodes: [...nodes].sort(), allNodes, claims: claimsWritableBy(claims, subject, user) };
-  });
+  }
+  const writable = claimsWritableBy(claims, identities);
+  const out: BlastRadiusIdentity[] = identities.map(({ subject }, i) => ({
+    subject,
+    statusNodes: [...statusNodes[i]].sort(),
+    allNodes: allNodes[i],
+    claims: writable[i],
+  }));
 
   const otherNodes = new Set<string>();
   const allClaims = new Map<string, Omit<BlastRadiusClaim, 'mode'>>();
@@ -94,21 +108,29 @@ export function computeBlastRadius(ctx: AnalysisContext, node: string, inputs: B
   };
 }
 
-function claimsWritableBy(analysis: ClaimWriterAnalysis, subject: SubjectRef, user: UserInfo): BlastRadiusClaim[] {
-  const out = new Map<string, BlastRadiusClaim>();
-  const userKey = `${subject.kind}/${subject.namespace ?? ''}/${subject.name}|${JSON.stringify(user.extra ?? {})}`;
-  for (const byDriver of analysis.placement.values()) {
-    for (const [driver, claims] of byDriver) {
-      for (const claim of claims) {
-        const ns = claim.metadata.namespace ?? '';
-        const key = `${ns}/${claim.metadata.name}|${driver}`;
-        if (out.has(key)) continue;
-        const d = analysis.decideFor(userKey, user, claim, driver);
-        if (d) out.set(key, { namespace: ns, name: claim.metadata.name, driver, mode: d.mode ?? 'arbitrary-node' });
-      }
+/** Per identity, the claims (with an allocation, wherever it is) whose status.devices of a driver it can write. */
+function claimsWritableBy(analysis: ClaimWriterAnalysis, identities: { subject: SubjectRef; user: UserInfo }[]): BlastRadiusClaim[][] {
+  const out = identities.map((): BlastRadiusClaim[] => []);
+  const keys = identities.map(({ subject, user }) => `${subject.kind}/${subject.namespace ?? ''}/${subject.name}|${JSON.stringify(user.extra ?? {})}`);
+  const clusterHit = identities.map(() => new Map<string, boolean>());
+  for (const claim of analysis.allocatedClaims) {
+    const ns = claim.metadata.namespace ?? '';
+    for (const driver of driversOf(claim)) {
+      identities.forEach(({ user }, i) => {
+        let hit = clusterHit[i].get(driver);
+        if (hit === undefined) clusterHit[i].set(driver, (hit = analysis.clusterApplies(user, driver)));
+        const d = analysis.decideFor(keys[i], user, claim, driver, hit);
+        if (d) out[i].push({ namespace: ns, name: claim.metadata.name, driver, mode: d.mode ?? 'arbitrary-node' });
+      });
     }
   }
-  return [...out.values()].sort(compareClaims);
+  return out.map((list) => list.sort(compareClaims));
+}
+
+function push(map: Map<string, number[]>, key: string, value: number): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 function compareClaims(a: Omit<BlastRadiusClaim, 'mode'>, b: Omit<BlastRadiusClaim, 'mode'>): number {

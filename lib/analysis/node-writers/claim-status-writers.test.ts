@@ -146,10 +146,10 @@ describe('computeBlastRadius', () => {
     expect(r.claims).toEqual([{ namespace: 'team-a', name: 'on-n1', driver: 'gpu.example.com' }]);
   });
 
-  it('n3: the controller (arbitrary-node) reaches claims on every node', () => {
+  it('n3: the controller (arbitrary-node) reaches allocated claims anywhere, placed on a node or not', () => {
     const r = computeBlastRadius(ctx, 'n3');
     const controller = r.identities.find((i) => i.subject.name === 'controller')!;
-    expect(controller.claims.map((c) => `${c.name}:${c.mode}`)).toEqual(['multi:arbitrary-node', 'on-n1:arbitrary-node']);
+    expect(controller.claims.map((c) => `${c.namespace}/${c.name}:${c.mode}`)).toEqual(['team-a/multi:arbitrary-node', 'team-a/on-n1:arbitrary-node', 'team-b/unreserved:arbitrary-node']);
     expect(r.otherNodes).toEqual([]);
   });
 });

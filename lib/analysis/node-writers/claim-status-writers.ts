@@ -5,12 +5,12 @@ import { allocatedNodeName, type ClaimStatusDecision } from '@/lib/authz/dra-sta
 import type { UserInfo } from '@/lib/authz/types';
 import type { IndexedBinding } from '@/lib/authz/rbac-index';
 import { ruleAllowsResource } from '@/lib/authz/rule-matches';
-import { serviceAccountUser } from '@/lib/authz/user-info';
+import { serviceAccountUser, serviceAccountUsername } from '@/lib/authz/user-info';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { Pod, ResourceClaim, SubjectRef } from '@/lib/k8s/types';
 import type { ClaimStatusWriter, Evidence } from '@/lib/report/types';
 import { resourceNamesInRules } from './rule-names';
-import { cmp, compareSubjects, evidenceFromDecision, keyOfSubject, normaliseEvidence, podServiceAccount, PROBE_NAME, subjectAppliesTo, userForSubject } from './subjects';
+import { cmp, compareSubjects, evidenceFromDecision, keyOfSubject, normaliseEvidence, podServiceAccount, PROBE_NAME, userForSubject } from './subjects';
 
 // DESIGN §3 / dra-facts §10: per node and driver with claims allocated there, who can write those
 // claims' status.devices: `associated-node` (a service account whose pod token names the claim's
@@ -22,6 +22,19 @@ const MODE_ORDER: Record<ClaimStatusWriter['mode'], number> = { 'associated-node
 /** Claims with an allocation, per node and driver (node = the strict allocated node, else the nodes of the reserved pods). */
 export type ClaimPlacement = Map<string, Map<string, ResourceClaim[]>>;
 
+/** The drivers of a claim's allocation results, sorted. */
+export function driversOf(claim: ResourceClaim): string[] {
+  const results = claim.status?.allocation?.devices?.results ?? [];
+  return [...new Set(results.map((r) => r.driver).filter((d): d is string => typeof d === 'string' && d !== ''))].sort();
+}
+
+/** Allocated claims sorted by namespace and name. */
+export function allocatedClaims(state: ClusterState): ResourceClaim[] {
+  return state.resourceClaims
+    .filter((c) => driversOf(c).length > 0)
+    .sort((a, b) => cmp(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || cmp(a.metadata.name, b.metadata.name));
+}
+
 export function placeAllocatedClaims(state: ClusterState): ClaimPlacement {
   const podsByUid = new Map<string, Pod>();
   const podsByName = new Map<string, Pod>();
@@ -30,11 +43,8 @@ export function placeAllocatedClaims(state: ClusterState): ClaimPlacement {
     podsByName.set(`${p.metadata.namespace ?? ''}/${p.metadata.name}`, p);
   }
   const out: ClaimPlacement = new Map();
-  const claims = [...state.resourceClaims].sort((a, b) => cmp(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || cmp(a.metadata.name, b.metadata.name));
-  for (const claim of claims) {
-    const results = claim.status?.allocation?.devices?.results ?? [];
-    const drivers = [...new Set(results.map((r) => r.driver).filter((d): d is string => typeof d === 'string' && d !== ''))].sort();
-    if (drivers.length === 0) continue;
+  for (const claim of allocatedClaims(state)) {
+    const drivers = driversOf(claim);
     for (const node of nodesOfClaim(claim, podsByUid, podsByName)) {
       let byDriver = out.get(node);
       if (!byDriver) out.set(node, (byDriver = new Map()));
@@ -74,6 +84,32 @@ interface Candidate {
   subject: SubjectRef;
 }
 
+/** Candidates plus a constant-time "does one of them apply to this identity" test. */
+class CandidateSet {
+  readonly list: Candidate[];
+  private readonly users = new Set<string>();
+  private readonly groups = new Set<string>();
+
+  constructor(candidates: Map<string, Candidate>) {
+    this.list = [...candidates.values()].sort((a, b) => compareSubjects(a.subject, b.subject));
+    for (const { subject } of this.list) {
+      if (subject.kind === 'Group') this.groups.add(subject.name);
+      else this.users.add(subject.kind === 'ServiceAccount' ? serviceAccountUsername(subject.namespace ?? '', subject.name) : subject.name);
+    }
+  }
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  /** As subjectAppliesTo for any member. */
+  appliesTo(user: UserInfo): boolean {
+    if (this.users.has(user.name)) return true;
+    for (const g of user.groups) if (this.groups.has(g)) return true;
+    return false;
+  }
+}
+
 export type WriteDecision = { mode?: ClaimStatusWriter['mode']; via: Evidence[] };
 
 /** A namespace no object lives in: only ClusterRoleBindings apply there. */
@@ -90,18 +126,25 @@ const LEGACY_NOTE: Evidence = { type: 'note', text: 'granular ResourceClaim stat
 export class ClaimWriterAnalysis {
   readonly engine: AuthzEngine;
   readonly placement: ClaimPlacement;
+  /** Every claim with an allocation, placed on a node or not. */
+  readonly allocatedClaims: ResourceClaim[];
   private readonly saOnNode = new Map<string, { namespace: string; name: string }[]>();
-  /** Some rule on resourceclaims/status lists resourceNames: then the claim's name matters to a decision. */
+  /** Names listed in resourceNames of rules on resourceclaims/status: only these claim names can change a decision. */
+  private readonly statusNames: Set<string>;
   private readonly statusNamesMatter: boolean;
-  private readonly clusterCache = new Map<string, Candidate[]>();
-  private readonly localCache = new Map<string, Candidate[]>();
+  private readonly clusterCache = new Map<string, CandidateSet>();
+  private readonly localCache = new Map<string, CandidateSet>();
+  private readonly userCache = new Map<string, UserInfo>();
+  private readonly normalised = new WeakMap<Evidence[], Evidence[]>();
   private readonly roleBindingsByNs = new Map<string, IndexedBinding[]>();
   private readonly decisionCache = new Map<string, WriteDecision | null>();
 
   constructor(readonly ctx: AnalysisContext) {
     this.engine = ctx.engine;
     this.placement = placeAllocatedClaims(ctx.state);
-    this.statusNamesMatter = resourceNamesInRules(this.engine, 'resource.k8s.io', 'resourceclaims', 'status', WRITE_VERBS).size > 0;
+    this.allocatedClaims = allocatedClaims(ctx.state);
+    this.statusNames = resourceNamesInRules(this.engine, 'resource.k8s.io', 'resourceclaims', 'status', WRITE_VERBS);
+    this.statusNamesMatter = this.statusNames.size > 0;
     for (const pod of ctx.state.pods) {
       const node = pod.spec?.nodeName;
       if (!node) continue;
@@ -134,7 +177,7 @@ export class ClaimWriterAnalysis {
       // A subject that may write any node's claims needs no associated-node entry beside it.
       const list = [...writers.values()].filter((w) => w.mode === 'arbitrary-node' || !writers.has(writerKey(w.driver, 'arbitrary-node', w.subject)));
       list.sort(compareClaimWriters);
-      out.set(node, list.map((w) => ({ ...w, via: normaliseEvidence(w.via) })));
+      out.set(node, list.map((w) => ({ ...w, via: this.normalise(w.via) })));
     }
     return out;
   }
@@ -151,7 +194,7 @@ export class ClaimWriterAnalysis {
 
     // ClusterRoleBinding candidates that write such claims in every namespace: decided once.
     const perNamespace: Candidate[] = [];
-    for (const c of this.clusterCandidates(kind, driver)) {
+    for (const c of this.clusterCandidates(kind, driver).list) {
       const d = this.clusterWideDecision(c.subject, driver, claims[0]);
       if (accepts(d)) add(c.subject, mode, d!.via);
       else perNamespace.push(c);
@@ -164,11 +207,15 @@ export class ClaimWriterAnalysis {
       list.push(claim);
     }
     for (const [ns, inNs] of byNs) {
-      for (const c of [...this.localCandidates(kind, ns, driver), ...perNamespace]) {
+      for (const c of [...this.localCandidates(kind, ns, driver).list, ...perNamespace]) {
         if (writers.has(writerKey(driver, mode, c.subject))) continue;
-        const user = userForSubject(c.subject);
-        if (!this.statusNamesMatter && !this.hasRoleBindingsIn(user, ns)) continue;
+        const user = this.userOf(c.subject);
+        // Without a RoleBinding here, only a claim name listed in some rule can change the
+        // cluster-wide answer already given above.
+        const nsMatters = this.hasRoleBindingsIn(user, ns);
+        if (!this.statusNamesMatter && !nsMatters) continue;
         for (const claim of inNs) {
+          if (!nsMatters && !this.statusNames.has(claim.metadata.name)) continue;
           const d = this.cachedDecision(`subject|${keyOfSubject(c.subject)}`, claim, driver, () => user);
           if (accepts(d)) {
             add(c.subject, mode, d!.via);
@@ -184,13 +231,14 @@ export class ClaimWriterAnalysis {
   private collectAssociated(node: string, driver: string, ns: string, claims: ResourceClaim[], writers: Map<string, ClaimStatusWriter>): void {
     const strict = claims.filter((c) => allocatedNodeName(c) === node);
     if (strict.length === 0) return;
-    const candidates = [...this.clusterCandidates('associated', driver), ...this.localCandidates('associated', ns, driver)];
-    if (candidates.length === 0) return;
+    const cluster = this.clusterCandidates('associated', driver);
+    const local = this.localCandidates('associated', ns, driver);
+    if (cluster.size === 0 && local.size === 0) return;
     for (const sa of this.saOnNode.get(node) ?? []) {
       const subject: SubjectRef = { kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace };
       if (writers.has(writerKey(driver, 'associated-node', subject))) continue;
-      const plain = serviceAccountUser(sa.namespace, sa.name);
-      if (!candidates.some((c) => subjectAppliesTo(c.subject, plain))) continue;
+      const plain = this.userOf(subject);
+      if (!cluster.appliesTo(plain) && !local.appliesTo(plain)) continue;
       for (const claim of strict) {
         const d = this.cachedDecision(`sa|${sa.namespace}/${sa.name}|${node}`, claim, driver, () => serviceAccountUser(sa.namespace, sa.name, node));
         if (d?.mode === 'associated-node') {
@@ -210,23 +258,32 @@ export class ClaimWriterAnalysis {
    * Whether `user` (identified by `userKey`) may write the status.devices entries of `driver` in
    * `claim`, and how. Used by the blast radius; candidates filter the engine questions.
    */
-  decideFor(userKey: string, user: UserInfo, claim: ResourceClaim, driver: string): WriteDecision | undefined {
+  decideFor(userKey: string, user: UserInfo, claim: ResourceClaim, driver: string, clusterHit = this.clusterApplies(user, driver)): WriteDecision | undefined {
     const ns = claim.metadata.namespace ?? '';
-    const kinds: CandidateKind[] = this.granular ? ['associated', 'arbitrary'] : ['legacy-status'];
-    const applies = kinds.some(
-      (k) => this.clusterCandidates(k, driver).some((c) => subjectAppliesTo(c.subject, user)) || this.localCandidates(k, ns, driver).some((c) => subjectAppliesTo(c.subject, user)),
-    );
-    if (!applies) return undefined;
+    if (!clusterHit) {
+      // Only a RoleBinding in the namespace naming the identity (or its groups) can still grant it.
+      if (!this.hasRoleBindingsIn(user, ns)) return undefined;
+      if (!this.kinds().some((k) => this.localCandidates(k, ns, driver).appliesTo(user))) return undefined;
+    }
     const d = this.cachedDecision(`id|${userKey}`, claim, driver, () => user);
     if (!d) return undefined;
     return this.granular ? d : { mode: 'arbitrary-node', via: d.via };
   }
 
+  /** Whether a ClusterRoleBinding candidate for `driver` applies to the identity. */
+  clusterApplies(user: UserInfo, driver: string): boolean {
+    return this.kinds().some((k) => this.clusterCandidates(k, driver).appliesTo(user));
+  }
+
+  private kinds(): CandidateKind[] {
+    return this.granular ? ['associated', 'arbitrary'] : ['legacy-status'];
+  }
+
   /** Binding subjects of ClusterRoleBindings that could grant the write (any namespace). */
-  private clusterCandidates(kind: CandidateKind, driver: string): Candidate[] {
+  private clusterCandidates(kind: CandidateKind, driver: string): CandidateSet {
     const key = `${kind}|${driver}`;
-    let list = this.clusterCache.get(key);
-    if (!list) {
+    let set = this.clusterCache.get(key);
+    if (!set) {
       const m = new Map<string, Candidate>();
       for (const verb of WRITE_VERBS) {
         const resource =
@@ -239,17 +296,17 @@ export class ClaimWriterAnalysis {
           m.set(keyOfSubject(subject), { subject });
         }
       }
-      list = [...m.values()].sort((a, b) => compareSubjects(a.subject, b.subject));
-      this.clusterCache.set(key, list);
+      set = new CandidateSet(m);
+      this.clusterCache.set(key, set);
     }
-    return list;
+    return set;
   }
 
   /** Binding subjects of the namespace's RoleBindings whose role could grant the write. */
-  private localCandidates(kind: CandidateKind, ns: string, driver: string): Candidate[] {
+  private localCandidates(kind: CandidateKind, ns: string, driver: string): CandidateSet {
     const key = `${kind}|${ns}|${driver}`;
-    let list = this.localCache.get(key);
-    if (!list) {
+    let set = this.localCache.get(key);
+    if (!set) {
       const m = new Map<string, Candidate>();
       for (const b of this.roleBindingsByNs.get(ns) ?? []) {
         const matches = b.role!.rules.some(({ rule }) =>
@@ -265,16 +322,31 @@ export class ClaimWriterAnalysis {
           m.set(keyOfSubject(subject), { subject });
         }
       }
-      list = [...m.values()].sort((a, b) => compareSubjects(a.subject, b.subject));
-      this.localCache.set(key, list);
+      set = new CandidateSet(m);
+      this.localCache.set(key, set);
     }
-    return list;
+    return set;
+  }
+
+  /** The identity of a binding subject, built once. */
+  private userOf(subject: SubjectRef): UserInfo {
+    const key = keyOfSubject(subject);
+    let user = this.userCache.get(key);
+    if (!user) this.userCache.set(key, (user = userForSubject(subject)));
+    return user;
+  }
+
+  /** Evidence lists are shared by every writer a decision admits: normalised once each. */
+  private normalise(via: Evidence[]): Evidence[] {
+    let out = this.normalised.get(via);
+    if (!out) this.normalised.set(via, (out = normaliseEvidence(via)));
+    return out;
   }
 
   /** The decision at a namespace where only ClusterRoleBindings apply (and, for a name, one no rule lists). */
   private clusterWideDecision(subject: SubjectRef, driver: string, sample: ResourceClaim): WriteDecision | undefined {
     const probe: ResourceClaim = { ...sample, metadata: { ...sample.metadata, namespace: PROBE_NAMESPACE, name: PROBE_NAME } };
-    return this.cachedDecision(`subject|${keyOfSubject(subject)}`, probe, driver, () => userForSubject(subject));
+    return this.cachedDecision(`subject|${keyOfSubject(subject)}`, probe, driver, () => this.userOf(subject));
   }
 
   /** Whether any RoleBinding in `ns` names the user or one of its groups (else the namespace changes nothing). */
@@ -291,7 +363,11 @@ export class ClaimWriterAnalysis {
    */
   private cachedDecision(identityKey: string, claim: ResourceClaim, driver: string, user: () => UserInfo): WriteDecision | undefined {
     const ns = claim.metadata.namespace ?? '';
-    const key = `${identityKey}|${ns}|${driver}|${allocatedNodeName(claim) ?? ''}|${this.statusNamesMatter ? claim.metadata.name : ''}`;
+    // Claims whose names no rule lists are decided alike: one engine question covers them all.
+    const name = this.statusNames.has(claim.metadata.name) ? claim.metadata.name : '';
+    // The allocated node only matters to identities whose tokens name a node (associated-node).
+    const node = identityKey.startsWith('subject|') ? '' : (allocatedNodeName(claim) ?? '');
+    const key = `${identityKey}|${ns}|${driver}|${node}|${name}`;
     let d = this.decisionCache.get(key);
     if (d === undefined) this.decisionCache.set(key, (d = this.decide(user(), claim, driver) ?? null));
     return d ?? undefined;

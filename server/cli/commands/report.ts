@@ -4,6 +4,7 @@ import { parseAuthorizerChain } from '@/lib/authz/authorize';
 import type { AuthorizerName } from '@/lib/authz/types';
 import { buildReport, countAtOrAbove } from '@/lib/report/build-report';
 import { renderReportMarkdown } from '@/lib/report/render-markdown';
+import { reportJsonChunks } from '@/lib/report/report-json';
 import { SEVERITIES, type Severity } from '@/lib/report/types';
 import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
 import { UsageError } from '../usage-error';
@@ -49,7 +50,12 @@ export async function runReport(argv: string[], io: CommandIO): Promise<number> 
 
   const state = await loadClusterFromFlags(values);
   const report = buildReport(state, chain ? { chain } : {});
-  io.out(output === 'json' ? JSON.stringify(report, null, 2) : renderReportMarkdown(report));
+  if (output === 'json') {
+    // In pieces: a large cluster's report can exceed the longest string the engine can build.
+    for (const chunk of reportJsonChunks(report)) io.out(chunk);
+  } else {
+    io.out(renderReportMarkdown(report));
+  }
 
   if (failOn !== undefined) {
     const n = countAtOrAbove(report, failOn);

@@ -1,0 +1,39 @@
+import type { Report } from './types';
+
+// The report as pretty-printed JSON, in pieces: a large cluster's report (thousands of nodes, each
+// listing its status writers) can exceed the longest string a JavaScript engine will build, so
+// callers write it piece by piece. Joined with "\n", the pieces equal JSON.stringify(report, null, 2).
+
+const CHUNK_CHARS = 1 << 16;
+
+export function* reportJsonChunks(report: Report): Generator<string> {
+  let buffer: string[] = [];
+  let size = 0;
+  const line = function* (text: string) {
+    buffer.push(text);
+    size += text.length;
+    if (size >= CHUNK_CHARS) {
+      yield buffer.join('\n');
+      buffer = [];
+      size = 0;
+    }
+  };
+  const entries = Object.entries(report).filter(([, v]) => v !== undefined);
+  yield* line('{');
+  for (let i = 0; i < entries.length; i++) {
+    const [key, value] = entries[i];
+    const comma = i < entries.length - 1 ? ',' : '';
+    const name = JSON.stringify(key);
+    if (Array.isArray(value) && value.length > 0) {
+      yield* line(`  ${name}: [`);
+      for (let j = 0; j < value.length; j++) {
+        yield* line(`    ${JSON.stringify(value[j] ?? null, null, 2).replace(/\n/g, '\n    ')}${j < value.length - 1 ? ',' : ''}`);
+      }
+      yield* line(`  ]${comma}`);
+    } else {
+      yield* line(`  ${name}: ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')}${comma}`);
+    }
+  }
+  yield* line('}');
+  if (buffer.length > 0) yield buffer.join('\n');
+}
