@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterState } from '../../lib/k8s/cluster-state';
+import { buildReport } from '../../lib/report/build-report';
 import { collectLiveCluster, readableKinds, type LiveCollection } from '../../server/kube/collect-cluster';
 import { loadSnapshot } from '../../server/sources/snapshot-source';
 import { LiveCluster } from '../../server/sources/live-cluster';
@@ -262,7 +263,14 @@ describe('live source against the real kube-apiserver', () => {
     const asSa = await collectLiveCluster({ kubeconfig: proxy.kubeconfig('dashboard-sa', tr.body.status.token) });
     expect(asSa.state.warnings).toEqual([]);
     expect(minus(keysOf((await direct()).state), keysOf(asSa.state))).toEqual([]);
-  }, 60_000);
+
+    // The posture report of a cluster running the dashboard has no finding about its own identity,
+    // while the same report does have findings (the demo's): the check is not vacuous.
+    const report = buildReport(asSa.state);
+    expect(report.findings.length).toBeGreaterThan(10);
+    const own = report.findings.filter((f) => f.subjects.some((x) => x.kind === 'ServiceAccount' && x.namespace === 'dra-posture'));
+    expect(own).toEqual([]);
+  }, 120_000);
 
   it('per-viewer RBAC: a one-namespace viewer gets that namespace plus warnings; a cluster-wide reader gets everything (S14, R7)', async () => {
     await applyDeploy();
