@@ -48,6 +48,8 @@ async function main() {
     peakRssBytes: Math.max(...engines.map((e) => e.peakRssBytes)),
   };
   const loadIndex = engine.loadMs + engine.indexMs;
+  const report = runPhase('report');
+  const loadAnalysis = report.loadMs + report.analysisMs;
   const rows: [string, string, string, string][] = [
     ['snapshot size', mb(bytes), '', ''],
     ['JSON.parse of the file', `${parse.parseMs.toFixed(0)} ms`, '', ''],
@@ -55,6 +57,8 @@ async function main() {
     ['batch can-i', `${Math.round(engine.canIPerSecond).toLocaleString('en-US')} answers/s`, '≥ 200,000/s', check(engine.canIPerSecond >= 200_000)],
     ['who-can p50 / p99', `${engine.whoCanP50Ms.toFixed(2)} ms / ${engine.whoCanP99Ms.toFixed(2)} ms`, 'p99 < 20 ms', check(engine.whoCanP99Ms < 20)],
     ['peak RSS (load, index, questions)', mb(engine.peakRssBytes), '< 1.5 GiB', check(engine.peakRssBytes < 1.5 * 1024 ** 3)],
+    ['report: load + analysis', `${loadAnalysis.toFixed(0)} ms (analysis ${report.analysisMs.toFixed(0)}; ${report.findings} findings) = ${(loadAnalysis / parse.parseMs).toFixed(2)}× parse`, '≤ 2× parse', check(loadAnalysis <= 2 * parse.parseMs)],
+    ['report: peak RSS', mb(report.peakRssBytes), '< 2 GiB', check(report.peakRssBytes < 2 * 1024 ** 3)],
   ];
   console.log(`\nLarge synthetic cluster: ${Object.entries(LARGE).map(([k, v]) => `${v.toLocaleString('en-US')} ${k}`).join(', ')}\n`);
   const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
