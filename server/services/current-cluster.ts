@@ -4,6 +4,7 @@ import { hasDefaultKubeconfig } from '@/server/kube/kubeconfig';
 import { loadDemo } from '@/server/sources/demo-source';
 import { LiveCluster, type LiveStatus } from '@/server/sources/live-cluster';
 import { loadSnapshot } from '@/server/sources/snapshot-source';
+import { getUploadedSnapshot } from './uploaded-source';
 
 let cached: Promise<ClusterState> | undefined;
 let live: Promise<LiveCluster> | undefined;
@@ -38,6 +39,8 @@ function getLive(choice: Extract<Choice, { kind: 'live' }>): Promise<LiveCluster
 
 /** The cluster the dashboard shows; for a live source, the current state of its watches. */
 export async function getCurrentCluster(): Promise<ClusterState> {
+  const uploaded = getUploadedSnapshot();
+  if (uploaded) return uploaded;
   const choice = chooseSource();
   if (choice.kind === 'live') return (await getLive(choice)).getState();
   if (!cached) {
@@ -51,6 +54,7 @@ export async function getCurrentCluster(): Promise<ClusterState> {
 
 /** Freshness of a live source (undefined for demo and snapshots). */
 export async function getLiveStatus(): Promise<LiveStatus | undefined> {
+  if (getUploadedSnapshot()) return undefined;
   const choice = chooseSource();
   if (choice.kind !== 'live') return undefined;
   return (await getLive(choice)).status();

@@ -1,0 +1,31 @@
+import 'server-only';
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import { loadSnapshotFromText } from '@/server/sources/snapshot-source';
+
+// An uploaded snapshot replaces the configured source for everyone using this server (the dashboard
+// is a single-user local tool by default) until it is reset. It lives in memory only, on globalThis:
+// Next bundles route handlers and pages separately, so a module variable would not be shared.
+const KEY = Symbol.for('dra-posture.uploaded-snapshot');
+const store = globalThis as unknown as Record<symbol, ClusterState | undefined>;
+
+export const DEFAULT_MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
+
+export function maxUploadBytes(): number {
+  const v = Number(process.env.DRA_POSTURE_MAX_UPLOAD_BYTES);
+  return Number.isInteger(v) && v > 0 ? v : DEFAULT_MAX_UPLOAD_BYTES;
+}
+
+/** Parses and validates an uploaded file; the current source changes only if all of it loads. */
+export function useUploadedSnapshot(bytes: Uint8Array, fileName: string): ClusterState {
+  const state = loadSnapshotFromText(bytes, fileName, { maxBytes: maxUploadBytes(), name: fileName });
+  store[KEY] = state;
+  return state;
+}
+
+export function getUploadedSnapshot(): ClusterState | undefined {
+  return store[KEY];
+}
+
+export function clearUploadedSnapshot(): void {
+  store[KEY] = undefined;
+}
