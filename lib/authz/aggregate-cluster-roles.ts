@@ -1,5 +1,6 @@
 import type { ClusterRole, PolicyRule } from '@/lib/k8s/types';
 import { matchesLabelSelector } from '@/lib/k8s/label-selector';
+import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
 
 export interface AggregatedRule {
   rule: PolicyRule;
@@ -118,8 +119,4 @@ function listEqual(a: readonly string[] | undefined | null, b: readonly string[]
   if (x.length !== y.length) return false;
   for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
   return true;
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

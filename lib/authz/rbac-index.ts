@@ -3,6 +3,7 @@ import type { PolicyRule, RoleRef, Subject, SubjectRef } from '@/lib/k8s/types';
 import { aggregateClusterRoles, type AggregatedRule } from './aggregate-cluster-roles';
 import type { BindingRef, RoleRefResolved } from './types';
 import { serviceAccountUsername } from './user-info';
+import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
 
 export interface CompiledRole {
   ref: RoleRefResolved;
@@ -192,8 +193,4 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -6,6 +6,7 @@ import { bucketKey } from './rbac-index';
 import { combinedResource, ruleAllowsNonResource, ruleAllowsResource } from './rule-matches';
 import type { BindingRef, NonResourceAttributes, ResourceAttributes, RoleRefResolved } from './types';
 import { nodeUser } from './user-info';
+import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
 
 export interface WhoCanGrant {
   binding: BindingRef;
@@ -127,8 +128,4 @@ function compareEntries(a: WhoCanEntry, b: WhoCanEntry): number {
 
 function compareGrants(a: WhoCanGrant, b: WhoCanGrant): number {
   return cmp(a.binding.kind, b.binding.kind) || cmp(a.binding.namespace ?? '', b.binding.namespace ?? '') || cmp(a.binding.name, b.binding.name);
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -6,6 +6,7 @@ import { groupOf, nodeId, tierOf } from './node-id';
 import type { Finding } from '@/lib/report/types';
 import { SEVERITIES } from '@/lib/report/types';
 import type { EdgeReason, GraphEdge, GraphModel, GraphNode, GraphNodeKind } from './types';
+import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
 
 /**
  * The identity graph of a cluster from its RBAC index (aggregated ClusterRoles already recomputed,
@@ -106,9 +107,6 @@ export function compareNodes(a: GraphNode, b: GraphNode): number {
   return a.tier - b.tier || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || cmp(a.namespace ?? '', b.namespace ?? '') || cmp(a.name, b.name);
 }
 
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 const GRAPH_KINDS = new Set<string>(['User', 'Group', 'ServiceAccount', 'ClusterRoleBinding', 'RoleBinding', 'ClusterRole', 'Role']);
 

@@ -10,6 +10,7 @@ import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import type { AuthorizerName } from '@/lib/authz/types';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { SEVERITIES, type NodeReport, type Report, type Severity } from './types';
+import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
 
 export interface BuildReportOptions {
   /** Overrides of the analysis settings (thresholds, indicator tables...). */
@@ -76,8 +77,4 @@ export function buildReportWithContext(state: ClusterState, options: BuildReport
 export function countAtOrAbove(report: Pick<Report, 'summary'>, severity: Severity): number {
   const rank = SEVERITIES.indexOf(severity);
   return SEVERITIES.filter((_, i) => i <= rank).reduce((n, s) => n + (report.summary[s] ?? 0), 0);
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

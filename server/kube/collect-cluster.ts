@@ -27,6 +27,15 @@ export interface LiveCollection {
   perNamespace: Map<string, string[]>;
 }
 
+export function resourceLabel(kind: KindDescriptor): string {
+  return kind.group ? `${kind.resource}.${kind.group}` : kind.resource;
+}
+
+/** The warning shown next to the data when a kind cannot be listed at all. */
+export function forbiddenWarning(kind: KindDescriptor): string {
+  return `cannot list ${resourceLabel(kind)}: forbidden by RBAC; results that depend on them are incomplete`;
+}
+
 export function readableKinds(discovery: ApiDiscovery): { kind: KindDescriptor; version: string }[] {
   const out: { kind: KindDescriptor; version: string }[] = [];
   for (const kind of KINDS) {
@@ -77,7 +86,7 @@ export async function collectLiveCluster(options: KubeconfigOptions & { http?: K
         const err = e as KubeError;
         if (err.code !== 'forbidden') throw e;
         if (!kind.namespaced || fallbackNamespaces.length === 0) {
-          warnings.push(`cannot list ${kind.resource}${kind.group ? `.${kind.group}` : ''}: forbidden by RBAC; results that depend on them are incomplete`);
+          warnings.push(forbiddenWarning(kind));
           return;
         }
         const readIn: string[] = [];
@@ -94,8 +103,8 @@ export async function collectLiveCluster(options: KubeconfigOptions & { http?: K
         perNamespace.set(kind.kind, readIn);
         warnings.push(
           readIn.length > 0
-            ? `cannot list ${kind.resource}${kind.group ? `.${kind.group}` : ''} cluster-wide: read only in namespace${readIn.length > 1 ? 's' : ''} ${readIn.join(', ')}`
-            : `cannot list ${kind.resource}${kind.group ? `.${kind.group}` : ''}: forbidden by RBAC; results that depend on them are incomplete`,
+            ? `cannot list ${resourceLabel(kind)} cluster-wide: read only in namespace${readIn.length > 1 ? 's' : ''} ${readIn.join(', ')}`
+            : forbiddenWarning(kind),
         );
       }
     }),

@@ -36,7 +36,7 @@ export class Reflector {
 
   constructor(
     private readonly http: KubeHttp,
-    private readonly kind: KindDescriptor,
+    readonly kind: KindDescriptor,
     private readonly version: string,
     private readonly namespace: string | undefined,
     private readonly onChange: () => void,

@@ -1,7 +1,7 @@
 import 'server-only';
 import { emptyClusterState, type ClusterState } from '@/lib/k8s/cluster-state';
 import type { KubeObject } from '@/lib/k8s/types';
-import { readableKinds } from '@/server/kube/collect-cluster';
+import { forbiddenWarning, readableKinds } from '@/server/kube/collect-cluster';
 import { discoverApi, type ApiDiscovery } from '@/server/kube/discover-api';
 import { KubeHttp, type KubeHttpOptions } from '@/server/kube/kube-http';
 import { KubeError } from '@/server/kube/kube-errors';
@@ -67,7 +67,7 @@ export class LiveCluster {
           } catch (e) {
             reflector.stop();
             if ((e as KubeError).code !== 'forbidden') throw e;
-            this.warnings.push(`cannot list ${kind.resource}${kind.group ? `.${kind.group}` : ''}: forbidden by RBAC; results that depend on them are incomplete`);
+            this.warnings.push(forbiddenWarning(kind));
           }
         }),
       );
@@ -121,12 +121,9 @@ export class LiveCluster {
     const generation = this.reflectors.reduce((sum, r) => sum + r.generation, 0);
     if (this.cache && this.cache.generation === generation) return this.cache.state;
     const state = emptyClusterState({ kind: 'live', name: this.context, collectedAt: this.status().lastSyncAt, kubernetesVersion: this.discovery?.kubernetesVersion });
-    const byKind = new Map(readableKinds(this.discovery ?? { draServedVersions: [], warnings: [] }).map(({ kind }) => [kind.kind, kind.collection]));
     for (const r of this.reflectors) {
       const objects = r.objects();
-      const collection = byKind.get(objects[0]?.kind ?? r.status.kind);
-      if (!collection) continue;
-      const list = state[collection] as KubeObject[];
+      const list = state[r.kind.collection] as KubeObject[];
       for (const o of objects) list.push(o);
       list.sort((a, b) => (a.metadata.namespace ?? '').localeCompare(b.metadata.namespace ?? '') || a.metadata.name.localeCompare(b.metadata.name));
     }

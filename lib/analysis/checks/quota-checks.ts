@@ -16,6 +16,7 @@ import type { ObjectRef, ResourceClaim, ResourceClaimSpec, ResourceClaimTemplate
 import type { Evidence, QuotaUsage } from '@/lib/report/types';
 import type { Check, FindingDraft } from './check-types';
 import { describeSubject, grantsEvidence, list, ref, sortSubjects, toYaml } from './check-helpers';
+import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
 
 // DESIGN §4 QUOTA001-QUOTA004 (dra-facts §6). Quota keys are charged from claim specs at admission;
 // a quota with scopes never charges claims, so only unscoped quotas count as limits here.
@@ -281,7 +282,3 @@ export const quota004: Check = {
 };
 
 export const QUOTA_CHECKS: Check[] = [quota001, quota002, quota003, quota004];
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

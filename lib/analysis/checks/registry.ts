@@ -8,6 +8,7 @@ import { NODE_CHECKS } from './node-checks';
 import { POD_CHECKS } from './pod-checks';
 import { QUOTA_CHECKS } from './quota-checks';
 import { ZERO_CHECKS } from './zero-checks';
+import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
 
 /** Every check in catalogue order, one family per module. */
 export const CHECK_LIST: readonly Check[] = [...DRA_CHECKS, ...NODE_CHECKS, ...CLAIM_CHECKS, ...QUOTA_CHECKS, ...ZERO_CHECKS, ...POD_CHECKS];
@@ -17,9 +18,6 @@ export const CHECKS: Readonly<Partial<Record<CheckId, Check>>> = Object.freeze(O
 
 const SEVERITY_RANK = new Map(SEVERITIES.map((s, i) => [s, i]));
 
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** Severity (critical first), check ID, then the subject keys and the object keys. */
 export function compareFindings(a: Finding, b: Finding): number {

@@ -4,6 +4,7 @@ import { parseServiceAccountUsername, serviceAccountUser, serviceAccountUsername
 import type { WhoCanGrant } from '@/lib/authz/who-can';
 import type { PolicyRule, Pod, SubjectRef } from '@/lib/k8s/types';
 import type { Evidence } from '@/lib/report/types';
+import { compareStrings } from '@/lib/k8s/compare-strings';
 
 // Shared helpers of the node-writer and claim-writer analyses: subjects ↔ identities, grants →
 // evidence, and a deterministic order.
@@ -128,6 +129,4 @@ export function keyOfSubject(s: SubjectRef): string {
   return `${s.kind}/${s.namespace ?? ''}/${s.name}`;
 }
 
-export function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+export const cmp = compareStrings;

@@ -2,6 +2,7 @@ import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { compareQuantities, formatQuantity, parseQuantity, quantityFromInteger, type Quantity } from '@/lib/k8s/quantity';
 import type { ResourceClaim, ResourceClaimSpec, ResourceQuota } from '@/lib/k8s/types';
 import type { QuotaUsage } from '@/lib/report/types';
+import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
 
 // DRA quota usage as the ResourceQuota evaluator computes it (dra-facts §6,
 // pkg/quota/v1/evaluator/core/resource_claims.go): from the claim spec, not from the allocation.
@@ -181,8 +182,4 @@ export function usageDisagrees(q: QuotaUsage): boolean {
   const b = parseQuantity(q.computedUsed);
   if (!a || !b) return q.used !== q.computedUsed;
   return compareQuantities(a, b) !== 0;
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

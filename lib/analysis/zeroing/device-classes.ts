@@ -3,6 +3,7 @@ import type { AnalysisSettings, ZeroingIndicator } from '@/lib/analysis/settings
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { DeviceClass, ResourceClaimSpec } from '@/lib/k8s/types';
 import type { DeviceClassReport } from '@/lib/report/types';
+import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
 
 // DESIGN §4 zeroing indicators / dra-facts §9: no real driver exposes "zero on release", so the
 // evidence is configurable per driver (settings.zeroingIndicators; "*" applies to every driver).
@@ -184,8 +185,4 @@ export function isAcceleratorClass(dc: { name: string; driver: string | null }, 
     return false;
   }
   return re.test(dc.name) || (dc.driver !== null && re.test(dc.driver));
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
