@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { DEMO_URL, HOSTILE_URL } from './e2e/ui/servers';
+import { DEMO_PORT, DEMO_URL, HOSTILE_PORT, HOSTILE_URL } from './e2e/ui/servers';
 
 // Browser tests of the dashboard against real `next start` servers (built beforehand: `npm run
 // test:e2e` or scripts/test-all.sh build first). Debian's Chromium only: never `playwright install`.
@@ -37,14 +37,14 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: 'npx next start -H 127.0.0.1 -p 3100',
+      command: `npx next start -H 127.0.0.1 -p ${DEMO_PORT}`,
       url: `${DEMO_URL}/api/healthz`,
       reuseExistingServer: !process.env.CI,
       timeout: 120_000,
       env: { ...serverEnv, DRA_POSTURE_SNAPSHOT: '', DRA_POSTURE_SOURCE: 'demo' },
     },
     {
-      command: 'npx next start -H 127.0.0.1 -p 3101',
+      command: `npx next start -H 127.0.0.1 -p ${HOSTILE_PORT}`,
       url: `${HOSTILE_URL}/api/healthz`,
       reuseExistingServer: !process.env.CI,
       timeout: 120_000,

@@ -1,4 +1,5 @@
 import { cspViolations, expect, test } from './fixtures';
+import { DEMO_URL } from './servers';
 
 // reliability-security.md §5: per-request nonce CSP, static headers, API responses uncacheable and inert.
 
@@ -81,9 +82,9 @@ test.describe('security headers', () => {
   });
 
   test('the dashboard cannot be framed', async ({ page }) => {
-    await page.setContent('<iframe id="f" src="http://127.0.0.1:3100/"></iframe>');
+    await page.setContent(`<iframe id="f" src="${DEMO_URL}/"></iframe>`);
     await page.waitForTimeout(1500);
-    const framed = page.frames().find((f) => f.url().startsWith('http://127.0.0.1:3100'));
+    const framed = page.frames().find((f) => f.url().startsWith(DEMO_URL));
     const content = framed ? await framed.content().catch(() => '') : '';
     expect(content).not.toContain('Posture overview');
   });

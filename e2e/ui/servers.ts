@@ -1,4 +1,9 @@
+// E2E_PORT_BASE lets two checkouts run their browser tests at once on one machine.
+const base = Number(process.env.E2E_PORT_BASE ?? 3100);
+
 /** The demo source. */
-export const DEMO_URL = 'http://127.0.0.1:3100';
+export const DEMO_PORT = base;
+export const DEMO_URL = `http://127.0.0.1:${DEMO_PORT}`;
 /** The hostile snapshot (e2e/fixtures/hostile): names that are HTML and script payloads. */
-export const HOSTILE_URL = 'http://127.0.0.1:3101';
+export const HOSTILE_PORT = base + 1;
+export const HOSTILE_URL = `http://127.0.0.1:${HOSTILE_PORT}`;
