@@ -2,11 +2,12 @@ import 'server-only';
 import { z } from 'zod';
 import type { ApiErrorBody, ApiErrorCode } from '@/lib/api/dto';
 import { isSnapshotError } from '@/lib/k8s/snapshot-error';
+import { isStoreError } from '@/server/store/store-error';
 
 // The HTTP API's error envelope (DESIGN §5): {"error": {"code", "message"}} with the right status,
 // never a stack trace; every API response is uncacheable and inert if opened as a document.
 
-const STATUS: Record<ApiErrorCode, number> = { bad_request: 400, forbidden: 403, not_found: 404, too_large: 413, invalid_snapshot: 400, source_unavailable: 503, internal: 500 };
+const STATUS: Record<ApiErrorCode, number> = { bad_request: 400, forbidden: 403, not_found: 404, too_large: 413, invalid_snapshot: 400, source_unavailable: 503, store_unavailable: 503, internal: 500 };
 const MAX_MESSAGE = 200;
 
 export class ApiError extends Error {
@@ -44,6 +45,7 @@ export function toErrorResponse(error: unknown): Response {
   if (error instanceof ApiError) return errorResponse(error.code, error.message);
   if (error instanceof z.ZodError) return errorResponse('bad_request', formatZodError(error));
   if (isSnapshotError(error)) return errorResponse('source_unavailable', `the cluster source could not be read: ${error.message}`);
+  if (isStoreError(error)) return errorResponse('store_unavailable', error.message);
   console.error('[api] unexpected error:', error instanceof Error ? error.message : String(error));
   return errorResponse('internal', 'internal error');
 }
