@@ -10,6 +10,8 @@ export type VertexType = 'pod' | 'secret' | 'configmap' | 'pvc' | 'pv' | 'servic
  */
 export interface NodeGraph {
   reaches(type: VertexType, namespace: string, name: string, node: string): boolean;
+  /** The nodes an object reaches (for who-can: every other node is decided like an unrelated one). */
+  nodesReaching(type: VertexType, namespace: string, name: string): readonly string[];
   /** Pods bound to a node. */
   podsOn(nodeName: string): readonly Pod[];
 }
@@ -110,6 +112,10 @@ export function buildNodeGraph(state: Pick<ClusterState, 'pods' | 'persistentVol
 
   return {
     reaches: (type, namespace, name, node) => reachHas(get(type), namespace, name, node),
+    nodesReaching: (type, namespace, name) => {
+      const v = get(type).get(namespace)?.get(name);
+      return v === undefined ? [] : typeof v === 'string' ? [v] : [...v];
+    },
     podsOn: (nodeName) => podsByNode.get(nodeName) ?? EMPTY,
   };
 }

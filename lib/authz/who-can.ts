@@ -1,6 +1,7 @@
 import type { SubjectRef } from '@/lib/k8s/types';
 import type { AuthorizerContext } from './authorize';
 import { authorizeNode } from './node-authorizer';
+import type { NodeGraph, VertexType } from './node-graph';
 import type { IndexedBinding, RbacIndex, RuleRef } from './rbac-index';
 import { bucketKey } from './rbac-index';
 import { combinedResource, ruleAllowsNonResource, ruleAllowsResource } from './rule-matches';
@@ -61,13 +62,42 @@ function addNodeIdentities(ctx: AuthorizerContext, nodeNames: readonly string[],
     });
     return;
   }
-  for (const node of nodeNames) {
+  // A node's answer depends on its name only through the graph (objects it reaches), the object's
+  // own name and field selectors; every other node answers like the probe, which said no.
+  const known = nodeSet(nodeNames);
+  for (const node of candidateNodes(ctx.nodeGraph, query)) {
+    if (!known.has(node)) continue;
     const d = authorizeNode(ctx.nodeGraph, { user: nodeUser(node), ...query });
     if (d?.allowed) {
       const subject: SubjectRef = { kind: 'User', name: `system:node:${node}` };
       out.set(`User/${subject.name}`, { subject, via: 'node', grants: [], note: `Node authorizer (with group system:nodes): ${d.reason}` });
     }
   }
+}
+
+const nodeSets = new WeakMap<readonly string[], Set<string>>();
+
+function nodeSet(nodeNames: readonly string[]): Set<string> {
+  let set = nodeSets.get(nodeNames);
+  if (!set) nodeSets.set(nodeNames, (set = new Set(nodeNames)));
+  return set;
+}
+
+const VERTEX_TYPES: readonly VertexType[] = ['pod', 'secret', 'configmap', 'pvc', 'pv', 'serviceaccount', 'resourceclaim', 'resourceslice'];
+
+function candidateNodes(graph: NodeGraph, query: WhoCanQuery): Set<string> {
+  const out = new Set<string>();
+  const a = query.resource;
+  if (!a) return out;
+  if (a.name) {
+    out.add(a.name);
+    for (const type of VERTEX_TYPES) {
+      const namespace = type === 'pv' || type === 'resourceslice' ? '' : a.namespace;
+      for (const node of graph.nodesReaching(type, namespace, a.name)) out.add(node);
+    }
+  }
+  for (const r of a.fieldSelector ?? []) out.add(r.value);
+  return out;
 }
 
 function addRbacSubjects(index: RbacIndex, query: WhoCanQuery, out: Map<string, WhoCanEntry>): void {
