@@ -14,6 +14,8 @@ import { Composer, Lexer, LineCounter, Parser, isAlias, isMap, isPair, isScalar,
 
 import type { RawItem } from '@/lib/k8s/build-cluster-state';
 import { SnapshotError } from '@/lib/k8s/snapshot-error';
+import type { ByteScanResult } from './scan-json-bytes';
+import { scanJsonBytesAsync, WORKER_SCAN_MIN_BYTES } from './scan-json-in-worker';
 
 export const MAX_DEPTH = 64;
 /** In UTF-16 code units of the decoded string. */
@@ -54,6 +56,41 @@ export function parseDocuments(input: string | Uint8Array, fileName: string, for
     if (items !== undefined) return items;
   }
   return parseYamlDocuments(text, fileName);
+}
+
+/**
+ * parseDocuments for large JSON files: the safety scan runs in a worker over the shared bytes while
+ * this thread decodes and parses them; nothing parsed is returned before the scan has passed. Any
+ * parse failure takes the ordinary path, which reports it exactly as parseDocuments does.
+ */
+export async function parseDocumentsAsync(bytes: Uint8Array, fileName: string, options: { workerMinBytes?: number } = {}): Promise<RawItem[]> {
+  const minBytes = options.workerMinBytes ?? WORKER_SCAN_MIN_BYTES;
+  if (bytes.length < minBytes || !startsLikeJson(bytes)) return parseDocuments(bytes, fileName);
+  const scan = scanJsonBytesAsync(bytes, MAX_DEPTH, MAX_STRING_LENGTH, minBytes);
+  let value: unknown;
+  let failed = false;
+  try {
+    value = JSON.parse(decode(bytes, fileName));
+  } catch {
+    failed = true;
+  }
+  const result = await scan;
+  if ('error' in result) throw byteScanError(result, fileName);
+  if (failed) return parseDocuments(bytes, fileName);
+  const items = toItems(value, fileName);
+  if (result.suspicious) for (const item of items) assertNoForbiddenKeys(item.value, fileName, item.origin.document);
+  return items;
+}
+
+function startsLikeJson(bytes: Uint8Array): boolean {
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (i < bytes.length && (bytes[i] === 32 || bytes[i] === 9 || bytes[i] === 10 || bytes[i] === 13)) i++;
+  return bytes[i] === 123 || bytes[i] === 91;
+}
+
+function byteScanError(result: Extract<ByteScanResult, { error: string }>, fileName: string): SnapshotError {
+  const message = result.error === 'depth' ? `nested deeper than ${MAX_DEPTH} levels` : `string longer than ${MAX_STRING_LENGTH} characters (${result.length})`;
+  return new SnapshotError(message, { file: fileName, line: result.line });
 }
 
 function decode(input: string | Uint8Array, fileName: string): string {

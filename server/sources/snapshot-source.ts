@@ -13,7 +13,8 @@ import { buildClusterState, type OnInvalid, type RawItem } from '@/lib/k8s/build
 import type { ClusterState, SourceInfo } from '@/lib/k8s/cluster-state';
 import { SnapshotError } from '@/lib/k8s/snapshot-error';
 
-import { parseDocuments } from './parse-documents';
+import { parseDocuments, parseDocumentsAsync } from './parse-documents';
+import { WORKER_SCAN_MIN_BYTES } from './scan-json-in-worker';
 
 export const DEFAULT_MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
 /** Raises the default byte cap for every snapshot load (CLI, server, uploads). */
@@ -132,7 +133,8 @@ async function readCapped(file: SnapshotFile, limit: number, followSymlink: bool
   try {
     const size = (await handle.stat()).size;
     if (size > limit) throw tooLargeError(size, limit, `snapshot file ${file.name}`);
-    const buffer = new Uint8Array(size + 1);
+    // Large files go to shared memory so the safety scan can read them from a worker without a copy.
+    const buffer = size >= WORKER_SCAN_MIN_BYTES ? new Uint8Array(new SharedArrayBuffer(size + 1)) : new Uint8Array(size + 1);
     let read = 0;
     while (read < buffer.length) {
       const { bytesRead } = await handle.read(buffer, read, buffer.length - read, read);
@@ -156,7 +158,7 @@ export async function readSnapshotItems(root: string, options: { maxBytes?: numb
   for (const file of files) {
     const bytes = await readCapped(file, remaining, single);
     remaining -= bytes.length;
-    const parsed = parseDocuments(bytes, file.name);
+    const parsed = await parseDocumentsAsync(bytes, file.name);
     for (const item of parsed) items.push(item);
   }
   return { items, warnings };

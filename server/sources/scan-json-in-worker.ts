@@ -1,0 +1,42 @@
+import 'server-only';
+import { Worker } from 'node:worker_threads';
+import { scanJsonBytes, type ByteScanResult } from './scan-json-bytes';
+
+// Below this size a worker's start-up costs more than the scan it would take off the main thread.
+export const WORKER_SCAN_MIN_BYTES = 16 * 1024 * 1024;
+
+// `__name` is what esbuild's keepNames (tsx) may wrap inner functions with.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const __name = (f) => f;
+const scanJsonBytes = ${scanJsonBytes.toString()};
+const bytes = new Uint8Array(workerData.buffer, workerData.offset, workerData.length);
+parentPort.postMessage(scanJsonBytes(bytes, workerData.maxDepth, workerData.maxStringLength));
+`;
+
+/**
+ * Scans bytes backed by a SharedArrayBuffer in a worker thread (no copy), or inline when they are
+ * small, not shared, or a worker cannot start. The caller must not change the bytes meanwhile.
+ */
+export function scanJsonBytesAsync(bytes: Uint8Array, maxDepth: number, maxStringLength: number, minBytes = WORKER_SCAN_MIN_BYTES): Promise<ByteScanResult> {
+  if (bytes.length < minBytes || !(bytes.buffer instanceof SharedArrayBuffer)) {
+    return Promise.resolve(scanJsonBytes(bytes, maxDepth, maxStringLength));
+  }
+  return scanJsonBytesInWorker(bytes, maxDepth, maxStringLength).catch(() => scanJsonBytes(bytes, maxDepth, maxStringLength));
+}
+
+/** The worker itself; rejects when it cannot start or dies without an answer. */
+export function scanJsonBytesInWorker(bytes: Uint8Array, maxDepth: number, maxStringLength: number): Promise<ByteScanResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { buffer: bytes.buffer, offset: bytes.byteOffset, length: bytes.length, maxDepth, maxStringLength },
+    });
+    worker.once('message', (result: ByteScanResult) => {
+      resolve(result);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`scan worker exited (${code}) without an answer`)));
+  });
+}
