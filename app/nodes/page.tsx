@@ -1,6 +1,7 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { queryKeys } from '@/lib/api/query-keys';
+import { writersOfNode } from '@/lib/report/node-writers';
 import { buildNodeMatrix } from '@/lib/view/node-matrix';
 import { BlastRadiusPanel } from '@/components/nodes/blast-radius-panel';
 import { ModeLegend } from '@/components/nodes/mode-tag';
@@ -17,10 +18,11 @@ export default async function NodesPage({ searchParams }: { searchParams: Promis
   const report = await getReport();
   const sp = await searchParams;
   const wanted = typeof sp.node === 'string' ? sp.node : undefined;
-  const matrix = buildNodeMatrix(report.nodes);
-  // Without a choice, open the node with the most claim-status writers (the most interesting one).
-  const busiest = [...report.nodes].sort((a, b) => b.claimStatusWriters.length - a.claimStatusWriters.length)[0];
+  const matrix = buildNodeMatrix(report);
+  // Without a choice, open the node with the most claim drivers and writers of its own (the most interesting one).
+  const busiest = [...report.nodes].sort((a, b) => b.claimDrivers.length - a.claimDrivers.length || b.claimStatusWriters.length - a.claimStatusWriters.length)[0];
   const node = report.nodes.find((n) => n.name === wanted) ?? busiest;
+  const tabs = node && !matrix.nodes.includes(node.name) ? [...matrix.nodes, node.name] : matrix.nodes;
 
   const qc = makeQueryClient();
   if (node) await qc.prefetchQuery({ queryKey: queryKeys.blastRadius(node.name), queryFn: () => getBlastRadius(node.name) });
@@ -35,14 +37,14 @@ export default async function NodesPage({ searchParams }: { searchParams: Promis
         <EmptyState title="No nodes in this source" />
       ) : (
         <div className="space-y-6">
-          <Panel id="matrix" title="nodes/status writers" description={`${matrix.rows.length} identities × ${matrix.nodes.length} nodes; broadest first`} bodyClassName="p-0">
+          <Panel id="matrix" title="nodes/status writers" description={`${matrix.rows.length} identities × ${matrix.nodes.length + matrix.hiddenNodes} nodes; broadest first${matrix.hiddenNodes ? ` (showing ${matrix.nodes.length} nodes, those with writers of their own first)` : ''}`} bodyClassName="p-0">
             <NodeMatrixTable matrix={matrix} selected={node?.name} />
             <div id="matrix-help" className="border-t border-slate-100 px-5 py-3">
               <ModeLegend />
             </div>
           </Panel>
-          <NodeTabs nodes={matrix.nodes} selected={node.name} />
-          <NodeDetail node={node} />
+          <NodeTabs nodes={tabs} selected={node.name} hiddenNodes={matrix.hiddenNodes} />
+          <NodeDetail node={{ ...node, ...writersOfNode(report, node.name) }} />
           <HydrationBoundary state={dehydrate(qc)}>
             <BlastRadiusPanel node={node.name} />
           </HydrationBoundary>

@@ -1,3 +1,4 @@
+import { writersOfNode } from './node-writers';
 import { describe, expect, it } from 'vitest';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { buildReport, countAtOrAbove } from './build-report';
@@ -41,7 +42,7 @@ describe('buildReport', () => {
   });
 
   it('node writers per node: reporter on its own node only, broad reporter everywhere', () => {
-    const writers = (n: string) => report.nodes.find((x) => x.name === n)!.statusWriters.map((w) => `${w.mode} ${w.scope} ${w.subject.name}`);
+    const writers = (n: string) => writersOfNode(report, n).statusWriters.map((w) => `${w.mode} ${w.scope} ${w.subject.name}`);
     expect(writers('gpu-1')).toEqual([
       'node-authorizer own-node system:node:gpu-1',
       'constrained-impersonation own-node reporter',
@@ -49,8 +50,16 @@ describe('buildReport', () => {
       'rbac all-nodes intel-reporter',
     ]);
     expect(writers('cp-1')).toEqual(['node-authorizer own-node system:node:cp-1', 'rbac all-nodes system:masters', 'rbac all-nodes intel-reporter']);
-    const claims = report.nodes.find((x) => x.name === 'gpu-1')!.claimStatusWriters.map((w) => `${w.driver} ${w.mode} ${w.subject.kind}/${w.subject.name}`);
+    const claims = writersOfNode(report, 'gpu-1').claimStatusWriters.map((w) => `${w.driver} ${w.mode} ${w.subject.kind}/${w.subject.name}`);
     expect(claims).toEqual(['gpu.example.com associated-node ServiceAccount/plugin', 'gpu.example.com arbitrary-node Group/gpu-ops', 'gpu.example.com arbitrary-node Group/system:masters']);
+  });
+
+  it('writers of every node are listed once, not on each node', () => {
+    expect(report.allNodes.statusWriters.map((w) => `${w.mode} ${w.subject.name}`)).toEqual(['rbac system:masters', 'rbac intel-reporter']);
+    expect(report.allNodes.claimStatusWriters.map((w) => `${w.driver} ${w.subject.name}`)).toEqual(['gpu.example.com gpu-ops', 'gpu.example.com system:masters']);
+    for (const n of report.nodes) expect(n.statusWriters.filter((w) => w.scope === 'all-nodes')).toEqual([]);
+    expect(report.nodes.find((x) => x.name === 'gpu-1')!.claimDrivers).toEqual(['gpu.example.com']);
+    expect(report.nodes.find((x) => x.name === 'gpu-1')!.claimStatusWriters.map((w) => w.subject.name)).toEqual(['plugin']);
   });
 
   it('quotas and device classes', () => {

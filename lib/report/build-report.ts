@@ -45,11 +45,12 @@ export function buildReportWithContext(state: ClusterState, options: BuildReport
 
   const statusWriters = listNodeStatusWriters(context);
   const claimWriters = listClaimStatusWriters(context);
-  const nodeNames = [...new Set([...engine.nodeNames, ...statusWriters.keys(), ...claimWriters.keys()])].sort(cmp);
+  const nodeNames = [...new Set([...engine.nodeNames, ...statusWriters.byNode.keys(), ...claimWriters.byNode.keys()])].sort(cmp);
   const nodes: NodeReport[] = nodeNames.map((name) => ({
     name,
-    statusWriters: statusWriters.get(name) ?? [],
-    claimStatusWriters: claimWriters.get(name) ?? [],
+    statusWriters: statusWriters.byNode.get(name) ?? [],
+    claimDrivers: claimWriters.drivers.get(name) ?? [],
+    claimStatusWriters: claimWriters.byNode.get(name) ?? [],
   }));
 
   const quotaAnalysis = analyseQuotas(state);
@@ -65,6 +66,7 @@ export function buildReportWithContext(state: ClusterState, options: BuildReport
     },
     summary,
     findings,
+    allNodes: { statusWriters: statusWriters.allNodes, claimStatusWriters: claimWriters.allNodes },
     nodes,
     quotas: quotaAnalysis.quotas,
     deviceClasses: analyseDeviceClasses(context),

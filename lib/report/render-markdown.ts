@@ -67,22 +67,23 @@ const claimWriterText = (w: ClaimStatusWriter) => `${e(w.driver)}: ${e(describeS
 function renderNodes(report: Report): string[] {
   const lines = ['## Node status writers', ''];
   if (report.nodes.length === 0) return [...lines, 'No nodes.', ''];
-  // Writers present on every node are listed once.
-  const key = (w: NodeStatusWriter) => `${w.mode}|${describeSubjectRef(w.subject)}|${w.scope}`;
-  const seen = new Map<string, number>();
-  for (const n of report.nodes) for (const k of new Set(n.statusWriters.filter((w) => w.scope === 'all-nodes').map(key))) seen.set(k, (seen.get(k) ?? 0) + 1);
-  const everywhere = report.nodes[0].statusWriters.filter((w) => w.scope === 'all-nodes' && seen.get(key(w)) === report.nodes.length);
-  const shared = new Set(everywhere.map(key));
+  const everywhere = report.allNodes.statusWriters;
   if (everywhere.length > 0) {
     lines.push('Every node:', '', '| Subject | Mode |', '|---|---|');
     for (const w of everywhere) lines.push(`| ${e(describeSubjectRef(w.subject))} | ${w.mode} |`);
     lines.push('');
   }
-  lines.push('| Node | Status writers (own node or named) | Claim status writers |', '|---|---|---|');
+  const anyClaim = report.allNodes.claimStatusWriters;
+  if (anyClaim.length > 0) {
+    lines.push('Every claim of a driver, on every node:', '', '| Driver | Subject | Mode |', '|---|---|---|');
+    for (const w of anyClaim) lines.push(`| ${e(w.driver)} | ${e(describeSubjectRef(w.subject))} | ${w.mode} |`);
+    lines.push('');
+  }
+  lines.push('| Node | Status writers (own node or named) | Claim drivers | Claim status writers (beyond every node\'s) |', '|---|---|---|---|');
   for (const n of report.nodes) {
-    const own = n.statusWriters.filter((w) => !shared.has(key(w))).map(writerText);
+    const own = n.statusWriters.map(writerText);
     const claims = n.claimStatusWriters.map(claimWriterText);
-    lines.push(`| ${e(n.name)} | ${own.join('<br>') || '–'} | ${claims.join('<br>') || '–'} |`);
+    lines.push(`| ${e(n.name)} | ${own.join('<br>') || '–'} | ${n.claimDrivers.map(e).join('<br>') || '–'} | ${claims.join('<br>') || '–'} |`);
   }
   lines.push('');
   return lines;

@@ -56,8 +56,22 @@ export interface ClaimStatusWriter {
   via: Evidence[];
 }
 
+/**
+ * One node. Writers that reach every node are not repeated here but listed once in
+ * `Report.allNodes` (see `writersOfNode` in lib/report/node-writers.ts for the full list of a node).
+ */
 export interface NodeReport {
   name: string;
+  /** Writers of this node's nodes/status specific to it (own-node, named). */
+  statusWriters: NodeStatusWriter[];
+  /** Drivers with claims allocated on this node (the `allNodes` claim writers of these apply here). */
+  claimDrivers: string[];
+  /** Writers of status.devices of claims allocated here, beyond `allNodes.claimStatusWriters`. */
+  claimStatusWriters: ClaimStatusWriter[];
+}
+
+/** Writers of every node: nodes/status of all nodes; status.devices of every claim of a driver. */
+export interface AllNodesWriters {
   statusWriters: NodeStatusWriter[];
   claimStatusWriters: ClaimStatusWriter[];
 }
@@ -83,6 +97,7 @@ export interface Report {
   source: { kind: SourceKind; name: string; collectedAt: string | null; kubernetesVersion: string | null };
   summary: Record<Severity, number>;
   findings: Finding[];
+  allNodes: AllNodesWriters;
   nodes: NodeReport[];
   quotas: QuotaUsage[];
   deviceClasses: DeviceClassReport[];

@@ -46,7 +46,7 @@ export interface OverviewFacts {
 
 export function overviewFacts(report: Report, topN = 8): OverviewFacts {
   const allNodes = new Set<string>();
-  for (const n of report.nodes) for (const w of n.statusWriters) if (w.scope === 'all-nodes' && w.mode !== 'node-authorizer') allNodes.add(subjectKey(w.subject));
+  for (const w of report.allNodes.statusWriters) if (w.mode !== 'node-authorizer') allNodes.add(subjectKey(w.subject));
   const quotas = buildQuotaRows(report.quotas);
   return {
     families: checkFamilies(report.findings),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_REPORT } from './__fixtures__/sample-report';
+import { writersOfNode } from '@/lib/report/node-writers';
 import { countBySeverity, DEFAULT_FILTERS, filterFindings, findingFacets, findingFiltersToQuery, findingNamespaces, parseFindingFilters } from './findings-view';
 import { buildNodeMatrix, claimWritersByDriver, NODE_AUTHORIZER_ROW } from './node-matrix';
 import { buildQuotaRows, quotaLabel } from './quota-view';
@@ -42,7 +43,7 @@ describe('findings view', () => {
 });
 
 describe('node matrix', () => {
-  const m = buildNodeMatrix(SAMPLE_REPORT.nodes);
+  const m = buildNodeMatrix(SAMPLE_REPORT);
 
   it('has sorted node columns and folds kubelets into one row, listed last', () => {
     expect(m.nodes).toEqual(['gpu-1', 'gpu-2']);
@@ -55,10 +56,31 @@ describe('node matrix', () => {
     const rbac = m.rows.find((r) => r.worst === 'rbac')!;
     expect(rbac.nodeCount).toBe(2);
     expect(rbac.cells['gpu-1']).toEqual([{ mode: 'rbac', scope: 'all-nodes' }]);
+    expect(rbac.everyNode).toBe(true);
+    expect(m.rows.find((r) => r.worst === 'constrained-impersonation')).toMatchObject({ everyNode: false, nodeCount: 1 });
+  });
+
+  it('caps the columns on a large cluster, nodes with writers of their own first', () => {
+    const capped = buildNodeMatrix(SAMPLE_REPORT, 1);
+    expect(capped.nodes).toEqual(['gpu-1']);
+    expect(capped.hiddenNodes).toBe(1);
+    expect(capped.rows.find((r) => r.key === NODE_AUTHORIZER_ROW)!.nodeCount).toBe(2);
+    expect(capped.rows.find((r) => r.worst === 'rbac')!.nodeCount).toBe(2);
+  });
+
+  it("puts a node's full writer lists back together", () => {
+    const w = writersOfNode(SAMPLE_REPORT, 'gpu-2');
+    expect(w.statusWriters.map((x) => x.subject.name)).toEqual(['system:node:gpu-2', 'intel-reporter', 'support-engineers']);
+    expect(w.claimStatusWriters).toEqual([]);
+    expect(writersOfNode(SAMPLE_REPORT, 'gpu-1').claimStatusWriters.map((x) => `${x.driver} ${x.mode} ${x.subject.name}`)).toEqual([
+      'gpu.example.com associated-node sa',
+      'gpu.nvidia.com associated-node plugin',
+      'gpu.nvidia.com arbitrary-node controller',
+    ]);
   });
 
   it('groups claim-status writers by driver, arbitrary-node first', () => {
-    const g = claimWritersByDriver(SAMPLE_REPORT.nodes[1]);
+    const g = claimWritersByDriver(writersOfNode(SAMPLE_REPORT, 'gpu-1'));
     expect(g.map((x) => x.driver)).toEqual(['gpu.example.com', 'gpu.nvidia.com']);
     expect(g[1].writers.map((w) => w.mode)).toEqual(['arbitrary-node', 'associated-node']);
   });

@@ -1,12 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import { loadSnapshot } from '@/server/sources/snapshot-source';
+import { buildReport } from '@/lib/report/build-report';
 import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-context';
 import { runChecks } from '@/lib/analysis/checks/registry';
 import { listClaimStatusWriters } from '@/lib/analysis/node-writers/claim-status-writers';
 import { listNodeStatusWriters } from '@/lib/analysis/node-writers/node-status-writers';
-import { analyseQuotas } from '@/lib/analysis/quota/quota-usage';
 import { mergeSettings } from '@/lib/analysis/settings';
-import { analyseDeviceClasses } from '@/lib/analysis/zeroing/device-classes';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
 const path = process.argv[2];
 const t = () => performance.now();
@@ -14,15 +13,14 @@ let a = t();
 const state = await loadSnapshot(path, { maxBytes: 4 * 1024 ** 3 });
 const lap = (n: string) => { const b = t(); console.log(n.padEnd(20), Math.round(b - a)); a = b; };
 lap('load');
+if (process.argv[3] === 'report') { const r = buildReport(state); lap('buildReport'); const s = JSON.stringify(r); lap('stringify'); console.log('json MB', (s.length / 1e6).toFixed(1), 'allNodes', r.allNodes.statusWriters.length, r.allNodes.claimStatusWriters.length); }
+else {
 const engine = createAuthzEngine(state); lap('engine');
 const ctx = buildAnalysisContext(state, engine, mergeSettings({})); lap('context');
 const findings = runChecks(ctx); lap('checks');
 const sw = listNodeStatusWriters(ctx); lap('nodeStatusWriters');
 const cw = listClaimStatusWriters(ctx); lap('claimWriters');
-analyseQuotas(state); lap('quotas');
-analyseDeviceClasses(ctx); lap('deviceClasses');
-let total = 0, allNodes = 0; for (const [, l] of sw) { total += l.length; allNodes += l.filter(w => w.scope === 'all-nodes').length; }
-let cwt = 0; for (const [, l] of cw) cwt += l.length;
-console.log({ findings: findings.length, nodes: sw.size, statusWriterEntries: total, allNodes, claimWriterEntries: cwt });
-const byCheck: Record<string, number> = {}; for (const f of findings) byCheck[f.check] = (byCheck[f.check] ?? 0) + 1; console.log(byCheck);
+let own = 0; for (const [, l] of sw.byNode) own += l.length; let cown = 0; for (const [, l] of cw.byNode) cown += l.length;
+console.log({ findings: findings.length, allNodes: sw.allNodes.length, own, claimAll: cw.allNodes.length, cown });
+}
 console.log('rss MiB', Math.round(process.resourceUsage().maxRSS / 1024));

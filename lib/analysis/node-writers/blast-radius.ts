@@ -2,7 +2,7 @@ import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { UserInfo } from '@/lib/authz/types';
 import { nodeUser, serviceAccountUser, serviceAccountUsername } from '@/lib/authz/user-info';
 import type { SubjectRef } from '@/lib/k8s/types';
-import type { ClaimStatusWriter } from '@/lib/report/types';
+import type { ClaimStatusWriter, NodeStatusWriter } from '@/lib/report/types';
 import { ClaimWriterAnalysis, driversOf } from './claim-status-writers';
 import { listNodeStatusWriters, type NodeStatusWriterMap } from './node-status-writers';
 import { cmp, podServiceAccount } from './subjects';
@@ -74,15 +74,20 @@ export function computeBlastRadius(ctx: AnalysisContext, node: string, inputs: B
   });
   const statusNodes = identities.map(() => new Set<string>());
   const allNodes = identities.map(() => false);
-  for (const [target, writers] of statusWriters) {
+  const hitsOf = (w: NodeStatusWriter) => {
+    const s = w.subject;
+    return s.kind === 'Group' ? byGroup.get(s.name) : byName.get(s.kind === 'ServiceAccount' ? serviceAccountUsername(s.namespace ?? '', s.name) : s.name);
+  };
+  for (const w of statusWriters.allNodes) {
+    for (const i of hitsOf(w) ?? []) {
+      allNodes[i] = true;
+      for (const target of ctx.engine.nodeNames) statusNodes[i].add(target);
+    }
+  }
+  for (const [target, writers] of statusWriters.byNode) {
     for (const w of writers) {
       if (w.scope === 'own-node' && target !== node) continue;
-      const s = w.subject;
-      const hits = s.kind === 'Group' ? byGroup.get(s.name) : byName.get(s.kind === 'ServiceAccount' ? serviceAccountUsername(s.namespace ?? '', s.name) : s.name);
-      for (const i of hits ?? []) {
-        statusNodes[i].add(target);
-        if (w.scope === 'all-nodes') allNodes[i] = true;
-      }
+      for (const i of hitsOf(w) ?? []) statusNodes[i].add(target);
     }
   }
   const writable = claimsWritableBy(claims, identities);

@@ -7,7 +7,10 @@ import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { NodeSelector, Pod, ResourceClaim } from '@/lib/k8s/types';
 import type { ClaimStatusWriter } from '@/lib/report/types';
 import { computeBlastRadius } from './blast-radius';
-import { listClaimStatusWriters, placeAllocatedClaims } from './claim-status-writers';
+import { claimStatusWritersOf, listClaimStatusWriters, placeAllocatedClaims, type ClaimStatusWriterMap } from './claim-status-writers';
+
+// The full writer list of every node with claims, from the all-nodes list and each node's own.
+const perNode = (m: ClaimStatusWriterMap) => new Map([...m.byNode.keys()].map((n) => [n, claimStatusWritersOf(m, n)]));
 
 // dra-facts §10 / authz-semantics §8: who can write status.devices of the claims on each node.
 
@@ -70,7 +73,7 @@ const label = (w: ClaimStatusWriter) => `${w.driver} ${w.mode} ${w.subject.kind}
 function analyse(state = fixture()) {
   const engine = createAuthzEngine(state);
   const ctx = buildAnalysisContext(state, engine, DEFAULT_SETTINGS);
-  return { ctx, map: listClaimStatusWriters(ctx) };
+  return { ctx, map: perNode(listClaimStatusWriters(ctx)) };
 }
 
 describe('placeAllocatedClaims', () => {
@@ -164,7 +167,7 @@ describe('scale', () => {
     const engine = createAuthzEngine(state);
     const ctx = buildAnalysisContext(state, engine, DEFAULT_SETTINGS);
     const t0 = performance.now();
-    const map = listClaimStatusWriters(ctx);
+    const map = perNode(listClaimStatusWriters(ctx));
     const ms = performance.now() - t0;
     expect(map.size).toBe(5000);
     expect(map.get('node-4999')!.map(label)).toEqual([

@@ -71,7 +71,23 @@ function nodesOfClaim(claim: ResourceClaim, podsByUid: Map<string, Pod>, podsByN
   return [...nodes].sort();
 }
 
-export type ClaimStatusWriterMap = Map<string, ClaimStatusWriter[]>;
+/**
+ * Writers through grants that hold in every namespace (arbitrary-node, or legacy resourceclaims/status,
+ * via ClusterRoleBindings) write every claim of their driver wherever it is allocated: listed once in
+ * `allNodes`. `byNode` has, per node with allocated claims, the writers specific to that node or to
+ * the namespaces of its claims, and `drivers` the drivers whose claims are allocated there.
+ */
+export interface ClaimStatusWriterMap {
+  allNodes: ClaimStatusWriter[];
+  byNode: Map<string, ClaimStatusWriter[]>;
+  drivers: Map<string, string[]>;
+}
+
+/** Every writer of the claims allocated on one node: the all-nodes ones of its drivers and its own. */
+export function claimStatusWritersOf(writers: ClaimStatusWriterMap, node: string): ClaimStatusWriter[] {
+  const drivers = new Set(writers.drivers.get(node) ?? []);
+  return [...writers.allNodes.filter((w) => drivers.has(w.driver)), ...(writers.byNode.get(node) ?? [])].sort(compareClaimWriters);
+}
 
 export function listClaimStatusWriters(ctx: AnalysisContext): ClaimStatusWriterMap {
   return new ClaimWriterAnalysis(ctx).run();
@@ -138,6 +154,10 @@ export class ClaimWriterAnalysis {
   private readonly normalised = new WeakMap<Evidence[], Evidence[]>();
   private readonly roleBindingsByNs = new Map<string, IndexedBinding[]>();
   private readonly decisionCache = new Map<string, WriteDecision | null>();
+  /** Writers of every claim of a driver, by writerKey; filled as drivers are met. */
+  private readonly everywhere = new Map<string, ClaimStatusWriter>();
+  /** Per driver, the ClusterRoleBinding candidates that do not write it everywhere. */
+  private readonly everywhereRest = new Map<string, Candidate[]>();
 
   constructor(readonly ctx: AnalysisContext) {
     this.engine = ctx.engine;
@@ -169,17 +189,40 @@ export class ClaimWriterAnalysis {
   }
 
   run(): ClaimStatusWriterMap {
-    const out: ClaimStatusWriterMap = new Map();
+    const byNode = new Map<string, ClaimStatusWriter[]>();
+    const drivers = new Map<string, string[]>();
     for (const node of [...this.placement.keys()].sort()) {
       const writers = new Map<string, ClaimStatusWriter>();
       const byDriver = this.placement.get(node)!;
-      for (const driver of [...byDriver.keys()].sort()) this.collect(node, driver, byDriver.get(driver)!, writers);
+      const names = [...byDriver.keys()].sort();
+      drivers.set(node, names);
+      for (const driver of names) this.collect(node, driver, byDriver.get(driver)!, writers);
       // A subject that may write any node's claims needs no associated-node entry beside it.
-      const list = [...writers.values()].filter((w) => w.mode === 'arbitrary-node' || !writers.has(writerKey(w.driver, 'arbitrary-node', w.subject)));
+      const arbitrary = (w: ClaimStatusWriter) => writerKey(w.driver, 'arbitrary-node', w.subject);
+      const list = [...writers.values()].filter((w) => w.mode === 'arbitrary-node' || (!writers.has(arbitrary(w)) && !this.everywhere.has(arbitrary(w))));
       list.sort(compareClaimWriters);
-      out.set(node, list.map((w) => ({ ...w, via: this.normalise(w.via) })));
+      byNode.set(node, list.map((w) => ({ ...w, via: this.normalise(w.via) })));
     }
-    return out;
+    const allNodes = [...this.everywhere.values()].sort(compareClaimWriters).map((w) => ({ ...w, via: this.normalise(w.via) }));
+    return { allNodes, byNode, drivers };
+  }
+
+  /** Writers of `driver` in every namespace, decided once per driver (any claim of it serves as the sample). */
+  private writeEverywhere(driver: string, sample: ResourceClaim): Candidate[] {
+    let rest = this.everywhereRest.get(driver);
+    if (rest) return rest;
+    rest = [];
+    const kind: CandidateKind = this.granular ? 'arbitrary' : 'legacy-status';
+    for (const c of this.clusterCandidates(kind, driver).list) {
+      const d = this.clusterWideDecision(c.subject, driver, sample);
+      const accepted = this.granular ? d?.mode === 'arbitrary-node' : d !== undefined;
+      if (accepted) {
+        const key = writerKey(driver, 'arbitrary-node', c.subject);
+        this.everywhere.set(key, { driver, subject: c.subject, mode: 'arbitrary-node', via: this.granular ? d!.via : [...d!.via, LEGACY_NOTE] });
+      } else rest.push(c);
+    }
+    this.everywhereRest.set(driver, rest);
+    return rest;
   }
 
   /** Writers of the status.devices entries of `driver` in `claims` (all placed on `node`). */
@@ -192,13 +235,9 @@ export class ClaimWriterAnalysis {
     };
     const accepts = (d: WriteDecision | undefined) => (this.granular ? d?.mode === 'arbitrary-node' : d !== undefined);
 
-    // ClusterRoleBinding candidates that write such claims in every namespace: decided once.
-    const perNamespace: Candidate[] = [];
-    for (const c of this.clusterCandidates(kind, driver).list) {
-      const d = this.clusterWideDecision(c.subject, driver, claims[0]);
-      if (accepts(d)) add(c.subject, mode, d!.via);
-      else perNamespace.push(c);
-    }
+    // ClusterRoleBinding candidates that write such claims in every namespace are listed once; the
+    // others may still write them through the namespaces' RoleBindings or claim names.
+    const perNamespace = this.writeEverywhere(driver, claims[0]);
     const byNs = new Map<string, ResourceClaim[]>();
     for (const claim of claims) {
       const ns = claim.metadata.namespace ?? '';
@@ -208,7 +247,7 @@ export class ClaimWriterAnalysis {
     }
     for (const [ns, inNs] of byNs) {
       for (const c of [...this.localCandidates(kind, ns, driver).list, ...perNamespace]) {
-        if (writers.has(writerKey(driver, mode, c.subject))) continue;
+        if (writers.has(writerKey(driver, mode, c.subject)) || this.everywhere.has(writerKey(driver, mode, c.subject))) continue;
         const user = this.userOf(c.subject);
         // Without a RoleBinding here, only a claim name listed in some rule can change the
         // cluster-wide answer already given above.

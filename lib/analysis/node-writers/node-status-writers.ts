@@ -39,8 +39,21 @@ const statusTarget = (verb: string, node: string): Pick<AuthzRequest, 'resource'
 
 const nodeUsername = (node: string) => `system:node:${node}`;
 
-/** The result of the analysis: per node, its writers sorted by mode, then subject. */
-export type NodeStatusWriterMap = Map<string, NodeStatusWriter[]>;
+/**
+ * The result of the analysis. Writers that reach every node are listed once (on a cluster of
+ * thousands of nodes, repeating them per node made the report gigabytes); `byNode` holds, for every
+ * node, only the writers specific to it. Each list is sorted by mode, then subject.
+ */
+export interface NodeStatusWriterMap {
+  allNodes: NodeStatusWriter[];
+  byNode: Map<string, NodeStatusWriter[]>;
+}
+
+/** Every writer of one node's status: the all-nodes ones and its own, in one sorted list. */
+export function statusWritersOf(writers: NodeStatusWriterMap, node: string): NodeStatusWriter[] {
+  const own = writers.byNode.get(node);
+  return own && own.length > 0 ? mergeSorted(writers.allNodes, own) : [...writers.allNodes];
+}
 
 export function listNodeStatusWriters(ctx: AnalysisContext): NodeStatusWriterMap {
   const engine = ctx.engine;
@@ -362,14 +375,14 @@ class WriterAccumulator {
       if (this.isAdmin(w.subject)) via.push({ type: 'note', text: 'admin-equivalent: holds * verbs on * resources in * groups cluster-wide' });
       return { subject: w.subject, mode: w.mode, scope: w.scope, via: normaliseEvidence(via) };
     };
-    const all = [...this.all.values()].map(finalise).sort(compareWriters);
-    const out: NodeStatusWriterMap = new Map();
+    const allNodes = [...this.all.values()].map(finalise).sort(compareWriters);
+    const byNode = new Map<string, NodeStatusWriter[]>();
     for (const node of this.nodes) {
       // An entry added for one node before the same subject and mode turned out to reach every node is dropped.
       const own = [...(this.perNode.get(node)?.entries() ?? [])].filter(([key]) => !this.all.has(key)).map(([, w]) => finalise(w));
-      out.set(node, own.length === 0 ? [...all] : mergeSorted(all, own.sort(compareWriters)));
+      byNode.set(node, own.sort(compareWriters));
     }
-    return out;
+    return { allNodes, byNode };
   }
 
   private isAdmin(subject: SubjectRef): boolean {

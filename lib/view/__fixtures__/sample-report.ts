@@ -59,26 +59,29 @@ export const SAMPLE_REPORT: Report = {
       remediation: 'Grant resourceclaims/driver.',
     },
   ],
+  allNodes: {
+    statusWriters: [
+      { subject: { kind: 'ServiceAccount', namespace: 'kube-system', name: 'intel-reporter' }, mode: 'rbac', scope: 'all-nodes', via: [] },
+      { subject: { kind: 'Group', name: 'support-engineers' }, mode: 'impersonation', scope: 'all-nodes', via: [] },
+    ],
+    claimStatusWriters: [{ driver: 'gpu.nvidia.com', subject: { kind: 'ServiceAccount', namespace: 'gpu-operator', name: 'controller' }, mode: 'arbitrary-node', via: [] }],
+  },
   nodes: [
     {
       name: 'gpu-2',
-      statusWriters: [
-        { subject: { kind: 'User', name: 'system:node:gpu-2' }, mode: 'node-authorizer', scope: 'own-node', via: [] },
-        { subject: { kind: 'ServiceAccount', namespace: 'kube-system', name: 'intel-reporter' }, mode: 'rbac', scope: 'all-nodes', via: [] },
-      ],
+      statusWriters: [{ subject: { kind: 'User', name: 'system:node:gpu-2' }, mode: 'node-authorizer', scope: 'own-node', via: [] }],
+      claimDrivers: [],
       claimStatusWriters: [],
     },
     {
       name: 'gpu-1',
       statusWriters: [
         { subject: { kind: 'User', name: 'system:node:gpu-1' }, mode: 'node-authorizer', scope: 'own-node', via: [] },
-        { subject: { kind: 'ServiceAccount', namespace: 'kube-system', name: 'intel-reporter' }, mode: 'rbac', scope: 'all-nodes', via: [] },
         { subject: { kind: 'ServiceAccount', namespace: 'kube-system', name: 'gpu-driver-reporter' }, mode: 'constrained-impersonation', scope: 'own-node', via: [] },
-        { subject: { kind: 'Group', name: 'support-engineers' }, mode: 'impersonation', scope: 'all-nodes', via: [] },
       ],
+      claimDrivers: ['gpu.example.com', 'gpu.nvidia.com'],
       claimStatusWriters: [
         { driver: 'gpu.nvidia.com', subject: { kind: 'ServiceAccount', namespace: 'gpu-operator', name: 'plugin' }, mode: 'associated-node', via: [] },
-        { driver: 'gpu.nvidia.com', subject: { kind: 'ServiceAccount', namespace: 'gpu-operator', name: 'controller' }, mode: 'arbitrary-node', via: [] },
         { driver: 'gpu.example.com', subject: { kind: 'ServiceAccount', namespace: 'dra-example-driver', name: 'sa' }, mode: 'associated-node', via: [] },
       ],
     },

@@ -1,3 +1,4 @@
+import { writersOfNode } from '@/lib/report/node-writers';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,7 +105,7 @@ describe('dra-posture report --demo (demo/EXPECTED.md §3-§5)', () => {
   });
 
   const writers = (node: string) =>
-    report.nodes.find((n) => n.name === node)!.statusWriters.map((w) => `${w.mode} ${w.scope} ${w.subject.namespace ? `${w.subject.namespace}/` : ''}${w.subject.name}`);
+    writersOfNode(report, node).statusWriters.map((w) => `${w.mode} ${w.scope} ${w.subject.namespace ? `${w.subject.namespace}/` : ''}${w.subject.name}`);
 
   it('constrained reporter only where its pods run; named writer only on its node', () => {
     const withReporter = report.nodes.filter((n) => n.statusWriters.some((w) => w.subject.name === 'gpu-driver-reporter')).map((n) => n.name);
@@ -115,7 +116,7 @@ describe('dra-posture report --demo (demo/EXPECTED.md §3-§5)', () => {
   });
 
   it('claim status writers: the example driver by associated-node on gpu-dev-01 only', () => {
-    const assoc = report.nodes.flatMap((n) => n.claimStatusWriters.filter((w) => w.mode === 'associated-node').map((w) => `${n.name} ${w.driver} ${w.subject.name}`));
+    const assoc = report.nodes.flatMap((n) => writersOfNode(report, n.name).claimStatusWriters.filter((w) => w.mode === 'associated-node').map((w) => `${n.name} ${w.driver} ${w.subject.name}`));
     expect(assoc).toEqual(['gpu-dev-01 gpu.example.com dra-example-driver-service-account']);
   });
 
