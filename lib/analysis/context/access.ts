@@ -81,6 +81,21 @@ function bindingsByNamespace(engine: AuthzEngine): Map<string, IndexedBinding[]>
 
 const NAMELESS_VERBS = new Set(['create', 'deletecollection']);
 
+const roleMatchCache = new WeakMap<AuthzEngine, Map<string, Map<string, RoleMatch | null>>>();
+
+/**
+ * How each role matches a question does not depend on the namespaces asked about: shared by the
+ * per-namespace questions of the checks (null = no match).
+ */
+function roleMatches(engine: AuthzEngine, q: AccessQuestion): Map<string, RoleMatch | null> {
+  let perEngine = roleMatchCache.get(engine);
+  if (!perEngine) roleMatchCache.set(engine, (perEngine = new Map()));
+  const key = JSON.stringify([q.verbs, q.group, q.resource, q.subresource ?? '', q.names]);
+  let matches = perEngine.get(key);
+  if (!matches) perEngine.set(key, (matches = new Map()));
+  return matches;
+}
+
 /** How a role matches a question: per verb, the lowest matching rule index and the names it allows. */
 interface RoleMatch {
   /** rule index → verbs it is the first match for, and the names it allows ('*' = every name). */
@@ -90,19 +105,27 @@ interface RoleMatch {
 function matchRole(role: CompiledRole, q: AccessQuestion): RoleMatch | undefined {
   const subresource = q.subresource ?? '';
   const rules = new Map<number, { verbs: string[]; names: string[] }>();
+  // One attributes object per role, its verb and name set as the loops go (no closure per rule:
+  // this runs for every role of every question).
+  const attrs: ResourceAttributes = { verb: '', group: q.group, resource: q.resource, subresource, namespace: '', name: PROBE_NAME };
   for (const verb of q.verbs) {
+    attrs.verb = verb;
     for (let i = 0; i < role.rules.length; i++) {
       const rule = role.rules[i].rule;
-      const attrs = (name: string): ResourceAttributes => ({ verb, group: q.group, resource: q.resource, subresource, namespace: '', name });
       let names: string[] | undefined;
       if (q.names === 'any' || q.names === 'unscoped') {
+        attrs.name = PROBE_NAME;
         const unscoped = !rule.resourceNames || rule.resourceNames.length === 0;
-        if (unscoped) names = ruleAllowsResource(rule, attrs(PROBE_NAME)) ? ['*'] : undefined;
+        if (unscoped) names = ruleAllowsResource(rule, attrs) ? ['*'] : undefined;
         // Requests without a name (create, deletecollection) never match resourceNames.
-        else if (q.names === 'any' && !NAMELESS_VERBS.has(verb) && ruleAllowsResource({ ...rule, resourceNames: undefined }, attrs(PROBE_NAME))) names = [...rule.resourceNames!];
+        else if (q.names === 'any' && !NAMELESS_VERBS.has(verb) && ruleAllowsResource({ ...rule, resourceNames: undefined }, attrs)) names = [...rule.resourceNames!];
       } else {
-        const hit = q.names.filter((n) => ruleAllowsResource(rule, attrs(n)));
-        if (hit.length > 0) names = hit;
+        let hit: string[] | undefined;
+        for (const n of q.names) {
+          attrs.name = n;
+          if (ruleAllowsResource(rule, attrs)) (hit ??= []).push(n);
+        }
+        names = hit;
       }
       if (!names) continue;
       let r = rules.get(i);
@@ -158,7 +181,7 @@ function compute(engine: AuthzEngine, q: AccessQuestion): AccessEntry[] {
     }
   }
 
-  const matches = new Map<string, RoleMatch | undefined>();
+  const matches = roleMatches(engine, q);
   const byNs = bindingsByNamespace(engine);
   const bindings =
     q.scope === 'cluster' ? (byNs.get('') ?? []) : q.namespaces ? [...(byNs.get('') ?? []), ...q.namespaces.flatMap((ns) => (ns === '' ? [] : (byNs.get(ns) ?? [])))] : engine.rbac.bindings;
@@ -166,8 +189,8 @@ function compute(engine: AuthzEngine, q: AccessQuestion): AccessEntry[] {
   for (const b of bindings) {
     if (!b.role || b.subjects.length === 0 || !candidates.has(b.role.key)) continue;
     const ns = b.ref.namespace ?? '';
-    if (!matches.has(b.role.key)) matches.set(b.role.key, matchRole(b.role, q));
-    const match = matches.get(b.role.key);
+    let match = matches.get(b.role.key);
+    if (match === undefined) matches.set(b.role.key, (match = matchRole(b.role, q) ?? null));
     if (!match) continue;
     for (const s of b.subjects) {
       const entry = entryFor(canonicalSubject(s), 'rbac');
