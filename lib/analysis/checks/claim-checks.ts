@@ -161,13 +161,13 @@ export const claim003: Check = {
     ];
     for (const ns of candidateNamespaces(ctx)) {
       const q: AccessQuestion = { ...NS_WRITE, namespaces: [ns], names: [ns] };
-      const claimCreators = creators.filter((e) => e.everyNamespace || e.namespaces.includes(ns));
       for (const e of access(ctx, q)) {
         if (e.via !== 'rbac' || isMastersGroup(e.subject) || isNodeIdentity(e.subject)) continue;
         if (ctx.isAdminEquivalent(e.subject) || ctx.isSystemIdentity(e.subject)) continue;
         if (!isMemberOf(ctx, e.subject, ns)) continue;
         const object = ref('Namespace', ns);
-        const canClaim = entriesFor(claimCreators, e.subject).length > 0;
+        // entriesFor indexes `creators` once; filtering it per namespace would rebuild the index each time.
+        const canClaim = entriesFor(creators, e.subject).some((c) => c.everyNamespace || c.namespaces.includes(ns));
         const roles = [...new Set(e.grants.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex}`))];
         out.push({
           subjects: [e.subject],
