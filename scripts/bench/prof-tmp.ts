@@ -24,3 +24,9 @@ let own = 0; for (const [, l] of sw.byNode) own += l.length; let cown = 0; for (
 console.log({ findings: findings.length, allNodes: sw.allNodes.length, own, claimAll: cw.allNodes.length, cown });
 }
 console.log('rss MiB', Math.round(process.resourceUsage().maxRSS / 1024));
+if (process.argv[3] === 'checks') {
+  const { CHECK_LIST } = await import('@/lib/analysis/checks/registry');
+  const engine = createAuthzEngine(state);
+  const ctx = buildAnalysisContext(state, engine, mergeSettings({}));
+  for (const c of CHECK_LIST) { const t0 = t(); const n = (c as any).run(ctx).length; console.log(c.id.padEnd(10), Math.round(t() - t0), 'ms', n); }
+}
