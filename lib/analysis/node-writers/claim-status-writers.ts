@@ -98,6 +98,13 @@ export type CandidateKind = 'associated' | 'arbitrary' | 'legacy-status';
 
 interface Candidate {
   subject: SubjectRef;
+  /** keyOfSubject(subject) and the identity, computed once: candidates are tested per node and namespace. */
+  key: string;
+  user: UserInfo;
+}
+
+function candidate(subject: SubjectRef): Candidate {
+  return { subject, key: keyOfSubject(subject), user: userForSubject(subject) };
 }
 
 /** Candidates plus a constant-time "does one of them apply to this identity" test. */
@@ -144,7 +151,7 @@ export class ClaimWriterAnalysis {
   readonly placement: ClaimPlacement;
   /** Every claim with an allocation, placed on a node or not. */
   readonly allocatedClaims: ResourceClaim[];
-  private readonly saOnNode = new Map<string, { namespace: string; name: string }[]>();
+  private readonly saOnNode = new Map<string, { namespace: string; name: string; candidate?: Candidate }[]>();
   /** Names listed in resourceNames of rules on resourceclaims/status: only these claim names can change a decision. */
   private readonly statusNames: Set<string>;
   private readonly statusNamesMatter: boolean;
@@ -156,6 +163,8 @@ export class ClaimWriterAnalysis {
   private readonly decisionCache = new Map<string, WriteDecision | null>();
   /** Writers of every claim of a driver, by writerKey; filled as drivers are met. */
   private readonly everywhere = new Map<string, ClaimStatusWriter>();
+  /** Per driver, those candidates by user name and by group. */
+  private readonly candidateLookup = new Map<string, { byUser: Map<string, Candidate[]>; byGroup: Map<string, Candidate[]> }>();
   /** Per driver, the ClusterRoleBinding candidates that do not write it everywhere. */
   private readonly everywhereRest = new Map<string, Candidate[]>();
 
@@ -246,16 +255,17 @@ export class ClaimWriterAnalysis {
       list.push(claim);
     }
     for (const [ns, inNs] of byNs) {
-      for (const c of [...this.localCandidates(kind, ns, driver).list, ...perNamespace]) {
-        if (writers.has(writerKey(driver, mode, c.subject)) || this.everywhere.has(writerKey(driver, mode, c.subject))) continue;
-        const user = this.userOf(c.subject);
+      for (const c of [...this.localCandidates(kind, ns, driver).list, ...this.boundIn(driver, perNamespace, ns)]) {
+        const key = `${driver}|${mode}|${c.key}`;
+        if (writers.has(key) || this.everywhere.has(key)) continue;
+        const user = c.user;
         // Without a RoleBinding here, only a claim name listed in some rule can change the
         // cluster-wide answer already given above.
         const nsMatters = this.hasRoleBindingsIn(user, ns);
         if (!this.statusNamesMatter && !nsMatters) continue;
         for (const claim of inNs) {
           if (!nsMatters && !this.statusNames.has(claim.metadata.name)) continue;
-          const d = this.cachedDecision(`subject|${keyOfSubject(c.subject)}`, claim, driver, () => user);
+          const d = this.cachedDecision(`subject|${c.key}`, claim, driver, () => user);
           if (accepts(d)) {
             add(c.subject, mode, d!.via);
             break;
@@ -266,6 +276,31 @@ export class ClaimWriterAnalysis {
     }
   }
 
+  /**
+   * The candidates whose answer in `ns` can differ from their cluster-wide one: with no rule listing
+   * claim names, only those a RoleBinding in `ns` names (as user or through a group). Looked up from
+   * the namespace's bindings rather than by testing every candidate in every namespace.
+   */
+  private boundIn(driver: string, candidates: Candidate[], ns: string): Candidate[] {
+    if (this.statusNamesMatter) return candidates;
+    const idx = this.engine.rbac.namespaceBindings.get(ns);
+    if (!idx || candidates.length === 0) return [];
+    let lookup = this.candidateLookup.get(driver);
+    if (!lookup) {
+      lookup = { byUser: new Map(), byGroup: new Map() };
+      for (const c of candidates) {
+        const user = c.user;
+        pushTo(lookup.byUser, user.name, c);
+        for (const g of user.groups) pushTo(lookup.byGroup, g, c);
+      }
+      this.candidateLookup.set(driver, lookup);
+    }
+    const out = new Set<Candidate>();
+    for (const name of idx.byUser.keys()) for (const c of lookup.byUser.get(name) ?? []) out.add(c);
+    for (const group of idx.byGroup.keys()) for (const c of lookup.byGroup.get(group) ?? []) out.add(c);
+    return [...out];
+  }
+
   /** associated-node: service accounts with pods on `node`, for claims whose strict allocated node is `node`. */
   private collectAssociated(node: string, driver: string, ns: string, claims: ResourceClaim[], writers: Map<string, ClaimStatusWriter>): void {
     const strict = claims.filter((c) => allocatedNodeName(c) === node);
@@ -274,10 +309,10 @@ export class ClaimWriterAnalysis {
     const local = this.localCandidates('associated', ns, driver);
     if (cluster.size === 0 && local.size === 0) return;
     for (const sa of this.saOnNode.get(node) ?? []) {
-      const subject: SubjectRef = { kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace };
-      if (writers.has(writerKey(driver, 'associated-node', subject))) continue;
-      const plain = this.userOf(subject);
-      if (!cluster.appliesTo(plain) && !local.appliesTo(plain)) continue;
+      const c = (sa.candidate ??= candidate({ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace }));
+      const subject = c.subject;
+      if (writers.has(`${driver}|associated-node|${c.key}`)) continue;
+      if (!cluster.appliesTo(c.user) && !local.appliesTo(c.user)) continue;
       for (const claim of strict) {
         const d = this.cachedDecision(`sa|${sa.namespace}/${sa.name}|${node}`, claim, driver, () => serviceAccountUser(sa.namespace, sa.name, node));
         if (d?.mode === 'associated-node') {
@@ -332,7 +367,8 @@ export class ClaimWriterAnalysis {
         for (const e of this.engine.whoCan({ resource })) {
           if (e.via !== 'rbac') continue;
           const subject = canonicalSubject(e.subject);
-          m.set(keyOfSubject(subject), { subject });
+          const c = candidate(subject);
+          m.set(c.key, c);
         }
       }
       set = new CandidateSet(m);
@@ -358,7 +394,8 @@ export class ClaimWriterAnalysis {
         if (!matches) continue;
         for (const s of b.subjects) {
           const subject = canonicalSubject(s);
-          m.set(keyOfSubject(subject), { subject });
+          const c = candidate(subject);
+          m.set(c.key, c);
         }
       }
       set = new CandidateSet(m);
@@ -423,6 +460,12 @@ export class ClaimWriterAnalysis {
     }
     return undefined;
   }
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 function writerKey(driver: string, mode: ClaimStatusWriter['mode'], subject: SubjectRef): string {
