@@ -28,5 +28,5 @@ if (process.argv[3] === 'checks') {
   const { CHECK_LIST } = await import('@/lib/analysis/checks/registry');
   const engine = createAuthzEngine(state);
   const ctx = buildAnalysisContext(state, engine, mergeSettings({}));
-  for (const c of CHECK_LIST) { const t0 = t(); const n = (c as any).run(ctx).length; console.log(c.id.padEnd(10), Math.round(t() - t0), 'ms', n); }
+  const only = process.argv[4]; for (const c of CHECK_LIST.filter((x) => !only || only.split(",").includes(x.id))) { const t0 = t(); const n = (c as any).run(ctx).length; console.log(c.id.padEnd(10), Math.round(t() - t0), 'ms', n); }
 }

@@ -1,7 +1,7 @@
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
 import { ruleAllowsResource } from '@/lib/authz/rule-matches';
 import type { ResourceAttributes } from '@/lib/authz/types';
-import type { CompiledRole, IndexedBinding } from '@/lib/authz/rbac-index';
+import { bucketKey, type CompiledRole, type IndexedBinding } from '@/lib/authz/rbac-index';
 import type { WhoCanGrant } from '@/lib/authz/who-can';
 import type { ObjectRef, PolicyRule, SubjectRef } from '@/lib/k8s/types';
 import type { Evidence } from '@/lib/report/types';
@@ -241,9 +241,11 @@ function rolesThatMayMatch(engine: AuthzEngine, q: AccessQuestion): Set<string> 
   let set = perEngine.get(key);
   if (!set) {
     set = new Set();
-    const roles: CompiledRole[] = [...engine.rbac.clusterRoles.values()];
-    for (const inNs of engine.rbac.roles.values()) roles.push(...inNs.values());
-    for (const role of roles) if (roleMayMatch(role, q)) set.add(role.key);
+    // Only roles with a rule in the question's bucket of the RBAC index, or a wildcard rule, can match.
+    const subresource = q.subresource ?? '';
+    const combined = subresource ? `${q.resource}/${subresource}` : q.resource;
+    const refs = [...(engine.rbac.ruleBuckets.get(bucketKey(q.group, combined)) ?? []), ...engine.rbac.wildcardRules];
+    for (const { role } of refs) if (!set.has(role.key) && roleMayMatch(role, q)) set.add(role.key);
     perEngine.set(key, set);
   }
   return set;
