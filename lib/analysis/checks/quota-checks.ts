@@ -91,12 +91,30 @@ function quotaYaml(namespace: string, hard: Record<string, string>): string {
 const createClaimsQ: AccessQuestion = { verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaims', scope: 'namespaced', names: [''] };
 const createTemplatesQ: AccessQuestion = { verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaimtemplates', scope: 'namespaced', names: [''] };
 
+const nsIndexes = new WeakMap<AccessEntry[], Map<string, AccessEntry[]>>();
+
+/** Entries by the namespaces their RoleBindings allow them in, in list order (built once per list: checks ask per namespace). */
+function byRoleBindingNamespace(entries: AccessEntry[]): Map<string, AccessEntry[]> {
+  let index = nsIndexes.get(entries);
+  if (!index) {
+    index = new Map();
+    for (const e of entries) {
+      for (const ns of e.namespaces) {
+        const list = index.get(ns);
+        if (list) list.push(e);
+        else index.set(ns, [e]);
+      }
+    }
+    nsIndexes.set(entries, index);
+  }
+  return index;
+}
+
 /** Tenant-side creators: granted by a RoleBinding in the namespace; not admins, nodes or system identities. */
 function creatorsIn(ctx: AnalysisContext, entries: AccessEntry[], namespace: string): AccessEntry[] {
-  return entries.filter(
+  return (byRoleBindingNamespace(entries).get(namespace) ?? []).filter(
     (e) =>
       e.via === 'rbac' &&
-      e.namespaces.includes(namespace) &&
       !isMastersGroup(e.subject) &&
       !isNodeIdentity(e.subject) &&
       !ctx.isAdminEquivalent(e.subject) &&
