@@ -222,13 +222,13 @@ function compute(engine: AuthzEngine, q: AccessQuestion): AccessEntry[] {
     .sort((a, b) => compareSubjects(a.subject, b.subject));
 }
 
-/** Whether some rule of the role matches the question for some name. */
-function roleMayMatch(role: CompiledRole, q: AccessQuestion): boolean {
-  const subresource = q.subresource ?? '';
-  return role.rules.some(({ rule }) => {
-    const open: PolicyRule = { ...rule, resourceNames: undefined };
-    return q.verbs.some((verb) => ruleAllowsResource(open, { verb, group: q.group, resource: q.resource, subresource, namespace: '', name: '' }));
-  });
+const openRules = new WeakMap<PolicyRule, PolicyRule>();
+
+/** The rule without its resourceNames (what it allows for some name), made once per rule. */
+function openRule(rule: PolicyRule): PolicyRule {
+  let open = openRules.get(rule);
+  if (!open) openRules.set(rule, (open = { ...rule, resourceNames: undefined }));
+  return open;
 }
 
 const mayMatchCache = new WeakMap<AuthzEngine, Map<string, Set<string>>>();
@@ -245,7 +245,17 @@ function rolesThatMayMatch(engine: AuthzEngine, q: AccessQuestion): Set<string> 
     const subresource = q.subresource ?? '';
     const combined = subresource ? `${q.resource}/${subresource}` : q.resource;
     const refs = [...(engine.rbac.ruleBuckets.get(bucketKey(q.group, combined)) ?? []), ...engine.rbac.wildcardRules];
-    for (const { role } of refs) if (!set.has(role.key) && roleMayMatch(role, q)) set.add(role.key);
+    const attrs = q.verbs.map((verb): ResourceAttributes => ({ verb, group: q.group, resource: q.resource, subresource, namespace: '', name: '' }));
+    for (const { role, ruleIndex } of refs) {
+      if (set.has(role.key)) continue;
+      const rule = openRule(role.rules[ruleIndex].rule);
+      for (const a of attrs) {
+        if (ruleAllowsResource(rule, a, combined)) {
+          set.add(role.key);
+          break;
+        }
+      }
+    }
     perEngine.set(key, set);
   }
   return set;
