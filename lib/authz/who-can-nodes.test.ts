@@ -32,6 +32,7 @@ describe('who-can node identities', () => {
       }
       for (const c of p.spec.resourceClaims ?? []) if (c.resourceClaimName) add('resource.k8s.io', 'resourceclaims', ns, c.resourceClaimName);
     }
+    for (const v of state.persistentVolumes) add('', 'persistentvolumes', '', v.metadata.name);
     for (const s of state.resourceSlices) add('resource.k8s.io', 'resourceslices', '', s.metadata.name);
     for (const n of nodes) {
       add('', 'nodes', '', n, ['', 'status']);

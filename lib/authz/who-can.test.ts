@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAuthzEngine } from './authz-engine';
-import { clusterRole, crb, Group, node, pod, rb, res, role, SA, stateOf, User } from './__fixtures__/builders';
+import { clusterRole, crb, Group, node, pod, pv, rb, res, role, SA, slice, stateOf, User } from './__fixtures__/builders';
 
 const state = stateOf({
   nodes: [node('n1'), node('n2')],
@@ -50,5 +50,19 @@ describe('who-can', () => {
       if (e.subject.kind !== 'User' || e.via !== 'rbac') continue;
       expect(engine.authorize({ user: { name: e.subject.name, groups: [] }, resource: attrs }).allowed).toBe(true);
     }
+  });
+  it('node identities through each graph vertex type: a PV via its bound claim, a slice by spec.nodeName', () => {
+    const graphState = stateOf({
+      nodes: [node('n1'), node('n2')],
+      pods: [pod('team-a', 'db', { nodeName: 'n2', volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] })],
+      persistentVolumes: [pv('pv-1', { namespace: 'team-a', name: 'data' })],
+      resourceSlices: [slice('n1-gpu', 'gpu.example.com', 'n1')],
+    });
+    const e = createAuthzEngine(graphState, { chain: ['Node'] });
+    const nodesOf = (attrs: ReturnType<typeof res>) => e.whoCan({ resource: attrs }).filter((x) => x.via === 'node').map((x) => x.subject.name);
+    expect(nodesOf(res('get', '', 'persistentvolumes', { name: 'pv-1' }))).toEqual(['system:node:n2']);
+    expect(nodesOf(res('get', '', 'persistentvolumeclaims', { namespace: 'team-a', name: 'data' }))).toEqual(['system:node:n2']);
+    expect(nodesOf(res('get', 'resource.k8s.io', 'resourceslices', { name: 'n1-gpu' }))).toEqual(['system:node:n1']);
+    expect(nodesOf(res('get', '', 'persistentvolumes', { name: 'pv-unbound' }))).toEqual([]);
   });
 });

@@ -83,7 +83,17 @@ function nodeSet(nodeNames: readonly string[]): Set<string> {
   return set;
 }
 
-const VERTEX_TYPES: readonly VertexType[] = ['pod', 'secret', 'configmap', 'pvc', 'pv', 'serviceaccount', 'resourceclaim', 'resourceslice'];
+// The graph vertex a request's object is, for the resources the Node authorizer decides by the graph.
+const VERTEX_OF: Record<string, VertexType> = {
+  '\u0000pods': 'pod',
+  '\u0000secrets': 'secret',
+  '\u0000configmaps': 'configmap',
+  '\u0000persistentvolumeclaims': 'pvc',
+  '\u0000persistentvolumes': 'pv',
+  '\u0000serviceaccounts': 'serviceaccount',
+  'resource.k8s.io\u0000resourceclaims': 'resourceclaim',
+  'resource.k8s.io\u0000resourceslices': 'resourceslice',
+};
 
 function candidateNodes(graph: NodeGraph, query: WhoCanQuery): Set<string> {
   const out = new Set<string>();
@@ -91,10 +101,9 @@ function candidateNodes(graph: NodeGraph, query: WhoCanQuery): Set<string> {
   if (!a) return out;
   if (a.name) {
     out.add(a.name);
-    for (const type of VERTEX_TYPES) {
-      const namespace = type === 'pv' || type === 'resourceslice' ? '' : a.namespace;
-      for (const node of graph.nodesReaching(type, namespace, a.name)) out.add(node);
-    }
+    // Only this resource's own vertex type: asking every type would build every reach map.
+    const type = VERTEX_OF[`${a.group}\u0000${a.resource}`];
+    if (type) for (const node of graph.nodesReaching(type, type === 'pv' || type === 'resourceslice' ? '' : a.namespace, a.name)) out.add(node);
   }
   for (const r of a.fieldSelector ?? []) out.add(r.value);
   return out;
