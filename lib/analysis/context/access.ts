@@ -183,9 +183,10 @@ function compute(engine: AuthzEngine, q: AccessQuestion): AccessEntry[] {
 
   const matches = roleMatches(engine, q);
   const byNs = bindingsByNamespace(engine);
-  const bindings =
-    q.scope === 'cluster' ? (byNs.get('') ?? []) : q.namespaces ? [...(byNs.get('') ?? []), ...q.namespaces.flatMap((ns) => (ns === '' ? [] : (byNs.get(ns) ?? [])))] : engine.rbac.bindings;
   const candidates = rolesThatMayMatch(engine, q);
+  const clusterBindings = candidateClusterBindings(engine, candidates);
+  const bindings =
+    q.scope === 'cluster' ? clusterBindings : q.namespaces ? [...clusterBindings, ...q.namespaces.flatMap((ns) => (ns === '' ? [] : (byNs.get(ns) ?? [])))] : engine.rbac.bindings;
   for (const b of bindings) {
     if (!b.role || b.subjects.length === 0 || !candidates.has(b.role.key)) continue;
     const ns = b.ref.namespace ?? '';
@@ -229,6 +230,21 @@ function openRule(rule: PolicyRule): PolicyRule {
   let open = openRules.get(rule);
   if (!open) openRules.set(rule, (open = { ...rule, resourceNames: undefined }));
   return open;
+}
+
+const clusterBindingCache = new WeakMap<Set<string>, IndexedBinding[]>();
+
+/**
+ * The ClusterRoleBindings (with subjects) whose role may match: the same for every namespace a check
+ * asks about, so found once per candidate set rather than by walking every ClusterRoleBinding each time.
+ */
+function candidateClusterBindings(engine: AuthzEngine, candidates: Set<string>): IndexedBinding[] {
+  let list = clusterBindingCache.get(candidates);
+  if (!list) {
+    list = (bindingsByNamespace(engine).get('') ?? []).filter((b) => b.role && b.subjects.length > 0 && candidates.has(b.role.key));
+    clusterBindingCache.set(candidates, list);
+  }
+  return list;
 }
 
 const mayMatchCache = new WeakMap<AuthzEngine, Map<string, Set<string>>>();
