@@ -62,8 +62,11 @@ async function main() {
       times.push(performance.now() - t0);
       if (!doc.items) throw new Error('unexpected file');
     }
-    times.sort((a, b) => a - b);
-    console.log(JSON.stringify({ parseMs: times[1] }));
+    // The first parse is what a one-shot CLI or a fresh server pays (cold heap), as the load phase
+    // does; later parses in the same process run on a grown heap and are faster.
+    const firstParseMs = times[0];
+    const warm = times.slice(1).sort((a, b) => a - b);
+    console.log(JSON.stringify({ parseMs: firstParseMs, warmParseMs: warm[0] }));
     return;
   }
   if (phase === 'engine') {

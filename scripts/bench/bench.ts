@@ -38,7 +38,9 @@ async function main() {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const parses = Array.from({ length: RUNS }, () => runPhase('parse'));
   const engines = Array.from({ length: RUNS }, () => runPhase('engine'));
-  const parse = { parseMs: median(parses.map((p) => p.parseMs)) };
+  // Baseline: the first JSON.parse of a fresh process, as the load phases are measured (one load
+  // per fresh process); the warm figure (the same process parsing again) is printed beside it.
+  const parse = { parseMs: median(parses.map((p) => p.parseMs)), warmParseMs: median(parses.map((p) => p.warmParseMs)) };
   const byLoad = [...engines].sort((a, b) => a.loadMs + a.indexMs - (b.loadMs + b.indexMs));
   const engine: Record<string, number> = {
     ...byLoad[Math.floor(RUNS / 2)],
@@ -52,12 +54,12 @@ async function main() {
   const loadAnalysis = report.loadMs + report.analysisMs;
   const rows: [string, string, string, string][] = [
     ['snapshot size', mb(bytes), '', ''],
-    ['JSON.parse of the file', `${parse.parseMs.toFixed(0)} ms`, '', ''],
-    ['load + index', `${loadIndex.toFixed(0)} ms (load ${engine.loadMs.toFixed(0)}, index ${engine.indexMs.toFixed(0)}) = ${(loadIndex / parse.parseMs).toFixed(2)}× parse`, '≤ 2× parse', check(loadIndex <= 2 * parse.parseMs)],
+    ['JSON.parse of the file', `${parse.parseMs.toFixed(0)} ms fresh process (${parse.warmParseMs.toFixed(0)} ms when parsed again)`, '', ''],
+    ['load + index', `${loadIndex.toFixed(0)} ms (load ${engine.loadMs.toFixed(0)}, index ${engine.indexMs.toFixed(0)}) = ${(loadIndex / parse.parseMs).toFixed(2)}× parse (${(loadIndex / parse.warmParseMs).toFixed(2)}× warm)`, '≤ 2× parse', check(loadIndex <= 2 * parse.parseMs)],
     ['batch can-i', `${Math.round(engine.canIPerSecond).toLocaleString('en-US')} answers/s`, '≥ 200,000/s', check(engine.canIPerSecond >= 200_000)],
     ['who-can p50 / p99', `${engine.whoCanP50Ms.toFixed(2)} ms / ${engine.whoCanP99Ms.toFixed(2)} ms`, 'p99 < 20 ms', check(engine.whoCanP99Ms < 20)],
     ['peak RSS (load, index, questions)', mb(engine.peakRssBytes), '< 1.5 GiB', check(engine.peakRssBytes < 1.5 * 1024 ** 3)],
-    ['report: load + analysis', `${loadAnalysis.toFixed(0)} ms (analysis ${report.analysisMs.toFixed(0)}; ${report.findings} findings) = ${(loadAnalysis / parse.parseMs).toFixed(2)}× parse`, '≤ 2× parse', check(loadAnalysis <= 2 * parse.parseMs)],
+    ['report: load + analysis', `${loadAnalysis.toFixed(0)} ms (analysis ${report.analysisMs.toFixed(0)}; ${report.findings} findings) = ${(loadAnalysis / parse.parseMs).toFixed(2)}× parse (${(loadAnalysis / parse.warmParseMs).toFixed(2)}× warm)`, '≤ 2× parse', check(loadAnalysis <= 2 * parse.parseMs)],
     ['report: peak RSS', mb(report.peakRssBytes), '< 2 GiB', check(report.peakRssBytes < 2 * 1024 ** 3)],
   ];
   console.log(`\nLarge synthetic cluster: ${Object.entries(LARGE).map(([k, v]) => `${v.toLocaleString('en-US')} ${k}`).join(', ')}\n`);
