@@ -1,3 +1,4 @@
+import { compareStrings } from '@/lib/k8s/compare-strings';
 import 'server-only';
 import { emptyClusterState, type ClusterState } from '@/lib/k8s/cluster-state';
 import type { KubeObject } from '@/lib/k8s/types';
@@ -102,7 +103,7 @@ export class LiveCluster {
   }
 
   status(): LiveStatus {
-    const kinds = this.reflectors.map((r) => ({ ...r.status })).sort((a, b) => a.kind.localeCompare(b.kind));
+    const kinds = this.reflectors.map((r) => ({ ...r.status })).sort((a, b) => compareStrings(a.kind, b.kind));
     const unhealthy = kinds.filter((k) => !k.healthy);
     const syncTimes = kinds.map((k) => k.lastSyncAt ?? 0);
     const oldest = syncTimes.length ? Math.min(...syncTimes) : undefined;
@@ -125,7 +126,7 @@ export class LiveCluster {
       const objects = r.objects();
       const list = state[r.kind.collection] as KubeObject[];
       for (const o of objects) list.push(o);
-      list.sort((a, b) => (a.metadata.namespace ?? '').localeCompare(b.metadata.namespace ?? '') || a.metadata.name.localeCompare(b.metadata.name));
+      list.sort((a, b) => compareStrings(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareStrings(a.metadata.name, b.metadata.name));
     }
     state.warnings.push(...this.warnings);
     this.cache = { generation, state };
