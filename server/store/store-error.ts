@@ -1,3 +1,4 @@
+import 'server-only';
 // What can go wrong with the embedded store, said so that an operator knows what to do. The store
 // file is never replaced or truncated on error: a corrupt file stays as it is for the operator.
 
