@@ -1,7 +1,7 @@
 import 'server-only';
 // The JSON safety scan of parse-documents, over UTF-8 bytes instead of decoded text, so that it can
-// run in a worker thread while the main thread decodes and parses the same shared bytes. It must
-// stay self-contained (no imports, no outer names): the worker receives its source text.
+// run in a worker thread while the main thread decodes and parses the same shared bytes. The function must
+// stay self-contained (no outer names): the worker receives its source text.
 
 export type ByteScanResult = { suspicious: boolean } | { error: 'depth' | 'string'; length: number; line: number };
 
