@@ -29,28 +29,40 @@ export function NodeMatrixTable({ matrix, selected }: { matrix: NodeMatrix; sele
         <tbody>
           {matrix.rows.map((row) => (
             <tr key={row.key} className="hover:bg-slate-50/70">
-              <th scope="row" className="sticky left-0 z-10 max-w-[22rem] border-b border-slate-100 bg-white px-4 py-2 text-left font-normal">
+              <th scope="row" className="sticky left-0 z-10 min-w-[16rem] max-w-[22rem] border-b border-slate-100 bg-white px-4 py-2 text-left font-normal">
                 {row.subject ? <RefText value={row.subject} /> : <span className="text-slate-600">{row.key === NODE_AUTHORIZER_ROW ? row.label : row.label}</span>}
               </th>
-              {matrix.nodes.map((n) => {
-                const cells = row.cells[n];
-                return (
-                  <td key={n} className={cn('border-b border-slate-100 px-2 py-2 text-center', n === selected ? 'bg-teal-50/60' : '')}>
-                    {cells ? (
-                      <span className="inline-flex flex-wrap justify-center gap-1">
-                        {cells.map((c, i) => (
-                          <ModeTag key={i} mode={c.mode} scope={c.scope} compact />
-                        ))}
-                      </span>
-                    ) : (
-                      <span className="text-slate-300">
-                        <span aria-hidden="true">·</span>
-                        <span className="sr-only">no</span>
-                      </span>
-                    )}
-                  </td>
-                );
-              })}
+              {row.uniform ? (
+                // One cell across the row: the same writer on every node, said once.
+                <td colSpan={matrix.nodes.length} className="border-b border-slate-100 bg-slate-50/40 px-3 py-2">
+                  <span className="inline-flex items-center gap-2">
+                    {(row.cells[matrix.nodes[0]] ?? []).map((c, i) => (
+                      <ModeTag key={i} mode={c.mode} scope={c.scope} />
+                    ))}
+                    <span className="text-xs text-slate-600">{row.nodeCount.toLocaleString('en-US')} nodes</span>
+                  </span>
+                </td>
+              ) : (
+                matrix.nodes.map((n) => {
+                  const cells = row.cells[n];
+                  return (
+                    <td key={n} className={cn('border-b border-slate-100 px-2 py-2 text-center', n === selected ? 'bg-teal-50/60' : '')}>
+                      {cells ? (
+                        <span className="inline-flex flex-wrap justify-center gap-1">
+                          {cells.map((c, i) => (
+                            <ModeTag key={i} mode={c.mode} scope={c.scope} compact />
+                          ))}
+                        </span>
+                      ) : (
+                        <span className="text-slate-300">
+                          <span aria-hidden="true">·</span>
+                          <span className="sr-only">no</span>
+                        </span>
+                      )}
+                    </td>
+                  );
+                })
+              )}
             </tr>
           ))}
         </tbody>

@@ -19,6 +19,8 @@ export interface MatrixRow {
   nodeCount: number;
   /** Writes every node's status (its cells are filled for the shown columns only). */
   everyNode: boolean;
+  /** Every shown column has the same cell: drawn once across the row. */
+  uniform: boolean;
   /** The broadest mode in the row, for sorting and colour. */
   worst: StatusWriterMode;
 }
@@ -58,8 +60,8 @@ export function buildNodeMatrix(report: Pick<Report, 'allNodes' | 'nodes'>, maxC
     let row = rows.get(key);
     if (!row) {
       row = own
-        ? { key, label: 'system:node:<node> (each kubelet, own node)', cells: {}, nodeCount: 0, everyNode: false, worst: w.mode }
-        : { key, subject: w.subject, label: subjectLabel(w.subject), cells: {}, nodeCount: 0, everyNode: false, worst: w.mode };
+        ? { key, label: 'system:node:<node> (each kubelet, own node)', cells: {}, nodeCount: 0, everyNode: false, uniform: false, worst: w.mode }
+        : { key, subject: w.subject, label: subjectLabel(w.subject), cells: {}, nodeCount: 0, everyNode: false, uniform: false, worst: w.mode };
       rows.set(key, row);
     }
     if (MODE_ORDER.indexOf(w.mode) < MODE_ORDER.indexOf(row.worst)) row.worst = w.mode;
@@ -88,6 +90,8 @@ export function buildNodeMatrix(report: Pick<Report, 'allNodes' | 'nodes'>, maxC
   for (const row of rows.values()) {
     row.nodeCount = row.everyNode ? all.length : (reached.get(row.key)?.size ?? 0);
     for (const cell of Object.values(row.cells)) cell.sort((a, b) => MODE_ORDER.indexOf(a.mode) - MODE_ORDER.indexOf(b.mode));
+    const first = JSON.stringify(row.cells[shown[0]] ?? null);
+    row.uniform = row.everyNode && shown.every((n) => JSON.stringify(row.cells[n] ?? null) === first);
   }
   const sorted = [...rows.values()].sort(
     (a, b) =>

@@ -57,7 +57,8 @@ describe('node matrix', () => {
     expect(rbac.nodeCount).toBe(2);
     expect(rbac.cells['gpu-1']).toEqual([{ mode: 'rbac', scope: 'all-nodes' }]);
     expect(rbac.everyNode).toBe(true);
-    expect(m.rows.find((r) => r.worst === 'constrained-impersonation')).toMatchObject({ everyNode: false, nodeCount: 1 });
+    expect(rbac.uniform).toBe(true);
+    expect(m.rows.find((r) => r.worst === 'constrained-impersonation')).toMatchObject({ everyNode: false, uniform: false, nodeCount: 1 });
   });
 
   it('caps the columns on a large cluster, nodes with writers of their own first', () => {
