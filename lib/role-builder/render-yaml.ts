@@ -23,7 +23,7 @@ function objectDocument(o: BundleObject, stamp: ApprovalStamp | undefined): Docu
   const object = stamp
     ? { ...o.object, metadata: { ...o.object.metadata, annotations: { ...o.object.metadata.annotations, [APPROVED_BY]: stamp.approvedBy, [APPROVED_AT]: stamp.approvedAt, [YAML_SHA256]: stamp.yamlSha256 } } }
     : o.object;
-  const doc = new Document(object);
+  const doc = new Document(object, { aliasDuplicateObjects: false });
   doc.commentBefore = ` ${o.object.kind} ${o.object.metadata.namespace ? `${o.object.metadata.namespace}/` : ''}${o.object.metadata.name}: ${o.reason}`;
   if (o.rules) {
     const rules = (doc.contents as YAMLMap).get('rules', true);

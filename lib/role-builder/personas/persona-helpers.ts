@@ -8,7 +8,7 @@ export const WRITE_STATUS = ['update', 'patch'];
 
 export function rule(apiGroup: string, resources: string[], verbs: string[], reason: string, extra: Partial<PolicyRule> & { since?: ReasonedRule['since'] } = {}): ReasonedRule {
   const { since, ...rest } = extra;
-  const out: ReasonedRule = { rule: { apiGroups: [apiGroup], resources, verbs, ...rest }, reason };
+  const out: ReasonedRule = { rule: { apiGroups: [apiGroup], resources: [...resources], verbs: [...verbs], ...rest }, reason };
   if (since) out.since = since;
   return out;
 }
