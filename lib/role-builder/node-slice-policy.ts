@@ -30,10 +30,12 @@ export function nodeSlicePolicy(stem: string, namespace: string, name: string, l
           validations: [
             {
               expression: "variables.userNodeName != ''",
+              reason: 'Forbidden',
               message: `${username} may write ResourceSlices only with a token bound to a pod on a node (ServiceAccountTokenPodNodeInfo)`,
             },
             {
               expression: 'variables.userNodeName == variables.objectNodeName',
+              reason: 'Forbidden',
               messageExpression: `'${username} runs on node ' + variables.userNodeName + ' and may only write ResourceSlices with spec.nodeName ' + variables.userNodeName`,
             },
           ],
