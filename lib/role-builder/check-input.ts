@@ -12,8 +12,10 @@ export function checkInput(input: BuildInput): string[] {
   if (!persona) return [`persona: unknown persona "${input.persona}"`];
   const id = input.identity;
   if (id.kind === 'ServiceAccount') {
-    if (!DNS_LABEL.test(id.namespace) || id.namespace.length > 63) problems.push(`identity.namespace: "${id.namespace}" is not a valid namespace name`);
-    if (!DNS_SUBDOMAIN.test(id.name) || id.name.length > 253) problems.push(`identity.name: "${id.name}" is not a valid service account name`);
+    if (id.namespace === '') problems.push('identity.namespace: the service account’s namespace is required');
+    else if (!DNS_LABEL.test(id.namespace) || id.namespace.length > 63) problems.push(`identity.namespace: "${id.namespace}" is not a valid namespace name`);
+    if (id.name === '') problems.push('identity.name: the service account’s name is required');
+    else if (!DNS_SUBDOMAIN.test(id.name) || id.name.length > 253) problems.push(`identity.name: "${id.name}" is not a valid service account name`);
   } else {
     if (id.name.trim() === '' || id.name !== id.name.trim()) problems.push(`identity.name: a ${id.kind} name must be non-empty without surrounding spaces`);
     if (id.kind === 'Group' && (id.name === 'system:masters' || id.name === 'system:authenticated' || id.name === 'system:unauthenticated')) {

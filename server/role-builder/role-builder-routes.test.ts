@@ -6,7 +6,7 @@ import { GET as getApprovals, POST as postDecision } from '@/app/api/v1/role-bui
 import { POST as postBuild } from '@/app/api/v1/role-builder/build/route';
 import { checkApprovedYaml, type ApprovalRecord } from '@/lib/role-builder/approval';
 import { closeStores } from '@/server/store/get-store';
-import type { RoleBuildResponse } from './role-builder-service';
+import type { RoleBuildResponse } from '@/lib/role-builder/dto';
 
 // The role-builder API on the demo cluster with a real SQLite file: build, decide, history across a
 // reopen, same-origin and validation errors, and a corrupt or unwritable store (503, file untouched).

@@ -5,7 +5,8 @@ import { checkInput } from '@/lib/role-builder/check-input';
 import { CustomRuleError, parseCustomRules } from '@/lib/role-builder/custom-rules';
 import { describeIdentity } from '@/lib/role-builder/identity';
 import { renderBundleYaml } from '@/lib/role-builder/render-yaml';
-import { reviewRole, type RoleReview } from '@/lib/role-builder/review-role';
+import type { ApprovalsResponse, BuilderOptions, DecisionResponse, RoleBuildResponse } from '@/lib/role-builder/dto';
+import { reviewRole } from '@/lib/role-builder/review-role';
 import { sourceFingerprint } from '@/lib/role-builder/source-fingerprint';
 import type { BuildInput } from '@/lib/role-builder/types';
 import { ApiError } from '@/server/http/api-errors';
@@ -14,11 +15,6 @@ import { isStoreError } from '@/server/store/store-error';
 import { decisionsFor, listDecisions, recordDecision } from './approvals-store';
 import { BuildRequestSchema, DecisionRequestSchema, type BuildRequest } from './request-schemas';
 
-export interface RoleBuildResponse extends RoleReview {
-  sourceFingerprint: string;
-  /** Decisions recorded about exactly this YAML (newest first), or why they could not be read. */
-  decisions: { records: ApprovalRecord[] } | { error: string };
-}
 
 function toInput(request: BuildRequest): BuildInput {
   const identity = request.identity.kind === 'ServiceAccount' ? { ...request.identity, create: true } : request.identity;
@@ -62,7 +58,7 @@ export async function buildRole(body: unknown): Promise<RoleBuildResponse> {
  * same answers on the current cluster; if its digest differs (the cluster or the builder changed),
  * nothing is recorded.
  */
-export async function decideRole(body: unknown): Promise<{ record: ApprovalRecord; approvedYaml?: string }> {
+export async function decideRole(body: unknown): Promise<DecisionResponse> {
   const request = DecisionRequestSchema.parse(body);
   const { review: r, fingerprint } = await review(request.build);
   if (r.yamlSha256 !== request.yamlSha256) {
@@ -90,8 +86,20 @@ function approvedYaml(record: ApprovalRecord): string | undefined {
 }
 
 /** Every decision (newest first) with the approved export where the builder still produces that YAML. */
-export async function listApprovals(): Promise<{ approvals: (ApprovalRecord & { approvedYaml?: string })[]; currentFingerprint: string }> {
+export async function listApprovals(): Promise<ApprovalsResponse> {
   const approvals = listDecisions().map((r) => ({ ...r, approvedYaml: approvedYaml(r) }));
   const { state } = await getAnalysis();
   return { approvals, currentFingerprint: sourceFingerprint(state) };
+}
+
+/** Choices the page offers: driver names, namespaces and service accounts of the current cluster. */
+export async function builderOptions(): Promise<BuilderOptions> {
+  const { state } = await getAnalysis();
+  const sorted = (values: Iterable<string>) => [...new Set(values)].filter(Boolean).sort();
+  return {
+    drivers: sorted([...state.resourceSlices.map((s) => s.spec?.driver ?? ''), ...state.resourceClaims.flatMap((c) => (c.status?.allocation?.devices?.results ?? []).map((r) => r.driver))]),
+    namespaces: sorted(state.namespaces.map((n) => n.metadata.name)),
+    serviceAccounts: sorted(state.serviceAccounts.map((s) => `${s.metadata.namespace}/${s.metadata.name}`)),
+    kubernetesVersion: state.source.kubernetesVersion ?? null,
+  };
 }
