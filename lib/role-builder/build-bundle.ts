@@ -16,20 +16,26 @@ export class BuildInputError extends Error {
   }
 }
 
-const VERSION_NOTES: { applies: (r: PolicyRule) => boolean; note: string }[] = [
-  {
-    applies: (r) => (r.resources ?? []).some((x) => x === 'resourceclaims/binding' || x === 'resourceclaims/driver'),
-    note:
-      'Rules on resourceclaims/binding and resourceclaims/driver are inert before Kubernetes 1.36: RBAC stores unknown subresources and verbs, but only ' +
-      'DRAResourceClaimGranularStatusAuthorization (beta, on by default in 1.36) checks them. On 1.35 and earlier, update/patch on resourceclaims/status alone allows these writes; keep the rules so the upgrade does not break them.',
-  },
-  {
-    applies: (r) => r.verbs.some((v) => v.startsWith('impersonate:') || v.startsWith('impersonate-on:')),
-    note:
+const SYNTHETIC = ['resourceclaims/binding', 'resourceclaims/driver'];
+
+/** Why some rules do nothing on older clusters, naming only what this bundle uses. */
+function versionNotes(rules: readonly PolicyRule[]): string[] {
+  const notes: string[] = [];
+  const synthetic = SYNTHETIC.filter((sub) => rules.some((r) => (r.resources ?? []).includes(sub)));
+  if (synthetic.length > 0) {
+    notes.push(
+      `Rules on ${synthetic.join(' and ')} are inert before Kubernetes 1.36: RBAC stores unknown subresources and verbs, but only ` +
+        'DRAResourceClaimGranularStatusAuthorization (beta, on by default in 1.36) checks them. On 1.35 and earlier, update/patch on resourceclaims/status alone allows these writes; keep the rules so the upgrade does not break them.',
+    );
+  }
+  if (rules.some((r) => r.verbs.some((v) => v.startsWith('impersonate:') || v.startsWith('impersonate-on:')))) {
+    notes.push(
       'The impersonate:<mode> and impersonate-on:<mode>:<verb> verbs need constrained impersonation (KEP-5284): beta and on by default in 1.36, alpha and off by default in 1.35, absent before. ' +
-      'Without it these rules grant nothing and the impersonated requests are refused.',
-  },
-];
+        'Without it these rules grant nothing and the impersonated requests are refused.',
+    );
+  }
+  return notes;
+}
 
 /** The bundle (YAML objects with reasons) for one persona and identity; pure and deterministic. */
 export function buildBundle(input: BuildInput): RoleBundle {
@@ -82,7 +88,7 @@ export function buildBundle(input: BuildInput): RoleBundle {
     input,
     persona: { id: persona.id, title: persona.title, summary: persona.summary },
     objects,
-    versionNotes: VERSION_NOTES.filter((v) => all.some((r) => v.applies(r.rule))).map((v) => v.note),
+    versionNotes: versionNotes(all.map((r) => r.rule)),
     notes: [...(persona.notes ?? [])],
   };
 }

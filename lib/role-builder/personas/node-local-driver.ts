@@ -10,7 +10,7 @@ export const nodeLocalDriver: Persona = {
   serviceAccountOnly: true,
   namespaced: false,
   notes: [
-    'The companion ValidatingAdmissionPolicy needs service-account tokens bound to the plugin pod (ServiceAccountTokenPodNodeInfo, on by default since 1.32): the token then carries authentication.kubernetes.io/node-name.',
+    'The companion ValidatingAdmissionPolicy needs service-account tokens bound to the plugin pod with node information (ServiceAccountTokenPodNodeInfo): the token then carries authentication.kubernetes.io/node-name, and writes with any other token are refused.',
   ],
   rules: (input) => ({
     cluster: [
