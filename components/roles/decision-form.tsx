@@ -43,6 +43,11 @@ export function DecisionForm({ review, request, onReviewChange, approvedFileName
           Decisions cannot be read or recorded: {review.decisions.error}
         </p>
       )}
+      {!review.validation.ok && (
+        <p className="mb-4 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          The validation above found problems. Approving records that you accept them as they are; rejecting records why not.
+        </p>
+      )}
       {records.length > 0 && (
         <ul className="mb-4 space-y-1 text-sm">
           {records.map((r) => (

@@ -90,7 +90,7 @@ test('node-local driver: guided steps, reasoned YAML, validation, approval; then
   await expect(yaml).toContainText('resourceNames: [ gpu.example.com ]');
   await expect(yaml).toContainText('# status.devices writes for its own driver only');
   await expect(yaml).toContainText('kind: ValidatingAdmissionPolicy');
-  await expect(yaml).toContainText('kind: ServiceAccount');
+  await expect(yaml).toContainText('apiVersion: v1\nkind: ServiceAccount');
   await expect(yaml).not.toContainText('arbitrary-node');
   await expect(page.getByText('validated: least privilege holds')).toBeVisible();
   await expect(page.getByText('Version note:').first()).toBeVisible();
@@ -141,7 +141,7 @@ test('node-local driver: guided steps, reasoned YAML, validation, approval; then
   await expect(tenantYaml).toContainText('resources: [ resourceclaims ]');
   await expect(tenantYaml).toContainText('resources: [ deviceclasses ]\n    verbs: [ get, list, watch ]');
   await expect(tenantYaml).toContainText('kind: Group');
-  await expect(tenantYaml).not.toContainText('kind: ServiceAccount');
+  await expect(tenantYaml).not.toContainText('apiVersion: v1\nkind: ServiceAccount');
   await page.getByLabel('Your name').focus();
   await page.keyboard.type('Ada Lovelace');
   await page.keyboard.press('Tab');
@@ -178,5 +178,47 @@ test('node-local driver: guided steps, reasoned YAML, validation, approval; then
   await expect(page.getByRole('status').filter({ hasText: 'invalid' })).toContainText('invalid: the YAML was changed after approval');
   expect(await seriousA11yViolations(page)).toEqual([]);
   await screenshot(page, 'roles-7-history');
+  expect(consoleErrors).toEqual([]);
+});
+
+test('an existing over-granted identity: the validation fails and the diff lists what to remove; custom rules refuse wildcards', async ({ page, consoleErrors }) => {
+  await page.goto(`${URL}/roles`);
+  await page.getByRole('radio', { name: /Node-local driver/ }).check();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Namespace').fill('gpu-operator');
+  await page.getByLabel('ServiceAccount name').fill('dra-driver-nvidia-gpu-service-account-kubeletplugin');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Driver names').fill('gpu.nvidia.com');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Build and review' }).click();
+
+  await expect(page.getByText(/\d+ validation problem\(s\)/)).toBeVisible();
+  await expect(page.getByText('The service account exists: the bundle does not create it.')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'YAML' }).locator('pre')).not.toContainText('apiVersion: v1\nkind: ServiceAccount');
+  const validation = page.getByRole('region', { name: 'Validation by the engine' });
+  await expect(validation.getByRole('listitem').filter({ hasText: 'arbitrary-node:update resourceclaims/driver for gpu.nvidia.com' })).toContainText('Expected refused: RBAC: allowed by ClusterRoleBinding "nv-status-writer"');
+  await expect(validation).toContainText('DRA005');
+  const diff = page.getByRole('region', { name: 'Diff against today' });
+  await expect(diff.getByRole('region', { name: /Held today, not in the bundle/ })).toContainText('ClusterRole nv-status-writer rule #1 via ClusterRoleBinding nv-status-writer');
+  await expect(diff.getByRole('region', { name: /In the bundle, not held today/ })).toContainText('associated-node:update,associated-node:patch resourceclaims/driver');
+  expect(await seriousA11yViolations(page)).toEqual([]);
+  await screenshot(page, 'roles-8-existing-identity');
+
+  await page.goto(`${URL}/roles`);
+  await page.getByRole('radio', { name: /^Custom/ }).check();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('radio', { name: 'User' }).check();
+  await page.getByLabel('User name').fill('dana');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Rules, one per line').fill('get,list resourceclaims.resource.k8s.io # follow claims\n* secrets');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'customRules' })).toContainText('rule line 2: wildcards (*) are not allowed');
+  await page.getByLabel('Rules, one per line').fill('get,list resourceclaims.resource.k8s.io # follow claims');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Namespace for namespaced rules').fill('tenant-a');
+  await expect(page.getByText(/Role \+ RoleBinding in tenant-a: 1 rule\(s\)/)).toBeVisible();
+  await page.getByRole('button', { name: 'Build and review' }).click();
+  await expect(page.getByRole('region', { name: 'YAML' }).locator('pre')).toContainText('# follow claims');
+  await expect(page.getByText('validated: least privilege holds')).toBeVisible();
   expect(consoleErrors).toEqual([]);
 });
