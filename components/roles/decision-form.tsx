@@ -17,6 +17,7 @@ export function DecisionForm({ review, request, onReviewChange, approvedFileName
   const [error, setError] = useState<string>();
   const [result, setResult] = useState<DecisionResponse>();
   const records = 'records' in review.decisions ? review.decisions.records : [];
+  const superseded = 'superseded' in review.decisions ? review.decisions.superseded : [];
 
   async function decide(decision: Decision) {
     if (approver.trim() === '') {
@@ -28,7 +29,7 @@ export function DecisionForm({ review, request, onReviewChange, approvedFileName
     try {
       const res = await postJson<DecisionResponse>('/api/v1/role-builder/approvals', { build: request, yamlSha256: review.yamlSha256, decision, approver, comment });
       setResult(res);
-      onReviewChange({ ...review, decisions: { records: [res.record, ...records] } });
+      onReviewChange({ ...review, decisions: { records: [res.record, ...records], superseded } });
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -54,6 +55,15 @@ export function DecisionForm({ review, request, onReviewChange, approvedFileName
             <li key={r.id}>
               <Tag tone={r.decision === 'approve' ? 'green' : 'red'}>{r.decision === 'approve' ? 'approved' : 'rejected'}</Tag> by {r.approver} at {r.at}
               {r.comment && <span className="text-slate-600"> — {r.comment}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      {superseded.length > 0 && (
+        <ul className="mb-4 space-y-1 text-sm">
+          {superseded.map((r) => (
+            <li key={r.id}>
+              <Tag tone="amber">invalid</Tag> {r.decision === 'approve' ? 'approved' : 'rejected'} by {r.approver} at {r.at} for a different YAML (SHA-256 {r.yamlSha256.slice(0, 12)}…): the YAML has changed since, so that decision does not cover this one.
             </li>
           ))}
         </ul>

@@ -220,5 +220,21 @@ test('an existing over-granted identity: the validation fails and the diff lists
   await page.getByRole('button', { name: 'Build and review' }).click();
   await expect(page.getByRole('region', { name: 'YAML' }).locator('pre')).toContainText('# follow claims');
   await expect(page.getByText('validated: least privilege holds')).toBeVisible();
+
+  // The approved plugin with a second driver: a different YAML, so Grace Hopper's approval no longer covers it.
+  await page.goto(`${URL}/roles`);
+  await page.getByRole('radio', { name: /Node-local driver/ }).check();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Namespace').fill('dra-example-driver');
+  await page.getByLabel('ServiceAccount name').fill('example-kubelet-plugin');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Driver names').fill('gpu.example.com, net.example.com');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Build and review' }).click();
+  await expect(page.getByRole('region', { name: 'YAML' }).locator('pre')).toContainText('resourceNames: [ gpu.example.com, net.example.com ]');
+  const approval = page.getByRole('region', { name: 'Approval' });
+  await expect(approval.getByRole('listitem').filter({ hasText: 'Grace Hopper' })).toContainText('invalid');
+  await expect(approval.getByRole('listitem').filter({ hasText: 'Grace Hopper' })).toContainText('the YAML has changed since');
+  await screenshot(page, 'roles-9-superseded');
   expect(consoleErrors).toEqual([]);
 });

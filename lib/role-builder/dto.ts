@@ -5,8 +5,11 @@ import type { RoleReview } from './review-role';
 
 export interface RoleBuildResponse extends RoleReview {
   sourceFingerprint: string;
-  /** Decisions recorded about exactly this YAML (newest first), or why they could not be read. */
-  decisions: { records: ApprovalRecord[] } | { error: string };
+  /**
+   * Decisions recorded about exactly this YAML (newest first), and earlier decisions about the same
+   * persona and identity whose YAML differs (no longer valid); or why they could not be read.
+   */
+  decisions: { records: ApprovalRecord[]; superseded: ApprovalRecord[] } | { error: string };
 }
 
 export interface DecisionResponse {

@@ -71,9 +71,9 @@ export function listDecisions(limit = 500): ApprovalRecord[] {
   return getStore(APPROVALS_FEATURE).read((db) => (db.prepare('SELECT * FROM role_approvals ORDER BY at DESC, id DESC LIMIT ?').all(limit) as Row[]).map(toRecord));
 }
 
-/** Decisions about exactly this YAML, newest first. */
-export function decisionsFor(yamlSha256: string): ApprovalRecord[] {
+/** Decisions about the same persona and identity, whatever the YAML, newest first. */
+export function decisionsAbout(persona: string, identity: string): ApprovalRecord[] {
   return getStore(APPROVALS_FEATURE).read((db) =>
-    (db.prepare('SELECT * FROM role_approvals WHERE yaml_sha256 = ? ORDER BY at DESC, id DESC').all(yamlSha256) as Row[]).map(toRecord),
+    (db.prepare('SELECT * FROM role_approvals WHERE persona = ? AND identity = ? ORDER BY at DESC, id DESC').all(persona, identity) as Row[]).map(toRecord),
   );
 }

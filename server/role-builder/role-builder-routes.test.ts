@@ -44,7 +44,7 @@ describe('POST /api/v1/role-builder/build', () => {
     expect(r.yamlSha256).toMatch(/^[0-9a-f]{64}$/);
     expect(r.validation.ok).toBe(true);
     expect(r.diff.noGrantsToday).toBe(true);
-    expect(r.decisions).toEqual({ records: [] });
+    expect(r.decisions).toEqual({ records: [], superseded: [] });
     expect(r.sourceFingerprint).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -81,8 +81,11 @@ describe('approvals', () => {
     expect(history.currentFingerprint).toBe(r.sourceFingerprint);
     expect(checkApprovedYaml(approvedYaml, history.approvals)).toMatchObject({ status: 'valid' });
     expect(checkApprovedYaml(approvedYaml.replace('associated-node:patch', 'arbitrary-node:patch'), history.approvals)).toMatchObject({ status: 'modified' });
-    // The build now shows the decision about this exact YAML.
-    expect((await build()).decisions).toMatchObject({ records: [{ id: record.id }] });
+    // The build now shows the decision about this exact YAML; a changed YAML for the same identity shows it as invalid.
+    expect((await build()).decisions).toMatchObject({ records: [{ id: record.id }], superseded: [] });
+    const changed = await build({ ...BUILD, drivers: ['gpu.example.com', 'net.example.com'] });
+    expect(changed.yamlSha256).not.toBe(r.yamlSha256);
+    expect(changed.decisions).toMatchObject({ records: [], superseded: [{ id: record.id, yamlSha256: r.yamlSha256 }] });
   });
 
   it('refuses cross-origin requests, missing names and a YAML that changed since review', async () => {

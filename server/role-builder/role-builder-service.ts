@@ -12,7 +12,7 @@ import type { BuildInput } from '@/lib/role-builder/types';
 import { ApiError } from '@/server/http/api-errors';
 import { getAnalysis } from '@/server/services/get-report';
 import { isStoreError } from '@/server/store/store-error';
-import { decisionsFor, listDecisions, recordDecision } from './approvals-store';
+import { decisionsAbout, listDecisions, recordDecision } from './approvals-store';
 import { BuildRequestSchema, DecisionRequestSchema, type BuildRequest } from './request-schemas';
 
 
@@ -44,7 +44,8 @@ export async function buildRole(body: unknown): Promise<RoleBuildResponse> {
   const { review: r, fingerprint } = await review(BuildRequestSchema.parse(body));
   let decisions: RoleBuildResponse['decisions'];
   try {
-    decisions = { records: decisionsFor(r.yamlSha256) };
+    const about = decisionsAbout(r.bundle.persona.id, describeIdentity(r.bundle.input.identity));
+    decisions = { records: about.filter((d) => d.yamlSha256 === r.yamlSha256), superseded: about.filter((d) => d.yamlSha256 !== r.yamlSha256) };
   } catch (e) {
     // The builder still works without the store; only recording and history need it.
     if (!isStoreError(e)) throw e;
