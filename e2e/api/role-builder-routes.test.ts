@@ -8,7 +8,7 @@ import { checkApprovedYaml, type ApprovalRecord } from '@/lib/role-builder/appro
 import { closeStores } from '@/server/store/get-store';
 import type { RoleBuildResponse } from '@/lib/role-builder/dto';
 
-// The role-builder API on the demo cluster with a real SQLite file: build, decide, history across a
+// The role-builder route handlers, called in-process with a real SQLite file: build, decide, history across a
 // reopen, same-origin and validation errors, and a corrupt or unwritable store (503, file untouched).
 
 const ORIGIN = 'http://127.0.0.1:3999';
