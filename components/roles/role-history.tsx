@@ -6,6 +6,7 @@ import { queryKeys } from '@/lib/api/query-keys';
 import { checkApprovedYaml } from '@/lib/role-builder/approval';
 import type { ApprovalsResponse } from '@/lib/role-builder/dto';
 import { fetchJson } from '@/components/query/fetch-json';
+import { ErrorPanel } from '@/components/ui/error-panel';
 import { EmptyState, Panel, Tag } from '@/components/ui/panel';
 import { INPUT, SECONDARY } from './field';
 import { downloadText } from './post-json';
@@ -15,17 +16,7 @@ export function RoleHistory() {
   const q = useQuery({ queryKey: queryKeys.roleApprovals(), queryFn: ({ signal }) => fetchJson<ApprovalsResponse>('/api/v1/role-builder/approvals', signal) });
   const [text, setText] = useState('');
   if (q.isPending) return <p className="text-sm text-slate-600">Loading decisions…</p>;
-  if (q.isError) {
-    return (
-      <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-5 py-4">
-        <p className="text-sm font-semibold text-red-900">Decisions could not be read</p>
-        <p className="mt-1 break-words text-sm text-red-800">{q.error.message}</p>
-        <button type="button" onClick={() => void q.refetch()} className="mt-3 rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-900 hover:bg-red-100">
-          Try again
-        </button>
-      </div>
-    );
-  }
+  if (q.isError) return <ErrorPanel title="Decisions could not be read" message={q.error.message} onRetry={() => void q.refetch()} />;
   const { approvals, currentFingerprint } = q.data;
   const check = text.trim() ? checkApprovedYaml(text, approvals) : undefined;
   return (
