@@ -2,6 +2,7 @@
 // node-bound personas, real requests with pod-bound service-account tokens) must allow the intended
 // operations and refuse the dangerous ones, and the engine's prediction must agree with each answer.
 import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthzEngine } from '../../lib/authz/authz-engine';
 import type { ClusterState } from '../../lib/k8s/cluster-state';
@@ -10,6 +11,8 @@ import { buildBundle } from '../../lib/role-builder/build-bundle';
 import { GOLDEN_INPUTS } from '../../lib/role-builder/golden-inputs';
 import { identityUser } from '../../lib/role-builder/identity';
 import { PERSONAS } from '../../lib/role-builder/personas/registry';
+import { renderBundleYaml } from '../../lib/role-builder/render-yaml';
+import { sha256Hex } from '../../lib/role-builder/sha256';
 import { PERSONA_IDS, type BuildInput, type Operation, type RoleBundle } from '../../lib/role-builder/types';
 import { decideOperation, validateBundle } from '../../lib/role-builder/validate-bundle';
 import { collectLiveCluster } from '../../server/kube/collect-cluster';
@@ -39,7 +42,12 @@ beforeAll(async () => {
   for (const id of PERSONA_IDS) {
     const bundle = buildBundle(GOLDEN_INPUTS[id]);
     bundles.set(id, bundle);
-    for (const o of bundle.objects) await apply(o.object);
+    // What is applied is the approved export itself, parsed back from its text.
+    const plain = renderBundleYaml(bundle);
+    const approved = renderBundleYaml(bundle, { approvedBy: 'integration test', approvedAt: '2026-01-01T00:00:00.000Z', yamlSha256: sha256Hex(plain) });
+    const objects = (parseAllDocuments(approved) as unknown as { toJS(): Parameters<typeof apply>[0] }[]).map((d) => d.toJS());
+    if (objects.length !== bundle.objects.length) throw new Error(`${id}: the YAML has ${objects.length} objects, the bundle ${bundle.objects.length}`);
+    for (const o of objects) await apply(o);
   }
   after = await collect();
 }, 600_000);
@@ -67,6 +75,7 @@ describe('bundles on the real API server', () => {
         const list = { ServiceAccount: after.serviceAccounts, ClusterRole: after.clusterRoles, ClusterRoleBinding: after.clusterRoleBindings, Role: after.roles, RoleBinding: after.roleBindings, ValidatingAdmissionPolicy: after.validatingAdmissionPolicies, ValidatingAdmissionPolicyBinding: after.validatingAdmissionPolicyBindings }[object.kind];
         const stored = list?.find((o) => o.metadata.name === object.metadata.name && (o.metadata.namespace ?? '') === (object.metadata.namespace ?? ''));
         expect(stored, `${object.kind} ${object.metadata.name}`).toBeDefined();
+        expect(stored!.metadata.annotations?.['dra-posture.io/yaml-sha256']).toMatch(/^[0-9a-f]{64}$/);
         if (object.kind === 'ClusterRole' || object.kind === 'Role') expect((stored as { rules: unknown }).rules).toEqual(object.rules);
       }
     }
@@ -197,11 +206,47 @@ describe('node-bound tokens on the real API server', () => {
     expect(String(foreign.body?.message)).toContain(`may only write ResourceSlices with spec.nodeName ${own}`);
     const mine = await asToken(token, '/apis/resource.k8s.io/v1/resourceslices', { method: 'POST', body: slice(own, 0) });
     expect(mine.status).toBe(201);
+    // Rewriting or deleting another node's slice (created by admin) is refused too (spec.nodeName itself is immutable).
+    const theirs = await cp.request('admin', '/apis/resource.k8s.io/v1/resourceslices', { method: 'POST', body: slice(other, 100) });
+    expect(theirs.status).toBe(201);
+    const relabel = { ...theirs.body, metadata: { ...theirs.body.metadata, labels: { probe: 'x' } } };
+    const update = await asToken(token, `/apis/resource.k8s.io/v1/resourceslices/${theirs.body.metadata.name}`, { method: 'PUT', body: relabel });
+    expect(update.status, JSON.stringify(update.body)).toBe(403);
+    const remove = await asToken(token, `/apis/resource.k8s.io/v1/resourceslices/${theirs.body.metadata.name}`, { method: 'DELETE' });
+    expect(remove.status, JSON.stringify(remove.body)).toBe(403);
+    const removeOwn = await asToken(token, `/apis/resource.k8s.io/v1/resourceslices/${mine.body.metadata.name}`, { method: 'DELETE' });
+    expect(removeOwn.status).toBe(200);
     // Without a node-bound token (a plain SA token), every write is refused by the first validation.
     const plain = await cp.request('admin', `/api/v1/namespaces/${id.namespace}/serviceaccounts/${id.name}/token`, { method: 'POST', body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [], expirationSeconds: 3600 } } });
     const unbound = await asToken(plain.body.status.token, '/apis/resource.k8s.io/v1/resourceslices', { method: 'POST', body: slice(own, 99) });
     expect(unbound.status, JSON.stringify(unbound.body)).toBe(403);
     expect(String(unbound.body?.message)).toContain('only with a token bound to a pod on a node');
+  }, 120_000);
+
+  it('scheduler: writes allocations (resourceclaims/binding); the node-local plugin cannot, as the engine predicts', async () => {
+    const sched = GOLDEN_INPUTS.scheduler.identity as Extract<BuildInput['identity'], { kind: 'ServiceAccount' }>;
+    const plugin = GOLDEN_INPUTS['node-local-driver'].identity as Extract<BuildInput['identity'], { kind: 'ServiceAccount' }>;
+    const [own] = after.nodes.map((n) => n.metadata.name).sort();
+    const plain = await cp.request('admin', `/api/v1/namespaces/${sched.namespace}/serviceaccounts/${sched.name}/token`, { method: 'POST', body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [], expirationSeconds: 3600 } } });
+    const schedToken = plain.body.status.token as string;
+    const pluginToken = await nodeBoundToken(plugin.namespace, plugin.name, own);
+    const engine = createAuthzEngine(after);
+    const base = '/apis/resource.k8s.io/v1/namespaces/tenant-a/resourceclaims';
+    const created = await cp.request('admin', base, {
+      method: 'POST',
+      body: { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'rb-pending', namespace: 'tenant-a' }, spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } } },
+    });
+    expect(created.status).toBe(201);
+    const allocation = { devices: { results: [{ request: 'gpu', driver: 'gpu.example.com', pool: own, device: 'gpu-1' }] }, nodeSelector: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [own] }] }] } };
+    const write = (token: string, claim: ResourceClaim) => asToken(token, `${base}/${claim.metadata.name}/status`, { method: 'PUT', body: { ...claim, status: { allocation } } });
+    const claim = created.body as ResourceClaim;
+    const byPlugin = await write(pluginToken, claim);
+    expect(byPlugin.status, JSON.stringify(byPlugin.body)).toBe(422);
+    expect(String(byPlugin.body.message)).toContain('resourceclaims/binding');
+    expect(engine.claimStatusWrite(identityUser(plugin, own), claim, { verb: 'update', changesBinding: true, drivers: [] }).allowed).toBe(false);
+    const bySched = await write(schedToken, claim);
+    expect(bySched.status, JSON.stringify(bySched.body)).toBe(200);
+    expect(engine.claimStatusWrite(identityUser(sched), claim, { verb: 'update', changesBinding: true, drivers: [] }).allowed).toBe(true);
   }, 120_000);
 
   it('node-readiness-reporter: impersonating its own node works, any other node or verb is refused; the engine agrees', async () => {
