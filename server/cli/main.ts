@@ -15,7 +15,8 @@ Usage:
                         [--rule "VERBS RESOURCE[.GROUP][/SUB] [NAMES] # why"]... [-o yaml|json] [--demo | --snapshot PATH]
   dra-posture serve [--host 127.0.0.1] [--port 3000] [--demo | --snapshot PATH]
 
-Every command reads one cluster: --snapshot PATH (file or folder of kubectl -o json / YAML), or --demo.
+Every command reads one cluster: --snapshot PATH (file or folder of kubectl -o json / YAML), or --demo
+(optional for build-role: with one, it validates the bundle and compares it with today's grants).
 Exit codes: can-i 0 = yes, 1 = no; report 3 = findings at or above --fail-on; 2 = usage error or unreadable input.`;
 
 type Command = (argv: string[], io: CommandIO) => Promise<number>;
