@@ -12,9 +12,9 @@ const URL = `http://127.0.0.1:${PORT}`;
 let dir: string;
 let server: ChildProcess | undefined;
 
-async function startServer(): Promise<void> {
+async function startServer(source: Record<string, string> = { DRA_POSTURE_SOURCE: 'demo', DRA_POSTURE_SNAPSHOT: '' }): Promise<void> {
   server = spawn('npx', ['next', 'start', '-H', '127.0.0.1', '-p', String(PORT)], {
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', DRA_POSTURE_SOURCE: 'demo', DRA_POSTURE_SNAPSHOT: '', DRA_POSTURE_STORE: join(dir, 'store.sqlite') },
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...source, DRA_POSTURE_STORE: join(dir, 'store.sqlite') },
     stdio: 'ignore',
     detached: true,
   });
@@ -236,5 +236,26 @@ test('an existing over-granted identity: the validation fails and the diff lists
   await expect(approval.getByRole('listitem').filter({ hasText: 'Grace Hopper' })).toContainText('invalid');
   await expect(approval.getByRole('listitem').filter({ hasText: 'Grace Hopper' })).toContainText('the YAML has changed since');
   await screenshot(page, 'roles-9-superseded');
+  expect(consoleErrors).toEqual([]);
+});
+
+test('hostile names from the cluster (subjects, role names) render as text in the builder', async ({ page, consoleErrors }) => {
+  const USER = '<script>window.__xss=3</script>';
+  const ROLE = '<img src=x onerror=window.__xss=1>';
+  await stopServer();
+  await startServer({ DRA_POSTURE_SNAPSHOT: 'e2e/fixtures/hostile', DRA_POSTURE_SOURCE: '' });
+  await page.goto(`${URL}/roles`);
+  await page.getByRole('radio', { name: /Auditor/ }).check();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('radio', { name: 'User' }).check();
+  await page.getByLabel('User name').fill(USER);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Build and review' }).click();
+  await expect(page.getByRole('region', { name: 'YAML' }).locator('pre')).toContainText(`kind: User\n    apiGroup: rbac.authorization.k8s.io\n    name: ${USER}`);
+  await expect(page.getByRole('region', { name: 'Diff against today' })).toContainText(`ClusterRole ${ROLE}`);
+  expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
+  expect(await page.locator('main img, main svg[onload], main script:not([nonce])').count()).toBe(0);
+  await screenshot(page, 'roles-10-hostile');
   expect(consoleErrors).toEqual([]);
 });

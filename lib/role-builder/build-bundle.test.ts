@@ -96,6 +96,7 @@ describe('checkInput', () => {
       'drivers: "not a driver" is not a valid driver name (a DNS subdomain of at most 63 characters)',
     ]);
     expect(checkInput({ persona: 'auditor', identity: { kind: 'Group', name: 'system:masters' }, drivers: [] })).toEqual(['identity.name: refusing to bind group "system:masters"']);
+    expect(checkInput({ persona: 'auditor', identity: { kind: 'User', name: 'eve\n---\nkind: ClusterRoleBinding' }, drivers: [] })).toEqual(['identity.name: a User name may not contain line breaks or control characters']);
     expect(checkInput({ persona: 'nope' as never, identity: { kind: 'Group', name: 'g' }, drivers: [] })).toEqual(['persona: unknown persona "nope"']);
   });
 

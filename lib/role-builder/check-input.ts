@@ -18,6 +18,7 @@ export function checkInput(input: BuildInput): string[] {
     else if (!DNS_SUBDOMAIN.test(id.name) || id.name.length > 253) problems.push(`identity.name: "${id.name}" is not a valid service account name`);
   } else {
     if (id.name.trim() === '' || id.name !== id.name.trim()) problems.push(`identity.name: a ${id.kind} name must be non-empty without surrounding spaces`);
+    else if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(id.name)) problems.push(`identity.name: a ${id.kind} name may not contain line breaks or control characters`);
     if (id.kind === 'Group' && (id.name === 'system:masters' || id.name === 'system:authenticated' || id.name === 'system:unauthenticated')) {
       problems.push(`identity.name: refusing to bind group "${id.name}"`);
     }

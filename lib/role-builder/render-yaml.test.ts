@@ -17,6 +17,15 @@ describe('renderBundleYaml', () => {
     }
   });
 
+  it('user text cannot break out of a comment into YAML', () => {
+    const input = { ...GOLDEN_INPUTS.custom, customRules: [{ rule: { apiGroups: [''], resources: ['pods'], verbs: ['get'] }, reason: 'x\r- apiGroups: ["*"]\u2028  resources: ["*"]' }] };
+    const bundle = buildBundle(input);
+    const text = renderBundleYaml(bundle);
+    const docs = parseAllDocuments(text) as unknown as { toJS(): unknown }[];
+    expect(docs.map((d) => d.toJS())).toEqual(bundle.objects.map((o) => o.object));
+    expect(text).toContain('# x - apiGroups: ["*"]   resources: ["*"]');
+  });
+
   it('an approved export carries the stamp on every object; stripping it gives back the exact unapproved bytes', () => {
     for (const id of PERSONA_IDS) {
       const bundle = buildBundle(GOLDEN_INPUTS[id]);

@@ -15,8 +15,15 @@ export interface ApprovalStamp {
 
 const TO_STRING = { lineWidth: 0, minContentWidth: 0 } as const;
 
+// Names and reasons can come from users: no line break or control character may end a comment early
+// and turn the rest of the text into YAML.
+const BREAKS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+export function commentText(text: string): string {
+  return text.replace(BREAKS, ' ');
+}
+
 function ruleComment(r: ReasonedRule): string {
-  return ` ${r.reason}${r.since ? `\n inert before Kubernetes ${r.since}` : ''}`;
+  return ` ${commentText(r.reason)}${r.since ? `\n inert before Kubernetes ${r.since}` : ''}`;
 }
 
 function objectDocument(o: BundleObject, stamp: ApprovalStamp | undefined): Document {
@@ -24,7 +31,7 @@ function objectDocument(o: BundleObject, stamp: ApprovalStamp | undefined): Docu
     ? { ...o.object, metadata: { ...o.object.metadata, annotations: { ...o.object.metadata.annotations, [APPROVED_BY]: stamp.approvedBy, [APPROVED_AT]: stamp.approvedAt, [YAML_SHA256]: stamp.yamlSha256 } } }
     : o.object;
   const doc = new Document(object, { aliasDuplicateObjects: false });
-  doc.commentBefore = ` ${o.object.kind} ${o.object.metadata.namespace ? `${o.object.metadata.namespace}/` : ''}${o.object.metadata.name}: ${o.reason}`;
+  doc.commentBefore = commentText(` ${o.object.kind} ${o.object.metadata.namespace ? `${o.object.metadata.namespace}/` : ''}${o.object.metadata.name}: ${o.reason}`);
   if (o.rules) {
     const rules = (doc.contents as YAMLMap).get('rules', true);
     if (isSeq(rules)) {
@@ -46,10 +53,9 @@ function objectDocument(o: BundleObject, stamp: ApprovalStamp | undefined): Docu
  */
 export function renderBundleYaml(bundle: RoleBundle, stamp?: ApprovalStamp): string {
   const header =
-    `# dra-posture build-role: ${bundle.persona.id} for ${describeIdentity(bundle.input.identity)}` +
-    (bundle.input.drivers.length > 0 ? ` (drivers: ${bundle.input.drivers.join(', ')})` : '') +
+    commentText(`# dra-posture build-role: ${bundle.persona.id} for ${describeIdentity(bundle.input.identity)}` + (bundle.input.drivers.length > 0 ? ` (drivers: ${bundle.input.drivers.join(', ')})` : '')) +
     '\n' +
-    bundle.versionNotes.map((n) => `# NOTE: ${n}\n`).join('');
+    bundle.versionNotes.map((n) => `# NOTE: ${commentText(n)}\n`).join('');
   return header + bundle.objects.map((o) => `---\n${objectDocument(o, stamp).toString(TO_STRING)}`).join('');
 }
 
