@@ -36,6 +36,16 @@ async function stopServer(): Promise<void> {
   const exited = new Promise((r) => child.once('exit', r));
   process.kill(-child.pid, 'SIGTERM'); // the process group of the npx we started
   await exited;
+  // next-server may outlive npx for a moment: wait until the port is free before anything restarts.
+  for (let i = 0; i < 60; i++) {
+    try {
+      await fetch(`${URL}/api/healthz`);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the server on ${PORT} did not stop`);
 }
 
 test.describe.configure({ mode: 'serial' });
