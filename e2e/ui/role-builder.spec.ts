@@ -132,6 +132,7 @@ test('node-local driver: guided steps, reasoned YAML, validation, approval; then
   await expect(page.getByRole('radio', { name: /^Tenant/ })).toBeChecked();
   await page.getByRole('button', { name: 'Next' }).focus();
   await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 2, name: '2. Which identity gets the role?' })).toBeFocused();
   await page.getByRole('radio', { name: 'Group' }).focus();
   await page.keyboard.press('Space');
   await expect(page.getByRole('radio', { name: 'Group' })).toBeChecked();
@@ -146,6 +147,8 @@ test('node-local driver: guided steps, reasoned YAML, validation, approval; then
   await page.keyboard.type('tenant-b');
   await page.getByRole('button', { name: 'Build and review' }).focus();
   await page.keyboard.press('Enter');
+  // Focus lands on the review's heading, not on the page body.
+  await expect(page.getByRole('heading', { level: 2, name: /^Tenant for Group team-b/ })).toBeFocused();
   const tenantYaml = page.getByRole('region', { name: 'YAML' }).locator('pre');
   await expect(tenantYaml).toContainText('kind: Role\nmetadata:\n  name: group-team-b-tenant\n  namespace: tenant-b');
   await expect(tenantYaml).toContainText('resources: [ resourceclaims ]');
