@@ -13,6 +13,7 @@ export const PAGES = [
   { path: '/quotas', name: 'quotas', heading: 'Quotas' },
   { path: '/devices', name: 'devices', heading: 'Devices' },
   { path: '/explorer', name: 'explorer', heading: 'Who-can / can-i explorer' },
+  { path: '/roles', name: 'roles', heading: 'Least-privilege role builder' },
   { path: '/sources', name: 'sources', heading: 'Sources' },
 ] as const;
 

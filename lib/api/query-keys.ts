@@ -8,4 +8,5 @@ export const queryKeys = {
   canI: (q: CanIQuery) => ['can-i', q] as const,
   graph: (q: GraphQuery) => ['graph', q] as const,
   graphSearch: (q: string) => ['graph-search', q] as const,
+  roleApprovals: () => ['role-approvals'] as const,
 };

@@ -11,9 +11,12 @@ Usage:
   dra-posture can-i --batch FILE
   dra-posture who-can VERB TYPE[/NAME] [--subresource S] [-n NS] [-o json]
   dra-posture report [-o markdown|json] [--fail-on critical|high|medium|low|info] [--authorizers Node,RBAC]
+  dra-posture build-role --persona P [--driver D]... [-n NS] [--service-account NS/NAME | --user U | --group G]
+                        [--rule "VERBS RESOURCE[.GROUP][/SUB] [NAMES] # why"]... [-o yaml|json] [--demo | --snapshot PATH]
   dra-posture serve [--host 127.0.0.1] [--port 3000] [--demo | --snapshot PATH]
 
-Every command reads one cluster: --snapshot PATH (file or folder of kubectl -o json / YAML), or --demo.
+Every command reads one cluster: --snapshot PATH (file or folder of kubectl -o json / YAML), or --demo
+(optional for build-role: with one, it validates the bundle and compares it with today's grants).
 Exit codes: can-i 0 = yes, 1 = no; report 3 = findings at or above --fail-on; 2 = usage error or unreadable input.`;
 
 type Command = (argv: string[], io: CommandIO) => Promise<number>;
@@ -23,6 +26,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'who-can': async () => (await import('./commands/who-can')).runWhoCan,
   report: async () => (await import('./commands/report')).runReport,
   serve: async () => (await import('./commands/serve')).runServe,
+  'build-role': async () => (await import('./commands/build-role')).runBuildRole,
 };
 
 export async function main(argv: string[], io: CommandIO): Promise<number> {

@@ -1,0 +1,109 @@
+'use client';
+
+import Link from 'next/link';
+import { useState } from 'react';
+import type { Decision } from '@/lib/role-builder/approval';
+import type { BuildRequestBody, DecisionResponse, RoleBuildResponse } from '@/lib/role-builder/dto';
+import { CodeBlock } from '@/components/ui/code-block';
+import { Panel, Tag } from '@/components/ui/panel';
+import { Field, INPUT, PRIMARY, SECONDARY } from './field';
+import { downloadText, postJson } from './post-json';
+
+/** Approve or reject exactly the YAML shown, with a name and a comment; the decision is stored. */
+export function DecisionForm({ review, request, onReviewChange, approvedFileName }: { review: RoleBuildResponse; request: BuildRequestBody; onReviewChange: (r: RoleBuildResponse) => void; approvedFileName: string }) {
+  const [approver, setApprover] = useState('');
+  const [comment, setComment] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [result, setResult] = useState<DecisionResponse>();
+  const records = 'records' in review.decisions ? review.decisions.records : [];
+  const superseded = 'superseded' in review.decisions ? review.decisions.superseded : [];
+
+  async function decide(decision: Decision) {
+    if (approver.trim() === '') {
+      setError('Enter your name: a decision records who made it.');
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      const res = await postJson<DecisionResponse>('/api/v1/role-builder/approvals', { build: request, yamlSha256: review.yamlSha256, decision, approver, comment });
+      setResult(res);
+      onReviewChange({ ...review, decisions: { records: [res.record, ...records], superseded } });
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Panel id="review-decision" title="Approval" description="A platform lead approves or rejects exactly this YAML (by its SHA-256). Any later change to the YAML invalidates the approval." actions={<Link href="/roles/history" className="text-sm font-medium text-teal-800 underline">History</Link>}>
+      {'error' in review.decisions && (
+        <p role="alert" className="mb-4 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          Decisions cannot be read or recorded: {review.decisions.error}
+        </p>
+      )}
+      {!review.validation.ok && (
+        <p className="mb-4 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          The validation above found problems. Approving records that you accept them as they are; rejecting records why not.
+        </p>
+      )}
+      {records.length > 0 && (
+        <ul className="mb-4 space-y-1 text-sm">
+          {records.map((r) => (
+            <li key={r.id}>
+              <Tag tone={r.decision === 'approve' ? 'green' : 'red'}>{r.decision === 'approve' ? 'approved' : 'rejected'}</Tag> by {r.approver} at {r.at}
+              {r.comment && <span className="text-slate-600"> — {r.comment}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      {superseded.length > 0 && (
+        <ul className="mb-4 space-y-1 text-sm">
+          {superseded.map((r) => (
+            <li key={r.id}>
+              <Tag tone="amber">invalid</Tag> {r.decision === 'approve' ? 'approved' : 'rejected'} by {r.approver} at {r.at} for a different YAML (SHA-256 {r.yamlSha256.slice(0, 12)}…): the YAML has changed since, so that decision does not cover this one.
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="grid gap-4 md:grid-cols-2">
+        <Field id="approver" label="Your name">
+          <input id="approver" className={INPUT} value={approver} onChange={(e) => setApprover(e.target.value)} autoComplete="name" maxLength={120} />
+        </Field>
+        <Field id="comment" label="Comment">
+          <input id="comment" className={INPUT} value={comment} onChange={(e) => setComment(e.target.value)} maxLength={2000} />
+        </Field>
+      </div>
+      <div className="mt-4 flex flex-wrap gap-3">
+        <button type="button" className={PRIMARY} disabled={busy} onClick={() => void decide('approve')}>
+          Approve
+        </button>
+        <button type="button" className={SECONDARY} disabled={busy} onClick={() => void decide('reject')}>
+          Reject
+        </button>
+      </div>
+      {error && (
+        <p role="alert" className="mt-4 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
+          Not recorded: {error}
+        </p>
+      )}
+      {result && (
+        <div role="status" className="mt-4 space-y-3">
+          <p className="text-sm text-emerald-900">
+            {result.record.decision === 'approve' ? 'Approved' : 'Rejected'} by {result.record.approver} at {result.record.at}.
+          </p>
+          {result.approvedYaml && (
+            <>
+              <button type="button" className={SECONDARY} onClick={() => downloadText(approvedFileName, result.approvedYaml!)}>
+                Download approved YAML
+              </button>
+              <CodeBlock code={result.approvedYaml} label="Approved YAML" />
+            </>
+          )}
+        </div>
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,41 @@
+import type { ApprovalRecord } from './approval';
+import type { RoleReview } from './review-role';
+
+// Shapes of the role-builder API (app/api/v1/role-builder), shared by the server and the page.
+
+export interface RoleBuildResponse extends RoleReview {
+  sourceFingerprint: string;
+  /**
+   * Decisions recorded about exactly this YAML (newest first), and earlier decisions about the same
+   * persona and identity whose YAML differs (no longer valid); or why they could not be read.
+   */
+  decisions: { records: ApprovalRecord[]; superseded: ApprovalRecord[] } | { error: string };
+}
+
+export interface DecisionResponse {
+  record: ApprovalRecord;
+  /** The export with the approval annotations (approvals only). */
+  approvedYaml?: string;
+}
+
+export interface ApprovalsResponse {
+  approvals: (ApprovalRecord & { approvedYaml?: string })[];
+  currentFingerprint: string;
+}
+
+/** The wizard's answers as the build route takes them. */
+export interface BuildRequestBody {
+  persona: string;
+  identity: { kind: 'ServiceAccount'; namespace: string; name: string } | { kind: 'User' | 'Group'; name: string };
+  drivers: string[];
+  namespace?: string;
+  customRules?: string;
+}
+
+/** What the page offers as choices, from the current cluster. */
+export interface BuilderOptions {
+  drivers: string[];
+  namespaces: string[];
+  serviceAccounts: string[];
+  kubernetesVersion: string | null;
+}

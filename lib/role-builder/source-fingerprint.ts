@@ -1,0 +1,20 @@
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import { compareStrings } from '@/lib/k8s/compare-strings';
+import type { KubeObject } from '@/lib/k8s/types';
+import { sha256Hex } from './sha256';
+
+/**
+ * A stable digest of what the cluster source holds: the source's identity plus every object's
+ * kind/namespace/name, uid and resourceVersion. Any create, update or delete changes it; reloading
+ * the same snapshot does not. Recorded with an approval to tell which cluster it was made against.
+ */
+export function sourceFingerprint(state: ClusterState): string {
+  const lines: string[] = [];
+  for (const [collection, value] of Object.entries(state)) {
+    if (!Array.isArray(value) || collection === 'warnings') continue;
+    for (const o of value as KubeObject[]) lines.push(`${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name} ${o.metadata.uid ?? ''} ${o.metadata.resourceVersion ?? ''}`);
+  }
+  lines.sort(compareStrings);
+  const { kind, name, kubernetesVersion } = state.source;
+  return sha256Hex([`${kind}\u001f${name}\u001f${kubernetesVersion ?? ''}`, ...lines].join('\n'));
+}
