@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { DEMO_PORT, DEMO_URL, HOSTILE_PORT, HOSTILE_URL } from './e2e/ui/servers';
+import { DEMO_PORT, DEMO_URL, HOSTILE_PORT, HOSTILE_URL, LIVE_PORT, LIVE_URL } from './e2e/ui/servers';
 
 // Browser tests of the dashboard against real `next start` servers (built beforehand: `npm run
 // test:e2e` or scripts/test-all.sh build first). Debian's Chromium only: never `playwright install`.
@@ -49,6 +49,15 @@ export default defineConfig({
       reuseExistingServer: !process.env.CI,
       timeout: 120_000,
       env: { ...serverEnv, DRA_POSTURE_SNAPSHOT: 'e2e/fixtures/hostile' },
+    },
+    {
+      // A real kube-apiserver seeded with the demo, read live; the script stops it with the server.
+      command: `node --import tsx e2e/ui/live-server.ts ${LIVE_PORT}`,
+      url: `${LIVE_URL}/api/healthz`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 600_000,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+      env: serverEnv,
     },
   ],
 });

@@ -7,3 +7,6 @@ export const DEMO_URL = `http://127.0.0.1:${DEMO_PORT}`;
 /** The hostile snapshot (e2e/fixtures/hostile): names that are HTML and script payloads. */
 export const HOSTILE_PORT = base + 1;
 export const HOSTILE_URL = `http://127.0.0.1:${HOSTILE_PORT}`;
+/** A real kube-apiserver seeded with the demo, read live (e2e/ui/live-server.ts). */
+export const LIVE_PORT = base + 2;
+export const LIVE_URL = `http://127.0.0.1:${LIVE_PORT}`;

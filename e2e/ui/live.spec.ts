@@ -1,0 +1,42 @@
+import type { Report } from '@/lib/report/types';
+import { cspViolations, expect, gotoAndSettle, PAGES, screenshot, seriousA11yViolations, test } from './fixtures';
+import { DEMO_URL, LIVE_URL } from './servers';
+
+// Every page against a real kube-apiserver seeded with the demo manifests, read live through the
+// server's kubeconfig (e2e/ui/live-server.ts).
+
+test.describe('live cluster', () => {
+  test.use({ baseURL: LIVE_URL });
+
+  for (const p of PAGES) {
+    test(`${p.name} renders from the live cluster`, async ({ page, consoleErrors }) => {
+      await gotoAndSettle(page, p.path, p.heading);
+      const source = page.getByRole('region', { name: 'Data source' });
+      await expect(source).toContainText('Live');
+      await expect(source).toContainText('Read from the cluster by this server.');
+      await expect(source).toContainText(/Kubernetes v1\.36/);
+      await expect(source).not.toContainText('Stale');
+      await screenshot(page, `live-${p.name}`);
+      expect(consoleErrors).toEqual([]);
+      expect(await cspViolations(page)).toEqual([]);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+    });
+  }
+
+  test('the live report has every finding of the demo report', async ({ request }) => {
+    const live = (await (await request.get(`${LIVE_URL}/api/v1/report`)).json()) as Report;
+    const demo = (await (await request.get(`${DEMO_URL}/api/v1/report`)).json()) as Report;
+    expect(live.source.kind).toBe('live');
+    expect(demo.findings.length).toBeGreaterThan(10);
+    // The same objects give the same stable finding IDs. The live server also holds its bootstrap
+    // RBAC and system namespaces, which may add findings, never remove the demo's.
+    const liveIds = new Set(live.findings.map((f) => f.id));
+    const missing = demo.findings.filter((f) => !liveIds.has(f.id)).map((f) => `${f.check} ${f.title}`);
+    expect(missing).toEqual([]);
+    // Node writers: the same nodes; every all-node writer of the demo is one of the live cluster's.
+    expect(live.nodes.map((n) => n.name)).toEqual(demo.nodes.map((n) => n.name));
+    const key = (w: Report['allNodes']['statusWriters'][number]) => `${w.mode} ${w.subject.kind} ${w.subject.namespace ?? ''} ${w.subject.name}`;
+    const liveAll = new Set(live.allNodes.statusWriters.map(key));
+    expect(demo.allNodes.statusWriters.map(key).filter((k) => !liveAll.has(k))).toEqual([]);
+  });
+});
