@@ -1,7 +1,10 @@
 import type { Metadata } from 'next';
+import { ContextSwitcher } from '@/components/sources/context-switcher';
 import { SnapshotUpload } from '@/components/sources/snapshot-upload';
 import { PageHeader, Panel } from '@/components/ui/panel';
+import { listKubeContexts } from '@/server/services/kube-contexts';
 import { getShellInfo } from '@/server/services/shell-info';
+import { getSourceSelection } from '@/server/services/source-selection';
 import { getUploadedSnapshot, maxUploadBytes } from '@/server/services/uploaded-source';
 
 export const metadata: Metadata = { title: 'Sources' };
@@ -9,6 +12,9 @@ export const dynamic = 'force-dynamic';
 
 export default async function SourcesPage() {
   const info = await getShellInfo();
+  const selection = getSourceSelection();
+  const uploaded = !!getUploadedSnapshot();
+  const liveContext = info.source.kind === 'live' && !uploaded ? info.source.name : undefined;
   return (
     <>
       <PageHeader
@@ -20,8 +26,11 @@ export default async function SourcesPage() {
           {info.source.kind} · {info.source.name} · Kubernetes {info.source.kubernetesVersion ?? 'version unknown'}
         </p>
       </Panel>
+      <Panel id="contexts" title="Demo or a live context" description="Contexts of the server's own kubeconfig. Choosing one reads that cluster live with the server's credentials; a context that cannot be read leaves the current source as it is." className="mb-6">
+        <ContextSwitcher contexts={listKubeContexts()} selected={liveContext} overridden={!!selection || uploaded} />
+      </Panel>
       <Panel id="upload" title="Upload a snapshot" description={`Output of kubectl get … -o json, a List, or multi-document YAML; at most ${Math.round(maxUploadBytes() / 1024 / 1024)} MiB. Secrets in it are dropped unread.`}>
-        <SnapshotUpload uploaded={!!getUploadedSnapshot()} maxBytes={maxUploadBytes()} />
+        <SnapshotUpload uploaded={uploaded} maxBytes={maxUploadBytes()} />
       </Panel>
     </>
   );

@@ -40,3 +40,52 @@ test.describe('live cluster', () => {
     expect(demo.allNodes.statusWriters.map(key).filter((k) => !liveAll.has(k))).toEqual([]);
   });
 });
+
+// Runs after the page tests above (one worker, file order) and puts the configured source back.
+test.describe('source switcher with live contexts', () => {
+  test.use({ baseURL: LIVE_URL });
+  test.afterAll(async ({ request }) => {
+    await request.post(`${LIVE_URL}/api/v1/sources/reset`, { headers: { Origin: LIVE_URL } });
+  });
+
+  test('lists the contexts by name and host only', async ({ request, page }) => {
+    const body = await (await request.get('/api/v1/sources/contexts')).json();
+    expect(body.contexts.map((c: { name: string }) => c.name)).toEqual(['admin', 'unreachable']);
+    for (const c of body.contexts) {
+      expect(Object.keys(c).sort()).toEqual(['current', 'name', 'server']);
+      expect(c.server).toMatch(/^127\.0\.0\.1:\d+$/);
+    }
+    const html = await (await page.request.get('/sources')).text();
+    for (const secret of ['token', 'client-certificate', 'client-key', 'BEGIN CERTIFICATE', 'insecure-skip-tls-verify']) expect(html).not.toContain(secret);
+  });
+
+  test('live → demo → live context; an unreachable context is refused and changes nothing', async ({ page, consoleErrors }) => {
+    const source = page.getByRole('region', { name: 'Data source' });
+    const panel = page.getByRole('region', { name: 'Demo or a live context' });
+    await gotoAndSettle(page, '/sources', 'Sources');
+    await expect(source).toContainText('Live');
+
+    await panel.getByRole('button', { name: 'Use the demo cluster' }).click();
+    await expect(panel.getByRole('status')).toContainText('Now showing the bundled demo cluster');
+    await expect(source).toContainText('Demo');
+
+    await panel.getByRole('button', { name: 'Use context unreachable' }).click();
+    await expect(panel.getByRole('alert')).toContainText('context "unreachable" (127.0.0.1:9) cannot be read', { timeout: 30_000 });
+    await expect(panel.getByRole('alert')).toContainText('the current source is unchanged');
+    await page.reload();
+    await expect(source).toContainText('Demo');
+
+    await panel.getByRole('button', { name: 'Use context admin' }).click();
+    await expect(panel.getByRole('status')).toContainText('Now showing context admin');
+    await expect(source).toContainText('Live');
+    await screenshot(page, 'live-sources-switched');
+    await gotoAndSettle(page, '/nodes', 'Nodes');
+    await expect(source).toContainText('Live');
+
+    await gotoAndSettle(page, '/sources', 'Sources');
+    await panel.getByRole('button', { name: 'Back to the configured source' }).click();
+    await expect(panel.getByRole('status')).toContainText('Back to the source the server was started with');
+    await expect(source).toContainText('Live');
+    expect(consoleErrors.filter((e) => !e.includes('503'))).toEqual([]);
+  });
+});

@@ -4,10 +4,17 @@ import { hasDefaultKubeconfig } from '@/server/kube/kubeconfig';
 import { loadDemo } from '@/server/sources/demo-source';
 import { LiveCluster, type LiveStatus } from '@/server/sources/live-cluster';
 import { loadSnapshot } from '@/server/sources/snapshot-source';
+import { getSourceSelection, type SourceSelection } from './source-selection';
 import { getUploadedSnapshot } from './uploaded-source';
 
-let cached: Promise<ClusterState> | undefined;
-let live: Promise<LiveCluster> | undefined;
+// One loaded source per choice, kept for the process (a switch back finds it ready). On globalThis:
+// Next bundles route handlers and pages separately, and both must see the same live watches.
+const KEY = Symbol.for('dra-posture.sources');
+interface Loaded {
+  states: Map<string, Promise<ClusterState>>;
+  lives: Map<string, Promise<LiveCluster>>;
+}
+const loaded = ((globalThis as unknown as Record<symbol, Loaded | undefined>)[KEY] ??= { states: new Map(), lives: new Map() });
 
 type Choice = { kind: 'snapshot'; path: string } | { kind: 'live'; kubeconfig?: string; context?: string } | { kind: 'demo' };
 
@@ -16,7 +23,9 @@ type Choice = { kind: 'snapshot'; path: string } | { kind: 'live'; kubeconfig?: 
  * DRA_POSTURE_SNAPSHOT=PATH; DRA_POSTURE_SOURCE=demo; DRA_POSTURE_KUBECONFIG / DRA_POSTURE_CONTEXT;
  * otherwise the current kubeconfig when one is configured, else the bundled demo.
  */
-export function chooseSource(env: Record<string, string | undefined> = process.env): Choice {
+export function chooseSource(env: Record<string, string | undefined> = process.env, selection: SourceSelection | undefined = getSourceSelection()): Choice {
+  if (selection?.kind === 'demo') return { kind: 'demo' };
+  if (selection?.kind === 'context') return { kind: 'live', kubeconfig: env.DRA_POSTURE_KUBECONFIG || undefined, context: selection.name };
   if (env.DRA_POSTURE_SNAPSHOT) return { kind: 'snapshot', path: env.DRA_POSTURE_SNAPSHOT };
   if (env.DRA_POSTURE_SOURCE === 'demo') return { kind: 'demo' };
   if (env.DRA_POSTURE_KUBECONFIG || env.DRA_POSTURE_CONTEXT || (env.DRA_POSTURE_SOURCE !== 'no-live' && hasDefaultKubeconfig())) {
@@ -26,15 +35,23 @@ export function chooseSource(env: Record<string, string | undefined> = process.e
 }
 
 function getLive(choice: Extract<Choice, { kind: 'live' }>): Promise<LiveCluster> {
-  live ??= (async () => {
-    const cluster = new LiveCluster({ kubeconfig: choice.kubeconfig, context: choice.context });
-    await cluster.start();
-    return cluster;
-  })().catch((e) => {
-    live = undefined;
-    throw e;
-  });
+  const key = `${choice.kubeconfig ?? ''}\u0000${choice.context ?? ''}`;
+  let live = loaded.lives.get(key);
+  if (!live) {
+    live = (async () => {
+      const cluster = new LiveCluster({ kubeconfig: choice.kubeconfig, context: choice.context });
+      await cluster.start();
+      return cluster;
+    })();
+    loaded.lives.set(key, live);
+    live.catch(() => loaded.lives.delete(key));
+  }
   return live;
+}
+
+/** Starts (or finds) the live source of a context; rejects when it cannot be read. */
+export function connectContext(kubeconfig: string | undefined, context: string): Promise<LiveCluster> {
+  return getLive({ kind: 'live', kubeconfig, context });
 }
 
 /** The cluster the dashboard shows; for a live source, the current state of its watches. */
@@ -43,13 +60,14 @@ export async function getCurrentCluster(): Promise<ClusterState> {
   if (uploaded) return uploaded;
   const choice = chooseSource();
   if (choice.kind === 'live') return (await getLive(choice)).getState();
-  if (!cached) {
-    cached = (choice.kind === 'snapshot' ? loadSnapshot(choice.path) : loadDemo()).catch((e) => {
-      cached = undefined;
-      throw e;
-    });
+  const key = choice.kind === 'snapshot' ? `snapshot:${choice.path}` : 'demo';
+  let state = loaded.states.get(key);
+  if (!state) {
+    state = choice.kind === 'snapshot' ? loadSnapshot(choice.path) : loadDemo();
+    loaded.states.set(key, state);
+    state.catch(() => loaded.states.delete(key));
   }
-  return cached;
+  return state;
 }
 
 /** Freshness of a live source (undefined for demo and snapshots). */

@@ -1,0 +1,13 @@
+import { ApiError, jsonResponse, withApiErrors } from '@/server/http/api-errors';
+import { assertSameOrigin } from '@/server/http/same-origin';
+import { selectSource } from '@/server/services/select-source';
+
+// POST /api/v1/sources/select – {"kind":"demo"} or {"kind":"context","name":"…"}: a context of the
+// server's own kubeconfig, by name (kubeconfigs are never accepted from the browser).
+export const POST = withApiErrors(async (request: Request) => {
+  assertSameOrigin(request);
+  const body: unknown = await request.json().catch(() => {
+    throw new ApiError('bad_request', 'the body must be JSON');
+  });
+  return jsonResponse({ selected: await selectSource(body) });
+});
