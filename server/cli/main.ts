@@ -11,10 +11,13 @@ Usage:
   dra-posture can-i --batch FILE
   dra-posture who-can VERB TYPE[/NAME] [--subresource S] [-n NS] [-o json]
   dra-posture report [-o markdown|json] [--fail-on critical|high|medium|low|info] [--authorizers Node,RBAC]
+  dra-posture export --out FILE [--key PRIVATE.pem] [--pdf]      compliance bundle (tar: report, objects, CSV, HTML, manifest)
+  dra-posture verify FILE [--key PUBLIC.pem]                     exit 0 only if every digest (and the signature) holds
+  dra-posture diff A B [-o json]                                 drift between two bundles (or stored snapshot ids)
   dra-posture serve [--host 127.0.0.1] [--port 3000] [--demo | --snapshot PATH]
 
 Every command reads one cluster: --snapshot PATH (file or folder of kubectl -o json / YAML), or --demo.
-Exit codes: can-i 0 = yes, 1 = no; report 3 = findings at or above --fail-on; 2 = usage error or unreadable input.`;
+Exit codes: can-i 0 = yes, 1 = no; report 3 = findings at or above --fail-on; verify 1 = not verified; diff 1 = changes; 2 = usage error or unreadable input.`;
 
 type Command = (argv: string[], io: CommandIO) => Promise<number>;
 
@@ -23,6 +26,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'who-can': async () => (await import('./commands/who-can')).runWhoCan,
   report: async () => (await import('./commands/report')).runReport,
   serve: async () => (await import('./commands/serve')).runServe,
+  export: async () => (await import('./commands/export')).runExport,
+  verify: async () => (await import('./commands/verify')).runVerify,
 };
 
 export async function main(argv: string[], io: CommandIO): Promise<number> {
