@@ -30,7 +30,7 @@ h3 { font-size: 13pt; margin-top: 1.5rem; }
 .cover dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: 1.5rem 0; }
 .cover dt { color: #475569; }
 .muted { color: #475569; }
-table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; font-size: 9.5pt; }
+table { border-collapse: collapse; table-layout: fixed; width: 100%; margin: .5rem 0 1rem; font-size: 9.5pt; }
 th, td { border: 1px solid #cbd5e1; padding: .25rem .4rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 th { background: #f1f5f9; }
 thead { display: table-header-group; }
