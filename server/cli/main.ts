@@ -28,6 +28,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./commands/serve')).runServe,
   export: async () => (await import('./commands/export')).runExport,
   verify: async () => (await import('./commands/verify')).runVerify,
+  diff: async () => (await import('./commands/diff')).runDiff,
 };
 
 export async function main(argv: string[], io: CommandIO): Promise<number> {

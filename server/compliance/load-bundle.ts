@@ -1,33 +1,51 @@
 import 'server-only';
-import { ENTRY, type BundleMetadata } from '@/lib/compliance/bundle-format';
+import { ENTRY, type BundleMetadata, type Manifest } from '@/lib/compliance/bundle-format';
 import { describeProblems } from '@/lib/compliance/verify-bundle';
 import { buildClusterState } from '@/lib/k8s/build-cluster-state';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { SnapshotError } from '@/lib/k8s/snapshot-error';
+import type { Report } from '@/lib/report/types';
 import { parseDocuments } from '@/server/sources/parse-documents';
 import { verifyBundleBytes } from './read-bundle';
 
+export interface OpenedBundle {
+  state: ClusterState;
+  /** The report as exported (report.json). */
+  report: Report;
+  metadata: BundleMetadata;
+  manifest: Manifest;
+  fingerprint: string;
+}
+
+function parseJsonEntry<T>(bytes: Uint8Array, entry: string, fileName: string): T {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes)) as T;
+  } catch {
+    throw new SnapshotError(`${entry} is not valid JSON`, { file: fileName });
+  }
+}
+
 /**
- * An exported bundle as a snapshot source: it must verify (a damaged or altered bundle is refused,
- * naming what changed), then objects.json is read with the ordinary snapshot parser and the
- * source's own warnings are restored, so the report equals the exported one.
+ * A verified bundle's parts. A damaged or altered bundle is refused, naming what changed; then
+ * objects.json is read with the ordinary snapshot parser and the source's own warnings are
+ * restored, so a report computed from the state equals the exported one.
  */
-export function loadBundleState(bytes: Uint8Array, fileName: string): ClusterState {
+export function openBundle(bytes: Uint8Array, fileName: string): OpenedBundle {
   const result = verifyBundleBytes(bytes);
   if (!result.ok) {
     const lines = describeProblems(result.problems);
     throw new SnapshotError(`bundle does not verify: ${lines.slice(0, 3).join('; ')}${lines.length > 3 ? ` (and ${lines.length - 3} more)` : ''}`, { file: fileName });
   }
-  const objects = result.entries.get(ENTRY.objects)!;
-  let metadata: BundleMetadata;
-  try {
-    metadata = JSON.parse(new TextDecoder().decode(result.entries.get(ENTRY.metadata)!)) as BundleMetadata;
-  } catch {
-    throw new SnapshotError('metadata.json is not valid JSON', { file: fileName });
-  }
-  const items = parseDocuments(objects, `${fileName}:${ENTRY.objects}`, 'json');
+  const metadata = parseJsonEntry<BundleMetadata>(result.entries.get(ENTRY.metadata)!, ENTRY.metadata, fileName);
+  const report = parseJsonEntry<Report>(result.entries.get(ENTRY.report)!, ENTRY.report, fileName);
+  const items = parseDocuments(result.entries.get(ENTRY.objects)!, `${fileName}:${ENTRY.objects}`, 'json');
   const state = buildClusterState(items, { kind: 'snapshot', name: fileName }, { onInvalid: 'fail' });
   state.source.name = fileName;
   if (Array.isArray(metadata.sourceWarnings)) state.warnings.unshift(...metadata.sourceWarnings.filter((w): w is string => typeof w === 'string'));
-  return state;
+  return { state, report, metadata, manifest: result.manifest!, fingerprint: result.fingerprint! };
+}
+
+/** An exported bundle as a snapshot source. */
+export function loadBundleState(bytes: Uint8Array, fileName: string): ClusterState {
+  return openBundle(bytes, fileName).state;
 }
