@@ -1,6 +1,8 @@
 import 'server-only';
-import type { Severity } from '@/lib/report/types';
+import type { SnapshotRecord } from '@/lib/compliance/snapshot-api';
 import { getStore } from '@/server/store/get-store';
+
+export type { SnapshotRecord };
 
 // Snapshot history in the embedded store: the bundle's bytes as written (so a stored snapshot
 // verifies and exports byte for byte) plus what the history list shows without opening it.
@@ -23,17 +25,6 @@ export const SNAPSHOTS_FEATURE = {
   ],
 } as const;
 
-export interface SnapshotRecord {
-  id: string;
-  takenAt: string;
-  sourceKind: string;
-  sourceName: string;
-  /** sha256 of the bundle's manifest.json. */
-  fingerprint: string;
-  summary: Record<Severity, number>;
-  findings: number;
-  size: number;
-}
 
 interface Row {
   id: string;

@@ -1,5 +1,6 @@
 import 'server-only';
 import { computeDrift, type Drift } from '@/lib/compliance/drift';
+import { isSnapshotError } from '@/lib/k8s/snapshot-error';
 import { ApiError } from '@/server/http/api-errors';
 import { openBundle } from '@/server/compliance/load-bundle';
 import { getSnapshotBundle, getSnapshotRecord, listSnapshots, saveSnapshot, type SnapshotRecord } from '@/server/compliance/snapshot-store';
@@ -38,7 +39,13 @@ export function storedBundle(id: string): { record: SnapshotRecord; bytes: Uint8
 export function snapshotDrift(fromId: string, toId: string): Drift {
   const side = (id: string) => {
     const { record, bytes } = storedBundle(id);
-    const opened = openBundle(bytes, id);
+    let opened;
+    try {
+      opened = openBundle(bytes, id);
+    } catch (e) {
+      if (isSnapshotError(e)) throw new ApiError('invalid_snapshot', `stored snapshot ${e.message}`);
+      throw e;
+    }
     return { report: opened.report, state: opened.state, label: `${id} (${record.takenAt})` };
   };
   return computeDrift(side(fromId), side(toId));
