@@ -12,5 +12,6 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { href: '/quotas', label: 'Quotas', description: 'DRA quota usage' },
   { href: '/devices', label: 'Devices', description: 'DeviceClasses and zeroing' },
   { href: '/explorer', label: 'Who-can explorer', description: 'Ask the authorizer' },
+  { href: '/snapshots', label: 'Snapshots', description: 'Export, history and drift' },
   { href: '/sources', label: 'Sources', description: 'Demo, snapshot or live cluster' },
 ];

@@ -13,6 +13,7 @@ export const PAGES = [
   { path: '/quotas', name: 'quotas', heading: 'Quotas' },
   { path: '/devices', name: 'devices', heading: 'Devices' },
   { path: '/explorer', name: 'explorer', heading: 'Who-can / can-i explorer' },
+  { path: '/snapshots', name: 'snapshots', heading: 'Snapshots' },
   { path: '/sources', name: 'sources', heading: 'Sources' },
 ] as const;
 
