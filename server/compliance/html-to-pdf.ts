@@ -4,9 +4,19 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ENTRY } from '@/lib/compliance/bundle-format';
+import type { TarEntryInput } from '@/lib/compliance/tar';
+import { renderReportHtml } from '@/lib/report/render-html';
+import type { Report } from '@/lib/report/types';
+import { TOOL_VERSION } from './tool-version';
 
 // The printable HTML report as PDF, printed by headless Chromium (Debian's, as the browser tests
 // use). The HTML has no scripts and a CSP without network access, so printing it runs nothing.
+
+/** report.pdf for a bundle: the HTML report (same time and version as the bundle's) printed. */
+export async function pdfEntry(report: Report, createdAt: string): Promise<TarEntryInput> {
+  return { name: ENTRY.pdf, chunks: [await htmlToPdf(renderReportHtml(report, { generatedAt: createdAt, toolVersion: TOOL_VERSION }))] };
+}
 
 export const CHROMIUM_PATH_ENV = 'CHROMIUM_PATH';
 const TIMEOUT_MS = 120_000;

@@ -5,13 +5,10 @@ import { mergeSettings, type AnalysisSettings } from '@/lib/analysis/settings';
 import { DEFAULT_CHAIN } from '@/lib/authz/authorize';
 import type { AuthorizerName } from '@/lib/authz/types';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import { ENTRY } from '@/lib/compliance/bundle-format';
-import { tarPieces } from '@/lib/compliance/tar';
-import { renderReportHtml } from '@/lib/report/render-html';
+import { tarPieces, type TarEntryInput } from '@/lib/compliance/tar';
 import { buildReport } from '@/lib/report/build-report';
 import type { Report } from '@/lib/report/types';
 import { nodeSha256 } from './node-sha256';
-import { htmlToPdf } from './html-to-pdf';
 import { loadSigningKey } from './signing';
 import { TOOL_VERSION } from './tool-version';
 
@@ -23,8 +20,8 @@ export interface MakeBundleOptions {
   chain?: readonly AuthorizerName[];
   /** The report already computed from this state with these settings (the server's cached one). */
   report?: Report;
-  /** Adds report.pdf, printed from report.html by Chromium. */
-  pdf?: boolean;
+  /** Entries added after the fixed ones (report.pdf from pdfEntry), listed in the manifest. */
+  extraEntries?: TarEntryInput[];
 }
 
 export async function makeBundle(state: ClusterState, options: MakeBundleOptions = {}): Promise<BuiltBundle & { report: Report }> {
@@ -33,8 +30,7 @@ export async function makeBundle(state: ClusterState, options: MakeBundleOptions
   const authorizers = options.chain ?? DEFAULT_CHAIN;
   const report = options.report ?? buildReport(state, { settings: options.settings, ...(options.chain ? { chain: options.chain } : {}) });
   const createdAt = options.createdAt ?? new Date().toISOString();
-  const extraEntries = options.pdf ? [{ name: ENTRY.pdf, chunks: [await htmlToPdf(renderReportHtml(report, { generatedAt: createdAt, toolVersion: TOOL_VERSION }))] }] : [];
-  const built = buildBundle({ state, report, settings, authorizers, createdAt, toolVersion: TOOL_VERSION }, nodeSha256, { signing, extraEntries });
+  const built = buildBundle({ state, report, settings, authorizers, createdAt, toolVersion: TOOL_VERSION }, nodeSha256, { signing, extraEntries: options.extraEntries });
   return { ...built, report };
 }
 

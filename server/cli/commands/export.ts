@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import { parseAuthorizerChain } from '@/lib/authz/authorize';
 import type { AuthorizerName } from '@/lib/authz/types';
 import { KeyFileError } from '@/server/compliance/signing';
-import { PdfError } from '@/server/compliance/html-to-pdf';
+import { buildReport } from '@/lib/report/build-report';
+import { PdfError, pdfEntry } from '@/server/compliance/html-to-pdf';
 import { makeBundle, writeBundleFile } from '@/server/compliance/write-bundle';
 import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
 import { UsageError } from '../usage-error';
@@ -38,7 +39,10 @@ export async function runExport(argv: string[], io: CommandIO): Promise<number> 
   const state = await loadClusterFromFlags(values);
   let bundle;
   try {
-    bundle = await makeBundle(state, { keyPath: values.key, pdf: values.pdf, chain });
+    const createdAt = new Date().toISOString();
+    const report = buildReport(state, chain ? { chain } : {});
+    const extraEntries = values.pdf ? [await pdfEntry(report, createdAt)] : [];
+    bundle = await makeBundle(state, { keyPath: values.key, chain, report, createdAt, extraEntries });
   } catch (e) {
     if (e instanceof KeyFileError) throw new UsageError(`--key: ${e.message}`);
     if (e instanceof PdfError) throw new UsageError(`--pdf: ${e.message}`);
