@@ -16,6 +16,7 @@ import {
   type BundleSigner,
   type Manifest,
 } from './bundle-format';
+import { compactReport } from './bundle-report';
 import { findingsCsvChunks } from './findings-csv';
 import { objectCounts, objectsJsonChunks } from './objects-json';
 import { sha256Hex, type Sha256 } from './sha256';
@@ -72,7 +73,7 @@ export function buildBundle(input: BundleInput, sha256: Sha256, options: { signi
   const { signing } = options;
   const content: TarEntryInput[] = [
     { name: ENTRY.metadata, chunks: encodeAll([`${JSON.stringify(bundleMetadata(input), null, 2)}\n`]) },
-    { name: ENTRY.report, chunks: encodeAll(appendNewline(reportJsonChunks(input.report))) },
+    { name: ENTRY.report, chunks: encodeAll(appendNewline(reportJsonChunks(compactReport(input.report)))) },
     { name: ENTRY.objects, chunks: encodeAll(objectsJsonChunks(input.state)) },
     { name: ENTRY.findingsCsv, chunks: encodeAll(findingsCsvChunks(input.report.findings)) },
     { name: ENTRY.markdown, chunks: encodeAll([renderReportMarkdown(input.report)]) },
@@ -103,7 +104,7 @@ export function buildBundle(input: BundleInput, sha256: Sha256, options: { signi
 }
 
 function* appendNewline(pieces: Iterable<string>): Generator<string> {
-  // report.json equals `dra-posture report -o json` output (pieces joined by newlines, one at the end).
+  // Pieces joined by newlines and one at the end, as `dra-posture report -o json` prints them.
   let first = true;
   for (const p of pieces) {
     yield first ? p : `\n${p}`;

@@ -6,7 +6,8 @@ import type { Report } from './types';
 
 const CHUNK_CHARS = 1 << 16;
 
-export function* reportJsonChunks(report: Report): Generator<string> {
+/** Also used for report-shaped objects (a bundle's report.json). */
+export function* reportJsonChunks(report: Report | object): Generator<string> {
   let buffer: string[] = [];
   let size = 0;
   const line = function* (text: string) {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENTRY } from '@/lib/compliance/bundle-format';
+import { expandReport, type BundleReport } from '@/lib/compliance/bundle-report';
 import { readTar } from '@/lib/compliance/tar';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { buildReport } from '@/lib/report/build-report';
@@ -77,8 +78,11 @@ describe('compliance bundle', () => {
   });
 
   it('holds the report of the cluster, its objects without Secrets, and metadata', () => {
-    const report = JSON.parse(Buffer.from(entry(unsigned, ENTRY.report)).toString('utf8')) as Report;
-    expect(JSON.stringify(report)).toBe(JSON.stringify(buildReport(demo)));
+    const bundled = JSON.parse(Buffer.from(entry(unsigned, ENTRY.report)).toString('utf8')) as BundleReport;
+    // Writers of all nodes are written once and referenced; expanded, it is the report.
+    expect(bundled.sharedStatusWriters.length).toBeGreaterThan(0);
+    expect(bundled.nodes.every((n) => n.statusWriters.some((w) => typeof w === 'number'))).toBe(true);
+    expect(JSON.stringify(expandReport(bundled), null, 2)).toBe(JSON.stringify(buildReport(demo), null, 2));
     const objects = JSON.parse(Buffer.from(entry(unsigned, ENTRY.objects)).toString('utf8'));
     expect(objects.kind).toBe('List');
     expect(objects.items.some((o: { kind: string }) => o.kind === 'Secret')).toBe(false);
@@ -94,7 +98,7 @@ describe('compliance bundle', () => {
   it('imports as a snapshot source with byte-identical findings (file and upload)', async () => {
     const file = join(dir, 'demo.tar');
     writeFileSync(file, signed);
-    const exported = JSON.parse(Buffer.from(entry(signed, ENTRY.report)).toString('utf8')) as Report;
+    const exported = expandReport(JSON.parse(Buffer.from(entry(signed, ENTRY.report)).toString('utf8')) as BundleReport);
     const fromFile = buildReport(await loadSnapshot(file));
     const fromUpload = buildReport(loadSnapshotFromText(signed, 'demo.tar'));
     expect(JSON.stringify(fromFile.findings)).toBe(JSON.stringify(exported.findings));

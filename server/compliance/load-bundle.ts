@@ -1,5 +1,6 @@
 import 'server-only';
 import { ENTRY, type BundleMetadata, type Manifest } from '@/lib/compliance/bundle-format';
+import { BundleReportError, expandReport, type BundleReport } from '@/lib/compliance/bundle-report';
 import { describeProblems } from '@/lib/compliance/verify-bundle';
 import { buildClusterState } from '@/lib/k8s/build-cluster-state';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
@@ -10,7 +11,7 @@ import { verifyBundleBytes } from './read-bundle';
 
 export interface OpenedBundle {
   state: ClusterState;
-  /** The report as exported (report.json). */
+  /** The report as exported (report.json, expanded). */
   report: Report;
   metadata: BundleMetadata;
   manifest: Manifest;
@@ -37,7 +38,13 @@ export function openBundle(bytes: Uint8Array, fileName: string): OpenedBundle {
     throw new SnapshotError(`bundle does not verify: ${lines.slice(0, 3).join('; ')}${lines.length > 3 ? ` (and ${lines.length - 3} more)` : ''}`, { file: fileName });
   }
   const metadata = parseJsonEntry<BundleMetadata>(result.entries.get(ENTRY.metadata)!, ENTRY.metadata, fileName);
-  const report = parseJsonEntry<Report>(result.entries.get(ENTRY.report)!, ENTRY.report, fileName);
+  let report: Report;
+  try {
+    report = expandReport(parseJsonEntry<BundleReport>(result.entries.get(ENTRY.report)!, ENTRY.report, fileName));
+  } catch (e) {
+    if (e instanceof BundleReportError) throw new SnapshotError(e.message, { file: fileName });
+    throw e;
+  }
   const items = parseDocuments(result.entries.get(ENTRY.objects)!, `${fileName}:${ENTRY.objects}`, 'json');
   const state = buildClusterState(items, { kind: 'snapshot', name: fileName }, { onInvalid: 'fail' });
   state.source.name = fileName;

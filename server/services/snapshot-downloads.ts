@@ -1,5 +1,6 @@
 import 'server-only';
 import { ENTRY } from '@/lib/compliance/bundle-format';
+import { expandReport, type BundleReport } from '@/lib/compliance/bundle-report';
 import { findingsCsvChunks } from '@/lib/compliance/findings-csv';
 import type { SnapshotPart } from '@/lib/compliance/snapshot-api';
 import { describeProblems } from '@/lib/compliance/verify-bundle';
@@ -36,7 +37,9 @@ export function storedSnapshotPart(id: string, part: SnapshotPart): Download {
   const fileName = `dra-posture-${safeName(record.sourceName)}-${id}.${file.extension}`;
   const result = verifyBundleBytes(bytes);
   if (!result.ok) throw new ApiError('invalid_snapshot', `stored snapshot ${id} does not verify: ${describeProblems(result.problems).join('; ')}`);
-  const body = file.entry ? result.entries.get(file.entry)! : bytes;
+  let body: Uint8Array | string = file.entry ? result.entries.get(file.entry)! : bytes;
+  // The bundle writes shared node writers once; the download is the report as the API serves it.
+  if (part === 'json') body = `${[...reportJsonChunks(expandReport(JSON.parse(new TextDecoder().decode(body as Uint8Array)) as BundleReport))].join('\n')}\n`;
   return { body, contentType: file.contentType, fileName };
 }
 
