@@ -19,16 +19,65 @@ export interface BundleReport extends Omit<Report, 'nodes'> {
   nodes: BundleNodeReport[];
 }
 
-/** Indexes of writers found on two or more nodes. Writers are compared by identity: the analysis hands every node the same object for a writer of all nodes, and an unshared copy is merely written in full. */
-function sharing<W extends object>(lists: readonly (readonly W[])[]): { shared: W[]; index: Map<W, number> } {
-  const seen = new Map<W, number>();
-  for (const list of lists) for (const w of list) seen.set(w, (seen.get(w) ?? 0) + 1);
+/** Equal as JSON, key order included (so the expanded report prints the same bytes). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    if (ka[i] !== kb[i]) return false;
+    if (!sameJson((a as Record<string, unknown>)[ka[i]], (b as Record<string, unknown>)[kb[i]])) return false;
+  }
+  return true;
+}
+
+type Writer = NodeStatusWriter | ClaimStatusWriter;
+
+/**
+ * Writers found on two or more nodes, and each writer's index among them. Equal writers are found by
+ * identity first (the analysis hands every node the same object for a writer of all nodes), then by
+ * content among writers with the same subject, mode, scope or driver and evidence count.
+ */
+function sharing<W extends Writer>(lists: readonly (readonly W[])[]): { shared: W[]; index: Map<W, number> } {
+  const representative = new Map<W, W>();
+  const candidates = new Map<string, W[]>();
+  const count = new Map<W, number>();
+  for (const list of lists) {
+    for (const w of list) {
+      let rep = representative.get(w);
+      if (rep === undefined) {
+        const key = JSON.stringify([w.subject, w.mode, 'scope' in w ? w.scope : w.driver, w.via.length]);
+        let reps = candidates.get(key);
+        if (!reps) candidates.set(key, (reps = []));
+        rep = reps.find((r) => sameJson(r, w));
+        if (rep === undefined) {
+          reps.push(w);
+          rep = w;
+        }
+        representative.set(w, rep);
+      }
+      count.set(rep, (count.get(rep) ?? 0) + 1);
+    }
+  }
   const shared: W[] = [];
-  const index = new Map<W, number>();
-  for (const [w, n] of seen) {
+  const repIndex = new Map<W, number>();
+  for (const [rep, n] of count) {
     if (n < 2) continue;
-    index.set(w, shared.length);
-    shared.push(w);
+    repIndex.set(rep, shared.length);
+    shared.push(rep);
+  }
+  const index = new Map<W, number>();
+  for (const [w, rep] of representative) {
+    const i = repIndex.get(rep);
+    if (i !== undefined) index.set(w, i);
   }
   return { shared, index };
 }
