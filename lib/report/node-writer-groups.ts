@@ -10,10 +10,15 @@ export interface NodeWriterGroups {
   perNode: { name: string; statusWriters: NodeStatusWriter[]; claimStatusWriters: ClaimStatusWriter[] }[];
 }
 
-const writerKey = (w: NodeStatusWriter) => `${w.mode}|${describeSubjectRef(w.subject)}|${w.scope}`;
-
 export function groupNodeWriters(report: Pick<Report, 'nodes'>): NodeWriterGroups {
   if (report.nodes.length === 0) return { everyNode: [], perNode: [] };
+  // A writer of all nodes is usually one object on every node: its key is built once.
+  const keys = new Map<NodeStatusWriter, string>();
+  const writerKey = (w: NodeStatusWriter) => {
+    let k = keys.get(w);
+    if (k === undefined) keys.set(w, (k = `${w.mode}|${describeSubjectRef(w.subject)}|${w.scope}`));
+    return k;
+  };
   const seen = new Map<string, number>();
   for (const n of report.nodes) for (const k of new Set(n.statusWriters.filter((w) => w.scope === 'all-nodes').map(writerKey))) seen.set(k, (seen.get(k) ?? 0) + 1);
   const everyNode = report.nodes[0].statusWriters.filter((w) => w.scope === 'all-nodes' && seen.get(writerKey(w)) === report.nodes.length);
