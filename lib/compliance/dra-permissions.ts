@@ -28,7 +28,8 @@ const DRIVER_VERBS = ['associated-node:update', 'associated-node:patch', 'arbitr
 export const DRA_PERMISSION_TARGETS: readonly DraTarget[] = [
   { group: 'resource.k8s.io', resource: 'resourceclaims', subresource: '', namespaced: true, verbs: ALL_VERBS },
   { group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespaced: true, verbs: WRITE },
-  { group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'binding', namespaced: true, verbs: WRITE },
+  // Checked at cluster scope (namespace ""): a RoleBinding never grants it.
+  { group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'binding', namespaced: false, verbs: WRITE },
   { group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'driver', namespaced: true, verbs: DRIVER_VERBS, names: 'drivers' },
   { group: 'resource.k8s.io', resource: 'resourceclaimtemplates', subresource: '', namespaced: true, verbs: ALL_VERBS },
   { group: 'resource.k8s.io', resource: 'resourceslices', subresource: '', namespaced: false, verbs: ALL_VERBS },
@@ -64,30 +65,57 @@ function asUser(s: SubjectRef): UserInfo {
   return { name: s.name, groups: [] };
 }
 
+/**
+ * Where to look for grants narrower than "everywhere". A subject asked as itself gets namespaced
+ * grants only from RoleBindings naming it, so only those namespaces are asked; and a grant for one
+ * driver or node needs a rule naming it, so only names found in some rule's resourceNames are asked.
+ */
 export interface PermissionScope {
-  namespaces: readonly string[];
+  /** Subject key → namespaces of the RoleBindings naming it. */
+  namespacesOf: ReadonlyMap<string, readonly string[]>;
   drivers: readonly string[];
   nodes: readonly string[];
 }
 
-/** Namespaces, driver names and node names of a cluster, for asking about scoped grants. */
-export function permissionScope(state: ClusterState): PermissionScope {
-  const namespaces = new Set<string>();
-  for (const n of state.namespaces) namespaces.add(n.metadata.name);
-  for (const b of state.roleBindings) if (b.metadata.namespace) namespaces.add(b.metadata.namespace);
+function roleBindingSubjectKeys(b: ClusterState['roleBindings'][number]): string[] {
+  const out: string[] = [];
+  for (const s of b.subjects ?? []) {
+    if (s.kind === 'ServiceAccount') out.push(subjectKey({ kind: 'ServiceAccount', namespace: s.namespace || b.metadata.namespace || '', name: s.name }));
+    else if (s.kind === 'User' || s.kind === 'Group') out.push(subjectKey({ kind: s.kind, name: s.name }));
+  }
+  return out;
+}
+
+/** The scope to ask about for drift between these clusters (all of them together). */
+export function permissionScope(states: readonly ClusterState[]): PermissionScope {
+  const namespaces = new Map<string, Set<string>>();
+  const named = new Set<string>();
   const drivers = new Set<string>();
-  for (const s of state.resourceSlices) drivers.add(s.spec.driver);
-  for (const c of state.resourceClaims) for (const r of c.status?.allocation?.devices?.results ?? []) drivers.add(r.driver);
-  const nodes = new Set<string>(state.nodes.map((n) => n.metadata.name));
-  return { namespaces: [...namespaces].sort(cmp), drivers: [...drivers].sort(cmp), nodes: [...nodes].sort(cmp) };
+  const nodes = new Set<string>();
+  for (const state of states) {
+    for (const b of state.roleBindings) {
+      const ns = b.metadata.namespace;
+      if (!ns) continue;
+      for (const key of roleBindingSubjectKeys(b)) {
+        let set = namespaces.get(key);
+        if (!set) namespaces.set(key, (set = new Set()));
+        set.add(ns);
+      }
+    }
+    for (const role of [...state.roles, ...state.clusterRoles]) for (const rule of role.rules ?? []) for (const n of rule.resourceNames ?? []) named.add(n);
+    for (const s of state.resourceSlices) drivers.add(s.spec.driver);
+    for (const c of state.resourceClaims) for (const r of c.status?.allocation?.devices?.results ?? []) drivers.add(r.driver);
+    for (const n of state.nodes) nodes.add(n.metadata.name);
+  }
+  const sorted = (xs: Iterable<string>) => [...xs].filter((x) => named.has(x)).sort(cmp);
+  return {
+    namespacesOf: new Map([...namespaces].map(([k, v]) => [k, [...v].sort(cmp)])),
+    drivers: sorted(drivers),
+    nodes: sorted(nodes),
+  };
 }
 
-export function mergeScopes(a: PermissionScope, b: PermissionScope): PermissionScope {
-  const u = (x: readonly string[], y: readonly string[]) => [...new Set([...x, ...y])].sort(cmp);
-  return { namespaces: u(a.namespaces, b.namespaces), drivers: u(a.drivers, b.drivers), nodes: u(a.nodes, b.nodes) };
-}
-
-function permissionsOf(engine: AuthzEngine, user: UserInfo, scope: PermissionScope): string[] {
+function permissionsOf(engine: AuthzEngine, user: UserInfo, namespaces: readonly string[], scope: PermissionScope): string[] {
   const lines: string[] = [];
   for (const t of DRA_PERMISSION_TARGETS) {
     const res = t.subresource ? `${t.resource}/${t.subresource}` : t.resource;
@@ -115,7 +143,7 @@ function permissionsOf(engine: AuthzEngine, user: UserInfo, scope: PermissionSco
         continue;
       }
       if (forNames('', '(all namespaces)')) continue;
-      for (const ns of scope.namespaces) forNames(ns, `in ${ns}`);
+      for (const ns of namespaces) forNames(ns, `in ${ns}`);
     }
   }
   return lines;
@@ -126,7 +154,7 @@ export function draPermissions(state: ClusterState, subjects: readonly SubjectRe
   const engine = createAuthzEngine(state);
   const out = new Map<string, { subject: SubjectRef; permissions: Set<string> }>();
   for (const subject of subjects) {
-    const permissions = permissionsOf(engine, asUser(subject), scope);
+    const permissions = permissionsOf(engine, asUser(subject), scope.namespacesOf.get(subjectKey(subject)) ?? [], scope);
     if (permissions.length > 0) out.set(subjectKey(subject), { subject, permissions: new Set(permissions) });
   }
   return out;

@@ -3,7 +3,7 @@ import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
 import type { SubjectRef } from '@/lib/k8s/types';
 import type { DeviceClassReport, Finding, QuotaUsage, Report, Severity } from '@/lib/report/types';
 import { SEVERITIES } from '@/lib/report/types';
-import { bindingSubjects, draPermissions, mergeScopes, permissionScope, subjectKey } from './dra-permissions';
+import { bindingSubjects, draPermissions, permissionScope, subjectKey } from './dra-permissions';
 import { nodeWriterEntries, type NodeWriterEntry } from './node-writer-entries';
 
 // What changed between two snapshots: findings (by stable id), DRA permissions per identity, node
@@ -86,7 +86,7 @@ function diffPermissions(a: ClusterState, b: ClusterState): PermissionChange[] {
   const subjects = new Map<string, SubjectRef>();
   for (const s of [...bindingSubjects(a), ...bindingSubjects(b)]) subjects.set(subjectKey(s), s);
   const list = [...subjects.values()];
-  const scope = mergeScopes(permissionScope(a), permissionScope(b));
+  const scope = permissionScope([a, b]);
   const before = draPermissions(a, list, scope);
   const after = draPermissions(b, list, scope);
   const out: PermissionChange[] = [];
