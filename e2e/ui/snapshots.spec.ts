@@ -73,7 +73,9 @@ test('exports: the HTML report renders offline; the bundle verifies and loads ba
   for (const h of ['Findings', 'Node writers', 'DRA quotas', 'Device zeroing']) await expect(report.getByRole('heading', { level: 2, name: h })).toBeVisible();
   await expect(report.locator('article.finding')).toHaveCount(50);
   await expect(report.locator('script')).toHaveCount(0);
-  await screenshot(report, 'snapshots-html-report');
+  await report.screenshot({ path: 'test-results/screenshots/snapshots-html-cover.png' });
+  await report.locator('article.finding').nth(1).screenshot({ path: 'test-results/screenshots/snapshots-html-finding.png' });
+  await report.locator('#node-writers').screenshot({ path: 'test-results/screenshots/snapshots-html-nodes.png' });
   expect(blocked).toEqual([]);
   await report.close();
 

@@ -75,7 +75,7 @@ function* renderNodes(report: Report): Generator<string> {
     for (const w of groups.everyNode) yield `<tr><td>${h(describeSubjectRef(w.subject))}</td><td>${h(w.mode)}</td></tr>`;
     yield '</tbody></table>';
   }
-  yield '<h3>Per node</h3><table><thead><tr><th scope="col">Node</th><th scope="col">Status writers (own node or named)</th><th scope="col">Claim status writers</th></tr></thead><tbody>';
+  yield '<h3>Per node</h3><table><colgroup><col style="width:18%"><col style="width:36%"><col style="width:46%"></colgroup><thead><tr><th scope="col">Node</th><th scope="col">Status writers (own node or named)</th><th scope="col">Claim status writers</th></tr></thead><tbody>';
   for (const n of groups.perNode) {
     const own = n.statusWriters.map(writer).join('<br>') || '–';
     const claims = n.claimStatusWriters.map((w) => `${h(w.driver)}: ${h(describeSubjectRef(w.subject))} <span class="muted">(${h(w.mode)})</span>`).join('<br>') || '–';
