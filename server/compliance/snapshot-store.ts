@@ -85,7 +85,3 @@ export function getSnapshotBundle(id: string): Uint8Array | undefined {
   const row = store().read((db) => db.prepare('SELECT bundle FROM snapshots WHERE id = ?').get(id) as { bundle: Buffer } | undefined);
   return row ? new Uint8Array(row.bundle.buffer, row.bundle.byteOffset, row.bundle.byteLength) : undefined;
 }
-
-export function deleteSnapshot(id: string): boolean {
-  return store().write((db) => db.prepare('DELETE FROM snapshots WHERE id = ?').run(id).changes > 0);
-}
