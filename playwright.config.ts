@@ -15,7 +15,8 @@ const CHROMIUM_ARGS = [
 ];
 
 
-const serverEnv = { NEXT_TELEMETRY_DISABLED: '1' };
+// A fresh store per run, never the user's own (snapshot history, approvals).
+const serverEnv = { NEXT_TELEMETRY_DISABLED: '1', DRA_POSTURE_STORE: `test-results/store-${DEMO_PORT}-${Date.now()}.sqlite` };
 
 export default defineConfig({
   testDir: 'e2e',

@@ -13,5 +13,6 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { href: '/devices', label: 'Devices', description: 'DeviceClasses and zeroing' },
   { href: '/explorer', label: 'Who-can explorer', description: 'Ask the authorizer' },
   { href: '/roles', label: 'Role builder', description: 'Least-privilege roles, approved' },
+  { href: '/snapshots', label: 'Snapshots', description: 'Export, history and drift' },
   { href: '/sources', label: 'Sources', description: 'Demo, snapshot or live cluster' },
 ];

@@ -14,6 +14,7 @@ export const PAGES = [
   { path: '/devices', name: 'devices', heading: 'Devices' },
   { path: '/explorer', name: 'explorer', heading: 'Who-can / can-i explorer' },
   { path: '/roles', name: 'roles', heading: 'Least-privilege role builder' },
+  { path: '/snapshots', name: 'snapshots', heading: 'Snapshots' },
   { path: '/sources', name: 'sources', heading: 'Sources' },
 ] as const;
 

@@ -6,6 +6,7 @@ import type { Report } from './types';
 
 const CHUNK_CHARS = 1 << 16;
 
+/** Also used for report-shaped objects (a bundle's report.json). */
 export function* reportJsonChunks(report: Report): Generator<string> {
   let buffer: string[] = [];
   let size = 0;

@@ -6,6 +6,11 @@ import type { AuthzRequest, ResourceAttributes } from '@/lib/authz/types';
 import { serviceAccountUser } from '@/lib/authz/user-info';
 import { loadSnapshot } from '@/server/sources/snapshot-source';
 import { buildReport } from '@/lib/report/build-report';
+import { verifyBundleBytes } from '@/server/compliance/read-bundle';
+import { makeBundle, writeBundleFile } from '@/server/compliance/write-bundle';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { LARGE, nodeName, ns, saName } from './generate-cluster';
 import { createRandom } from './prng';
 
@@ -123,6 +128,39 @@ async function main() {
         peakRssBytes: process.resourceUsage().maxRSS * 1024,
       }),
     );
+    return;
+  }
+  if (phase === 'export') {
+    // `dra-posture export` then `dra-posture verify` of the same cluster, in one process.
+    const dir = mkdtempSync(join(tmpdir(), 'dra-bench-export-'));
+    try {
+      const out = join(dir, 'large.tar');
+      const t0 = performance.now();
+      const state = await loadSnapshot(path, { maxBytes: MAX_BYTES });
+      const t1 = performance.now();
+      const report = buildReport(state);
+      const t2 = performance.now();
+      const bundle = await makeBundle(state, { report });
+      const t3 = performance.now();
+      const bytes = await writeBundleFile(bundle, out);
+      const t4 = performance.now();
+      const result = verifyBundleBytes(new Uint8Array(readFileSync(out)));
+      const t5 = performance.now();
+      if (!result.ok) throw new Error(`the bundle does not verify: ${JSON.stringify(result.problems)}`);
+      console.log(
+        JSON.stringify({
+          loadMs: t1 - t0,
+          analysisMs: t2 - t1,
+          bundleMs: t3 - t2,
+          writeMs: t4 - t3,
+          verifyMs: t5 - t4,
+          bundleBytes: bytes,
+          peakRssBytes: process.resourceUsage().maxRSS * 1024,
+        }),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     return;
   }
   throw new Error(`unknown phase ${phase}`);

@@ -52,6 +52,9 @@ async function main() {
   const loadIndex = engine.loadMs + engine.indexMs;
   const report = runPhase('report');
   const loadAnalysis = report.loadMs + report.analysisMs;
+  const exp = runPhase('export');
+  const exportMs = exp.loadMs + exp.analysisMs + exp.bundleMs + exp.writeMs;
+  const exportVerifyMs = exportMs + exp.verifyMs;
   const rows: [string, string, string, string][] = [
     ['snapshot size', mb(bytes), '', ''],
     ['JSON.parse of the file', `${parse.parseMs.toFixed(0)} ms fresh process (${parse.warmParseMs.toFixed(0)} ms when parsed again)`, '', ''],
@@ -61,6 +64,13 @@ async function main() {
     ['peak RSS (load, index, questions)', mb(engine.peakRssBytes), '< 1.5 GiB', check(engine.peakRssBytes < 1.5 * 1024 ** 3)],
     ['report: load + analysis', `${loadAnalysis.toFixed(0)} ms (analysis ${report.analysisMs.toFixed(0)}; ${report.findings} findings) = ${(loadAnalysis / parse.parseMs).toFixed(2)}× parse (${(loadAnalysis / parse.warmParseMs).toFixed(2)}× warm)`, '≤ 2× parse', check(loadAnalysis <= 2 * parse.parseMs)],
     ['report: peak RSS', mb(report.peakRssBytes), '< 2 GiB', check(report.peakRssBytes < 2 * 1024 ** 3)],
+    [
+      'export + verify',
+      `${exportVerifyMs.toFixed(0)} ms (load ${exp.loadMs.toFixed(0)}, analysis ${exp.analysisMs.toFixed(0)}, bundle ${exp.bundleMs.toFixed(0)}, write ${exp.writeMs.toFixed(0)}, verify ${exp.verifyMs.toFixed(0)}; ${mb(exp.bundleBytes)}) = ${(exportVerifyMs / loadAnalysis).toFixed(2)}× report`,
+      '≤ 2× report',
+      check(exportVerifyMs <= 2 * loadAnalysis),
+    ],
+    ['export + verify: peak RSS', mb(exp.peakRssBytes), '', ''],
   ];
   console.log(`\nLarge synthetic cluster: ${Object.entries(LARGE).map(([k, v]) => `${v.toLocaleString('en-US')} ${k}`).join(', ')}\n`);
   const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));

@@ -10,14 +10,17 @@ Usage:
   dra-posture can-i VERB /PATH --as USER ...
   dra-posture can-i --batch FILE
   dra-posture who-can VERB TYPE[/NAME] [--subresource S] [-n NS] [-o json]
-  dra-posture report [-o markdown|json] [--fail-on critical|high|medium|low|info] [--authorizers Node,RBAC]
+  dra-posture report [-o markdown|json|html] [--fail-on critical|high|medium|low|info] [--authorizers Node,RBAC]
   dra-posture build-role --persona P [--driver D]... [-n NS] [--service-account NS/NAME | --user U | --group G]
                         [--rule "VERBS RESOURCE[.GROUP][/SUB] [NAMES] # why"]... [-o yaml|json] [--demo | --snapshot PATH]
+  dra-posture export --out FILE [--key PRIVATE.pem] [--pdf]      compliance bundle (tar: report, objects, CSV, HTML, manifest)
+  dra-posture verify FILE [--key PUBLIC.pem]                     exit 0 only if every digest (and the signature) holds
+  dra-posture diff A B [-o json]                                 drift between two bundles (or stored snapshot ids)
   dra-posture serve [--host 127.0.0.1] [--port 3000] [--demo | --snapshot PATH]
 
-Every command reads one cluster: --snapshot PATH (file or folder of kubectl -o json / YAML), or --demo
+Every command reads one cluster: --snapshot PATH (file or folder of kubectl -o json / YAML, or a compliance bundle), or --demo
 (optional for build-role: with one, it validates the bundle and compares it with today's grants).
-Exit codes: can-i 0 = yes, 1 = no; report 3 = findings at or above --fail-on; 2 = usage error or unreadable input.`;
+Exit codes: can-i 0 = yes, 1 = no; report 3 = findings at or above --fail-on; verify 1 = not verified; diff 1 = changes; 2 = usage error or unreadable input.`;
 
 type Command = (argv: string[], io: CommandIO) => Promise<number>;
 
@@ -27,6 +30,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   report: async () => (await import('./commands/report')).runReport,
   serve: async () => (await import('./commands/serve')).runServe,
   'build-role': async () => (await import('./commands/build-role')).runBuildRole,
+  export: async () => (await import('./commands/export')).runExport,
+  verify: async () => (await import('./commands/verify')).runVerify,
+  diff: async () => (await import('./commands/diff')).runDiff,
 };
 
 export async function main(argv: string[], io: CommandIO): Promise<number> {

@@ -13,6 +13,8 @@ import { buildClusterState, type OnInvalid, type RawItem } from '@/lib/k8s/build
 import type { ClusterState, SourceInfo } from '@/lib/k8s/cluster-state';
 import { SnapshotError } from '@/lib/k8s/snapshot-error';
 
+import { loadBundleState } from '@/server/compliance/load-bundle';
+import { looksLikeBundle } from '@/server/compliance/read-bundle';
 import { parseDocuments, parseDocumentsAsync } from './parse-documents';
 import { WORKER_SCAN_MIN_BYTES } from './scan-json-in-worker';
 
@@ -170,7 +172,29 @@ function finish(state: ClusterState, warnings: string[], name: string | undefine
   return state;
 }
 
+/** The whole file when `path` is a compliance bundle (a tar archive), else undefined. */
+async function readBundleFile(path: string, maxBytes: number): Promise<Uint8Array | undefined> {
+  let info;
+  try {
+    info = await stat(path);
+  } catch {
+    return undefined; // listSnapshotFiles reports it
+  }
+  if (!info.isFile() || info.size < 512) return undefined;
+  const handle = await open(path, constants.O_RDONLY);
+  try {
+    const head = new Uint8Array(512);
+    await handle.read(head, 0, 512, 0);
+    if (!looksLikeBundle(head)) return undefined;
+  } finally {
+    await handle.close();
+  }
+  return readCapped({ name: basename(path), path, size: info.size }, maxBytes, true);
+}
+
 export async function loadSnapshot(path: string, options: LoadSnapshotOptions = {}): Promise<ClusterState> {
+  const bundle = await readBundleFile(path, resolveMaxBytes(options.maxBytes));
+  if (bundle) return finish(loadBundleState(bundle, basename(path)), [], options.name);
   const { items, warnings } = await readSnapshotItems(path, { maxBytes: options.maxBytes });
   const source: SourceInfo = { kind: 'snapshot', name: basename(path.replace(/[\\/]+$/, '')) || path };
   const state = buildClusterState(items, source, { onInvalid: options.onInvalid });
@@ -182,6 +206,7 @@ export function loadSnapshotFromText(text: string | Uint8Array, fileName: string
   const maxBytes = resolveMaxBytes(options.maxBytes);
   const size = typeof text === 'string' ? Buffer.byteLength(text, 'utf8') : text.byteLength;
   if (size > maxBytes) throw tooLargeError(size, maxBytes, `snapshot ${fileName}`);
+  if (typeof text !== 'string' && looksLikeBundle(text)) return finish(loadBundleState(text, fileName), [], options.name);
   const items = parseDocuments(text, fileName);
   const state = buildClusterState(items, { kind: 'snapshot', name: fileName }, { onInvalid: options.onInvalid });
   return finish(state, [], options.name);

@@ -76,8 +76,7 @@ describe('dra-posture report', () => {
 
   it.each([
     [['--snapshot', 'X', '--fail-on', 'severe'], '--fail-on expects one of critical, high, medium, low, info'],
-    [['--snapshot', 'X', '-o', 'yaml'], '-o must be markdown or json'],
-    [['--snapshot', 'X', '-o', 'html'], 'not available yet'],
+    [['--snapshot', 'X', '-o', 'yaml'], '-o must be markdown, json or html'],
     [[], 'no cluster given'],
     [['--snapshot', 'X', '--bogus'], 'bogus'],
     [['--snapshot', 'X', 'extra'], 'unexpected arguments: extra'],
@@ -88,6 +87,15 @@ describe('dra-posture report', () => {
     expect(r.code).toBe(2);
     expect(r.out).toBe('');
     expect(r.err).toContain(message);
+  });
+
+  it('-o html prints the printable report: no scripts, every finding', async () => {
+    const r = await run('report', '--demo', '-o', 'html');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^<!doctype html>/i);
+    expect(r.out).not.toMatch(/<script/i);
+    const json = JSON.parse((await run('report', '--demo', '-o', 'json')).out) as Report;
+    for (const f of json.findings.slice(0, 20)) expect(r.out).toContain(f.id);
   });
 
   it('an unreadable snapshot exits 2', async () => {

@@ -3,7 +3,9 @@ import { parseArgs } from 'node:util';
 import { parseAuthorizerChain } from '@/lib/authz/authorize';
 import type { AuthorizerName } from '@/lib/authz/types';
 import { buildReport, countAtOrAbove } from '@/lib/report/build-report';
+import { renderReportHtmlChunks } from '@/lib/report/render-html';
 import { renderReportMarkdown } from '@/lib/report/render-markdown';
+import { TOOL_VERSION } from '@/server/compliance/tool-version';
 import { reportJsonChunks } from '@/lib/report/report-json';
 import { SEVERITIES, type Severity } from '@/lib/report/types';
 import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
@@ -23,7 +25,7 @@ export const EXIT_FINDINGS = 3;
 const FORMATS = ['markdown', 'json', 'html'] as const;
 
 /**
- * `dra-posture report [-o markdown|json] [--fail-on SEVERITY] (--snapshot PATH | --demo)`: the posture
+ * `dra-posture report [-o markdown|json|html] [--fail-on SEVERITY] (--snapshot PATH | --demo)`: the posture
  * report (DESIGN §5). Markdown by default (for people); `-o json` is the contract shared with the API.
  * Exit 0, or 3 with --fail-on when findings at or above that severity exist; 2 on usage errors.
  */
@@ -31,8 +33,7 @@ export async function runReport(argv: string[], io: CommandIO): Promise<number> 
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   if (positionals.length > 0) throw new UsageError(`unexpected arguments: ${positionals.join(' ')}`);
   const output = values.output ?? 'markdown';
-  if (!(FORMATS as readonly string[]).includes(output)) throw new UsageError(`-o must be markdown or json (got "${output}")`);
-  if (output === 'html') throw new UsageError('-o html is not available yet; use -o markdown or -o json');
+  if (!(FORMATS as readonly string[]).includes(output)) throw new UsageError(`-o must be markdown, json or html (got "${output}")`);
   let failOn: Severity | undefined;
   if (values['fail-on'] !== undefined) {
     const s = values['fail-on'].toLowerCase();
@@ -53,6 +54,9 @@ export async function runReport(argv: string[], io: CommandIO): Promise<number> 
   if (output === 'json') {
     // In pieces: a large cluster's report can exceed the longest string the engine can build.
     for (const chunk of reportJsonChunks(report)) io.out(chunk);
+  } else if (output === 'html') {
+    // The printable, self-contained report of the compliance bundle (no scripts, inline CSS and SVG).
+    for (const chunk of renderReportHtmlChunks(report, { generatedAt: new Date().toISOString(), toolVersion: TOOL_VERSION })) io.out(chunk);
   } else {
     io.out(renderReportMarkdown(report));
   }

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { buildReport } from '@/lib/report/build-report';
+import { loadDemo } from '@/server/sources/demo-source';
+import { parseBundleReport } from './bundle-report';
+
+describe('parseBundleReport', () => {
+  it('accepts a report as the CLI prints it, unchanged', async () => {
+    const report = JSON.parse(JSON.stringify(buildReport(await loadDemo())));
+    expect(parseBundleReport(report)).toBe(report);
+  });
+
+  it('names what is wrong with anything else', () => {
+    expect(() => parseBundleReport([])).toThrow('report.json is not an object');
+    expect(() => parseBundleReport({ schemaVersion: 2 })).toThrow('report.json has schemaVersion 2, expected 1');
+    expect(() => parseBundleReport({ schemaVersion: 1, findings: [], nodes: [], quotas: [], deviceClasses: [] })).toThrow('report.json has no warnings list');
+    expect(() => parseBundleReport({ schemaVersion: 1, findings: [], nodes: [], quotas: [], deviceClasses: [], warnings: [] })).toThrow(/no allNodes writer lists/);
+  });
+});

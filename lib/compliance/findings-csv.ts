@@ -1,0 +1,47 @@
+import { describeEvidence, describeObjectRef, describeSubjectRef } from '@/lib/report/render-markdown';
+import type { Finding } from '@/lib/report/types';
+
+// Findings as CSV (RFC 4180, CRLF line ends) for spreadsheets. Names come from the cluster, so a
+// cell a spreadsheet would run as a formula (starting with = + - @, or a tab or CR that some
+// programs strip first) gets a leading apostrophe.
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function neutraliseCell(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+export function csvCell(text: string): string {
+  const safe = neutraliseCell(text);
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export const FINDINGS_CSV_COLUMNS = ['id', 'check', 'severity', 'title', 'subjects', 'objects', 'message', 'evidence', 'remediation'] as const;
+
+export function findingCsvRow(f: Finding): string {
+  const cells = [
+    f.id,
+    f.check,
+    f.severity,
+    f.title,
+    f.subjects.map(describeSubjectRef).join('; '),
+    f.objects.map(describeObjectRef).join('; '),
+    f.message,
+    f.evidence.map(describeEvidence).join('\n'),
+    f.remediation,
+  ];
+  return `${cells.map(csvCell).join(',')}\r\n`;
+}
+
+/** The CSV in pieces of about `chunkChars` characters (large reports have tens of thousands of rows). */
+export function* findingsCsvChunks(findings: readonly Finding[], chunkChars = 1 << 20): Generator<string> {
+  let buffer = `${FINDINGS_CSV_COLUMNS.join(',')}\r\n`;
+  for (const f of findings) {
+    buffer += findingCsvRow(f);
+    if (buffer.length >= chunkChars) {
+      yield buffer;
+      buffer = '';
+    }
+  }
+  if (buffer) yield buffer;
+}

@@ -1,0 +1,71 @@
+import 'server-only';
+import { open, rename, rm } from 'node:fs/promises';
+import { buildBundle, type BuiltBundle } from '@/lib/compliance/build-bundle';
+import { mergeSettings, type AnalysisSettings } from '@/lib/analysis/settings';
+import { DEFAULT_CHAIN } from '@/lib/authz/authorize';
+import type { AuthorizerName } from '@/lib/authz/types';
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import { tarPieces, type TarEntryInput } from '@/lib/compliance/tar';
+import { buildReport } from '@/lib/report/build-report';
+import type { Report } from '@/lib/report/types';
+import { nodeSha256 } from './node-sha256';
+import { loadSigningKey } from './signing';
+import { TOOL_VERSION } from './tool-version';
+
+export interface MakeBundleOptions {
+  /** PEM ed25519 private key file. */
+  keyPath?: string;
+  createdAt?: string;
+  settings?: Partial<AnalysisSettings>;
+  chain?: readonly AuthorizerName[];
+  /** The report already computed from this state with these settings (the server's cached one). */
+  report?: Report;
+  /** Entries added after the fixed ones (report.pdf from pdfEntry), listed in the manifest. */
+  extraEntries?: TarEntryInput[];
+}
+
+export async function makeBundle(state: ClusterState, options: MakeBundleOptions = {}): Promise<BuiltBundle & { report: Report }> {
+  const signing = options.keyPath ? await loadSigningKey(options.keyPath) : undefined;
+  const settings = mergeSettings(options.settings);
+  const authorizers = options.chain ?? DEFAULT_CHAIN;
+  const report = options.report ?? buildReport(state, { settings: options.settings, ...(options.chain ? { chain: options.chain } : {}) });
+  const createdAt = options.createdAt ?? new Date().toISOString();
+  const built = buildBundle({ state, report, settings, authorizers, createdAt, toolVersion: TOOL_VERSION }, nodeSha256, { signing, extraEntries: options.extraEntries });
+  return { ...built, report };
+}
+
+export function bundleToBytes(bundle: BuiltBundle): Uint8Array {
+  const pieces = [...tarPieces(bundle.entries, bundle.mtime)];
+  return Buffer.concat(pieces);
+}
+
+/** Writes the bundle next to `out` and renames it into place: no half-written bundle is left behind. */
+export async function writeBundleFile(bundle: BuiltBundle, out: string): Promise<number> {
+  const tmp = `${out}.${process.pid}.partial`;
+  const handle = await open(tmp, 'w', 0o644);
+  let size = 0;
+  try {
+    // Many small pieces: gather them into ~4 MiB writes.
+    let batch: Uint8Array[] = [];
+    let batchSize = 0;
+    for (const piece of tarPieces(bundle.entries, bundle.mtime)) {
+      batch.push(piece);
+      batchSize += piece.byteLength;
+      if (batchSize >= 4 << 20) {
+        await handle.write(Buffer.concat(batch));
+        size += batchSize;
+        batch = [];
+        batchSize = 0;
+      }
+    }
+    if (batch.length > 0) await handle.write(Buffer.concat(batch));
+    size += batchSize;
+    await handle.close();
+  } catch (e) {
+    await handle.close().catch(() => undefined);
+    await rm(tmp, { force: true });
+    throw e;
+  }
+  await rename(tmp, out);
+  return size;
+}
