@@ -14,7 +14,7 @@ const PLURAL: Record<GraphNodeKind, string> = {
 /** Title and subtitle of a displayed node (a collapsed group says what it stands for). */
 export function viewNodeText(n: Pick<ViewNode, 'kind' | 'name' | 'namespace' | 'memberCount' | 'group' | 'apiGroup'>): { title: string; subtitle: string } {
   if (n.memberCount !== undefined) {
-    const title = n.namespace ?? (n.group === 'users' ? 'Users' : n.group === 'groups' ? 'Groups' : 'Cluster-wide');
+    const title = n.namespace ?? (n.group === 'users' ? 'Users' : n.group === 'groups' ? 'Groups' : n.group === 'ns/*' ? 'All namespaces' : 'Cluster-wide');
     return { title, subtitle: `${n.memberCount} ${PLURAL[n.kind]} (collapsed)` };
   }
   if (n.kind === 'Resource') return { title: n.name, subtitle: n.apiGroup ? n.apiGroup : 'core ("")' };

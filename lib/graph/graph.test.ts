@@ -4,7 +4,7 @@ import { clusterRole, crb, Group, rb, role, SA, User } from '@/lib/authz/__fixtu
 import { buildIdentityGraph } from './build-graph';
 import { layoutColumns } from './layout';
 import { groupNodeId, nodeId, parseNodeId } from './node-id';
-import { AUTO_EXPAND_LIMIT, buildGraphView, focusSubgraph, searchGraph } from './view';
+import { ALL_NAMESPACES, AUTO_EXPAND_LIMIT, buildGraphView, focusSubgraph, MAX_COLUMN_BOXES, searchGraph } from './view';
 
 const DRA = 'resource.k8s.io';
 
@@ -115,6 +115,34 @@ describe('views', () => {
     expect(view.nodes.filter((n) => n.tier === 3).every((n) => n.memberCount === undefined)).toBe(true);
     const expanded = buildGraphView(big, { expand: [groupNodeId(0, 'ns/bulk')] });
     expect(expanded.nodes.filter((n) => n.namespace === 'bulk' && n.tier === 0)).toHaveLength(AUTO_EXPAND_LIMIT);
+  });
+
+  it('folds a column of many small namespaces into one group; expanding it or focusing undoes that', () => {
+    const big = { ...model, nodes: [...model.nodes], edges: [...model.edges] };
+    const target = nodeId('ClusterRoleBinding', undefined, 'readers');
+    for (let i = 0; i <= MAX_COLUMN_BOXES; i++) {
+      // Two service accounts per namespace: too few to collapse each namespace on its own.
+      for (const n of [0, 1]) {
+        const sa = nodeId('ServiceAccount', `t-${i}`, `sa-${n}`);
+        big.nodes.push({ id: sa, kind: 'ServiceAccount', tier: 0, name: `sa-${n}`, namespace: `t-${i}`, group: `ns/t-${i}`, risky: false });
+        big.edges.push({ id: `${sa}→b`, source: sa, target, kind: 'subject', risky: false, verbs: [], reasons: [] });
+      }
+    }
+    const view = buildGraphView(big);
+    const all = view.nodes.find((n) => n.id === groupNodeId(0, ALL_NAMESPACES))!;
+    const namespaced = big.nodes.filter((n) => n.tier === 0 && n.group.startsWith('ns/')).length;
+    expect(all.memberCount).toBe(namespaced);
+    expect(view.nodes.filter((n) => n.tier === 0).length).toBeLessThanOrEqual(MAX_COLUMN_BOXES);
+    expect(view.edges.filter((e) => e.source === all.id).map((e) => e.target)).toContain(target);
+
+    const opened = buildGraphView(big, { expand: [groupNodeId(0, ALL_NAMESPACES)] });
+    expect(opened.nodes.some((n) => n.id === groupNodeId(0, ALL_NAMESPACES))).toBe(false);
+    expect(opened.nodes.filter((n) => n.namespace === 't-3' && n.tier === 0)).toHaveLength(2);
+
+    // An expanded namespace stays on its own beside the folded rest.
+    const one = buildGraphView(big, { expand: [groupNodeId(0, 'ns/t-3')] });
+    expect(one.nodes.filter((n) => n.namespace === 't-3' && n.tier === 0)).toHaveLength(2);
+    expect(one.nodes.find((n) => n.id === groupNodeId(0, ALL_NAMESPACES))!.memberCount).toBe(namespaced - 2);
   });
 
   it('riskyOnly drops safe paths', () => {

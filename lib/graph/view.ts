@@ -1,7 +1,7 @@
 import { SEVERITIES } from '@/lib/report/types';
 import { layoutColumns } from './layout';
 import { groupNodeId } from './node-id';
-import type { EdgeReason, GraphEdge, GraphModel, GraphNode, GraphSearchHit, GraphView, GraphViewOptions, ViewEdge, ViewNode } from './types';
+import type { EdgeReason, GraphEdge, GraphModel, GraphNode, GraphSearchHit, GraphTier, GraphView, GraphViewOptions, ViewEdge, ViewNode } from './types';
 
 /** Reasons kept per displayed edge (the rest are counted). */
 export const VIEW_REASON_LIMIT = 25;
@@ -9,6 +9,13 @@ export const VIEW_REASON_LIMIT = 25;
 export const AUTO_EXPAND_LIMIT = 60;
 /** Groups with fewer members than this are never collapsed (a box saying "3 users" hides more than it saves). */
 export const MIN_COLLAPSE = 4;
+/**
+ * More boxes than this in one column, even with namespaces collapsed (thousands of small
+ * namespaces), and that column's namespaces fold into one "all namespaces" group.
+ */
+export const MAX_COLUMN_BOXES = 60;
+/** The group of every namespace of a column, when folded. */
+export const ALL_NAMESPACES = 'ns/*';
 
 /** The nodes on some path through `focus` (everything upstream and downstream of it). */
 export function focusSubgraph(model: GraphModel, focus: string): GraphModel {
@@ -74,13 +81,28 @@ export function buildGraphView(model: GraphModel, options: GraphViewOptions = {}
   const focusNode = focus ? sub.nodes.find((n) => n.id === focus) : undefined;
   if (focusNode && focusNode.tier !== 3) expanded.add(groupNodeId(focusNode.tier, focusNode.group));
 
+  // Columns that would still hold too many boxes fold their (not expanded) namespace groups into one.
+  const folded = new Map<GraphTier, number>();
+  if (!expandAll) {
+    const boxes = new Map<GraphTier, number>();
+    for (const [gid, list] of members) {
+      const tier = list[0].tier;
+      const collapsed = !expanded.has(gid) && list.length >= MIN_COLLAPSE;
+      boxes.set(tier, (boxes.get(tier) ?? 0) + (collapsed ? 1 : list.length));
+    }
+    for (const [tier, count] of boxes) if (count > MAX_COLUMN_BOXES && !expanded.has(groupNodeId(tier, ALL_NAMESPACES))) folded.set(tier, 0);
+    for (const n of sub.nodes) if (folded.has(n.tier) && foldsAway(n, expanded)) folded.set(n.tier, folded.get(n.tier)! + 1);
+  }
+
   const rep = new Map<string, string>();
   const viewNodes = new Map<string, Omit<ViewNode, 'x' | 'y'>>();
   const order = new Map<string, number>();
   sub.nodes.forEach((n, i) => {
-    const gid = groupNodeId(n.tier, n.group);
+    const fold = folded.has(n.tier) && foldsAway(n, expanded);
+    const gid = groupNodeId(n.tier, fold ? ALL_NAMESPACES : n.group);
     const group = members.get(gid);
-    const collapse = n.tier !== 3 && !expandAll && !expanded.has(gid) && group !== undefined && group.length >= MIN_COLLAPSE;
+    const size = fold ? folded.get(n.tier)! : (group?.length ?? 0);
+    const collapse = fold || (n.tier !== 3 && !expandAll && !expanded.has(gid) && group !== undefined && size >= MIN_COLLAPSE);
     if (!collapse) {
       rep.set(n.id, n.id);
       viewNodes.set(n.id, { ...n });
@@ -99,14 +121,14 @@ export function buildGraphView(model: GraphModel, options: GraphViewOptions = {}
       id: gid,
       kind: n.kind,
       tier: n.tier,
-      name: n.namespace ?? n.group,
-      group: n.group,
+      name: fold ? 'all namespaces' : (n.namespace ?? n.group),
+      group: fold ? ALL_NAMESPACES : n.group,
       risky: n.risky,
-      memberCount: group!.length,
+      memberCount: size,
     };
     if (n.worstFinding) groupNode.worstFinding = n.worstFinding;
     if (n.findingCount) groupNode.findingCount = n.findingCount;
-    if (n.namespace) groupNode.namespace = n.namespace;
+    if (n.namespace && !fold) groupNode.namespace = n.namespace;
     viewNodes.set(gid, groupNode);
     order.set(gid, i);
   });
@@ -140,6 +162,11 @@ export function buildGraphView(model: GraphModel, options: GraphViewOptions = {}
     width: layout.width,
     height: layout.height,
   };
+}
+
+/** A namespaced node whose own namespace group was not expanded (those stay, e.g. the focus's). */
+function foldsAway(n: GraphNode, expanded: ReadonlySet<string>): boolean {
+  return n.tier !== 3 && n.group.startsWith('ns/') && !expanded.has(groupNodeId(n.tier, n.group));
 }
 
 function mergeEdge(v: ViewEdge, e: GraphEdge): void {

@@ -1,16 +1,14 @@
 // `npm run bench`: generates the large synthetic cluster (seeded) once, then measures each phase in a
 // fresh process and prints the figures with the targets they are held to.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateCluster, LARGE } from './generate-cluster';
+import { LARGE } from './generate-cluster';
+import { largeClusterFile } from './large-cluster-file';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const cacheDir = join(process.env.DRA_POSTURE_CACHE ?? join(homedir(), '.cache', 'dra-posture'), 'bench');
-const GENERATOR_VERSION = 1;
-const file = join(cacheDir, `large-v${GENERATOR_VERSION}-seed42.json`);
+let file = '';
 
 function runPhase(phase: string): Record<string, number> {
   const out = execFileSync(process.execPath, ['--conditions=react-server', '--max-old-space-size=4096', '--import', 'tsx', join(here, 'bench-worker.ts'), phase, file], {
@@ -25,13 +23,7 @@ const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
 const check = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
 
 async function main() {
-  mkdirSync(cacheDir, { recursive: true });
-  if (!existsSync(file)) {
-    console.log(`generating ${file} ...`);
-    const tmp = `${file}.tmp`;
-    await generateCluster(tmp, LARGE, 42);
-    renameSync(tmp, file);
-  }
+  file = await largeClusterFile();
   const bytes = statSync(file).size;
   // The machine is shared and noisy: each phase runs in three fresh processes and the median counts.
   const RUNS = 3;
