@@ -30,7 +30,7 @@ export default async function SourcesPage() {
         <ContextSwitcher contexts={listKubeContexts()} selected={liveContext} overridden={!!selection || uploaded} />
       </Panel>
       <Panel id="upload" title="Upload a snapshot" description={`Output of kubectl get … -o json, a List, or multi-document YAML; at most ${Math.round(maxUploadBytes() / 1024 / 1024)} MiB. Secrets in it are dropped unread.`}>
-        <SnapshotUpload uploaded={uploaded} maxBytes={maxUploadBytes()} />
+        <SnapshotUpload maxBytes={maxUploadBytes()} />
       </Panel>
     </>
   );

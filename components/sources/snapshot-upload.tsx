@@ -6,7 +6,7 @@ import { useRef, useState } from 'react';
 type Outcome = { kind: 'ok'; name: string; objects: number; warnings: string[] } | { kind: 'error'; message: string } | undefined;
 
 /** Uploads a snapshot file (kubectl -o json, a List, or multi-document YAML) to become the source. */
-export function SnapshotUpload({ uploaded, maxBytes }: { uploaded: boolean; maxBytes: number }) {
+export function SnapshotUpload({ maxBytes }: { maxBytes: number }) {
   const router = useRouter();
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
@@ -39,29 +39,16 @@ export function SnapshotUpload({ uploaded, maxBytes }: { uploaded: boolean; maxB
     }
   }
 
-  async function reset() {
-    setBusy(true);
-    await fetch('/api/v1/sources/reset', { method: 'POST' });
-    setBusy(false);
-    setOutcome(undefined);
-    router.refresh();
-  }
-
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end gap-3">
         <label className="flex flex-col gap-1 text-sm">
-          <span className="font-medium text-slate-700">Snapshot file (JSON or YAML)</span>
+          <span className="font-medium text-slate-700">Snapshot file (JSON, YAML or a .tar bundle)</span>
           <input ref={input} type="file" accept=".json,.yaml,.yml,.tar,application/json,text/yaml,application/x-tar" className="text-sm file:mr-3 file:rounded file:border-0 file:bg-slate-100 file:px-3 file:py-1.5" />
         </label>
         <button type="button" onClick={upload} disabled={busy} className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-50">
           {busy ? 'Loading…' : 'Use this snapshot'}
         </button>
-        {uploaded && (
-          <button type="button" onClick={reset} disabled={busy} className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
-            Back to the configured source
-          </button>
-        )}
       </div>
       {outcome?.kind === 'error' && (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">

@@ -85,7 +85,7 @@ test('exports: the HTML report renders offline; the bundle verifies and loads ba
   // ...and is a snapshot source on the Sources page.
   try {
     await page.goto('/sources');
-    await page.getByLabel('Snapshot file (JSON or YAML)').setInputFiles(bundle);
+    await page.getByLabel('Snapshot file (JSON, YAML or a .tar bundle)').setInputFiles(bundle);
     await page.getByRole('button', { name: 'Use this snapshot' }).click();
     await expect(page.getByRole('region', { name: 'Data source' })).toContainText('.tar');
     await page.goto('/');
@@ -108,7 +108,7 @@ test('two snapshots, a change in between, and the drift view', async ({ page, ba
 
   try {
     await page.goto('/sources');
-    await page.getByLabel('Snapshot file (JSON or YAML)').setInputFiles({ name: 'edited-demo.yaml', mimeType: 'text/yaml', buffer: editedDemoYaml() });
+    await page.getByLabel('Snapshot file (JSON, YAML or a .tar bundle)').setInputFiles({ name: 'edited-demo.yaml', mimeType: 'text/yaml', buffer: editedDemoYaml() });
     await page.getByRole('button', { name: 'Use this snapshot' }).click();
     await expect(page.getByRole('region', { name: 'Data source' })).toContainText('edited-demo.yaml');
 

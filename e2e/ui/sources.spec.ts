@@ -10,7 +10,7 @@ test.describe.configure({ mode: 'serial' });
 test('a good snapshot becomes the source; a broken one is refused and changes nothing', async ({ page, consoleErrors }) => {
   await page.goto('/sources');
   await expect(page.getByRole('heading', { name: 'Sources', level: 1 })).toBeVisible();
-  await page.getByLabel('Snapshot file (JSON or YAML)').setInputFiles(join(FIXTURES, 'good.yaml'));
+  await page.getByLabel('Snapshot file (JSON, YAML or a .tar bundle)').setInputFiles(join(FIXTURES, 'good.yaml'));
   await page.getByRole('button', { name: 'Use this snapshot' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Now showing snapshot good.yaml' })).toBeVisible();
   const banner = page.getByRole('region', { name: 'Data source' });
@@ -23,7 +23,7 @@ test('a good snapshot becomes the source; a broken one is refused and changes no
   await expect(page.locator('option[value="Group//gpu-ops"]')).toHaveCount(0);
 
   await page.goto('/sources');
-  await page.getByLabel('Snapshot file (JSON or YAML)').setInputFiles(join(FIXTURES, 'bad.json'));
+  await page.getByLabel('Snapshot file (JSON, YAML or a .tar bundle)').setInputFiles(join(FIXTURES, 'bad.json'));
   await page.getByRole('button', { name: 'Use this snapshot' }).click();
   const alert = page.getByRole('alert').filter({ hasText: 'Not loaded' });
   await expect(alert).toContainText('bad.json');
