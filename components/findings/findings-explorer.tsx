@@ -1,10 +1,10 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { usePathname, useSearchParams } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { countBySeverity, DEFAULT_FILTERS, filterFindings, findingFacets, findingFiltersToQuery, parseFindingFilters, type FindingFilters } from '@/lib/view/findings-view';
-import { reportQuery } from '@/components/query/queries';
+import { DEFAULT_FILTERS, findingFiltersToQuery, parseFindingFilters, type FindingFilters } from '@/lib/view/findings-view';
+import { findingsQuery } from '@/components/query/queries';
 import { ErrorPanel } from '@/components/ui/error-panel';
 import { EmptyState, Panel } from '@/components/ui/panel';
 import { PageSkeleton } from '@/components/ui/skeleton';
@@ -19,9 +19,7 @@ function queryOf(f: FindingFilters): string {
 
 /** The findings list: filters live in the URL query, so a filtered view can be shared. */
 export function FindingsExplorer() {
-  const { data: report, error, refetch, isPending } = useQuery(reportQuery());
   const params = useSearchParams();
-  const router = useRouter();
   const pathname = usePathname();
   const fromUrl = useMemo(() => parseFindingFilters(params), [params]);
   // Local state renders at once; the URL follows. URL changes we caused are skipped when they
@@ -34,22 +32,22 @@ export function FindingsExplorer() {
     if (i >= 0) pending.current.splice(0, i + 1);
     else if (pending.current.length === 0) setFilters(fromUrl);
   }, [fromUrl]);
-  const all = useMemo(() => report?.findings ?? [], [report]);
-  const facets = useMemo(() => findingFacets(all), [all]);
-  const counts = useMemo(() => countBySeverity(all), [all]);
-  const shown = useMemo(() => filterFindings(all, filters), [all, filters]);
+  // The server filters and sorts, and sends one page of rows (a large cluster has tens of thousands).
+  const { data, error, refetch, isPending, isFetching } = useQuery(findingsQuery(filters));
 
   const update = (next: FindingFilters) => {
     setFilters(next);
     const qs = queryOf(next);
     pending.current.push(qs);
-    router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
+    // Native history (synced with useSearchParams by Next): no server re-render of the page.
+    window.history.replaceState(null, '', qs ? `${pathname}?${qs}` : pathname);
   };
 
   if (isPending) return <PageSkeleton label="Loading findings" />;
   if (error) return <ErrorPanel title="Findings could not be loaded" message={error.message} onRetry={() => refetch()} />;
 
-  const filtered = shown.length !== all.length;
+  const { findings: shown, matched, total, facets, counts } = data;
+  const filtered = matched !== total;
   return (
     <div className="space-y-4">
       <Panel>
@@ -59,7 +57,8 @@ export function FindingsExplorer() {
         id="findings-list"
         title={
           <span role="status" aria-live="polite">
-            {filtered ? `${shown.length} of ${all.length} findings` : `${all.length} findings`}
+            {filtered ? `${matched} of ${total} findings` : `${total} findings`}
+            {matched > shown.length && ` · the first ${shown.length} shown: narrow the filters to see the rest`}
           </span>
         }
         actions={
@@ -71,13 +70,15 @@ export function FindingsExplorer() {
         }
         bodyClassName="p-0"
       >
-        {shown.length ? (
-          <FindingsTable findings={shown} />
-        ) : (
-          <div className="p-5">
-            <EmptyState title="No finding matches these filters">Clear a filter to see more.</EmptyState>
-          </div>
-        )}
+        <div aria-busy={isFetching} className={isFetching ? 'opacity-70 transition-opacity' : undefined}>
+          {shown.length ? (
+            <FindingsTable findings={shown} />
+          ) : (
+            <div className="p-5">
+              <EmptyState title="No finding matches these filters">Clear a filter to see more.</EmptyState>
+            </div>
+          )}
+        </div>
       </Panel>
     </div>
   );

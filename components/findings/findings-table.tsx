@@ -1,11 +1,11 @@
 import Link from 'next/link';
 import { pages } from '@/lib/api/routes';
-import type { Finding } from '@/lib/report/types';
+import type { FindingRow } from '@/lib/view/findings-page';
 import { findingNamespaces } from '@/lib/view/findings-view';
 import { objectLabel, subjectLabel } from '@/lib/view/subjects';
 import { SeverityBadge } from '@/components/ui/severity';
 
-export function FindingsTable({ findings }: { findings: Finding[] }) {
+export function FindingsTable({ findings }: { findings: FindingRow[] }) {
   return (
     <div className="overflow-x-auto">
       <table className="w-full table-fixed text-left text-sm">

@@ -1,13 +1,21 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { BlastRadiusResponse, CanIResponse, GraphResponse, GraphSearchResponse, ReportResponse, WhoCanResponse } from '@/lib/api/dto';
+import type { BlastRadiusResponse, CanIResponse, FindingsListResponse, GraphResponse, GraphSearchResponse, ReportResponse, WhoCanResponse } from '@/lib/api/dto';
 import { queryKeys } from '@/lib/api/query-keys';
 import { api, type AccessQuery, type CanIQuery, type GraphQuery } from '@/lib/api/routes';
+import { findingFiltersToQuery, type FindingFilters } from '@/lib/view/findings-view';
 import { fetchJson } from './fetch-json';
 
 // Client query options: the browser reads /api/v1; server pages prefetch the same keys by calling
 // server/services directly and hydrate them.
 
 export const reportQuery = () => queryOptions({ queryKey: queryKeys.report(), queryFn: ({ signal }) => fetchJson<ReportResponse>(api.report(), signal) });
+
+export const findingsQuery = (f: FindingFilters) =>
+  queryOptions({
+    queryKey: queryKeys.findings(f),
+    queryFn: ({ signal }) => fetchJson<FindingsListResponse>(api.findings(findingFiltersToQuery(f)), signal),
+    placeholderData: (prev) => prev,
+  });
 
 export const blastRadiusQuery = (node: string) =>
   queryOptions({ queryKey: queryKeys.blastRadius(node), queryFn: ({ signal }) => fetchJson<BlastRadiusResponse>(api.blastRadius(node), signal) });

@@ -3,6 +3,7 @@ import type { DecidedBy, NonResourceAttributes, RbacGrant, ResourceAttributes, U
 import type { WhoCanEntry } from '@/lib/authz/who-can';
 import type { GraphSearchHit, GraphView } from '@/lib/graph/types';
 import type { Finding, Report } from '@/lib/report/types';
+import type { FindingsPage } from '@/lib/view/findings-page';
 
 // Response shapes of app/api/v1 (shared by route handlers, react-query hooks and e2e tests).
 
@@ -14,6 +15,7 @@ export interface ApiErrorBody {
 
 export type ReportResponse = Report;
 export type FindingResponse = Finding;
+export type FindingsListResponse = FindingsPage;
 export type BlastRadiusResponse = BlastRadius;
 
 export type AccessTarget = { resource: Omit<ResourceAttributes, 'fieldSelector'> } | { nonResource: NonResourceAttributes };

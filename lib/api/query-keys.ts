@@ -1,8 +1,10 @@
+import type { FindingFilters } from '@/lib/view/findings-view';
 import type { AccessQuery, CanIQuery, GraphQuery } from './routes';
 
 // react-query keys, shared by server prefetch and client hooks.
 export const queryKeys = {
   report: () => ['report'] as const,
+  findings: (f: FindingFilters) => ['findings', f] as const,
   blastRadius: (node: string) => ['blast-radius', node] as const,
   whoCan: (q: AccessQuery) => ['who-can', q] as const,
   canI: (q: CanIQuery) => ['can-i', q] as const,

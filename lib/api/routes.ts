@@ -36,6 +36,7 @@ function qs(params: Record<string, string | string[] | boolean | undefined>): st
 export const api = {
   report: () => '/api/v1/report',
   finding: (id: string) => `/api/v1/findings/${encodeURIComponent(id)}`,
+  findings: (query: Record<string, string | undefined>) => `/api/v1/findings${qs(query)}`,
   blastRadius: (node: string) => `/api/v1/nodes/${encodeURIComponent(node)}/blast-radius`,
   whoCan: (q: AccessQuery) => `/api/v1/who-can${qs({ ...q })}`,
   canI: (q: CanIQuery) => `/api/v1/can-i${qs({ ...q, groups: q.groups?.filter(Boolean) })}`,

@@ -52,7 +52,7 @@ export function findingFiltersToQuery(f: FindingFilters): Record<string, string 
 }
 
 /** Namespaces a finding is about: its subjects' and objects' namespaces, sorted, unique. */
-export function findingNamespaces(f: Finding): string[] {
+export function findingNamespaces(f: Pick<Finding, 'subjects' | 'objects'>): string[] {
   const out = new Set<string>();
   for (const s of f.subjects) if (s.namespace) out.add(s.namespace);
   for (const o of f.objects) {
