@@ -25,6 +25,13 @@ const ZEROING = {
   unknown: { tone: 'slate', label: 'Zeroing unknown' },
 } as const;
 
+/** Caps on what one card lists, so that a class used by thousands of namespaces and claims stays a card. */
+const SHOWN = { namespaces: 60, claims: 100, findings: 20 };
+
+function More({ count, what }: { count: number; what: string }) {
+  return count > 0 ? <p className="mt-1 text-xs text-slate-500">and {count.toLocaleString('en-US')} more {what}</p> : null;
+}
+
 const DRIVER_SOURCE = { selector: 'from the CEL selector', allocation: 'from allocated claims', slice: 'from ResourceSlices' } as const;
 
 export function DeviceClassCard({ dc }: { dc: DeviceClassViewData }) {
@@ -84,7 +91,7 @@ export function DeviceClassCard({ dc }: { dc: DeviceClassViewData }) {
           <h3 className="mb-1.5 text-xs font-medium uppercase tracking-wide text-slate-500">Used by namespaces</h3>
           {dc.usedByNamespaces.length ? (
             <ul className="flex flex-wrap gap-1.5">
-              {dc.usedByNamespaces.map((ns) => (
+              {dc.usedByNamespaces.slice(0, SHOWN.namespaces).map((ns) => (
                 <li key={ns}>
                   <Tag tone={dc.tenants.includes(ns) ? 'blue' : 'slate'} title={dc.tenants.includes(ns) ? 'tenant namespace' : 'platform namespace'}>
                     {ns}
@@ -95,6 +102,7 @@ export function DeviceClassCard({ dc }: { dc: DeviceClassViewData }) {
           ) : (
             <p className="text-xs text-slate-500">No claim or template uses it.</p>
           )}
+          <More count={dc.usedByNamespaces.length - SHOWN.namespaces} what="namespaces" />
         </div>
         <div>
           <h3 className="mb-1.5 text-xs font-medium uppercase tracking-wide text-slate-500">
@@ -102,7 +110,7 @@ export function DeviceClassCard({ dc }: { dc: DeviceClassViewData }) {
           </h3>
           {dc.claims.length ? (
             <ul className="max-h-40 space-y-0.5 overflow-auto text-xs">
-              {dc.claims.map((c) => (
+              {dc.claims.slice(0, SHOWN.claims).map((c) => (
                 <li key={`${c.namespace}/${c.name}`} className="flex flex-wrap items-baseline gap-x-2">
                   <span className="break-all font-mono text-slate-800">
                     {c.namespace}/{c.name}
@@ -117,17 +125,19 @@ export function DeviceClassCard({ dc }: { dc: DeviceClassViewData }) {
           ) : (
             <p className="text-xs text-slate-500">None.</p>
           )}
+          <More count={dc.claims.length - SHOWN.claims} what="claims" />
         </div>
       </div>
       {dc.findingIds.length > 0 && (
         <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-slate-100 pt-3">
           <span className="text-xs text-slate-500">Findings:</span>
-          {dc.findingIds.map((f) => (
+          {dc.findingIds.slice(0, SHOWN.findings).map((f) => (
             <Link key={f.id} href={pages.finding(f.id)} className="inline-flex items-center gap-1.5 rounded hover:underline">
               <SeverityBadge severity={f.severity as Severity} />
               <span className="font-mono text-xs text-slate-700">{f.check}</span>
             </Link>
           ))}
+          {dc.findingIds.length > SHOWN.findings && <span className="text-xs text-slate-500">and {(dc.findingIds.length - SHOWN.findings).toLocaleString('en-US')} more</span>}
         </div>
       )}
     </Panel>

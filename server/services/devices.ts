@@ -27,9 +27,21 @@ export interface DeviceClassView extends DeviceClassAnalysis {
 
 const ZERO_HINT = /zero|reset|wipe|scrub/i;
 
+// Scanning every claim for every class takes seconds on a large cluster: once per analysis.
+const cache = new WeakMap<object, DeviceClassView[]>();
+
 /** DeviceClasses with their zeroing state and evidence, the tenants sharing them and the claims using them. */
 export async function getDeviceClassViews(): Promise<DeviceClassView[]> {
-  const { context, report, state } = await getAnalysis();
+  const analysis = await getAnalysis();
+  let views = cache.get(analysis.report);
+  if (!views) {
+    views = buildDeviceClassViews(analysis);
+    cache.set(analysis.report, views);
+  }
+  return views;
+}
+
+function buildDeviceClassViews({ context, report, state }: Awaited<ReturnType<typeof getAnalysis>>): DeviceClassView[] {
   const classes = analyseDeviceClassesDetailed(context);
   const byName = new Map(state.deviceClasses.map((dc) => [dc.metadata.name, dc]));
   return classes.map((c) => {
