@@ -1,13 +1,12 @@
 import 'server-only';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { parseAuthorizerChain } from '@/lib/authz/authorize';
 import { createAuthzEngine, type AuthzEngine } from '@/lib/authz/authz-engine';
 import { formatZodIssue, requestFromSubjectAccessReview, SubjectAccessReviewSchema, withSarStatus } from '@/lib/authz/subject-access-review';
-import type { AuthorizerName } from '@/lib/authz/types';
 import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
 import { userFromAsFlags } from '../build-user';
 import { TARGET_OPTIONS, targetFromArgs } from '../request-target';
+import { authorizersFlag } from '../authorizers-flag';
 import { collectExtra, UsageError } from '../usage-error';
 import type { CommandIO } from '../command-io';
 
@@ -31,14 +30,7 @@ export async function runCanI(argv: string[], io: CommandIO): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'json') throw new UsageError(`-o must be json (got "${output}")`);
-  let chain: AuthorizerName[] | undefined;
-  if (values.authorizers !== undefined) {
-    try {
-      chain = parseAuthorizerChain(values.authorizers);
-    } catch (e) {
-      throw new UsageError(`--authorizers: ${(e as Error).message}`);
-    }
-  }
+  const chain = authorizersFlag(values.authorizers);
 
   if (values.batch !== undefined) {
     if (positionals.length > 0 || values.as || values['impersonate-user']) throw new UsageError('--batch takes no VERB/TYPE, --as or --impersonate-* (each review names its user)');

@@ -6,8 +6,7 @@ import type { Drift } from '@/lib/compliance/drift';
 import { saveSnapshot } from '@/server/compliance/snapshot-store';
 import { closeStores } from '@/server/store/get-store';
 import { findDemo } from '@/server/sources/demo-source';
-import type { CommandIO } from '../command-io';
-import { main } from '../main';
+import { runCli as run } from '../__fixtures__/run-cli';
 
 // `dra-posture diff A B` between bundle files and between stored snapshots (a real SQLite file).
 
@@ -16,13 +15,6 @@ const previousStore = process.env.DRA_POSTURE_STORE;
 const a = join(dir, 'a.tar');
 const b = join(dir, 'b.tar');
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CommandIO = { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
 
 beforeAll(async () => {
   process.env.DRA_POSTURE_STORE = join(dir, 'store.sqlite');

@@ -6,20 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { ENTRY } from '@/lib/compliance/bundle-format';
 import { readTar } from '@/lib/compliance/tar';
 import { countPdfPages } from '@/server/compliance/html-to-pdf';
-import type { CommandIO } from '../command-io';
-import { main } from '../main';
+import { runCli as run } from '../__fixtures__/run-cli';
 
 // `dra-posture export` and `verify`: files, exit codes and messages, with real keys and Chromium.
 
 const dir = mkdtempSync(join(tmpdir(), 'dra-export-'));
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CommandIO = { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
 
 function keys(): { priv: string; pub: string } {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');

@@ -1,13 +1,12 @@
 import 'server-only';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseAuthorizerChain } from '@/lib/authz/authorize';
-import type { AuthorizerName } from '@/lib/authz/types';
 import { KeyFileError } from '@/server/compliance/signing';
 import { buildReport } from '@/lib/report/build-report';
 import { PdfError, pdfEntry } from '@/server/compliance/html-to-pdf';
 import { makeBundle, writeBundleFile } from '@/server/compliance/write-bundle';
 import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
+import { authorizersFlag } from '../authorizers-flag';
 import { UsageError } from '../usage-error';
 import type { CommandIO } from '../command-io';
 
@@ -28,14 +27,7 @@ export async function runExport(argv: string[], io: CommandIO): Promise<number> 
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   if (positionals.length > 0) throw new UsageError(`unexpected arguments: ${positionals.join(' ')}`);
   if (!values.out) throw new UsageError('--out FILE is required (where to write the bundle)');
-  let chain: AuthorizerName[] | undefined;
-  if (values.authorizers !== undefined) {
-    try {
-      chain = parseAuthorizerChain(values.authorizers);
-    } catch (e) {
-      throw new UsageError(`--authorizers: ${(e as Error).message}`);
-    }
-  }
+  const chain = authorizersFlag(values.authorizers);
   const state = await loadClusterFromFlags(values);
   let bundle;
   try {

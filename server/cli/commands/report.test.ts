@@ -7,8 +7,7 @@ import { buildReport, countAtOrAbove } from '@/lib/report/build-report';
 import { SEVERITIES, type Report } from '@/lib/report/types';
 import { loadSnapshot } from '@/server/sources/snapshot-source';
 import { smallCluster } from '@/lib/report/__fixtures__/small-cluster';
-import type { CommandIO } from '../command-io';
-import { main } from '../main';
+import { runCli as run } from '../__fixtures__/run-cli';
 
 // `dra-posture report`: output formats and exit codes (0, 3 with --fail-on, 2 on usage errors).
 
@@ -30,13 +29,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CommandIO = { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
 
 describe('dra-posture report', () => {
   it('-o json writes the report contract', async () => {

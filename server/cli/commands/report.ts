@@ -1,7 +1,5 @@
 import 'server-only';
 import { parseArgs } from 'node:util';
-import { parseAuthorizerChain } from '@/lib/authz/authorize';
-import type { AuthorizerName } from '@/lib/authz/types';
 import { buildReport, countAtOrAbove } from '@/lib/report/build-report';
 import { renderReportHtmlChunks } from '@/lib/report/render-html';
 import { renderReportMarkdown } from '@/lib/report/render-markdown';
@@ -9,6 +7,7 @@ import { TOOL_VERSION } from '@/server/compliance/tool-version';
 import { reportJsonChunks } from '@/lib/report/report-json';
 import { SEVERITIES, type Severity } from '@/lib/report/types';
 import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
+import { authorizersFlag } from '../authorizers-flag';
 import { UsageError } from '../usage-error';
 import type { CommandIO } from '../command-io';
 
@@ -40,14 +39,7 @@ export async function runReport(argv: string[], io: CommandIO): Promise<number> 
     if (!(SEVERITIES as readonly string[]).includes(s)) throw new UsageError(`--fail-on expects one of ${SEVERITIES.join(', ')} (got "${values['fail-on']}")`);
     failOn = s as Severity;
   }
-  let chain: AuthorizerName[] | undefined;
-  if (values.authorizers !== undefined) {
-    try {
-      chain = parseAuthorizerChain(values.authorizers);
-    } catch (e) {
-      throw new UsageError(`--authorizers: ${(e as Error).message}`);
-    }
-  }
+  const chain = authorizersFlag(values.authorizers);
 
   const state = await loadClusterFromFlags(values);
   const report = buildReport(state, chain ? { chain } : {});

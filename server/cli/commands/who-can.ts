@@ -1,10 +1,10 @@
 import 'server-only';
 import { parseArgs } from 'node:util';
-import { parseAuthorizerChain } from '@/lib/authz/authorize';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import type { WhoCanEntry } from '@/lib/authz/who-can';
 import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
 import { TARGET_OPTIONS, targetFromArgs } from '../request-target';
+import { authorizersFlag } from '../authorizers-flag';
 import { UsageError } from '../usage-error';
 import type { CommandIO } from '../command-io';
 
@@ -22,12 +22,7 @@ export async function runWhoCan(argv: string[], io: CommandIO): Promise<number> 
   const [verb, type, name, ...rest] = positionals;
   if (rest.length > 0) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
   const target = targetFromArgs(verb, type, name, values, io.err);
-  let chain;
-  try {
-    chain = values.authorizers === undefined ? undefined : parseAuthorizerChain(values.authorizers);
-  } catch (e) {
-    throw new UsageError(`--authorizers: ${(e as Error).message}`);
-  }
+  const chain = authorizersFlag(values.authorizers);
   const engine = createAuthzEngine(await loadClusterFromFlags(values), { chain });
   const entries = engine.whoCan(target);
   if (output === 'json') io.out(JSON.stringify({ request: target.resource ?? target.nonResource, subjects: entries }, null, 2));
