@@ -1,3 +1,4 @@
+import { pushTo } from '@/lib/k8s/push-to';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { PolicyRule, RoleRef, Subject, SubjectRef } from '@/lib/k8s/types';
 import { aggregateClusterRoles, type AggregatedRule } from './aggregate-cluster-roles';
@@ -113,7 +114,7 @@ export function buildRbacIndex(state: Pick<ClusterState, 'clusterRoles' | 'roles
   const namespaceBindings = new Map<string, SubjectIndex>();
   const bindingsByRole = new Map<string, IndexedBinding[]>();
   for (const b of bindings) {
-    if (b.role) push(bindingsByRole, b.role.key, b);
+    if (b.role) pushTo(bindingsByRole, b.role.key, b);
     let target = clusterBindings;
     if (b.ref.kind === 'RoleBinding') {
       const ns = b.ref.namespace ?? '';
@@ -123,8 +124,8 @@ export function buildRbacIndex(state: Pick<ClusterState, 'clusterRoles' | 'roles
     }
     for (const subject of b.subjects) {
       const entry: SubjectEntry = { binding: b, subject };
-      if (subject.kind === 'Group') push(target.byGroup, subject.name, entry);
-      else push(target.byUser, subjectUsername(subject), entry);
+      if (subject.kind === 'Group') pushTo(target.byGroup, subject.name, entry);
+      else pushTo(target.byUser, subjectUsername(subject), entry);
     }
   }
 
@@ -148,7 +149,7 @@ export function buildRbacIndex(state: Pick<ClusterState, 'clusterRoles' | 'roles
           const key = bucketKey(g, r);
           if (seen.has(key)) continue;
           seen.add(key);
-          push(ruleBuckets, key, ref);
+          pushTo(ruleBuckets, key, ref);
         }
       }
     });
@@ -187,10 +188,4 @@ export function subjectUsername(subject: SubjectRef): string {
 
 function emptySubjectIndex(): SubjectIndex {
   return { byUser: new Map(), byGroup: new Map() };
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }

@@ -1,3 +1,4 @@
+import { pushTo } from '@/lib/k8s/push-to';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { UserInfo } from '@/lib/authz/types';
 import { nodeUser, serviceAccountUser, serviceAccountUsername } from '@/lib/authz/user-info';
@@ -69,8 +70,8 @@ export function computeBlastRadius(ctx: AnalysisContext, node: string, inputs: B
   const byName = new Map<string, number[]>();
   const byGroup = new Map<string, number[]>();
   identities.forEach(({ user }, i) => {
-    push(byName, user.name, i);
-    for (const g of user.groups) push(byGroup, g, i);
+    pushTo(byName, user.name, i);
+    for (const g of user.groups) pushTo(byGroup, g, i);
   });
   const statusNodes = identities.map(() => new Set<string>());
   const allNodes = identities.map(() => false);
@@ -130,12 +131,6 @@ function claimsWritableBy(analysis: ClaimWriterAnalysis, identities: { subject: 
     }
   }
   return out.map((list) => list.sort(compareClaims));
-}
-
-function push(map: Map<string, number[]>, key: string, value: number): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }
 
 function compareClaims(a: Omit<BlastRadiusClaim, 'mode'>, b: Omit<BlastRadiusClaim, 'mode'>): number {

@@ -1,3 +1,4 @@
+import { pushTo } from '@/lib/k8s/push-to';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { canonicalSubject } from '@/lib/analysis/context/identities';
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
@@ -460,12 +461,6 @@ export class ClaimWriterAnalysis {
     }
     return undefined;
   }
-}
-
-function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }
 
 function writerKey(driver: string, mode: ClaimStatusWriter['mode'], subject: SubjectRef): string {

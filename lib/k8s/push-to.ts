@@ -1,0 +1,6 @@
+/** Appends to the list of `key` in a map of lists, creating it on first use. */
+export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
