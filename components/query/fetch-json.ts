@@ -12,10 +12,19 @@ export class ApiClientError extends Error {
   }
 }
 
-export async function fetchJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+export function fetchJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+  return requestJson<T>(url, { signal, headers: { Accept: 'application/json' } });
+}
+
+/** POSTs JSON and returns the parsed answer, or throws the server's error message (never a stack). */
+export function postJson<T>(url: string, body: unknown): Promise<T> {
+  return requestJson<T>(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body) });
+}
+
+async function requestJson<T>(url: string, init: RequestInit): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(url, { signal, headers: { Accept: 'application/json' } });
+    res = await fetch(url, init);
   } catch {
     throw new ApiClientError('The dashboard server could not be reached.', 0, 'network');
   }

@@ -7,7 +7,8 @@ import type { BuildRequestBody, DecisionResponse, RoleBuildResponse } from '@/li
 import { CodeBlock } from '@/components/ui/code-block';
 import { Panel, Tag } from '@/components/ui/panel';
 import { Field, INPUT, PRIMARY, SECONDARY } from './field';
-import { downloadText, postJson } from './post-json';
+import { postJson } from '@/components/query/fetch-json';
+import { downloadText } from './download-text';
 
 /** Approve or reject exactly the YAML shown, with a name and a comment; the decision is stored. */
 export function DecisionForm({ review, request, onReviewChange, approvedFileName }: { review: RoleBuildResponse; request: BuildRequestBody; onReviewChange: (r: RoleBuildResponse) => void; approvedFileName: string }) {

@@ -7,7 +7,7 @@ import { Panel, Tag } from '@/components/ui/panel';
 import { DecisionForm } from './decision-form';
 import { DiffView } from './diff-view';
 import { SECONDARY } from './field';
-import { downloadText } from './post-json';
+import { downloadText } from './download-text';
 
 function fileName(review: RoleBuildResponse, approved = false): string {
   const id = review.bundle.input.identity;

@@ -8,7 +8,7 @@ import { PERSONAS } from '@/lib/role-builder/personas/registry';
 import { PERSONA_IDS, type BuildInput, type PersonaId } from '@/lib/role-builder/types';
 import { Panel } from '@/components/ui/panel';
 import { Field, INPUT, PRIMARY, SECONDARY } from './field';
-import { postJson } from './post-json';
+import { postJson } from '@/components/query/fetch-json';
 import { ReviewPanel } from './review-panel';
 import { STEPS, WizardSteps } from './wizard-steps';
 

@@ -9,7 +9,7 @@ import { fetchJson } from '@/components/query/fetch-json';
 import { ErrorPanel } from '@/components/ui/error-panel';
 import { EmptyState, Panel, Tag } from '@/components/ui/panel';
 import { INPUT, SECONDARY } from './field';
-import { downloadText } from './post-json';
+import { downloadText } from './download-text';
 
 /** Every recorded decision, newest first, and a check of an exported YAML against them. */
 export function RoleHistory() {

@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { ApiClientError, postJson } from '@/components/query/fetch-json';
 
 export interface ContextRow {
   name: string;
@@ -21,15 +22,11 @@ export function ContextSwitcher({ contexts, selected, overridden }: { contexts: 
     setBusy(label);
     setOutcome(undefined);
     try {
-      const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-      const data = (await res.json().catch(() => ({}))) as { error?: { message: string } };
-      if (!res.ok) setOutcome({ kind: 'error', message: data.error?.message ?? `HTTP ${res.status}` });
-      else {
-        setOutcome({ kind: 'ok', text: done });
-        router.refresh();
-      }
-    } catch {
-      setOutcome({ kind: 'error', message: 'The server did not answer.' });
+      await postJson(url, body);
+      setOutcome({ kind: 'ok', text: done });
+      router.refresh();
+    } catch (e) {
+      setOutcome({ kind: 'error', message: e instanceof ApiClientError ? e.message : 'The dashboard server could not be reached.' });
     } finally {
       setBusy(undefined);
     }
