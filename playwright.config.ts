@@ -1,19 +1,9 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/ui/chromium';
 import { DEMO_PORT, DEMO_URL, HOSTILE_PORT, HOSTILE_URL, LIVE_PORT, LIVE_URL } from './e2e/ui/servers';
 
 // Browser tests of the dashboard against real `next start` servers (built beforehand: `npm run
 // test:e2e` or scripts/test-all.sh build first). Debian's Chromium only: never `playwright install`.
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
-
 
 // A fresh store per run, never the user's own (snapshot history, approvals).
 const serverEnv = { NEXT_TELEMETRY_DISABLED: '1', DRA_POSTURE_STORE: `test-results/store-${DEMO_PORT}-${Date.now()}.sqlite` };
@@ -34,7 +24,7 @@ export default defineConfig({
     viewport: { width: 1440, height: 900 },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   webServer: [
     {

@@ -160,7 +160,7 @@ export function resolveKasBinary(): Promise<string> {
 }
 
 /** Reserve n distinct free loopback ports (bind :0 on 127.0.0.1, then release). */
-async function freePorts(n: number): Promise<number[]> {
+export async function freePorts(n: number): Promise<number[]> {
   const servers: net.Server[] = [];
   try {
     for (let i = 0; i < n; i++) {

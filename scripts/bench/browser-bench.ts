@@ -4,29 +4,18 @@
 // graph interactive, and the latency of focusing the graph on one identity.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/ui/chromium';
+import { freePorts } from '../../e2e/kube/control-plane';
 import { largeClusterFile } from './large-cluster-file';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const RUNS = 3;
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 const FOCUS_QUERY = 'sa-15101';
 const FOCUS_MATCH = /ns-1008\/sa-15101/;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForHealth(url: string, server: ChildProcess): Promise<void> {
   for (let i = 0; i < 600; i++) {
@@ -53,14 +42,14 @@ async function main() {
     const r = spawnSync(process.execPath, [join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], { cwd: root, stdio: 'inherit' });
     if (r.status !== 0) throw new Error('next build failed');
   }
-  const port = await freePort();
+  const [port] = await freePorts(1);
   const url = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, ['--max-old-space-size=4096', join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', '127.0.0.1', '-p', String(port)], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', DRA_POSTURE_SNAPSHOT: file, DRA_POSTURE_SOURCE: '' },
   });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     await waitForHealth(url, server);
     const w0 = performance.now();
