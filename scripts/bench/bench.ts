@@ -25,24 +25,37 @@ const check = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
 async function main() {
   file = await largeClusterFile();
   const bytes = statSync(file).size;
-  // The machine is shared and noisy: each phase runs in three fresh processes and the median counts.
-  const RUNS = 3;
+  // The machine is shared and noisy: the baseline and the load run in alternating fresh processes, so a
+  // slow spell hits both, and the median of five pairs counts (ratios are taken pair by pair).
+  const RUNS = 5;
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const parses = Array.from({ length: RUNS }, () => runPhase('parse'));
-  const engines = Array.from({ length: RUNS }, () => runPhase('engine'));
+  const parses: Record<string, number>[] = [];
+  const engines: Record<string, number>[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    parses.push(runPhase('parse'));
+    engines.push(runPhase('engine'));
+  }
   // Baseline: the first JSON.parse of a fresh process, as the load phases are measured (one load
   // per fresh process); the warm figure (the same process parsing again) is printed beside it.
   const parse = { parseMs: median(parses.map((p) => p.parseMs)), warmParseMs: median(parses.map((p) => p.warmParseMs)) };
-  const byLoad = [...engines].sort((a, b) => a.loadMs + a.indexMs - (b.loadMs + b.indexMs));
+  const loadRatios = engines.map((e, i) => (e.loadMs + e.indexMs) / parses[i].parseMs);
   const engine: Record<string, number> = {
-    ...byLoad[Math.floor(RUNS / 2)],
+    loadMs: median(engines.map((e) => e.loadMs)),
+    indexMs: median(engines.map((e) => e.indexMs)),
     canIPerSecond: median(engines.map((e) => e.canIPerSecond)),
     whoCanP50Ms: median(engines.map((e) => e.whoCanP50Ms)),
     whoCanP99Ms: median(engines.map((e) => e.whoCanP99Ms)),
     peakRssBytes: Math.max(...engines.map((e) => e.peakRssBytes)),
   };
-  const loadIndex = engine.loadMs + engine.indexMs;
-  const report = runPhase('report');
+  const loadIndex = median(engines.map((e) => e.loadMs + e.indexMs));
+  const loadRatio = median(loadRatios);
+  const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}×`;
+  // The report too runs beside a fresh baseline each time (three pairs; it is the slowest phase).
+  const reportPairs = Array.from({ length: 3 }, () => ({ parse: runPhase('parse'), report: runPhase('report') }));
+  const reportRatios = reportPairs.map((p) => (p.report.loadMs + p.report.analysisMs) / p.parse.parseMs);
+  const reportRatio = median(reportRatios);
+  const report = [...reportPairs].sort((a, b) => a.report.loadMs + a.report.analysisMs - (b.report.loadMs + b.report.analysisMs))[1].report;
+  report.peakRssBytes = Math.max(...reportPairs.map((p) => p.report.peakRssBytes));
   const loadAnalysis = report.loadMs + report.analysisMs;
   const exp = runPhase('export');
   const exportMs = exp.loadMs + exp.analysisMs + exp.bundleMs + exp.writeMs;
@@ -50,11 +63,11 @@ async function main() {
   const rows: [string, string, string, string][] = [
     ['snapshot size', mb(bytes), '', ''],
     ['JSON.parse of the file', `${parse.parseMs.toFixed(0)} ms fresh process (${parse.warmParseMs.toFixed(0)} ms when parsed again)`, '', ''],
-    ['load + index', `${loadIndex.toFixed(0)} ms (load ${engine.loadMs.toFixed(0)}, index ${engine.indexMs.toFixed(0)}) = ${(loadIndex / parse.parseMs).toFixed(2)}× parse (${(loadIndex / parse.warmParseMs).toFixed(2)}× warm)`, '≤ 2× parse', check(loadIndex <= 2 * parse.parseMs)],
+    ['load + index', `${loadIndex.toFixed(0)} ms (load ${engine.loadMs.toFixed(0)}, index ${engine.indexMs.toFixed(0)}) = ${loadRatio.toFixed(2)}× parse (pairs ${range(loadRatios)}; ${(loadIndex / parse.warmParseMs).toFixed(2)}× warm)`, '≤ 2× parse', check(loadRatio <= 2)],
     ['batch can-i', `${Math.round(engine.canIPerSecond).toLocaleString('en-US')} answers/s`, '≥ 200,000/s', check(engine.canIPerSecond >= 200_000)],
     ['who-can p50 / p99', `${engine.whoCanP50Ms.toFixed(2)} ms / ${engine.whoCanP99Ms.toFixed(2)} ms`, 'p99 < 20 ms', check(engine.whoCanP99Ms < 20)],
     ['peak RSS (load, index, questions)', mb(engine.peakRssBytes), '< 1.5 GiB', check(engine.peakRssBytes < 1.5 * 1024 ** 3)],
-    ['report: load + analysis', `${loadAnalysis.toFixed(0)} ms (analysis ${report.analysisMs.toFixed(0)}; ${report.findings} findings) = ${(loadAnalysis / parse.parseMs).toFixed(2)}× parse (${(loadAnalysis / parse.warmParseMs).toFixed(2)}× warm)`, '≤ 2× parse', check(loadAnalysis <= 2 * parse.parseMs)],
+    ['report: load + analysis', `${loadAnalysis.toFixed(0)} ms (load ${report.loadMs.toFixed(0)}, analysis ${report.analysisMs.toFixed(0)}; ${report.findings} findings) = ${reportRatio.toFixed(2)}× parse (pairs ${range(reportRatios)})`, '≤ 2× parse', check(reportRatio <= 2)],
     ['report: peak RSS', mb(report.peakRssBytes), '< 2 GiB', check(report.peakRssBytes < 2 * 1024 ** 3)],
     [
       'export + verify',
