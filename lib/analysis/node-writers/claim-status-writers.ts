@@ -36,17 +36,27 @@ export function allocatedClaims(state: ClusterState): ResourceClaim[] {
     .sort((a, b) => cmp(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || cmp(a.metadata.name, b.metadata.name));
 }
 
+interface PodLookup {
+  byUid: Map<string, Pod>;
+  byName: Map<string, Pod>;
+}
+
 export function placeAllocatedClaims(state: ClusterState): ClaimPlacement {
-  const podsByUid = new Map<string, Pod>();
-  const podsByName = new Map<string, Pod>();
-  for (const p of state.pods) {
-    if (p.metadata.uid) podsByUid.set(p.metadata.uid, p);
-    podsByName.set(`${p.metadata.namespace ?? ''}/${p.metadata.name}`, p);
-  }
+  // Only claims without a strict allocated node need their pods: the lookup is built on first use.
+  let pods: PodLookup | undefined;
+  const lookup = (): PodLookup => {
+    if (pods) return pods;
+    pods = { byUid: new Map(), byName: new Map() };
+    for (const p of state.pods) {
+      if (p.metadata.uid) pods.byUid.set(p.metadata.uid, p);
+      pods.byName.set(`${p.metadata.namespace ?? ''}/${p.metadata.name}`, p);
+    }
+    return pods;
+  };
   const out: ClaimPlacement = new Map();
   for (const claim of allocatedClaims(state)) {
     const drivers = driversOf(claim);
-    for (const node of nodesOfClaim(claim, podsByUid, podsByName)) {
+    for (const node of nodesOfClaim(claim, lookup)) {
       let byDriver = out.get(node);
       if (!byDriver) out.set(node, (byDriver = new Map()));
       for (const driver of drivers) {
@@ -59,9 +69,10 @@ export function placeAllocatedClaims(state: ClusterState): ClaimPlacement {
   return out;
 }
 
-function nodesOfClaim(claim: ResourceClaim, podsByUid: Map<string, Pod>, podsByName: Map<string, Pod>): string[] {
+function nodesOfClaim(claim: ResourceClaim, lookup: () => PodLookup): string[] {
   const strict = allocatedNodeName(claim);
   if (strict !== undefined) return [strict];
+  const { byUid: podsByUid, byName: podsByName } = lookup();
   const ns = claim.metadata.namespace ?? '';
   const nodes = new Set<string>();
   for (const ref of claim.status?.reservedFor ?? []) {
@@ -168,6 +179,9 @@ export class ClaimWriterAnalysis {
   private readonly candidateLookup = new Map<string, { byUser: Map<string, Candidate[]>; byGroup: Map<string, Candidate[]> }>();
   /** Per driver, the ClusterRoleBinding candidates that do not write it everywhere. */
   private readonly everywhereRest = new Map<string, Candidate[]>();
+  private readonly namespaceWritersCache = new Map<string, { subject: SubjectRef; via: Evidence[] }[]>();
+  /** boundIn per driver and namespace (a namespace's claims sit on many nodes). */
+  private readonly boundInCache = new Map<string, Candidate[]>();
 
   constructor(readonly ctx: AnalysisContext) {
     this.engine = ctx.engine;
@@ -243,7 +257,6 @@ export class ClaimWriterAnalysis {
       const key = writerKey(driver, m, subject);
       if (!writers.has(key)) writers.set(key, { driver, subject, mode: m, via: this.granular ? via : [...via, LEGACY_NOTE] });
     };
-    const accepts = (d: WriteDecision | undefined) => (this.granular ? d?.mode === 'arbitrary-node' : d !== undefined);
 
     // ClusterRoleBinding candidates that write such claims in every namespace are listed once; the
     // others may still write them through the namespaces' RoleBindings or claim names.
@@ -256,34 +269,66 @@ export class ClaimWriterAnalysis {
       list.push(claim);
     }
     for (const [ns, inNs] of byNs) {
-      for (const c of [...this.localCandidates(kind, ns, driver).list, ...this.boundIn(driver, perNamespace, ns)]) {
-        const key = `${driver}|${mode}|${c.key}`;
-        if (writers.has(key) || this.everywhere.has(key)) continue;
-        const user = c.user;
-        // Without a RoleBinding here, only a claim name listed in some rule can change the
-        // cluster-wide answer already given above.
-        const nsMatters = this.hasRoleBindingsIn(user, ns);
-        if (!this.statusNamesMatter && !nsMatters) continue;
-        for (const claim of inNs) {
-          if (!nsMatters && !this.statusNames.has(claim.metadata.name)) continue;
-          const d = this.cachedDecision(`subject|${c.key}`, claim, driver, () => user);
-          if (accepts(d)) {
-            add(c.subject, mode, d!.via);
-            break;
-          }
-        }
-      }
+      for (const w of this.namespaceWriters(kind, driver, ns, perNamespace, inNs)) add(w.subject, mode, w.via);
       if (this.granular) this.collectAssociated(node, driver, ns, inNs, writers);
     }
   }
 
   /**
-   * The candidates whose answer in `ns` can differ from their cluster-wide one: with no rule listing
-   * claim names, only those a RoleBinding in `ns` names (as user or through a group). Looked up from
+   * The non-associated writers of `driver`'s claims among `claims` (all in `ns`) besides the
+   * every-namespace ones, with the evidence of the first claim that admits each. A decision depends
+   * on a claim's name only when some resourceclaims/status rule lists it, so claims with unlisted
+   * names are decided alike and the answer is shared by every node holding the same kind of claims
+   * of this namespace: it is cached on the namespace and the listed names, in order.
+   */
+  private namespaceWriters(kind: CandidateKind, driver: string, ns: string, perNamespace: Candidate[], claims: ResourceClaim[]): { subject: SubjectRef; via: Evidence[] }[] {
+    const samples = new Map<string, ResourceClaim>();
+    for (const claim of claims) {
+      const name = this.statusNames.has(claim.metadata.name) ? claim.metadata.name : '';
+      if (!samples.has(name)) samples.set(name, claim);
+    }
+    const cacheKey = `${driver}|${ns}|${[...samples.keys()].join('\u0000')}`;
+    let out = this.namespaceWritersCache.get(cacheKey);
+    if (out) return out;
+    out = [];
+    const seen = new Set<string>();
+    // Every cluster-wide candidate is worth asking only when one of these claims has a listed name.
+    const listed = samples.size > 1 || !samples.has('');
+    const cluster = listed ? perNamespace : this.boundIn(driver, perNamespace, ns);
+    for (const c of [...this.localCandidates(kind, ns, driver).list, ...cluster]) {
+      const key = `${driver}|arbitrary-node|${c.key}`;
+      if (seen.has(key) || this.everywhere.has(key)) continue;
+      // Without a RoleBinding here, only a claim name listed in some rule can change the
+      // cluster-wide answer already given.
+      const nsMatters = this.hasRoleBindingsIn(c.user, ns);
+      if (!this.statusNamesMatter && !nsMatters) continue;
+      for (const [name, claim] of samples) {
+        if (!nsMatters && name === '') continue;
+        const d = this.cachedDecision(`subject|${c.key}`, claim, driver, () => c.user);
+        if (this.granular ? d?.mode === 'arbitrary-node' : d !== undefined) {
+          seen.add(key);
+          out.push({ subject: c.subject, via: d!.via });
+          break;
+        }
+      }
+    }
+    this.namespaceWritersCache.set(cacheKey, out);
+    return out;
+  }
+
+  /**
+   * The candidates whose answer in `ns` can differ from their cluster-wide one when no claim in
+   * question has a name a rule lists: only those a RoleBinding in `ns` names (as user or through a group). Looked up from
    * the namespace's bindings rather than by testing every candidate in every namespace.
    */
   private boundIn(driver: string, candidates: Candidate[], ns: string): Candidate[] {
-    if (this.statusNamesMatter) return candidates;
+    const cacheKey = `${driver}|${ns}`;
+    let cached = this.boundInCache.get(cacheKey);
+    if (!cached) this.boundInCache.set(cacheKey, (cached = this.computeBoundIn(driver, candidates, ns)));
+    return cached;
+  }
+
+  private computeBoundIn(driver: string, candidates: Candidate[], ns: string): Candidate[] {
     const idx = this.engine.rbac.namespaceBindings.get(ns);
     if (!idx || candidates.length === 0) return [];
     let lookup = this.candidateLookup.get(driver);
@@ -312,8 +357,9 @@ export class ClaimWriterAnalysis {
     for (const sa of this.saOnNode.get(node) ?? []) {
       const c = (sa.candidate ??= candidate({ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace }));
       const subject = c.subject;
-      if (writers.has(`${driver}|associated-node|${c.key}`)) continue;
+      // The set tests first: most service accounts on a node hold no such grant, and the key is a new string.
       if (!cluster.appliesTo(c.user) && !local.appliesTo(c.user)) continue;
+      if (writers.has(`${driver}|associated-node|${c.key}`)) continue;
       for (const claim of strict) {
         const d = this.cachedDecision(`sa|${sa.namespace}/${sa.name}|${node}`, claim, driver, () => serviceAccountUser(sa.namespace, sa.name, node));
         if (d?.mode === 'associated-node') {
