@@ -7,6 +7,22 @@ describe('fnv1a64', () => {
     expect(fnv1a64('a')).toBe('af63dc4c8601ec8c');
     expect(fnv1a64('foobar')).toBe('85944171f73967e8');
   });
+  it('agrees with a 64-bit BigInt FNV-1a on ASCII, multi-byte and long inputs', () => {
+    const encoder = new TextEncoder();
+    const reference = (text: string) => {
+      let h = 0xcbf29ce484222325n;
+      for (const b of encoder.encode(text)) h = ((h ^ BigInt(b)) * 0x100000001b3n) & 0xffffffffffffffffn;
+      return h.toString(16).padStart(16, '0');
+    };
+    let seed = 12345;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let i = 0; i < 500; i++) {
+      let text = '';
+      const length = next() % 300;
+      for (let k = 0; k < length; k++) text += String.fromCharCode(next() % 8 === 0 ? 0x80 + (next() % 0x7000) : 32 + (next() % 95));
+      expect(fnv1a64(text)).toBe(reference(text));
+    }
+  });
   it('hashes UTF-8 bytes', () => {
     expect(fnv1a64('→')).toBe(fnv1a64('\u2192'));
     expect(fnv1a64('→')).not.toBe(fnv1a64('?'));

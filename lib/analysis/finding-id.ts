@@ -3,21 +3,37 @@ import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
 // Stable finding IDs: FNV-1a (64-bit) over a canonical string of the check ID and the sorted refs
 // the finding is about. Pure TypeScript (no node:crypto) so lib/ stays isomorphic.
 
-const FNV_OFFSET = 0xcbf29ce484222325n;
-const FNV_PRIME = 0x100000001b3n;
-const MASK_64 = 0xffffffffffffffffn;
 const SEP = '\u001f';
 
 const encoder = new TextEncoder();
 
-/** FNV-1a 64-bit of the UTF-8 bytes of `text`, as 16 lower-case hex digits. */
+const hex16 = (n: number) => n.toString(16).padStart(4, '0');
+
+/**
+ * FNV-1a 64-bit of the UTF-8 bytes of `text`, as 16 lower-case hex digits. The 64-bit state is kept
+ * in four 16-bit limbs so every product stays exact in a double (BigInt was the report's hot spot).
+ * The prime is 2^40 + 0x1b3: h·prime = h·0x1b3 + (h << 40).
+ */
 export function fnv1a64(text: string): string {
-  let hash = FNV_OFFSET;
+  let h0 = 0x2325;
+  let h1 = 0x8422;
+  let h2 = 0x9ce4;
+  let h3 = 0xcbf2;
   for (const byte of encoder.encode(text)) {
-    hash ^= BigInt(byte);
-    hash = (hash * FNV_PRIME) & MASK_64;
+    h0 ^= byte;
+    let t0 = h0 * 0x1b3;
+    let t1 = h1 * 0x1b3;
+    let t2 = h2 * 0x1b3 + (h0 << 8);
+    let t3 = h3 * 0x1b3 + (h1 << 8);
+    t1 += t0 >>> 16;
+    t2 += t1 >>> 16;
+    t3 += t2 >>> 16;
+    h0 = t0 & 0xffff;
+    h1 = t1 & 0xffff;
+    h2 = t2 & 0xffff;
+    h3 = t3 & 0xffff;
   }
-  return hash.toString(16).padStart(16, '0');
+  return hex16(h3) + hex16(h2) + hex16(h1) + hex16(h0);
 }
 
 export function refKey(ref: { kind: string; namespace?: string; name: string }): string {

@@ -110,17 +110,30 @@ export const claim002: Check = {
  * Tenant membership: the subjects of each namespace's RoleBindings (canonical keys), plus, by
  * construction, its service accounts and its `system:serviceaccounts:<ns>` group (see isMemberOf).
  */
-const membersCache = new WeakMap<AnalysisContext, Map<string, Set<string>>>();
-function roleBindingSubjects(ctx: AnalysisContext): Map<string, Set<string>> {
+interface Membership {
+  /** namespace → canonical keys of its RoleBindings' subjects. */
+  byNamespace: Map<string, Set<string>>;
+  /** canonical subject key → namespaces whose RoleBindings name it. */
+  bySubject: Map<string, Set<string>>;
+}
+
+const membersCache = new WeakMap<AnalysisContext, Membership>();
+function roleBindingSubjects(ctx: AnalysisContext): Membership {
   let m = membersCache.get(ctx);
   if (m) return m;
-  m = new Map();
+  m = { byNamespace: new Map(), bySubject: new Map() };
   for (const b of ctx.engine.rbac.bindings) {
     if (b.ref.kind !== 'RoleBinding') continue;
     const ns = b.ref.namespace ?? '';
-    let set = m.get(ns);
-    if (!set) m.set(ns, (set = new Set()));
-    for (const s of b.subjects) set.add(refKey(canonicalSubject(s)));
+    let set = m.byNamespace.get(ns);
+    if (!set) m.byNamespace.set(ns, (set = new Set()));
+    for (const s of b.subjects) {
+      const key = refKey(canonicalSubject(s));
+      set.add(key);
+      let namespaces = m.bySubject.get(key);
+      if (!namespaces) m.bySubject.set(key, (namespaces = new Set()));
+      namespaces.add(ns);
+    }
   }
   membersCache.set(ctx, m);
   return m;
@@ -129,7 +142,16 @@ function roleBindingSubjects(ctx: AnalysisContext): Map<string, Set<string>> {
 function isMemberOf(ctx: AnalysisContext, subject: SubjectRef, namespace: string): boolean {
   if (subject.kind === 'ServiceAccount' && subject.namespace === namespace) return true;
   if (subject.kind === 'Group' && subject.name === `system:serviceaccounts:${namespace}`) return true;
-  return roleBindingSubjects(ctx).get(namespace)?.has(refKey(subject)) ?? false;
+  return roleBindingSubjects(ctx).byNamespace.get(namespace)?.has(refKey(subject)) ?? false;
+}
+
+/** The namespaces `subject` is an identity of (as isMemberOf), found without testing every namespace. */
+function namespacesOfMember(ctx: AnalysisContext, subject: SubjectRef): string[] {
+  const out = [...(roleBindingSubjects(ctx).bySubject.get(refKey(subject)) ?? [])];
+  if (subject.kind === 'ServiceAccount' && subject.namespace) out.push(subject.namespace);
+  const SA_GROUP = 'system:serviceaccounts:';
+  if (subject.kind === 'Group' && subject.name.startsWith(SA_GROUP)) out.push(subject.name.slice(SA_GROUP.length));
+  return out;
 }
 
 const NS_WRITE: AccessQuestion = { verbs: ['update', 'patch'], group: '', resource: 'namespaces', scope: 'namespaced', names: 'any' };
@@ -142,8 +164,14 @@ const NS_WRITE: AccessQuestion = { verbs: ['update', 'patch'], group: '', resour
 function candidateNamespaces(ctx: AnalysisContext): string[] {
   const out = new Set(roleBindingNamespaces(ctx.engine, NS_WRITE));
   const clusterWide = access(ctx, { ...NS_WRITE, scope: 'cluster' }).filter((e) => e.via === 'rbac');
+  let known: Set<string> | undefined;
   for (const e of clusterWide) {
-    for (const ns of e.names.includes('*') ? ctx.namespaces : e.names) if (isMemberOf(ctx, e.subject, ns)) out.add(ns);
+    if (e.names.includes('*')) {
+      known ??= new Set(ctx.namespaces);
+      for (const ns of namespacesOfMember(ctx, e.subject)) if (known.has(ns)) out.add(ns);
+    } else {
+      for (const ns of e.names) if (isMemberOf(ctx, e.subject, ns)) out.add(ns);
+    }
   }
   return [...out].filter((ns) => ctx.isTenantNamespace(ns)).sort();
 }
