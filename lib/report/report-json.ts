@@ -5,6 +5,9 @@ import type { Report } from './types';
 // callers write it piece by piece. Joined with "\n", the pieces equal JSON.stringify(report, null, 2).
 
 const CHUNK_CHARS = 1 << 16;
+const GROUP = 64;
+const WRAP_HEAD = '{\n  "k": [\n';
+const WRAP_TAIL = '\n  ]\n}';
 
 /** Also used for report-shaped objects (a bundle's report.json). */
 export function* reportJsonChunks(report: Report): Generator<string> {
@@ -27,8 +30,12 @@ export function* reportJsonChunks(report: Report): Generator<string> {
     const name = JSON.stringify(key);
     if (Array.isArray(value) && value.length > 0) {
       yield* line(`  ${name}: [`);
-      for (let j = 0; j < value.length; j++) {
-        yield* line(`    ${JSON.stringify(value[j] ?? null, null, 2).replace(/\n/g, '\n    ')}${j < value.length - 1 ? ',' : ''}`);
+      // Items go through JSON.stringify in groups, wrapped so that they come out already indented
+      // as members of a top-level array (re-indenting each item's text was the slow part).
+      for (let j = 0; j < value.length; j += GROUP) {
+        const end = Math.min(value.length, j + GROUP);
+        const text = JSON.stringify({ k: value.slice(j, end) }, null, 2);
+        yield* line(`${text.slice(WRAP_HEAD.length, text.length - WRAP_TAIL.length)}${end < value.length ? ',' : ''}`);
       }
       yield* line(`  ]${comma}`);
     } else {

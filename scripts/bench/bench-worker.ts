@@ -6,11 +6,9 @@ import type { AuthzRequest, ResourceAttributes } from '@/lib/authz/types';
 import { serviceAccountUser } from '@/lib/authz/user-info';
 import { loadSnapshot } from '@/server/sources/snapshot-source';
 import { buildReport } from '@/lib/report/build-report';
-import { verifyBundleBytes } from '@/server/compliance/read-bundle';
+import { runVerify } from '@/server/cli/commands/verify';
+import type { CommandIO } from '@/server/cli/command-io';
 import { makeBundle, writeBundleFile } from '@/server/compliance/write-bundle';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { LARGE, nodeName, ns, saName } from './generate-cluster';
 import { createRandom } from './prng';
 
@@ -131,36 +129,38 @@ async function main() {
     return;
   }
   if (phase === 'export') {
-    // `dra-posture export` then `dra-posture verify` of the same cluster, in one process.
-    const dir = mkdtempSync(join(tmpdir(), 'dra-bench-export-'));
-    try {
-      const out = join(dir, 'large.tar');
-      const t0 = performance.now();
-      const state = await loadSnapshot(path, { maxBytes: MAX_BYTES });
-      const t1 = performance.now();
-      const report = buildReport(state);
-      const t2 = performance.now();
-      const bundle = await makeBundle(state, { report });
-      const t3 = performance.now();
-      const bytes = await writeBundleFile(bundle, out);
-      const t4 = performance.now();
-      const result = verifyBundleBytes(new Uint8Array(readFileSync(out)));
-      const t5 = performance.now();
-      if (!result.ok) throw new Error(`the bundle does not verify: ${JSON.stringify(result.problems)}`);
-      console.log(
-        JSON.stringify({
-          loadMs: t1 - t0,
-          analysisMs: t2 - t1,
-          bundleMs: t3 - t2,
-          writeMs: t4 - t3,
-          verifyMs: t5 - t4,
-          bundleBytes: bytes,
-          peakRssBytes: process.resourceUsage().maxRSS * 1024,
-        }),
-      );
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    // `dra-posture export`, stage by stage, writing the bundle where the 'verify' phase will read it.
+    const out = process.argv[4];
+    const t0 = performance.now();
+    const state = await loadSnapshot(path, { maxBytes: MAX_BYTES });
+    const t1 = performance.now();
+    const report = buildReport(state);
+    const t2 = performance.now();
+    const bundle = await makeBundle(state, { report });
+    const t3 = performance.now();
+    const bytes = await writeBundleFile(bundle, out);
+    const t4 = performance.now();
+    console.log(
+      JSON.stringify({
+        loadMs: t1 - t0,
+        analysisMs: t2 - t1,
+        bundleMs: t3 - t2,
+        writeMs: t4 - t3,
+        bundleBytes: bytes,
+        peakRssBytes: process.resourceUsage().maxRSS * 1024,
+      }),
+    );
+    return;
+  }
+  if (phase === 'verify') {
+    // `dra-posture verify FILE` as the CLI runs it: its own process, the real command.
+    const lines: string[] = [];
+    const io: CommandIO = { out: (line) => void lines.push(line), err: (line) => void lines.push(line) };
+    const t0 = performance.now();
+    const code = await runVerify([path], io);
+    const t1 = performance.now();
+    if (code !== 0) throw new Error(`the bundle does not verify: ${lines.join('; ')}`);
+    console.log(JSON.stringify({ verifyMs: t1 - t0, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
     return;
   }
   throw new Error(`unknown phase ${phase}`);

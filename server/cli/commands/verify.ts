@@ -30,7 +30,9 @@ export async function runVerify(argv: string[], io: CommandIO): Promise<number> 
   }
   const info = await stat(file).catch(() => undefined);
   if (!info?.isFile()) throw new UsageError(`no such bundle file: ${file}`);
-  const bytes = new Uint8Array(await readFile(file));
+  const buffer = await readFile(file);
+  // A view, not a copy: bundles of large clusters are hundreds of MiB.
+  const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
   const result = verifyBundleBytes(bytes, key);
   const name = basename(file);
   if (!result.ok) {
