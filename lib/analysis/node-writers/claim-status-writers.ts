@@ -284,7 +284,7 @@ export class ClaimWriterAnalysis {
   private namespaceWriters(kind: CandidateKind, driver: string, ns: string, perNamespace: Candidate[], claims: ResourceClaim[]): { subject: SubjectRef; via: Evidence[] }[] {
     const samples = new Map<string, ResourceClaim>();
     for (const claim of claims) {
-      const name = this.statusNames.has(claim.metadata.name) ? claim.metadata.name : '';
+      const name = this.listedName(claim);
       if (!samples.has(name)) samples.set(name, claim);
     }
     const cacheKey = `${driver}|${ns}|${[...samples.keys()].join('\u0000')}`;
@@ -480,6 +480,11 @@ export class ClaimWriterAnalysis {
     return user.groups.some((g) => idx.byGroup.has(g));
   }
 
+  /** The claim's name when some resourceclaims/status rule lists it, else '': the only way a name changes a decision. */
+  private listedName(claim: ResourceClaim): string {
+    return this.statusNames.has(claim.metadata.name) ? claim.metadata.name : '';
+  }
+
   /**
    * A decision depends on the identity, the claim's namespace, the driver and the allocated node; on
    * the claim's name only when some resourceclaims/status rule lists resourceNames.
@@ -487,7 +492,7 @@ export class ClaimWriterAnalysis {
   private cachedDecision(identityKey: string, claim: ResourceClaim, driver: string, user: () => UserInfo): WriteDecision | undefined {
     const ns = claim.metadata.namespace ?? '';
     // Claims whose names no rule lists are decided alike: one engine question covers them all.
-    const name = this.statusNames.has(claim.metadata.name) ? claim.metadata.name : '';
+    const name = this.listedName(claim);
     // The allocated node only matters to identities whose tokens name a node (associated-node).
     const node = identityKey.startsWith('subject|') ? '' : (allocatedNodeName(claim) ?? '');
     const key = `${identityKey}|${ns}|${driver}|${node}|${name}`;
