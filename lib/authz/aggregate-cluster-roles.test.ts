@@ -65,4 +65,22 @@ describe('ClusterRole aggregation', () => {
     ]);
     expect(r.rules.get('agg')!.map((x) => x.rule)).toEqual([view]);
   });
+
+  it('a cycle keeps what the controller left in it: rules a cycle sustains survive, as they do on the server', () => {
+    // a and b select each other. The controller once copied b's own `edit` rule into a, then
+    // replaced b's rules with a's, so `edit` now lives only in the cycle; no selected role owns it.
+    const cycle = (storedA: object[] | null, storedB: object[] | null) =>
+      aggregateClusterRoles([
+        clusterRole('a', storedA as never, { labels: { ring: 'x' }, aggregate: [{ matchLabels: { ring: 'x' } }] }),
+        clusterRole('b', storedB as never, { labels: { ring: 'x' }, aggregate: [{ matchLabels: { ring: 'x' } }] }),
+        clusterRole('leaf', [view], { labels: { ring: 'x' } }),
+      ]);
+    const settled = cycle([edit, view], [edit, view]);
+    expect(settled.rules.get('a')!.map((x) => x.rule)).toEqual([edit, view]);
+    expect(settled.rules.get('b')!.map((x) => x.rule)).toEqual([edit, view]);
+    expect(settled.notes).toEqual([]);
+    // From empty stored rules nothing sustains `edit`: the cycle's answer depends on its history.
+    const fresh = cycle(null, null);
+    expect(fresh.rules.get('a')!.map((x) => x.rule)).toEqual([view]);
+  });
 });
