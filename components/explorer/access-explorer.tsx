@@ -47,14 +47,9 @@ const EXAMPLES: { label: string; params: Record<string, string> }[] = [
 
 const field = 'w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm shadow-sm';
 
-export function AccessExplorer() {
-  const params = useSearchParams();
-  const router = useRouter();
-  const pathname = usePathname();
-  const asked = useMemo(() => parseExplorerState(params), [params]);
-
-  const [mode, setMode] = useState<ExplorerMode>(asked.mode);
-  const [form, setForm] = useState({
+/** The form's text fields for a question read from the URL. */
+function formFromState(asked: ReturnType<typeof parseExplorerState>) {
+  return {
     verb: asked.access.verb,
     resource: asked.access.resource,
     subresource: asked.access.subresource ?? '',
@@ -63,20 +58,21 @@ export function AccessExplorer() {
     user: asked.user,
     groups: asked.groups.join(', '),
     node: asked.node,
-  });
+  };
+}
+
+export function AccessExplorer() {
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const asked = useMemo(() => parseExplorerState(params), [params]);
+
+  const [mode, setMode] = useState<ExplorerMode>(asked.mode);
+  const [form, setForm] = useState(() => formFromState(asked));
   // Follow the URL when it changes from outside the form (example links, back/forward).
   useEffect(() => {
     setMode(asked.mode);
-    setForm({
-      verb: asked.access.verb,
-      resource: asked.access.resource,
-      subresource: asked.access.subresource ?? '',
-      namespace: asked.access.namespace ?? '',
-      name: asked.access.name ?? '',
-      user: asked.user,
-      groups: asked.groups.join(', '),
-      node: asked.node,
-    });
+    setForm(formFromState(asked));
   }, [asked]);
 
   const submit = (e: FormEvent) => {

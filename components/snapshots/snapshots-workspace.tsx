@@ -30,6 +30,21 @@ function snapshotLabel(s: SnapshotRecord): string {
   return `${formatTime(s.takenAt)} · ${s.sourceName} · ${s.findings} findings`;
 }
 
+function SnapshotSelect({ label, snapshots, value, onChange }: { label: string; snapshots: SnapshotRecord[]; value: string; onChange: (id: string) => void }) {
+  return (
+    <label className="flex flex-col gap-1 text-sm">
+      <span className="font-medium text-slate-700">{label}</span>
+      <select className={selectClass} value={value} onChange={(e) => onChange(e.target.value)}>
+        {snapshots.map((s) => (
+          <option key={s.id} value={s.id}>
+            {snapshotLabel(s)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export function SnapshotsWorkspace({ initial, storeError }: { initial?: SnapshotListResponse; storeError?: string }) {
   const client = useQueryClient();
   const list = useQuery({ queryKey: LIST_KEY, queryFn: ({ signal }) => fetchJson<SnapshotListResponse>(snapshotApi.list(), signal), initialData: initial, enabled: !storeError });
@@ -146,26 +161,8 @@ export function SnapshotsWorkspace({ initial, storeError }: { initial?: Snapshot
               setCompared({ from: fromId, to: toId });
             }}
           >
-            <label className="flex flex-col gap-1 text-sm">
-              <span className="font-medium text-slate-700">From</span>
-              <select className={selectClass} value={fromId} onChange={(e) => setFrom(e.target.value)}>
-                {snapshots.map((s) => (
-                  <option key={s.id} value={s.id}>
-                    {snapshotLabel(s)}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="flex flex-col gap-1 text-sm">
-              <span className="font-medium text-slate-700">To</span>
-              <select className={selectClass} value={toId} onChange={(e) => setTo(e.target.value)}>
-                {snapshots.map((s) => (
-                  <option key={s.id} value={s.id}>
-                    {snapshotLabel(s)}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <SnapshotSelect label="From" snapshots={snapshots} value={fromId} onChange={setFrom} />
+            <SnapshotSelect label="To" snapshots={snapshots} value={toId} onChange={setTo} />
             <button type="submit" className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800">
               Compare
             </button>
