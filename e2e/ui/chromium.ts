@@ -1,13 +1,6 @@
-// Debian's Chromium and the flags it runs with in the browser tests and the browser benchmark (never
-// `playwright install`).
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// The browser tests and the browser benchmark run Debian's Chromium (never `playwright install`).
+import { CHROMIUM_FLAGS, DEFAULT_CHROMIUM_PATH } from '../../lib/compliance/chromium-flags';
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
+
+export const CHROMIUM_ARGS = [...CHROMIUM_FLAGS];

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ENTRY } from '@/lib/compliance/bundle-format';
+import { CHROMIUM_FLAGS, DEFAULT_CHROMIUM_PATH } from '@/lib/compliance/chromium-flags';
 import type { TarEntryInput } from '@/lib/compliance/tar';
 import { renderReportHtml } from '@/lib/report/render-html';
 import type { Report } from '@/lib/report/types';
@@ -26,7 +27,7 @@ export class PdfError extends Error {
 }
 
 export async function htmlToPdf(html: string): Promise<Uint8Array> {
-  const chromium = process.env[CHROMIUM_PATH_ENV] || '/usr/bin/chromium';
+  const chromium = process.env[CHROMIUM_PATH_ENV] || DEFAULT_CHROMIUM_PATH;
   const dir = await mkdtemp(join(tmpdir(), 'dra-posture-pdf-'));
   try {
     const input = join(dir, 'report.html');
@@ -34,12 +35,7 @@ export async function htmlToPdf(html: string): Promise<Uint8Array> {
     await writeFile(input, html);
     const args = [
       '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
+      ...CHROMIUM_FLAGS,
       `--user-data-dir=${join(dir, 'profile')}`,
       '--no-pdf-header-footer',
       `--print-to-pdf=${output}`,
