@@ -1,7 +1,8 @@
 // Normalisers for the building blocks several kinds share: metadata, selectors, taints, conditions.
 // Pattern used by every normaliser (see isClean): read and check each declared field, then either
 // reuse the parsed object (only declared keys, no nulls) or copy the checked fields into a new one.
-// Arrays of objects are normalised in place: an element that needed a copy replaces the original.
+// Arrays of objects are normalised in place by optObjectList/reqObjectList (normalize-helpers.ts):
+// an element that needed a copy replaces the original.
 
 import {
   asObject,
@@ -9,13 +10,13 @@ import {
   fields,
   isClean,
   leave,
-  optArray,
   optBoolean,
   optObject,
+  optObjectList,
   optString,
   optStringArray,
   optStringMap,
-  reqArray,
+  reqObjectList,
   reqString,
   type RawObject,
 } from './normalize-helpers';
@@ -43,30 +44,18 @@ function normalizeAnnotations(value: unknown): Record<string, string> | undefine
 
 const OWNER_REFERENCE_FIELDS = fields('apiVersion', 'kind', 'name', 'uid', 'controller');
 
-function normalizeOwnerReferences(value: unknown): OwnerReference[] | undefined {
-  const list = optArray(value, 'ownerReferences');
-  if (list === undefined) return undefined;
-  enter('ownerReferences');
-  const out = list as OwnerReference[];
-  for (let i = 0; i < list.length; i++) {
-    enter(i);
-    const r = asObject(list[i]);
-    const kind = reqString(r.kind, 'kind');
-    const name = reqString(r.name, 'name');
-    const apiVersion = optString(r.apiVersion, 'apiVersion');
-    const uid = optString(r.uid, 'uid');
-    const controller = optBoolean(r.controller, 'controller');
-    if (!isClean(r, OWNER_REFERENCE_FIELDS)) {
-      const ref: OwnerReference = { kind, name };
-      if (apiVersion !== undefined) ref.apiVersion = apiVersion;
-      if (uid !== undefined) ref.uid = uid;
-      if (controller !== undefined) ref.controller = controller;
-      out[i] = ref;
-    }
-    leave();
-  }
-  leave();
-  return out;
+function normalizeOwnerReference(r: RawObject): OwnerReference {
+  const kind = reqString(r.kind, 'kind');
+  const name = reqString(r.name, 'name');
+  const apiVersion = optString(r.apiVersion, 'apiVersion');
+  const uid = optString(r.uid, 'uid');
+  const controller = optBoolean(r.controller, 'controller');
+  if (isClean(r, OWNER_REFERENCE_FIELDS)) return r as unknown as OwnerReference;
+  const ref: OwnerReference = { kind, name };
+  if (apiVersion !== undefined) ref.apiVersion = apiVersion;
+  if (uid !== undefined) ref.uid = uid;
+  if (controller !== undefined) ref.controller = controller;
+  return ref;
 }
 
 const META_FIELDS = fields(
@@ -88,7 +77,7 @@ function normalizeMetaValue(m: RawObject, nameRequired: boolean): Partial<Object
   const uid = optString(m.uid, 'uid');
   const labels = optStringMap(m.labels, 'labels');
   const annotations = normalizeAnnotations(m.annotations);
-  const ownerReferences = normalizeOwnerReferences(m.ownerReferences);
+  const ownerReferences = optObjectList(m.ownerReferences, 'ownerReferences', normalizeOwnerReference);
   const generateName = optString(m.generateName, 'generateName');
   const creationTimestamp = optString(m.creationTimestamp, 'creationTimestamp');
   const resourceVersion = optString(m.resourceVersion, 'resourceVersion');
@@ -130,33 +119,21 @@ export function normalizePartialMeta(value: unknown, key: string): Partial<Objec
 
 const REQUIREMENT_FIELDS = fields('key', 'operator', 'values');
 
-function normalizeRequirements(value: unknown, key: string): LabelSelectorRequirement[] | undefined {
-  const list = optArray(value, key);
-  if (list === undefined) return undefined;
-  enter(key);
-  const out = list as LabelSelectorRequirement[];
-  for (let i = 0; i < list.length; i++) {
-    enter(i);
-    const e = asObject(list[i]);
-    const reqKey = reqString(e.key, 'key');
-    const operator = reqString(e.operator, 'operator');
-    const values = optStringArray(e.values, 'values');
-    if (!isClean(e, REQUIREMENT_FIELDS)) {
-      const req: LabelSelectorRequirement = { key: reqKey, operator };
-      if (values !== undefined) req.values = values;
-      out[i] = req;
-    }
-    leave();
-  }
-  leave();
-  return out;
+function normalizeRequirement(e: RawObject): LabelSelectorRequirement {
+  const reqKey = reqString(e.key, 'key');
+  const operator = reqString(e.operator, 'operator');
+  const values = optStringArray(e.values, 'values');
+  if (isClean(e, REQUIREMENT_FIELDS)) return e as unknown as LabelSelectorRequirement;
+  const req: LabelSelectorRequirement = { key: reqKey, operator };
+  if (values !== undefined) req.values = values;
+  return req;
 }
 
 const LABEL_SELECTOR_FIELDS = fields('matchLabels', 'matchExpressions');
 
 function normalizeLabelSelectorValue(s: RawObject): LabelSelector {
   const matchLabels = optStringMap(s.matchLabels, 'matchLabels');
-  const matchExpressions = normalizeRequirements(s.matchExpressions, 'matchExpressions');
+  const matchExpressions = optObjectList(s.matchExpressions, 'matchExpressions', normalizeRequirement);
   if (isClean(s, LABEL_SELECTOR_FIELDS)) return s as LabelSelector;
   const out: LabelSelector = {};
   if (matchLabels !== undefined) out.matchLabels = matchLabels;
@@ -174,69 +151,45 @@ export function normalizeLabelSelector(value: unknown, key: string): LabelSelect
 }
 
 export function normalizeLabelSelectorArray(value: unknown, key: string): LabelSelector[] | undefined {
-  const list = optArray(value, key);
-  if (list === undefined) return undefined;
-  enter(key);
-  const out = list as LabelSelector[];
-  for (let i = 0; i < list.length; i++) {
-    enter(i);
-    out[i] = normalizeLabelSelectorValue(asObject(list[i]));
-    leave();
-  }
-  leave();
-  return out;
+  return optObjectList(value, key, normalizeLabelSelectorValue);
 }
 
 const NODE_SELECTOR_TERM_FIELDS = fields('matchExpressions', 'matchFields');
 const NODE_SELECTOR_FIELDS = fields('nodeSelectorTerms');
 
+function normalizeNodeSelectorTerm(t: RawObject): NodeSelectorTerm {
+  const matchExpressions = optObjectList(t.matchExpressions, 'matchExpressions', normalizeRequirement) as NodeSelectorRequirement[] | undefined;
+  const matchFields = optObjectList(t.matchFields, 'matchFields', normalizeRequirement) as NodeSelectorRequirement[] | undefined;
+  if (isClean(t, NODE_SELECTOR_TERM_FIELDS)) return t as NodeSelectorTerm;
+  const term: NodeSelectorTerm = {};
+  if (matchExpressions !== undefined) term.matchExpressions = matchExpressions;
+  if (matchFields !== undefined) term.matchFields = matchFields;
+  return term;
+}
+
 export function normalizeNodeSelector(value: unknown, key: string): NodeSelector | undefined {
   const s = optObject(value, key);
   if (s === undefined) return undefined;
   enter(key);
-  const terms = reqArray(s.nodeSelectorTerms, 'nodeSelectorTerms');
-  enter('nodeSelectorTerms');
-  const out = terms as NodeSelectorTerm[];
-  for (let i = 0; i < terms.length; i++) {
-    enter(i);
-    const t = asObject(terms[i]);
-    const matchExpressions = normalizeRequirements(t.matchExpressions, 'matchExpressions') as NodeSelectorRequirement[] | undefined;
-    const matchFields = normalizeRequirements(t.matchFields, 'matchFields') as NodeSelectorRequirement[] | undefined;
-    if (!isClean(t, NODE_SELECTOR_TERM_FIELDS)) {
-      const term: NodeSelectorTerm = {};
-      if (matchExpressions !== undefined) term.matchExpressions = matchExpressions;
-      if (matchFields !== undefined) term.matchFields = matchFields;
-      out[i] = term;
-    }
-    leave();
-  }
+  const terms = reqObjectList(s.nodeSelectorTerms, 'nodeSelectorTerms', normalizeNodeSelectorTerm);
   leave();
-  leave();
-  return isClean(s, NODE_SELECTOR_FIELDS) ? (s as unknown as NodeSelector) : { nodeSelectorTerms: out };
+  return isClean(s, NODE_SELECTOR_FIELDS) ? (s as unknown as NodeSelector) : { nodeSelectorTerms: terms };
 }
 
 const TAINT_FIELDS = fields('key', 'value', 'effect');
 
+function normalizeTaint(t: RawObject): Taint {
+  const taintKey = reqString(t.key, 'key');
+  const effect = reqString(t.effect, 'effect');
+  const taintValue = optString(t.value, 'value');
+  if (isClean(t, TAINT_FIELDS)) return t as unknown as Taint;
+  const taint: Taint = { key: taintKey, effect };
+  if (taintValue !== undefined) taint.value = taintValue;
+  return taint;
+}
+
 export function normalizeTaints(value: unknown, key: string): Taint[] | undefined {
-  const list = optArray(value, key);
-  if (list === undefined) return undefined;
-  enter(key);
-  const out = list as Taint[];
-  for (let i = 0; i < list.length; i++) {
-    enter(i);
-    const t = asObject(list[i]);
-    const taintKey = reqString(t.key, 'key');
-    const effect = reqString(t.effect, 'effect');
-    const taintValue = optString(t.value, 'value');
-    if (!isClean(t, TAINT_FIELDS)) {
-      const taint: Taint = { key: taintKey, effect };
-      if (taintValue !== undefined) taint.value = taintValue;
-      out[i] = taint;
-    }
-    leave();
-  }
-  leave();
-  return out;
+  return optObjectList(value, key, normalizeTaint);
 }
 
 export interface Condition {
@@ -248,28 +201,20 @@ export interface Condition {
 
 const CONDITION_FIELDS = fields('type', 'status', 'reason', 'message');
 
+function normalizeCondition(c: RawObject): Condition {
+  const type = reqString(c.type, 'type');
+  const status = reqString(c.status, 'status');
+  const reason = optString(c.reason, 'reason');
+  const message = optString(c.message, 'message');
+  if (isClean(c, CONDITION_FIELDS)) return c as unknown as Condition;
+  const condition: Condition = { type, status };
+  if (reason !== undefined) condition.reason = reason;
+  if (message !== undefined) condition.message = message;
+  return condition;
+}
+
 export function normalizeConditions(value: unknown, key: string): Condition[] | undefined {
-  const list = optArray(value, key);
-  if (list === undefined) return undefined;
-  enter(key);
-  const out = list as Condition[];
-  for (let i = 0; i < list.length; i++) {
-    enter(i);
-    const c = asObject(list[i]);
-    const type = reqString(c.type, 'type');
-    const status = reqString(c.status, 'status');
-    const reason = optString(c.reason, 'reason');
-    const message = optString(c.message, 'message');
-    if (!isClean(c, CONDITION_FIELDS)) {
-      const condition: Condition = { type, status };
-      if (reason !== undefined) condition.reason = reason;
-      if (message !== undefined) condition.message = message;
-      out[i] = condition;
-    }
-    leave();
-  }
-  leave();
-  return out;
+  return optObjectList(value, key, normalizeCondition);
 }
 
 const NAME_FIELDS = fields('name');
@@ -284,21 +229,14 @@ export function normalizeNameRef(value: unknown, key: string): { name: string } 
   return isClean(r, NAME_FIELDS) ? (r as { name: string }) : { name };
 }
 
+function normalizeNameRefElement(r: RawObject): { name: string } {
+  const name = reqString(r.name, 'name');
+  return isClean(r, NAME_FIELDS) ? (r as { name: string }) : { name };
+}
+
 /** `[{name}]` lists (imagePullSecrets, ServiceAccount secrets): only the name is kept. */
 export function normalizeNameRefs(value: unknown, key: string): { name: string }[] | undefined {
-  const list = optArray(value, key);
-  if (list === undefined) return undefined;
-  enter(key);
-  const out = list as { name: string }[];
-  for (let i = 0; i < list.length; i++) {
-    enter(i);
-    const r = asObject(list[i]);
-    const name = reqString(r.name, 'name');
-    if (!isClean(r, NAME_FIELDS)) out[i] = { name };
-    leave();
-  }
-  leave();
-  return out;
+  return optObjectList(value, key, normalizeNameRefElement);
 }
 
 /** Optional `{<field>: string}` objects such as `secret: {secretName}` or `configMap: {name}`. */

@@ -22,6 +22,7 @@ import {
   optBoolean,
   optNumber,
   optObject,
+  optObjectList,
   optQuantity,
   optQuantityMap,
   optString,
@@ -56,63 +57,40 @@ export const DRA_API_VERSION = 'resource.k8s.io/v1';
 const CEL_SELECTOR_FIELDS = fields('cel');
 const CEL_FIELDS = fields('expression');
 
-function normalizeSelectors(value: unknown): CelSelector[] | undefined {
-  const list = optArray(value, 'selectors');
-  if (list === undefined) return undefined;
-  enter('selectors');
-  const out = list as CelSelector[];
-  for (let i = 0; i < list.length; i++) {
-    enter(i);
-    const s = asObject(list[i]);
-    let cel: CelSelector['cel'];
-    const c = optObject(s.cel, 'cel');
-    if (c !== undefined) {
-      enter('cel');
-      const expression = reqString(c.expression, 'expression');
-      leave();
-      cel = isClean(c, CEL_FIELDS) ? (c as { expression: string }) : { expression };
-    }
-    if (!isClean(s, CEL_SELECTOR_FIELDS)) {
-      const selector: CelSelector = {};
-      if (cel !== undefined) selector.cel = cel;
-      out[i] = selector;
-    } else if (cel !== undefined) {
-      s.cel = cel;
-    }
+function normalizeSelector(s: RawObject): CelSelector {
+  let cel: CelSelector['cel'];
+  const c = optObject(s.cel, 'cel');
+  if (c !== undefined) {
+    enter('cel');
+    const expression = reqString(c.expression, 'expression');
     leave();
+    cel = isClean(c, CEL_FIELDS) ? (c as { expression: string }) : { expression };
   }
-  leave();
-  return out;
+  if (!isClean(s, CEL_SELECTOR_FIELDS)) {
+    const selector: CelSelector = {};
+    if (cel !== undefined) selector.cel = cel;
+    return selector;
+  }
+  if (cel !== undefined) s.cel = cel;
+  return s as CelSelector;
 }
 
 const TOLERATION_FIELDS = fields('key', 'operator', 'value', 'effect', 'tolerationSeconds');
 
-function normalizeTolerations(value: unknown): DeviceToleration[] | undefined {
-  const list = optArray(value, 'tolerations');
-  if (list === undefined) return undefined;
-  enter('tolerations');
-  const out = list as DeviceToleration[];
-  for (let i = 0; i < list.length; i++) {
-    enter(i);
-    const t = asObject(list[i]);
-    const key = optString(t.key, 'key');
-    const operator = optString(t.operator, 'operator');
-    const tolerationValue = optString(t.value, 'value');
-    const effect = optString(t.effect, 'effect');
-    const seconds = optNumber(t.tolerationSeconds, 'tolerationSeconds');
-    if (!isClean(t, TOLERATION_FIELDS)) {
-      const toleration: DeviceToleration = {};
-      if (key !== undefined) toleration.key = key;
-      if (operator !== undefined) toleration.operator = operator;
-      if (tolerationValue !== undefined) toleration.value = tolerationValue;
-      if (effect !== undefined) toleration.effect = effect;
-      if (seconds !== undefined) toleration.tolerationSeconds = seconds;
-      out[i] = toleration;
-    }
-    leave();
-  }
-  leave();
-  return out;
+function normalizeToleration(t: RawObject): DeviceToleration {
+  const key = optString(t.key, 'key');
+  const operator = optString(t.operator, 'operator');
+  const tolerationValue = optString(t.value, 'value');
+  const effect = optString(t.effect, 'effect');
+  const seconds = optNumber(t.tolerationSeconds, 'tolerationSeconds');
+  if (isClean(t, TOLERATION_FIELDS)) return t as DeviceToleration;
+  const toleration: DeviceToleration = {};
+  if (key !== undefined) toleration.key = key;
+  if (operator !== undefined) toleration.operator = operator;
+  if (tolerationValue !== undefined) toleration.value = tolerationValue;
+  if (effect !== undefined) toleration.effect = effect;
+  if (seconds !== undefined) toleration.tolerationSeconds = seconds;
+  return toleration;
 }
 
 const CAPACITY_REQUEST_FIELDS = fields('requests');
@@ -131,10 +109,10 @@ function normalizeCapacityRequests(value: unknown): { requests?: Record<string, 
 
 /** The fields `exactly` and a firstAvailable subrequest share. */
 function fillRequestBody(r: RawObject, out: ExactDeviceRequest | DeviceSubRequest): void {
-  const selectors = normalizeSelectors(r.selectors);
+  const selectors = optObjectList(r.selectors, 'selectors', normalizeSelector);
   const allocationMode = optString(r.allocationMode, 'allocationMode');
   const count = optNumber(r.count, 'count');
-  const tolerations = normalizeTolerations(r.tolerations);
+  const tolerations = optObjectList(r.tolerations, 'tolerations', normalizeToleration);
   const capacity = normalizeCapacityRequests(r.capacity);
   if (selectors !== undefined) out.selectors = selectors;
   if (allocationMode !== undefined) out.allocationMode = allocationMode;
@@ -157,25 +135,14 @@ function normalizeExact(r: RawObject, mayReuse: boolean): ExactDeviceRequest {
   return out;
 }
 
-function normalizeFirstAvailable(value: unknown): DeviceSubRequest[] | undefined {
-  const list = optArray(value, 'firstAvailable');
-  if (list === undefined) return undefined;
-  enter('firstAvailable');
-  const out = list as DeviceSubRequest[];
-  for (let i = 0; i < list.length; i++) {
-    enter(i);
-    const s = asObject(list[i]);
-    const name = reqString(s.name, 'name');
-    const deviceClassName = reqString(s.deviceClassName, 'deviceClassName');
-    const sub = (isClean(s, SUB_REQUEST_FIELDS) ? s : {}) as unknown as DeviceSubRequest;
-    sub.name = name;
-    sub.deviceClassName = deviceClassName;
-    fillRequestBody(s, sub);
-    out[i] = sub;
-    leave();
-  }
-  leave();
-  return out;
+function normalizeSubRequest(s: RawObject): DeviceSubRequest {
+  const name = reqString(s.name, 'name');
+  const deviceClassName = reqString(s.deviceClassName, 'deviceClassName');
+  const sub = (isClean(s, SUB_REQUEST_FIELDS) ? s : {}) as unknown as DeviceSubRequest;
+  sub.name = name;
+  sub.deviceClassName = deviceClassName;
+  fillRequestBody(s, sub);
+  return sub;
 }
 
 const REQUEST_FIELDS = fields('name', 'exactly', 'firstAvailable');
@@ -192,7 +159,7 @@ function normalizeRequest(r: RawObject): DeviceRequest {
     // v1beta1: the request itself is the body.
     exactly = normalizeExact(r, false);
   }
-  const firstAvailable = normalizeFirstAvailable(r.firstAvailable);
+  const firstAvailable = optObjectList(r.firstAvailable, 'firstAvailable', normalizeSubRequest);
   const out = (isClean(r, REQUEST_FIELDS) ? r : {}) as unknown as DeviceRequest;
   out.name = name;
   if (exactly !== undefined) out.exactly = exactly;
@@ -221,56 +188,34 @@ const CLAIM_CONFIG_FIELDS = fields('requests', 'opaque');
 const CLAIM_DEVICES_FIELDS = fields('requests', 'constraints', 'config');
 const CLAIM_SPEC_FIELDS = fields('devices');
 
+function normalizeConstraint(c: RawObject): Constraint {
+  const reqs = optStringArray(c.requests, 'requests');
+  const matchAttribute = optString(c.matchAttribute, 'matchAttribute');
+  const distinctAttribute = optString(c.distinctAttribute, 'distinctAttribute');
+  if (isClean(c, CONSTRAINT_FIELDS)) return c as Constraint;
+  const constraint: Constraint = {};
+  if (reqs !== undefined) constraint.requests = reqs;
+  if (matchAttribute !== undefined) constraint.matchAttribute = matchAttribute;
+  if (distinctAttribute !== undefined) constraint.distinctAttribute = distinctAttribute;
+  return constraint;
+}
+
+function normalizeClaimConfig(c: RawObject): DeviceClaimConfiguration {
+  const reqs = optStringArray(c.requests, 'requests');
+  const opaque = normalizeOpaque(c.opaque);
+  const entry = (isClean(c, CLAIM_CONFIG_FIELDS) ? c : {}) as unknown as DeviceClaimConfiguration;
+  if (reqs !== undefined) entry.requests = reqs;
+  if (opaque !== undefined) entry.opaque = opaque;
+  return entry;
+}
+
 function normalizeClaimDevices(value: unknown): ResourceClaimSpec['devices'] {
   const devices = optObject(value, 'devices');
   if (devices === undefined) return undefined;
   enter('devices');
-  const requests = optArray(devices.requests, 'requests') as DeviceRequest[] | undefined;
-  if (requests !== undefined) {
-    enter('requests');
-    for (let i = 0; i < requests.length; i++) {
-      enter(i);
-      requests[i] = normalizeRequest(asObject(requests[i]));
-      leave();
-    }
-    leave();
-  }
-  const constraints = optArray(devices.constraints, 'constraints') as Constraint[] | undefined;
-  if (constraints !== undefined) {
-    enter('constraints');
-    for (let i = 0; i < constraints.length; i++) {
-      enter(i);
-      const c = asObject(constraints[i]);
-      const reqs = optStringArray(c.requests, 'requests');
-      const matchAttribute = optString(c.matchAttribute, 'matchAttribute');
-      const distinctAttribute = optString(c.distinctAttribute, 'distinctAttribute');
-      if (!isClean(c, CONSTRAINT_FIELDS)) {
-        const constraint: Constraint = {};
-        if (reqs !== undefined) constraint.requests = reqs;
-        if (matchAttribute !== undefined) constraint.matchAttribute = matchAttribute;
-        if (distinctAttribute !== undefined) constraint.distinctAttribute = distinctAttribute;
-        constraints[i] = constraint;
-      }
-      leave();
-    }
-    leave();
-  }
-  const config = optArray(devices.config, 'config') as DeviceClaimConfiguration[] | undefined;
-  if (config !== undefined) {
-    enter('config');
-    for (let i = 0; i < config.length; i++) {
-      enter(i);
-      const c = asObject(config[i]);
-      const reqs = optStringArray(c.requests, 'requests');
-      const opaque = normalizeOpaque(c.opaque);
-      const entry = (isClean(c, CLAIM_CONFIG_FIELDS) ? c : {}) as unknown as DeviceClaimConfiguration;
-      if (reqs !== undefined) entry.requests = reqs;
-      if (opaque !== undefined) entry.opaque = opaque;
-      config[i] = entry;
-      leave();
-    }
-    leave();
-  }
+  const requests = optObjectList(devices.requests, 'requests', normalizeRequest);
+  const constraints = optObjectList(devices.constraints, 'constraints', normalizeConstraint);
+  const config = optObjectList(devices.config, 'config', normalizeClaimConfig);
   leave();
   if (isClean(devices, CLAIM_DEVICES_FIELDS)) return devices as ResourceClaimSpec['devices'];
   const out: NonNullable<ResourceClaimSpec['devices']> = {};
@@ -292,30 +237,18 @@ function normalizeClaimSpec(value: unknown, key: string): ResourceClaimSpec {
 
 const RESULT_FIELDS = fields('request', 'driver', 'pool', 'device', 'adminAccess', 'shareID');
 
-function normalizeAllocationResults(value: unknown): DeviceRequestAllocationResult[] | undefined {
-  const list = optArray(value, 'results');
-  if (list === undefined) return undefined;
-  enter('results');
-  const out = list as DeviceRequestAllocationResult[];
-  for (let i = 0; i < list.length; i++) {
-    enter(i);
-    const r = asObject(list[i]);
-    const request = reqString(r.request, 'request');
-    const driver = reqString(r.driver, 'driver');
-    const pool = reqString(r.pool, 'pool');
-    const device = reqString(r.device, 'device');
-    const adminAccess = optBoolean(r.adminAccess, 'adminAccess');
-    const shareID = optString(r.shareID, 'shareID');
-    if (!isClean(r, RESULT_FIELDS)) {
-      const result: DeviceRequestAllocationResult = { request, driver, pool, device };
-      if (adminAccess !== undefined) result.adminAccess = adminAccess;
-      if (shareID !== undefined) result.shareID = shareID;
-      out[i] = result;
-    }
-    leave();
-  }
-  leave();
-  return out;
+function normalizeAllocationResult(r: RawObject): DeviceRequestAllocationResult {
+  const request = reqString(r.request, 'request');
+  const driver = reqString(r.driver, 'driver');
+  const pool = reqString(r.pool, 'pool');
+  const device = reqString(r.device, 'device');
+  const adminAccess = optBoolean(r.adminAccess, 'adminAccess');
+  const shareID = optString(r.shareID, 'shareID');
+  if (isClean(r, RESULT_FIELDS)) return r as unknown as DeviceRequestAllocationResult;
+  const result: DeviceRequestAllocationResult = { request, driver, pool, device };
+  if (adminAccess !== undefined) result.adminAccess = adminAccess;
+  if (shareID !== undefined) result.shareID = shareID;
+  return result;
 }
 
 type Allocation = NonNullable<ResourceClaimStatus['allocation']>;
@@ -334,7 +267,7 @@ function normalizeAllocation(value: unknown): Allocation | undefined {
   const d = optObject(allocation.devices, 'devices');
   if (d !== undefined) {
     enter('devices');
-    const results = normalizeAllocationResults(d.results);
+    const results = optObjectList(d.results, 'results', normalizeAllocationResult);
     const config = optArray(d.config, 'config');
     const clonedConfig = config === undefined ? undefined : (cloneJson(config, 'config') as unknown[]);
     leave();
@@ -352,54 +285,41 @@ function normalizeAllocation(value: unknown): Allocation | undefined {
   return out;
 }
 
+function normalizeReservedFor(r: RawObject): ReservedFor {
+  const resource = reqString(r.resource, 'resource');
+  const name = reqString(r.name, 'name');
+  const uid = reqString(r.uid, 'uid');
+  const apiGroup = optString(r.apiGroup, 'apiGroup');
+  if (isClean(r, RESERVED_FOR_FIELDS)) return r as unknown as ReservedFor;
+  const ref: ReservedFor = { resource, name, uid };
+  if (apiGroup !== undefined) ref.apiGroup = apiGroup;
+  return ref;
+}
+
+function normalizeDeviceStatus(d: RawObject): AllocatedDeviceStatus {
+  const driver = reqString(d.driver, 'driver');
+  const pool = reqString(d.pool, 'pool');
+  const device = reqString(d.device, 'device');
+  const shareID = optString(d.shareID, 'shareID');
+  const conditions = normalizeConditions(d.conditions, 'conditions');
+  const data = d.data === undefined || d.data === null ? undefined : cloneJson(d.data, 'data');
+  const entry = (isClean(d, DEVICE_STATUS_FIELDS) ? d : {}) as unknown as AllocatedDeviceStatus;
+  entry.driver = driver;
+  entry.pool = pool;
+  entry.device = device;
+  if (shareID !== undefined) entry.shareID = shareID;
+  if (conditions !== undefined) entry.conditions = conditions;
+  if (data !== undefined) entry.data = data;
+  return entry;
+}
+
 function normalizeClaimStatus(value: unknown): ResourceClaimStatus | undefined {
   const status = optObject(value, 'status');
   if (status === undefined) return undefined;
   enter('status');
   const allocation = normalizeAllocation(status.allocation);
-  const reservedFor = optArray(status.reservedFor, 'reservedFor') as ReservedFor[] | undefined;
-  if (reservedFor !== undefined) {
-    enter('reservedFor');
-    for (let i = 0; i < reservedFor.length; i++) {
-      enter(i);
-      const r = asObject(reservedFor[i]);
-      const resource = reqString(r.resource, 'resource');
-      const name = reqString(r.name, 'name');
-      const uid = reqString(r.uid, 'uid');
-      const apiGroup = optString(r.apiGroup, 'apiGroup');
-      if (!isClean(r, RESERVED_FOR_FIELDS)) {
-        const ref: ReservedFor = { resource, name, uid };
-        if (apiGroup !== undefined) ref.apiGroup = apiGroup;
-        reservedFor[i] = ref;
-      }
-      leave();
-    }
-    leave();
-  }
-  const devices = optArray(status.devices, 'devices') as AllocatedDeviceStatus[] | undefined;
-  if (devices !== undefined) {
-    enter('devices');
-    for (let i = 0; i < devices.length; i++) {
-      enter(i);
-      const d = asObject(devices[i]);
-      const driver = reqString(d.driver, 'driver');
-      const pool = reqString(d.pool, 'pool');
-      const device = reqString(d.device, 'device');
-      const shareID = optString(d.shareID, 'shareID');
-      const conditions = normalizeConditions(d.conditions, 'conditions');
-      const data = d.data === undefined || d.data === null ? undefined : cloneJson(d.data, 'data');
-      const entry = (isClean(d, DEVICE_STATUS_FIELDS) ? d : {}) as unknown as AllocatedDeviceStatus;
-      entry.driver = driver;
-      entry.pool = pool;
-      entry.device = device;
-      if (shareID !== undefined) entry.shareID = shareID;
-      if (conditions !== undefined) entry.conditions = conditions;
-      if (data !== undefined) entry.data = data;
-      devices[i] = entry;
-      leave();
-    }
-    leave();
-  }
+  const reservedFor = optObjectList(status.reservedFor, 'reservedFor', normalizeReservedFor);
+  const devices = optObjectList(status.devices, 'devices', normalizeDeviceStatus);
   leave();
   const out = (isClean(status, CLAIM_STATUS_FIELDS) ? status : {}) as unknown as ResourceClaimStatus;
   if (allocation !== undefined) out.allocation = allocation;
@@ -552,16 +472,7 @@ export function normalizeResourceSlice(o: RawObject): ResourceSlice {
   const nodeSelector = normalizeNodeSelector(spec.nodeSelector, 'nodeSelector');
   const allNodes = optBoolean(spec.allNodes, 'allNodes');
   const perDeviceNodeSelection = optBoolean(spec.perDeviceNodeSelection, 'perDeviceNodeSelection');
-  const devices = optArray(spec.devices, 'devices') as Device[] | undefined;
-  if (devices !== undefined) {
-    enter('devices');
-    for (let i = 0; i < devices.length; i++) {
-      enter(i);
-      devices[i] = normalizeDevice(asObject(devices[i]));
-      leave();
-    }
-    leave();
-  }
+  const devices = optObjectList(spec.devices, 'devices', normalizeDevice);
   leave();
   const specOut = (nodeName !== '' && isClean(spec, SLICE_SPEC_FIELDS) ? spec : {}) as unknown as ResourceSlice['spec'];
   specOut.driver = driver;
@@ -583,27 +494,21 @@ const CLASS_FIELDS = fields('apiVersion', 'kind', 'metadata', 'spec');
 const CLASS_SPEC_FIELDS = fields('selectors', 'config', 'extendedResourceName');
 const CLASS_CONFIG_FIELDS = fields('opaque');
 
+function normalizeClassConfig(c: RawObject): { opaque?: OpaqueConfig } {
+  const opaque = normalizeOpaque(c.opaque);
+  const entry = (isClean(c, CLASS_CONFIG_FIELDS) ? c : {}) as unknown as { opaque?: OpaqueConfig };
+  if (opaque !== undefined) entry.opaque = opaque;
+  return entry;
+}
+
 export function normalizeDeviceClass(o: RawObject): DeviceClass {
   const metadata = normalizeMeta(o.metadata);
   let specOut: DeviceClass['spec'];
   const spec = optObject(o.spec, 'spec');
   if (spec !== undefined) {
     enter('spec');
-    const selectors = normalizeSelectors(spec.selectors);
-    const config = optArray(spec.config, 'config') as { opaque?: OpaqueConfig }[] | undefined;
-    if (config !== undefined) {
-      enter('config');
-      for (let i = 0; i < config.length; i++) {
-        enter(i);
-        const c = asObject(config[i]);
-        const opaque = normalizeOpaque(c.opaque);
-        const entry = (isClean(c, CLASS_CONFIG_FIELDS) ? c : {}) as unknown as { opaque?: OpaqueConfig };
-        if (opaque !== undefined) entry.opaque = opaque;
-        config[i] = entry;
-        leave();
-      }
-      leave();
-    }
+    const selectors = optObjectList(spec.selectors, 'selectors', normalizeSelector);
+    const config = optObjectList(spec.config, 'config', normalizeClassConfig);
     const extendedResourceName = optString(spec.extendedResourceName, 'extendedResourceName');
     leave();
     specOut = (isClean(spec, CLASS_SPEC_FIELDS) ? spec : {}) as unknown as NonNullable<DeviceClass['spec']>;

@@ -153,6 +153,38 @@ export function reqArray(v: unknown, key: string): unknown[] {
   return wrongType(key, 'an array', v);
 }
 
+// Lists of objects are normalised in place: an element that needed a copy replaces the original, a
+// clean one is left alone, so a clean list costs no allocation and no write. `element` runs with the
+// index on the path stack, so its errors read `field[i].subfield`. Pass a module-level function,
+// never a closure made per call: a snapshot has hundreds of thousands of these lists, and a closure
+// per list would be allocated on the load hot path.
+
+function normalizeElements<T>(list: unknown[], key: string, element: (r: RawObject) => T): T[] {
+  enter(key);
+  const out = list as T[];
+  for (let i = 0; i < list.length; i++) {
+    enter(i);
+    const r = asObject(list[i]);
+    const normalised = element(r);
+    if (normalised !== r) out[i] = normalised;
+    leave();
+  }
+  leave();
+  return out;
+}
+
+/** An optional list of objects (absent or null: undefined), each element normalised in place. */
+export function optObjectList<T>(v: unknown, key: string, element: (r: RawObject) => T): T[] | undefined {
+  const list = optArray(v, key);
+  if (list === undefined) return undefined;
+  return normalizeElements(list, key, element);
+}
+
+/** A required list of objects, each element normalised in place. */
+export function reqObjectList<T>(v: unknown, key: string, element: (r: RawObject) => T): T[] {
+  return normalizeElements(reqArray(v, key), key, element);
+}
+
 /** Validated in place and returned as is: the parsed array is already a fresh, plain array. */
 export function optStringArray(v: unknown, key: string): string[] | undefined {
   if (v === undefined || v === null) return undefined;

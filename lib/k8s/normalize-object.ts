@@ -27,6 +27,7 @@ import {
   optBoolean,
   optNumber,
   optObject,
+  optObjectList,
   optQuantityMap,
   optString,
   optStringArray,
@@ -141,28 +142,21 @@ const POD_STATUS_FIELDS = fields('phase', 'resourceClaimStatuses');
 const CLAIM_STATUS_FIELDS = fields('name', 'resourceClaimName');
 type PodClaimStatus = NonNullable<NonNullable<Pod['status']>['resourceClaimStatuses']>[number];
 
+function normalizePodClaimStatus(c: RawObject): PodClaimStatus {
+  const name = reqString(c.name, 'name');
+  const resourceClaimName = optString(c.resourceClaimName, 'resourceClaimName');
+  if (isClean(c, CLAIM_STATUS_FIELDS)) return c as unknown as PodClaimStatus;
+  const entry: PodClaimStatus = { name };
+  if (resourceClaimName !== undefined) entry.resourceClaimName = resourceClaimName;
+  return entry;
+}
+
 function normalizePodStatus(value: unknown): Pod['status'] {
   const status = optObject(value, 'status');
   if (status === undefined) return undefined;
   enter('status');
   const phase = optString(status.phase, 'phase');
-  const claimStatuses = optArray(status.resourceClaimStatuses, 'resourceClaimStatuses') as PodClaimStatus[] | undefined;
-  if (claimStatuses !== undefined) {
-    enter('resourceClaimStatuses');
-    for (let i = 0; i < claimStatuses.length; i++) {
-      enter(i);
-      const c = asObject(claimStatuses[i]);
-      const name = reqString(c.name, 'name');
-      const resourceClaimName = optString(c.resourceClaimName, 'resourceClaimName');
-      if (!isClean(c, CLAIM_STATUS_FIELDS)) {
-        const entry: PodClaimStatus = { name };
-        if (resourceClaimName !== undefined) entry.resourceClaimName = resourceClaimName;
-        claimStatuses[i] = entry;
-      }
-      leave();
-    }
-    leave();
-  }
+  const claimStatuses = optObjectList(status.resourceClaimStatuses, 'resourceClaimStatuses', normalizePodClaimStatus);
   leave();
   if (isClean(status, POD_STATUS_FIELDS)) return status as Pod['status'];
   const out: NonNullable<Pod['status']> = {};
@@ -404,31 +398,19 @@ function normalizeWorkload(o: RawObject, kind: Workload['kind'], apiVersion: str
 
 const RULE_FIELDS = fields('verbs', 'apiGroups', 'resources', 'resourceNames', 'nonResourceURLs');
 
-function normalizeRules(value: unknown): PolicyRule[] | undefined {
-  const rules = optArray(value, 'rules');
-  if (rules === undefined) return undefined;
-  enter('rules');
-  const out = rules as PolicyRule[];
-  for (let i = 0; i < rules.length; i++) {
-    enter(i);
-    const r = asObject(rules[i]);
-    const verbs = reqStringArray(r.verbs, 'verbs');
-    const apiGroups = optStringArray(r.apiGroups, 'apiGroups');
-    const resources = optStringArray(r.resources, 'resources');
-    const resourceNames = optStringArray(r.resourceNames, 'resourceNames');
-    const nonResourceURLs = optStringArray(r.nonResourceURLs, 'nonResourceURLs');
-    if (!isClean(r, RULE_FIELDS)) {
-      const rule: PolicyRule = { verbs };
-      if (apiGroups !== undefined) rule.apiGroups = apiGroups;
-      if (resources !== undefined) rule.resources = resources;
-      if (resourceNames !== undefined) rule.resourceNames = resourceNames;
-      if (nonResourceURLs !== undefined) rule.nonResourceURLs = nonResourceURLs;
-      out[i] = rule;
-    }
-    leave();
-  }
-  leave();
-  return out;
+function normalizeRule(r: RawObject): PolicyRule {
+  const verbs = reqStringArray(r.verbs, 'verbs');
+  const apiGroups = optStringArray(r.apiGroups, 'apiGroups');
+  const resources = optStringArray(r.resources, 'resources');
+  const resourceNames = optStringArray(r.resourceNames, 'resourceNames');
+  const nonResourceURLs = optStringArray(r.nonResourceURLs, 'nonResourceURLs');
+  if (isClean(r, RULE_FIELDS)) return r as unknown as PolicyRule;
+  const rule: PolicyRule = { verbs };
+  if (apiGroups !== undefined) rule.apiGroups = apiGroups;
+  if (resources !== undefined) rule.resources = resources;
+  if (resourceNames !== undefined) rule.resourceNames = resourceNames;
+  if (nonResourceURLs !== undefined) rule.nonResourceURLs = nonResourceURLs;
+  return rule;
 }
 
 const ROLE_FIELDS = fields('apiVersion', 'kind', 'metadata', 'rules');
@@ -438,7 +420,7 @@ type AggregationRule = NonNullable<ClusterRole['aggregationRule']>;
 
 function normalizeRole(o: RawObject, kind: 'Role' | 'ClusterRole', apiVersion: string): Role | ClusterRole {
   const metadata = normalizeMeta(o.metadata);
-  const rules = normalizeRules(o.rules);
+  const rules = optObjectList(o.rules, 'rules', normalizeRule);
   let aggregationRule: AggregationRule | undefined;
   if (kind === 'ClusterRole') {
     const a = optObject(o.aggregationRule, 'aggregationRule');
@@ -461,6 +443,18 @@ const BINDING_FIELDS = fields('apiVersion', 'kind', 'metadata', 'subjects', 'rol
 const ROLE_REF_FIELDS = fields('apiGroup', 'kind', 'name');
 const SUBJECT_FIELDS = fields('kind', 'name', 'namespace', 'apiGroup');
 
+function normalizeSubject(s: RawObject): Subject {
+  const subjectKind = reqString(s.kind, 'kind');
+  const name = reqString(s.name, 'name');
+  const namespace = optString(s.namespace, 'namespace');
+  const group = optString(s.apiGroup, 'apiGroup');
+  if (isClean(s, SUBJECT_FIELDS)) return s as unknown as Subject;
+  const subject: Subject = { kind: subjectKind, name };
+  if (namespace !== undefined) subject.namespace = namespace;
+  if (group !== undefined) subject.apiGroup = group;
+  return subject;
+}
+
 function normalizeBinding(o: RawObject, kind: 'RoleBinding' | 'ClusterRoleBinding', apiVersion: string): RoleBinding | ClusterRoleBinding {
   const metadata = normalizeMeta(o.metadata);
   const ref = reqObject(o.roleRef, 'roleRef');
@@ -477,26 +471,7 @@ function normalizeBinding(o: RawObject, kind: 'RoleBinding' | 'ClusterRoleBindin
     if (refGroup !== undefined) roleRef.apiGroup = refGroup;
   }
   // `subjects: null` (what the API returns for none) reads as an empty list.
-  const subjects = (o.subjects === null ? [] : optArray(o.subjects, 'subjects')) as Subject[] | undefined;
-  if (subjects !== undefined) {
-    enter('subjects');
-    for (let i = 0; i < subjects.length; i++) {
-      enter(i);
-      const s = asObject(subjects[i]);
-      const subjectKind = reqString(s.kind, 'kind');
-      const name = reqString(s.name, 'name');
-      const namespace = optString(s.namespace, 'namespace');
-      const group = optString(s.apiGroup, 'apiGroup');
-      if (!isClean(s, SUBJECT_FIELDS)) {
-        const subject: Subject = { kind: subjectKind, name };
-        if (namespace !== undefined) subject.namespace = namespace;
-        if (group !== undefined) subject.apiGroup = group;
-        subjects[i] = subject;
-      }
-      leave();
-    }
-    leave();
-  }
+  const subjects = o.subjects === null ? [] : optObjectList(o.subjects, 'subjects', normalizeSubject);
   const out = top<RoleBinding | ClusterRoleBinding>(o, kind, apiVersion, BINDING_FIELDS);
   out.metadata = metadata;
   out.roleRef = roleRef;
@@ -513,6 +488,8 @@ const MATCH_RESOURCES_DECLARED = fields('namespaceSelector', 'objectSelector');
 
 type ResourceRule = NonNullable<NonNullable<NonNullable<ValidatingAdmissionPolicy['spec']>['matchConstraints']>['resourceRules']>[number];
 
+// Built as new arrays rather than with optObjectList (which reuses the parsed list): admission
+// policies never keep parsed parts, as said above.
 function normalizeResourceRules(value: unknown): ResourceRule[] | undefined {
   const list = optArray(value, 'resourceRules');
   if (list === undefined) return undefined;

@@ -4,20 +4,19 @@
 
 import { normalizeNameRef, normalizeNameRefs, normalizeOptionalNamed, normalizePartialMeta } from './normalize-common';
 import {
-  asObject,
   cloneJson,
   enter,
   fields,
   isClean,
   leave,
-  optArray,
   optBoolean,
   optNumber,
   optObject,
+  optObjectList,
   optString,
   optStringArray,
-  reqArray,
   reqObject,
+  reqObjectList,
   reqString,
   type RawObject,
 } from './normalize-helpers';
@@ -66,49 +65,27 @@ function normalizeValueFrom(value: unknown): EnvVar['valueFrom'] {
 // `value` is deliberately not declared: an env var that has one is always copied without it.
 const ENV_FIELDS = fields('name', 'valueFrom');
 
-function normalizeEnv(value: unknown): EnvVar[] | undefined {
-  const list = optArray(value, 'env');
-  if (list === undefined) return undefined;
-  enter('env');
-  const out = list as EnvVar[];
-  for (let i = 0; i < list.length; i++) {
-    enter(i);
-    const e = asObject(list[i]);
-    const name = reqString(e.name, 'name');
-    const valueFrom = normalizeValueFrom(e.valueFrom);
-    if (!isClean(e, ENV_FIELDS)) {
-      const env: EnvVar = { name };
-      if (valueFrom !== undefined) env.valueFrom = valueFrom;
-      out[i] = env;
-    } else if (valueFrom !== e.valueFrom) {
-      e.valueFrom = valueFrom;
-    }
-    leave();
+function normalizeEnvVar(e: RawObject): EnvVar {
+  const name = reqString(e.name, 'name');
+  const valueFrom = normalizeValueFrom(e.valueFrom);
+  if (!isClean(e, ENV_FIELDS)) {
+    const env: EnvVar = { name };
+    if (valueFrom !== undefined) env.valueFrom = valueFrom;
+    return env;
   }
-  leave();
-  return out;
+  if (valueFrom !== e.valueFrom) e.valueFrom = valueFrom;
+  return e as unknown as EnvVar;
 }
 
 const ENV_FROM_FIELDS = fields('secretRef', 'configMapRef');
 
-function normalizeEnvFrom(value: unknown): EnvFromSource[] | undefined {
-  const list = optArray(value, 'envFrom');
-  if (list === undefined) return undefined;
-  enter('envFrom');
-  const out = list as EnvFromSource[];
-  for (let i = 0; i < list.length; i++) {
-    enter(i);
-    const e = asObject(list[i]);
-    const secretRef = normalizeNameRef(e.secretRef, 'secretRef');
-    const configMapRef = normalizeNameRef(e.configMapRef, 'configMapRef');
-    const source = (isClean(e, ENV_FROM_FIELDS) ? e : {}) as unknown as EnvFromSource;
-    if (secretRef !== undefined) source.secretRef = secretRef;
-    if (configMapRef !== undefined) source.configMapRef = configMapRef;
-    out[i] = source;
-    leave();
-  }
-  leave();
-  return out;
+function normalizeEnvFromSource(e: RawObject): EnvFromSource {
+  const secretRef = normalizeNameRef(e.secretRef, 'secretRef');
+  const configMapRef = normalizeNameRef(e.configMapRef, 'configMapRef');
+  const source = (isClean(e, ENV_FROM_FIELDS) ? e : {}) as unknown as EnvFromSource;
+  if (secretRef !== undefined) source.secretRef = secretRef;
+  if (configMapRef !== undefined) source.configMapRef = configMapRef;
+  return source;
 }
 
 const SECCOMP_FIELDS = fields('type', 'localhostProfile');
@@ -178,61 +155,40 @@ function normalizeSecurityContext(value: unknown): SecurityContext | undefined {
 type VolumeMount = NonNullable<Container['volumeMounts']>[number];
 const VOLUME_MOUNT_FIELDS = fields('name', 'mountPath', 'readOnly', 'mountPropagation');
 
-function normalizeVolumeMounts(value: unknown): VolumeMount[] | undefined {
-  const list = optArray(value, 'volumeMounts');
-  if (list === undefined) return undefined;
-  enter('volumeMounts');
-  const out = list as VolumeMount[];
-  for (let i = 0; i < list.length; i++) {
-    enter(i);
-    const m = asObject(list[i]);
-    const name = reqString(m.name, 'name');
-    const mountPath = reqString(m.mountPath, 'mountPath');
-    const readOnly = optBoolean(m.readOnly, 'readOnly');
-    const mountPropagation = optString(m.mountPropagation, 'mountPropagation');
-    if (!isClean(m, VOLUME_MOUNT_FIELDS)) {
-      const mount: VolumeMount = { name, mountPath };
-      if (readOnly !== undefined) mount.readOnly = readOnly;
-      if (mountPropagation !== undefined) mount.mountPropagation = mountPropagation;
-      out[i] = mount;
-    }
-    leave();
-  }
-  leave();
-  return out;
+function normalizeVolumeMount(m: RawObject): VolumeMount {
+  const name = reqString(m.name, 'name');
+  const mountPath = reqString(m.mountPath, 'mountPath');
+  const readOnly = optBoolean(m.readOnly, 'readOnly');
+  const mountPropagation = optString(m.mountPropagation, 'mountPropagation');
+  if (isClean(m, VOLUME_MOUNT_FIELDS)) return m as unknown as VolumeMount;
+  const mount: VolumeMount = { name, mountPath };
+  if (readOnly !== undefined) mount.readOnly = readOnly;
+  if (mountPropagation !== undefined) mount.mountPropagation = mountPropagation;
+  return mount;
 }
 
 type ContainerClaim = { name: string; request?: string };
 const CONTAINER_CLAIM_FIELDS = fields('name', 'request');
 const CONTAINER_RESOURCES_FIELDS = fields('claims');
 
+function normalizeContainerClaim(r: RawObject): ContainerClaim {
+  const name = reqString(r.name, 'name');
+  const request = optString(r.request, 'request');
+  if (isClean(r, CONTAINER_CLAIM_FIELDS)) return r as unknown as ContainerClaim;
+  const claim: ContainerClaim = { name };
+  if (request !== undefined) claim.request = request;
+  return claim;
+}
+
 /** `resources` keeps only `claims`; requests and limits are not part of the model. */
 function normalizeContainerResources(value: unknown): { claims: ContainerClaim[] } | undefined {
   const resources = optObject(value, 'resources');
   if (resources === undefined) return undefined;
   enter('resources');
-  const claims = optArray(resources.claims, 'claims');
-  if (claims === undefined) {
-    leave();
-    return undefined;
-  }
-  enter('claims');
-  const out = claims as ContainerClaim[];
-  for (let i = 0; i < claims.length; i++) {
-    enter(i);
-    const r = asObject(claims[i]);
-    const name = reqString(r.name, 'name');
-    const request = optString(r.request, 'request');
-    if (!isClean(r, CONTAINER_CLAIM_FIELDS)) {
-      const claim: ContainerClaim = { name };
-      if (request !== undefined) claim.request = request;
-      out[i] = claim;
-    }
-    leave();
-  }
+  const claims = optObjectList(resources.claims, 'claims', normalizeContainerClaim);
   leave();
-  leave();
-  return isClean(resources, CONTAINER_RESOURCES_FIELDS) ? (resources as { claims: ContainerClaim[] }) : { claims: out };
+  if (claims === undefined) return undefined;
+  return isClean(resources, CONTAINER_RESOURCES_FIELDS) ? (resources as { claims: ContainerClaim[] }) : { claims };
 }
 
 const CONTAINER_FIELDS = fields('name', 'image', 'command', 'args', 'env', 'envFrom', 'securityContext', 'volumeMounts', 'resources');
@@ -242,10 +198,10 @@ function normalizeContainer(c: RawObject): Container {
   const image = optString(c.image, 'image');
   const command = optStringArray(c.command, 'command');
   const args = optStringArray(c.args, 'args');
-  const env = normalizeEnv(c.env);
-  const envFrom = normalizeEnvFrom(c.envFrom);
+  const env = optObjectList(c.env, 'env', normalizeEnvVar);
+  const envFrom = optObjectList(c.envFrom, 'envFrom', normalizeEnvFromSource);
   const securityContext = normalizeSecurityContext(c.securityContext);
-  const volumeMounts = normalizeVolumeMounts(c.volumeMounts);
+  const volumeMounts = optObjectList(c.volumeMounts, 'volumeMounts', normalizeVolumeMount);
   const resources = normalizeContainerResources(c.resources);
   // A `resources` without claims is dropped, which a reused object could not express.
   const reuse = isClean(c, CONTAINER_FIELDS) && (resources !== undefined || c.resources === undefined);
@@ -262,20 +218,6 @@ function normalizeContainer(c: RawObject): Container {
   return out;
 }
 
-function normalizeContainers(value: unknown, key: string, required: boolean): Container[] | undefined {
-  const list = required ? reqArray(value, key) : optArray(value, key);
-  if (list === undefined) return undefined;
-  enter(key);
-  const out = list as Container[];
-  for (let i = 0; i < list.length; i++) {
-    enter(i);
-    out[i] = normalizeContainer(asObject(list[i]));
-    leave();
-  }
-  leave();
-  return out;
-}
-
 const SECRET_VOLUME_FIELDS = fields('secretName');
 const NAME_ONLY_FIELDS = fields('name');
 const HOST_PATH_FIELDS = fields('path', 'type');
@@ -288,47 +230,40 @@ const VOLUME_FIELDS = fields('name', 'hostPath', 'secret', 'configMap', 'persist
 
 type ProjectedSource = NonNullable<NonNullable<Volume['projected']>['sources']>[number];
 
+function normalizeProjectedSource(s: RawObject): ProjectedSource {
+  const secret = normalizeOptionalNamed(s.secret, 'secret', 'name', NAME_ONLY_FIELDS);
+  const configMap = normalizeOptionalNamed(s.configMap, 'configMap', 'name', NAME_ONLY_FIELDS);
+  let token: ProjectedSource['serviceAccountToken'];
+  const t = optObject(s.serviceAccountToken, 'serviceAccountToken');
+  if (t !== undefined) {
+    enter('serviceAccountToken');
+    const audience = optString(t.audience, 'audience');
+    const path = optString(t.path, 'path');
+    leave();
+    if (isClean(t, TOKEN_PROJECTION_FIELDS)) {
+      token = t as ProjectedSource['serviceAccountToken'];
+    } else {
+      token = {};
+      if (audience !== undefined) token.audience = audience;
+      if (path !== undefined) token.path = path;
+    }
+  }
+  const source = (isClean(s, PROJECTED_SOURCE_FIELDS) ? s : {}) as unknown as ProjectedSource;
+  if (secret !== undefined) source.secret = secret;
+  if (configMap !== undefined) source.configMap = configMap;
+  if (token !== undefined) source.serviceAccountToken = token;
+  return source;
+}
+
 function normalizeProjected(value: unknown): Volume['projected'] {
   const p = optObject(value, 'projected');
   if (p === undefined) return undefined;
   enter('projected');
-  const sources = optArray(p.sources, 'sources');
-  if (sources !== undefined) {
-    enter('sources');
-    const list = sources as ProjectedSource[];
-    for (let i = 0; i < sources.length; i++) {
-      enter(i);
-      const s = asObject(sources[i]);
-      const secret = normalizeOptionalNamed(s.secret, 'secret', 'name', NAME_ONLY_FIELDS);
-      const configMap = normalizeOptionalNamed(s.configMap, 'configMap', 'name', NAME_ONLY_FIELDS);
-      let token: ProjectedSource['serviceAccountToken'];
-      const t = optObject(s.serviceAccountToken, 'serviceAccountToken');
-      if (t !== undefined) {
-        enter('serviceAccountToken');
-        const audience = optString(t.audience, 'audience');
-        const path = optString(t.path, 'path');
-        leave();
-        if (isClean(t, TOKEN_PROJECTION_FIELDS)) {
-          token = t as ProjectedSource['serviceAccountToken'];
-        } else {
-          token = {};
-          if (audience !== undefined) token.audience = audience;
-          if (path !== undefined) token.path = path;
-        }
-      }
-      const source = (isClean(s, PROJECTED_SOURCE_FIELDS) ? s : {}) as unknown as ProjectedSource;
-      if (secret !== undefined) source.secret = secret;
-      if (configMap !== undefined) source.configMap = configMap;
-      if (token !== undefined) source.serviceAccountToken = token;
-      list[i] = source;
-      leave();
-    }
-    leave();
-  }
+  const sources = optObjectList(p.sources, 'sources', normalizeProjectedSource);
   leave();
   if (isClean(p, PROJECTED_FIELDS)) return p as Volume['projected'];
   const out: NonNullable<Volume['projected']> = {};
-  if (sources !== undefined) out.sources = sources as ProjectedSource[];
+  if (sources !== undefined) out.sources = sources;
   return out;
 }
 
@@ -383,44 +318,18 @@ function normalizeVolume(v: RawObject): Volume {
   return out;
 }
 
-function normalizeVolumes(value: unknown): Volume[] | undefined {
-  const list = optArray(value, 'volumes');
-  if (list === undefined) return undefined;
-  enter('volumes');
-  const out = list as Volume[];
-  for (let i = 0; i < list.length; i++) {
-    enter(i);
-    out[i] = normalizeVolume(asObject(list[i]));
-    leave();
-  }
-  leave();
-  return out;
-}
-
 type PodResourceClaim = NonNullable<PodSpec['resourceClaims']>[number];
 const POD_RESOURCE_CLAIM_FIELDS = fields('name', 'resourceClaimName', 'resourceClaimTemplateName');
 
-function normalizePodResourceClaims(value: unknown): PodResourceClaim[] | undefined {
-  const list = optArray(value, 'resourceClaims');
-  if (list === undefined) return undefined;
-  enter('resourceClaims');
-  const out = list as PodResourceClaim[];
-  for (let i = 0; i < list.length; i++) {
-    enter(i);
-    const r = asObject(list[i]);
-    const name = reqString(r.name, 'name');
-    const resourceClaimName = optString(r.resourceClaimName, 'resourceClaimName');
-    const resourceClaimTemplateName = optString(r.resourceClaimTemplateName, 'resourceClaimTemplateName');
-    if (!isClean(r, POD_RESOURCE_CLAIM_FIELDS)) {
-      const claim: PodResourceClaim = { name };
-      if (resourceClaimName !== undefined) claim.resourceClaimName = resourceClaimName;
-      if (resourceClaimTemplateName !== undefined) claim.resourceClaimTemplateName = resourceClaimTemplateName;
-      out[i] = claim;
-    }
-    leave();
-  }
-  leave();
-  return out;
+function normalizePodResourceClaim(r: RawObject): PodResourceClaim {
+  const name = reqString(r.name, 'name');
+  const resourceClaimName = optString(r.resourceClaimName, 'resourceClaimName');
+  const resourceClaimTemplateName = optString(r.resourceClaimTemplateName, 'resourceClaimTemplateName');
+  if (isClean(r, POD_RESOURCE_CLAIM_FIELDS)) return r as unknown as PodResourceClaim;
+  const claim: PodResourceClaim = { name };
+  if (resourceClaimName !== undefined) claim.resourceClaimName = resourceClaimName;
+  if (resourceClaimTemplateName !== undefined) claim.resourceClaimTemplateName = resourceClaimTemplateName;
+  return claim;
 }
 
 const POD_SECURITY_CONTEXT_FIELDS = fields('runAsNonRoot', 'runAsUser', 'seccompProfile');
@@ -457,19 +366,19 @@ const POD_SPEC_FIELDS = fields(
 );
 
 function normalizePodSpecValue(spec: RawObject): PodSpec {
-  const containers = normalizeContainers(spec.containers, 'containers', true) as Container[];
+  const containers = reqObjectList(spec.containers, 'containers', normalizeContainer);
   const nodeName = optString(spec.nodeName, 'nodeName');
   const serviceAccountName = optString(spec.serviceAccountName, 'serviceAccountName');
   const serviceAccount = optString(spec.serviceAccount, 'serviceAccount');
   const hostPID = optBoolean(spec.hostPID, 'hostPID');
   const hostNetwork = optBoolean(spec.hostNetwork, 'hostNetwork');
   const hostIPC = optBoolean(spec.hostIPC, 'hostIPC');
-  const initContainers = normalizeContainers(spec.initContainers, 'initContainers', false);
-  const ephemeralContainers = normalizeContainers(spec.ephemeralContainers, 'ephemeralContainers', false);
-  const volumes = normalizeVolumes(spec.volumes);
+  const initContainers = optObjectList(spec.initContainers, 'initContainers', normalizeContainer);
+  const ephemeralContainers = optObjectList(spec.ephemeralContainers, 'ephemeralContainers', normalizeContainer);
+  const volumes = optObjectList(spec.volumes, 'volumes', normalizeVolume);
   const imagePullSecrets = normalizeNameRefs(spec.imagePullSecrets, 'imagePullSecrets');
   const securityContext = normalizePodSecurityContext(spec.securityContext);
-  const resourceClaims = normalizePodResourceClaims(spec.resourceClaims);
+  const resourceClaims = optObjectList(spec.resourceClaims, 'resourceClaims', normalizePodResourceClaim);
   const out = (isClean(spec, POD_SPEC_FIELDS) ? spec : {}) as unknown as PodSpec;
   out.containers = containers;
   if (nodeName !== undefined) out.nodeName = nodeName;
