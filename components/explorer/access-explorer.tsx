@@ -51,8 +51,8 @@ const field = 'w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 
 function formFromState(asked: ReturnType<typeof parseExplorerState>) {
   return {
     verb: asked.access.verb,
-    resource: asked.access.resource,
-    subresource: asked.access.subresource ?? '',
+    // A subresource given on its own in the URL is shown as TYPE/SUB: the form has no hidden fields.
+    resource: asked.access.subresource ? `${asked.access.resource}/${asked.access.subresource}` : asked.access.resource,
     namespace: asked.access.namespace ?? '',
     name: asked.access.name ?? '',
     user: asked.user,
@@ -78,7 +78,7 @@ export function AccessExplorer() {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const sp = new URLSearchParams({ mode });
-    for (const k of ['verb', 'resource', 'subresource', 'namespace', 'name'] as const) if (form[k].trim()) sp.set(k, form[k].trim());
+    for (const k of ['verb', 'resource', 'namespace', 'name'] as const) if (form[k].trim()) sp.set(k, form[k].trim());
     if (mode === 'can-i') {
       if (form.user.trim()) sp.set('user', form.user.trim());
       if (form.groups.trim()) sp.set('groups', form.groups.trim());

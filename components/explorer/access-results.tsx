@@ -6,7 +6,7 @@ import { KindLabel, RefText } from '@/components/ui/refs';
 
 function requestText(r: WhoCanResponse['request']): string {
   if ('path' in r) return `${r.verb} ${r.path}`;
-  const res = `${r.resource}${r.subresource ? `/${r.subresource}` : ''}${r.group ? `.${r.group}` : ''}`;
+  const res = `${r.resource}${r.group ? `.${r.group}` : ''}${r.subresource ? `/${r.subresource}` : ''}`;
   return `${r.verb} ${res}${r.name ? ` named ${r.name}` : ''}${r.namespace ? ` in namespace ${r.namespace}` : ' (all namespaces / cluster scope)'}`;
 }
 

@@ -29,6 +29,18 @@ test.describe('who-can / can-i explorer', () => {
     await expect(page.getByTestId('can-i-result')).toContainText('no');
   });
 
+  test('a subresource from the URL shows in the Resource field and stays visible when the question changes', async ({ page }) => {
+    await gotoAndSettle(page, '/explorer?mode=who-can&verb=update&resource=resourceclaims&subresource=driver&namespace=tenant-a', 'Who-can / can-i explorer');
+    await expect(page.getByLabel('Resource')).toHaveValue('resourceclaims/driver');
+    await expect(page.getByTestId('who-can-results')).toContainText('update resourceclaims.resource.k8s.io/driver in namespace tenant-a');
+    // Changing the resource drops the subresource: nothing the user cannot see is kept.
+    await page.getByLabel('Resource').fill('resourceclaimtemplates');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await expect(page).toHaveURL(/resource=resourceclaimtemplates(&|$)/);
+    await expect(page).not.toHaveURL(/subresource=/);
+    await expect(page.getByTestId('who-can-results')).toContainText('update resourceclaimtemplates.resource.k8s.io in namespace tenant-a');
+  });
+
   test('bad questions get a clear error', async ({ page, request }) => {
     await page.goto('/explorer?mode=who-can&verb=up%3Cdate&resource=pods');
     await expect(page.getByRole('main').getByRole('alert')).toContainText('verb');
