@@ -224,9 +224,9 @@ export function normalizeNameRef(value: unknown, key: string): { name: string } 
   const r = optObject(value, key);
   if (r === undefined) return undefined;
   enter(key);
-  const name = reqString(r.name, 'name');
+  const out = normalizeNameRefElement(r);
   leave();
-  return isClean(r, NAME_FIELDS) ? (r as { name: string }) : { name };
+  return out;
 }
 
 function normalizeNameRefElement(r: RawObject): { name: string } {

@@ -185,6 +185,16 @@ export function reqObjectList<T>(v: unknown, key: string, element: (r: RawObject
   return normalizeElements(reqArray(v, key), key, element);
 }
 
+/**
+ * An optional list of objects normalised into a new array; the parsed list is left as it was as long
+ * as `element` builds new objects rather than editing the ones it is given.
+ */
+export function optObjectListCopy<T>(v: unknown, key: string, element: (r: RawObject) => T): T[] | undefined {
+  const list = optArray(v, key);
+  if (list === undefined) return undefined;
+  return normalizeElements(list.slice(), key, element);
+}
+
 /** Validated in place and returned as is: the parsed array is already a fresh, plain array. */
 export function optStringArray(v: unknown, key: string): string[] | undefined {
   if (v === undefined || v === null) return undefined;

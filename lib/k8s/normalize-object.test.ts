@@ -403,6 +403,25 @@ describe('normalizeObject: other kinds', () => {
     } satisfies ValidatingAdmissionPolicy);
   });
 
+  it('ValidatingAdmissionPolicy lists are copied: the parsed ones stay as they were, errors name the element', () => {
+    const conditions = [{ name: 'only-claims', expression: 'true', extra: 1 }];
+    const raw = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'p' },
+      spec: { matchConditions: conditions, validations: [{ message: 'm', expression: 'false' }] },
+    };
+    const vap = normalizeObject(raw, 'ValidatingAdmissionPolicy', 'admissionregistration.k8s.io/v1') as ValidatingAdmissionPolicy;
+    expect(vap.spec?.matchConditions).toStrictEqual([{ name: 'only-claims', expression: 'true' }]);
+    expect(vap.spec?.matchConditions).not.toBe(conditions);
+    expect(conditions[0]).toStrictEqual({ name: 'only-claims', expression: 'true', extra: 1 });
+    expect(vap.spec?.validations).toStrictEqual([{ expression: 'false', message: 'm' }]);
+    const bad = (spec: object) => errorOf(() => normalizeObject({ ...raw, spec }, 'ValidatingAdmissionPolicy', 'admissionregistration.k8s.io/v1')).message;
+    expect(bad({ matchConditions: [{ expression: 'true' }] })).toBe('spec.matchConditions[0].name: missing (expected a string)');
+    expect(bad({ validations: [{ expression: 'true' }, { message: 'm' }] })).toBe('spec.validations[1].expression: missing (expected a string)');
+    expect(bad({ matchConstraints: { resourceRules: ['x'] } })).toBe('spec.matchConstraints.resourceRules[0]: expected an object (got a string)');
+  });
+
   it('refuses a kind it does not read', () => {
     expect(errorOf(() => normalizeObject({ metadata: { name: 'x' } }, 'Service', 'v1')).message).toBe('kind: kind "Service" is not read by dra-posture');
   });

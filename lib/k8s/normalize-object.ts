@@ -23,11 +23,11 @@ import {
   fields,
   isClean,
   leave,
-  optArray,
   optBoolean,
   optNumber,
   optObject,
   optObjectList,
+  optObjectListCopy,
   optQuantityMap,
   optString,
   optStringArray,
@@ -488,54 +488,33 @@ const MATCH_RESOURCES_DECLARED = fields('namespaceSelector', 'objectSelector');
 
 type ResourceRule = NonNullable<NonNullable<NonNullable<ValidatingAdmissionPolicy['spec']>['matchConstraints']>['resourceRules']>[number];
 
-// Built as new arrays rather than with optObjectList (which reuses the parsed list): admission
-// policies never keep parsed parts, as said above.
-function normalizeResourceRules(value: unknown): ResourceRule[] | undefined {
-  const list = optArray(value, 'resourceRules');
-  if (list === undefined) return undefined;
-  enter('resourceRules');
-  const out: ResourceRule[] = new Array(list.length);
-  for (let i = 0; i < list.length; i++) {
-    enter(i);
-    const r = asObject(list[i]);
-    const rule: ResourceRule = {};
-    const apiGroups = optStringArray(r.apiGroups, 'apiGroups');
-    if (apiGroups !== undefined) rule.apiGroups = apiGroups;
-    const apiVersions = optStringArray(r.apiVersions, 'apiVersions');
-    if (apiVersions !== undefined) rule.apiVersions = apiVersions;
-    const operations = optStringArray(r.operations, 'operations');
-    if (operations !== undefined) rule.operations = operations;
-    const resources = optStringArray(r.resources, 'resources');
-    if (resources !== undefined) rule.resources = resources;
-    const resourceNames = optStringArray(r.resourceNames, 'resourceNames');
-    if (resourceNames !== undefined) rule.resourceNames = resourceNames;
-    out[i] = rule;
-    leave();
-  }
-  leave();
-  return out;
+// Copied into new arrays (optObjectListCopy) rather than normalised in place: admission policies
+// never keep parsed parts, as said above.
+function normalizeResourceRule(r: RawObject): ResourceRule {
+  const rule: ResourceRule = {};
+  const apiGroups = optStringArray(r.apiGroups, 'apiGroups');
+  if (apiGroups !== undefined) rule.apiGroups = apiGroups;
+  const apiVersions = optStringArray(r.apiVersions, 'apiVersions');
+  if (apiVersions !== undefined) rule.apiVersions = apiVersions;
+  const operations = optStringArray(r.operations, 'operations');
+  if (operations !== undefined) rule.operations = operations;
+  const resources = optStringArray(r.resources, 'resources');
+  if (resources !== undefined) rule.resources = resources;
+  const resourceNames = optStringArray(r.resourceNames, 'resourceNames');
+  if (resourceNames !== undefined) rule.resourceNames = resourceNames;
+  return rule;
 }
 
-function normalizeNamedExpressions<T extends { expression: string }>(value: unknown, key: string, nameField: 'name' | 'message', nameRequired: boolean): T[] | undefined {
-  const list = optArray(value, key);
-  if (list === undefined) return undefined;
-  enter(key);
-  const out: T[] = new Array(list.length);
-  for (let i = 0; i < list.length; i++) {
-    enter(i);
-    const e = asObject(list[i]);
-    const entry: Record<string, string> = {};
-    if (nameRequired) entry[nameField] = reqString(e[nameField], nameField);
-    entry.expression = reqString(e.expression, 'expression');
-    if (!nameRequired) {
-      const named = optString(e[nameField], nameField);
-      if (named !== undefined) entry[nameField] = named;
-    }
-    out[i] = entry as unknown as T;
-    leave();
-  }
-  leave();
-  return out;
+function normalizeMatchCondition(e: RawObject): { name: string; expression: string } {
+  const name = reqString(e.name, 'name');
+  return { name, expression: reqString(e.expression, 'expression') };
+}
+
+function normalizeValidation(e: RawObject): { expression: string; message?: string } {
+  const entry: { expression: string; message?: string } = { expression: reqString(e.expression, 'expression') };
+  const message = optString(e.message, 'message');
+  if (message !== undefined) entry.message = message;
+  return entry;
 }
 
 function normalizeValidatingAdmissionPolicy(o: RawObject, apiVersion: string): ValidatingAdmissionPolicy {
@@ -550,7 +529,7 @@ function normalizeValidatingAdmissionPolicy(o: RawObject, apiVersion: string): V
   if (constraints !== undefined) {
     enter('matchConstraints');
     const c: NonNullable<NonNullable<ValidatingAdmissionPolicy['spec']>['matchConstraints']> = {};
-    const resourceRules = normalizeResourceRules(constraints.resourceRules);
+    const resourceRules = optObjectListCopy(constraints.resourceRules, 'resourceRules', normalizeResourceRule);
     if (resourceRules !== undefined) c.resourceRules = resourceRules;
     const namespaceSelector = normalizeLabelSelector(constraints.namespaceSelector, 'namespaceSelector');
     if (namespaceSelector !== undefined) c.namespaceSelector = namespaceSelector;
@@ -559,9 +538,9 @@ function normalizeValidatingAdmissionPolicy(o: RawObject, apiVersion: string): V
     s.matchConstraints = c;
     leave();
   }
-  const matchConditions = normalizeNamedExpressions<{ name: string; expression: string }>(spec.matchConditions, 'matchConditions', 'name', true);
+  const matchConditions = optObjectListCopy(spec.matchConditions, 'matchConditions', normalizeMatchCondition);
   if (matchConditions !== undefined) s.matchConditions = matchConditions;
-  const validations = normalizeNamedExpressions<{ expression: string; message?: string }>(spec.validations, 'validations', 'message', false);
+  const validations = optObjectListCopy(spec.validations, 'validations', normalizeValidation);
   if (validations !== undefined) s.validations = validations;
   copyUndeclared(spec, VAP_SPEC_DECLARED, s);
   out.spec = s;
