@@ -1,7 +1,7 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { queryKeys } from '@/lib/api/query-keys';
-import { writersOfNode } from '@/lib/report/node-writers';
+import { writersOfNode } from '@/lib/analysis/node-writers/node-writers';
 import { buildNodeMatrix } from '@/lib/view/node-matrix';
 import { BlastRadiusPanel } from '@/components/nodes/blast-radius-panel';
 import { ModeLegend } from '@/components/nodes/mode-tag';

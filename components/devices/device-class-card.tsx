@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { pages } from '@/lib/api/routes';
-import type { Severity } from '@/lib/report/types';
+import type { Severity } from '@/lib/analysis/types';
 import { Panel, Tag } from '@/components/ui/panel';
 import { SeverityBadge } from '@/components/ui/severity';
 

@@ -1,4 +1,4 @@
-import type { Evidence } from '@/lib/report/types';
+import type { Evidence } from '@/lib/analysis/types';
 import { RefText } from '@/components/ui/refs';
 
 /** A PolicyRule as a compact definition list (text only). */

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { pages } from '@/lib/api/routes';
 import { nodeId } from '@/lib/graph/node-id';
-import type { Finding } from '@/lib/report/types';
+import type { Finding } from '@/lib/analysis/types';
 import { splitRemediation } from '@/lib/view/remediation';
 import { CodeBlock } from '@/components/ui/code-block';
 import { Panel } from '@/components/ui/panel';

@@ -1,6 +1,6 @@
 'use client';
 
-import { SEVERITIES, type Severity } from '@/lib/report/types';
+import { SEVERITIES, type Severity } from '@/lib/analysis/types';
 import type { FindingFacets, FindingFilters, FindingSort } from '@/lib/view/findings-view';
 import { cn } from '@/components/ui/cn';
 import { SEVERITY_LABEL, SeverityDot } from '@/components/ui/severity';

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { pages } from '@/lib/api/routes';
 import type { FindingRow } from '@/lib/view/findings-page';
 import { findingNamespaces } from '@/lib/view/findings-view';
-import { objectLabel, subjectLabel } from '@/lib/view/subjects';
+import { describeRef, describeSubject } from '@/lib/k8s/refs';
 import { SeverityBadge } from '@/components/ui/severity';
 
 export function FindingsTable({ findings }: { findings: FindingRow[] }) {
@@ -28,7 +28,7 @@ export function FindingsTable({ findings }: { findings: FindingRow[] }) {
         </thead>
         <tbody className="divide-y divide-slate-100">
           {findings.map((f) => {
-            const about = f.subjects.length ? f.subjects.map(subjectLabel) : f.objects.slice(0, 2).map(objectLabel);
+            const about = f.subjects.length ? f.subjects.map(describeSubject) : f.objects.slice(0, 2).map(describeRef);
             const more = (f.subjects.length ? f.subjects.length : Math.min(f.objects.length, 2)) - 1;
             return (
               <tr key={f.id} className="align-top hover:bg-slate-50">

@@ -1,4 +1,4 @@
-import type { ClaimStatusWriter, NodeStatusWriter, StatusWriterMode } from '@/lib/report/types';
+import type { ClaimStatusWriter, NodeStatusWriter, StatusWriterMode } from '@/lib/analysis/types';
 import { cn } from '@/components/ui/cn';
 
 export const MODE_INFO: Record<StatusWriterMode, { short: string; label: string; className: string; help: string }> = {

@@ -1,4 +1,4 @@
-import type { NodeReport } from '@/lib/report/types';
+import type { NodeReport } from '@/lib/analysis/types';
 import { claimWritersByDriver } from '@/lib/view/node-matrix';
 import { EvidenceItem } from '@/components/findings/evidence-list';
 import { EmptyState, Panel } from '@/components/ui/panel';

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { pages } from '@/lib/api/routes';
-import type { Report } from '@/lib/report/types';
+import type { Report } from '@/lib/analysis/types';
 import type { OverviewFacts } from '@/lib/view/overview';
 import { SeverityBarChart } from '@/components/charts/severity-bar-chart';
 import { EmptyState, PageHeader, Panel } from '@/components/ui/panel';

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { pages } from '@/lib/api/routes';
-import { SEVERITIES, type Severity } from '@/lib/report/types';
+import { SEVERITIES, type Severity } from '@/lib/analysis/types';
 import { cn } from '@/components/ui/cn';
 import { SEVERITY_LABEL } from '@/components/ui/severity';
 

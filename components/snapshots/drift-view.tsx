@@ -1,5 +1,5 @@
 import type { Drift, FindingBrief } from '@/lib/compliance/drift';
-import { describeSubjectRef } from '@/lib/report/render-markdown';
+import { describeSubject } from '@/lib/k8s/refs';
 import { EmptyState } from '@/components/ui/panel';
 import { SeverityBadge } from '@/components/ui/severity';
 
@@ -55,8 +55,8 @@ export function DriftView({ drift }: { drift: Drift }) {
           <Section title="Permission changes on DRA resources" count={drift.permissions.length}>
             <ul className="space-y-3">
               {drift.permissions.map((p) => (
-                <li key={describeSubjectRef(p.subject)} className="text-sm">
-                  <p className="font-medium text-slate-900">{describeSubjectRef(p.subject)}</p>
+                <li key={describeSubject(p.subject)} className="text-sm">
+                  <p className="font-medium text-slate-900">{describeSubject(p.subject)}</p>
                   <ul className="mt-1 space-y-0.5 pl-4 font-mono text-xs">
                     {p.gained.map((g) => (
                       <li key={`+${g}`} className="text-red-800">
@@ -76,8 +76,8 @@ export function DriftView({ drift }: { drift: Drift }) {
           <Section title="Node writer changes" count={drift.nodeWriters.length}>
             <ul className="space-y-1 text-sm">
               {drift.nodeWriters.map((w) => (
-                <li key={`${w.kind}|${describeSubjectRef(w.subject)}|${w.mode}|${w.scope}`} className="break-words">
-                  <span className="font-medium">{CHANGE_LABEL[w.change]}</span> {w.kind === 'node-status' ? 'nodes/status writer' : 'claim status writer'} {describeSubjectRef(w.subject)}{' '}
+                <li key={`${w.kind}|${describeSubject(w.subject)}|${w.mode}|${w.scope}`} className="break-words">
+                  <span className="font-medium">{CHANGE_LABEL[w.change]}</span> {w.kind === 'node-status' ? 'nodes/status writer' : 'claim status writer'} {describeSubject(w.subject)}{' '}
                   <span className="text-slate-500">
                     ({w.mode}, {w.scope})
                   </span>

@@ -1,5 +1,5 @@
 import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
-import { refName } from '@/lib/view/subjects';
+import { refName } from '@/lib/k8s/refs';
 import { cn } from './cn';
 
 // Kubernetes names are attacker-controlled text: always rendered as React text, never as HTML.

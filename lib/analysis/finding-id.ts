@@ -1,4 +1,5 @@
 import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
+import { refKey } from '@/lib/k8s/refs';
 
 // Stable finding IDs: FNV-1a (64-bit) over a canonical string of the check ID and the sorted refs
 // the finding is about. Pure TypeScript (no node:crypto) so lib/ stays isomorphic.
@@ -34,10 +35,6 @@ export function fnv1a64(text: string): string {
     h3 = t3 & 0xffff;
   }
   return hex16(h3) + hex16(h2) + hex16(h1) + hex16(h0);
-}
-
-export function refKey(ref: { kind: string; namespace?: string; name: string }): string {
-  return `${ref.kind}/${ref.namespace ?? ''}/${ref.name}`;
 }
 
 /** The canonical text a finding ID hashes: independent of the order subjects and objects are listed in. */

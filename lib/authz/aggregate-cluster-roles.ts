@@ -1,6 +1,6 @@
 import type { ClusterRole, PolicyRule } from '@/lib/k8s/types';
 import { matchesLabelSelector } from '@/lib/k8s/label-selector';
-import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
+import { compareStrings } from '@/lib/k8s/refs';
 
 export interface AggregatedRule {
   rule: PolicyRule;
@@ -26,7 +26,7 @@ const MAX_PASSES = 20;
 export function aggregateClusterRoles(clusterRoles: readonly ClusterRole[]): AggregationResult {
   const byName = new Map<string, ClusterRole>();
   for (const cr of clusterRoles) byName.set(cr.metadata.name, cr);
-  const sorted = [...byName.values()].sort((a, b) => cmp(a.metadata.name, b.metadata.name));
+  const sorted = [...byName.values()].sort((a, b) => compareStrings(a.metadata.name, b.metadata.name));
 
   const rules = new Map<string, AggregatedRule[]>();
   const aggregated: ClusterRole[] = [];

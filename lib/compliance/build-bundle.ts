@@ -4,7 +4,7 @@ import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { renderReportHtmlChunks } from '@/lib/report/render-html';
 import { renderReportMarkdown } from '@/lib/report/render-markdown';
 import { reportJsonChunks } from '@/lib/report/report-json';
-import type { Report } from '@/lib/report/types';
+import type { Report } from '@/lib/analysis/types';
 import {
   BUNDLE_FORMAT,
   BUNDLE_FORMAT_VERSION,

@@ -1,4 +1,4 @@
-import type { Report } from '@/lib/report/types';
+import type { Report } from '@/lib/analysis/types';
 
 // report.json in a bundle is the report exactly as `report -o json` prints it (writers of every node
 // are listed once in `allNodes`, so it stays small on large clusters). Reading checks its shape, so

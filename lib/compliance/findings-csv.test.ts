@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Finding } from '@/lib/report/types';
+import type { Finding } from '@/lib/analysis/types';
 import { csvCell, findingsCsvChunks, neutraliseCell } from './findings-csv';
 
 describe('findings CSV', () => {

@@ -1,4 +1,4 @@
-import { describeSubjectRef } from '@/lib/report/render-markdown';
+import { describeSubject } from '@/lib/k8s/refs';
 import type { Drift, QuotaChange } from './drift';
 
 // Drift as plain text for the terminal: one section per kind of change, `+` gained, `-` lost.
@@ -15,12 +15,12 @@ export function renderDriftText(d: Drift): string {
   section(`Resolved findings (${d.findings.resolved.length})`, d.findings.resolved.map((f) => `  - [${f.severity}] ${f.check} ${f.id}: ${f.message}`));
   section(
     `Permission changes on DRA resources (${d.permissions.length} identities)`,
-    d.permissions.flatMap((p) => [`  ${describeSubjectRef(p.subject)}`, ...p.gained.map((g) => `    + ${g}`), ...p.lost.map((l) => `    - ${l}`)]),
+    d.permissions.flatMap((p) => [`  ${describeSubject(p.subject)}`, ...p.gained.map((g) => `    + ${g}`), ...p.lost.map((l) => `    - ${l}`)]),
   );
   section(
     `Node writer changes (${d.nodeWriters.length})`,
     d.nodeWriters.map((w) => {
-      const what = `${w.kind} ${describeSubjectRef(w.subject)} (${w.mode}, ${w.scope})`;
+      const what = `${w.kind} ${describeSubject(w.subject)} (${w.mode}, ${w.scope})`;
       const nodes = [w.nodesGained.length ? `+${w.nodesGained.length} nodes: ${w.nodesGained.join(', ')}` : '', w.nodesLost.length ? `-${w.nodesLost.length} nodes: ${w.nodesLost.join(', ')}` : ''].filter(Boolean).join('; ');
       return `  ${w.change === 'added' ? '+' : w.change === 'removed' ? '-' : '~'} ${what}: ${nodes}`;
     }),

@@ -3,10 +3,10 @@ import { apiGroupMatches, resourceMatches } from '@/lib/authz/rule-matches';
 import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
 import { DRA_RESOURCES, draResourceName, isRiskyWrite } from './dra-resources';
 import { groupOf, nodeId, tierOf } from './node-id';
-import type { Finding } from '@/lib/report/types';
-import { SEVERITIES } from '@/lib/report/types';
+import type { Finding } from '@/lib/analysis/types';
+import { SEVERITIES } from '@/lib/analysis/types';
 import type { EdgeReason, GraphEdge, GraphModel, GraphNode, GraphNodeKind } from './types';
-import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
+import { compareStrings } from '@/lib/k8s/refs';
 
 /**
  * The identity graph of a cluster from its RBAC index (aggregated ClusterRoles already recomputed,
@@ -93,7 +93,7 @@ export function buildIdentityGraph(rbac: RbacIndex): GraphModel {
 
   return {
     nodes: [...nodes.values()].sort(compareNodes),
-    edges: [...edges.values()].sort((a, b) => cmp(a.id, b.id)),
+    edges: [...edges.values()].sort((a, b) => compareStrings(a.id, b.id)),
   };
 }
 
@@ -103,8 +103,8 @@ const RESOURCE_ORDER = new Map(DRA_RESOURCES.map((r, i) => [draResourceName(r), 
 
 /** Tier, then kind, namespace and name; resources keep the catalogue order of DRA_RESOURCES. */
 export function compareNodes(a: GraphNode, b: GraphNode): number {
-  if (a.kind === 'Resource' && b.kind === 'Resource') return (RESOURCE_ORDER.get(a.name) ?? 99) - (RESOURCE_ORDER.get(b.name) ?? 99) || cmp(a.name, b.name);
-  return a.tier - b.tier || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || cmp(a.namespace ?? '', b.namespace ?? '') || cmp(a.name, b.name);
+  if (a.kind === 'Resource' && b.kind === 'Resource') return (RESOURCE_ORDER.get(a.name) ?? 99) - (RESOURCE_ORDER.get(b.name) ?? 99) || compareStrings(a.name, b.name);
+  return a.tier - b.tier || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || compareStrings(a.namespace ?? '', b.namespace ?? '') || compareStrings(a.name, b.name);
 }
 
 

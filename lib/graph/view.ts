@@ -1,4 +1,4 @@
-import { SEVERITIES } from '@/lib/report/types';
+import { SEVERITIES } from '@/lib/analysis/types';
 import { layoutColumns } from './layout';
 import { groupNodeId } from './node-id';
 import type { EdgeReason, GraphEdge, GraphModel, GraphNode, GraphSearchHit, GraphTier, GraphView, GraphViewOptions, ViewEdge, ViewNode } from './types';

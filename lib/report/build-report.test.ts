@@ -1,4 +1,4 @@
-import { writersOfNode } from './node-writers';
+import { writersOfNode } from '@/lib/analysis/node-writers/node-writers';
 import { describe, expect, it } from 'vitest';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { buildReport, countAtOrAbove } from './build-report';

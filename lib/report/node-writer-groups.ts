@@ -1,4 +1,4 @@
-import type { ClaimStatusWriter, NodeStatusWriter, Report } from './types';
+import type { ClaimStatusWriter, NodeStatusWriter, Report } from '@/lib/analysis/types';
 
 // How node writers are grouped for people (HTML report): writers of every node once, the rest per
 // node, as the report itself lists them.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { smallCluster } from './__fixtures__/small-cluster';
 import { buildReport } from './build-report';
 import { renderReportHtml } from './render-html';
-import type { Report } from './types';
+import type { Report } from '@/lib/analysis/types';
 
 describe('renderReportHtml', () => {
   const options = { generatedAt: '2026-01-02T03:04:05.000Z', toolVersion: '9.9.9' };

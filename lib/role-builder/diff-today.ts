@@ -2,7 +2,7 @@ import type { AuthzEngine } from '@/lib/authz/authz-engine';
 import { covers } from '@/lib/authz/covers';
 import type { RbacGrant } from '@/lib/authz/types';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import { compareStrings } from '@/lib/k8s/compare-strings';
+import { compareStrings } from '@/lib/k8s/refs';
 import type { PolicyRule } from '@/lib/k8s/types';
 import { bundleRules } from './build-bundle';
 import { identityUser } from './identity';

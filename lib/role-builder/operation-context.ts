@@ -1,5 +1,5 @@
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import { compareStrings } from '@/lib/k8s/compare-strings';
+import { compareStrings } from '@/lib/k8s/refs';
 import { effectiveNamespace } from './check-input';
 import type { BuildInput, OperationContext } from './types';
 

@@ -1,7 +1,7 @@
-import { SEVERITIES, type Report, type Severity } from '@/lib/report/types';
+import { SEVERITIES, type Report, type Severity } from '@/lib/analysis/types';
 import { filterFindings, DEFAULT_FILTERS } from './findings-view';
 import { buildQuotaRows } from './quota-view';
-import { subjectKey } from './subjects';
+import { refKey } from '@/lib/k8s/refs';
 
 export interface CheckFamily {
   family: string;
@@ -46,7 +46,7 @@ export interface OverviewFacts {
 
 export function overviewFacts(report: Report, topN = 8): OverviewFacts {
   const allNodes = new Set<string>();
-  for (const w of report.allNodes.statusWriters) if (w.mode !== 'node-authorizer') allNodes.add(subjectKey(w.subject));
+  for (const w of report.allNodes.statusWriters) if (w.mode !== 'node-authorizer') allNodes.add(refKey(w.subject));
   const quotas = buildQuotaRows(report.quotas);
   return {
     families: checkFamilies(report.findings),

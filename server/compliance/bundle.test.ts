@@ -9,7 +9,7 @@ import { readTar } from '@/lib/compliance/tar';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { buildReport } from '@/lib/report/build-report';
 import { reportJsonChunks } from '@/lib/report/report-json';
-import type { Report } from '@/lib/report/types';
+import type { Report } from '@/lib/analysis/types';
 import { loadDemo } from '@/server/sources/demo-source';
 import { loadSnapshot, loadSnapshotFromText } from '@/server/sources/snapshot-source';
 import { verifyBundleBytes } from './read-bundle';

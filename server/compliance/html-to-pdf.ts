@@ -8,7 +8,7 @@ import { ENTRY } from '@/lib/compliance/bundle-format';
 import { CHROMIUM_FLAGS, DEFAULT_CHROMIUM_PATH } from '@/lib/compliance/chromium-flags';
 import type { TarEntryInput } from '@/lib/compliance/tar';
 import { renderReportHtml } from '@/lib/report/render-html';
-import type { Report } from '@/lib/report/types';
+import type { Report } from '@/lib/analysis/types';
 import { TOOL_VERSION } from './tool-version';
 
 // The printable HTML report as PDF, printed by headless Chromium (Debian's, as the browser tests

@@ -5,7 +5,7 @@ import { describeProblems } from '@/lib/compliance/verify-bundle';
 import { buildClusterState } from '@/lib/k8s/build-cluster-state';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { SnapshotError } from '@/lib/k8s/snapshot-error';
-import type { Report } from '@/lib/report/types';
+import type { Report } from '@/lib/analysis/types';
 import { parseDocuments } from '@/server/sources/parse-documents';
 import { verifyBundleBytes } from './read-bundle';
 

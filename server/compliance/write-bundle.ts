@@ -7,7 +7,7 @@ import type { AuthorizerName } from '@/lib/authz/types';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { tarPieces, type TarEntryInput } from '@/lib/compliance/tar';
 import { buildReport } from '@/lib/report/build-report';
-import type { Report } from '@/lib/report/types';
+import type { Report } from '@/lib/analysis/types';
 import { nodeSha256 } from './node-sha256';
 import { loadSigningKey } from './signing';
 import { TOOL_VERSION } from './tool-version';

@@ -1,5 +1,5 @@
 import 'server-only';
-import { analyseDeviceClassesDetailed, type DeviceClassAnalysis } from '@/lib/analysis/zeroing/device-classes';
+import type { DeviceClassAnalysis } from '@/lib/analysis/zeroing/device-classes';
 import { strictSingleNode } from '@/lib/authz/dra-status';
 import type { ResourceClaim } from '@/lib/k8s/types';
 import { getAnalysis } from './get-report';
@@ -42,7 +42,7 @@ export async function getDeviceClassViews(): Promise<DeviceClassView[]> {
 }
 
 function buildDeviceClassViews({ context, report, state }: Awaited<ReturnType<typeof getAnalysis>>): DeviceClassView[] {
-  const classes = analyseDeviceClassesDetailed(context);
+  const classes = context.deviceClasses;
   const byName = new Map(state.deviceClasses.map((dc) => [dc.metadata.name, dc]));
   return classes.map((c) => {
     const dc = byName.get(c.name);

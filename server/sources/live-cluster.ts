@@ -1,5 +1,5 @@
 import 'server-only';
-import { compareStrings } from '@/lib/k8s/compare-strings';
+import { compareStrings } from '@/lib/k8s/refs';
 import { emptyClusterState, type ClusterState } from '@/lib/k8s/cluster-state';
 import type { KubeObject } from '@/lib/k8s/types';
 import { forbiddenWarning, readableKinds } from '@/server/kube/collect-cluster';

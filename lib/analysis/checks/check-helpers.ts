@@ -1,64 +1,20 @@
 import type { WhoCanGrant } from '@/lib/authz/who-can';
 import type { ObjectRef, PolicyRule, SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import type { Evidence } from '@/lib/report/types';
-import { bindingRef, grantEvidence, ruleOf } from '@/lib/analysis/context/access';
-import { cmp, compareSubjects, describeSubject } from '@/lib/analysis/context/identities';
-import { refKey } from '@/lib/analysis/finding-id';
+import type { Evidence } from '@/lib/analysis/types';
+import { grantEvidence } from '@/lib/analysis/evidence';
+import { sortRefs, toObjectRef } from '@/lib/k8s/refs';
 
 // Small shared helpers for checks: refs, evidence, wording and a tiny YAML writer for remediations.
 
-export function sortRefs(refs: readonly ObjectRef[]): ObjectRef[] {
-  const seen = new Map<string, ObjectRef>();
-  for (const r of refs) seen.set(refKey(r), r);
-  return [...seen.values()].sort((a, b) => cmp(a.kind, b.kind) || cmp(a.namespace ?? '', b.namespace ?? '') || cmp(a.name, b.name));
-}
-
-export function sortSubjects(subjects: readonly SubjectRef[]): SubjectRef[] {
-  const seen = new Map<string, SubjectRef>();
-  for (const s of subjects) seen.set(refKey(s), s);
-  return [...seen.values()].sort(compareSubjects);
-}
-
-/** An ObjectRef with the namespace key only when there is one (cluster-scoped refs carry none). */
-export function ref(kind: string, name: string, namespace?: string): ObjectRef {
-  return namespace ? { kind, namespace, name } : { kind, name };
-}
-
 /** The bindings and roles behind grants, as finding objects. */
 export function grantObjects(grants: readonly WhoCanGrant[]): ObjectRef[] {
-  return sortRefs(grants.flatMap((g) => [bindingRef(g.binding), bindingRef(g.role)]));
+  return sortRefs(grants.flatMap((g) => [toObjectRef(g.binding), toObjectRef(g.role)]));
 }
 
 export function grantsEvidence(ctx: AnalysisContext, grants: readonly WhoCanGrant[]): Evidence[] {
   return grants.map((g) => grantEvidence(ctx.engine, g));
 }
-
-export function describeRef(r: { kind: string; name: string; namespace?: string }): string {
-  return r.namespace ? `${r.kind} ${r.namespace}/${r.name}` : `${r.kind} ${r.name}`;
-}
-
-export function describeRule(rule: PolicyRule): string {
-  const parts = [`verbs [${(rule.verbs ?? []).join(', ')}]`];
-  if (rule.apiGroups) parts.push(`apiGroups [${rule.apiGroups.map((g) => (g === '' ? '""' : g)).join(', ')}]`);
-  if (rule.resources) parts.push(`resources [${rule.resources.join(', ')}]`);
-  if (rule.resourceNames && rule.resourceNames.length > 0) parts.push(`resourceNames [${rule.resourceNames.join(', ')}]`);
-  if (rule.nonResourceURLs) parts.push(`nonResourceURLs [${rule.nonResourceURLs.join(', ')}]`);
-  return parts.join(', ');
-}
-
-/** "RoleBinding ns/b → Role ns/r rule #0 (verbs [...], ...)" for each grant, joined with "; ". */
-export function describeGrants(ctx: AnalysisContext, grants: readonly WhoCanGrant[]): string {
-  return grants
-    .map((g) => {
-      const rule = ruleOf(ctx.engine, g.role, g.ruleIndex);
-      const from = g.aggregatedFrom ? `, aggregated from ClusterRole ${g.aggregatedFrom}` : '';
-      return `${describeRef(g.binding)} → ${describeRef(g.role)} rule #${g.ruleIndex} (${rule ? describeRule(rule) : 'missing'}${from})`;
-    })
-    .join('; ');
-}
-
-export { describeSubject };
 
 export function list(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
@@ -155,18 +111,4 @@ export function ruleYaml(rule: PolicyRule): { [k: string]: Yaml } {
 /** A name usable in metadata.name derived from a subject. */
 export function slug(subject: SubjectRef): string {
   return subject.name.replace(/[^a-z0-9.-]+/gi, '-').replace(/^-+|-+$/g, '').toLowerCase() || 'subject';
-}
-
-const driversCache = new WeakMap<AnalysisContext, string[]>();
-
-/** Driver names known in the cluster (ResourceSlices and claim allocation results), sorted. */
-export function knownDrivers(ctx: AnalysisContext): string[] {
-  const hit = driversCache.get(ctx);
-  if (hit) return hit;
-  const set = new Set<string>();
-  for (const s of ctx.state.resourceSlices) if (s.spec?.driver) set.add(s.spec.driver);
-  for (const c of ctx.state.resourceClaims) for (const r of c.status?.allocation?.devices?.results ?? []) if (r.driver) set.add(r.driver);
-  const out = [...set].sort();
-  driversCache.set(ctx, out);
-  return out;
 }

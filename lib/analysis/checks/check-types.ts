@@ -1,5 +1,5 @@
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import type { CheckId, Finding, Severity } from '@/lib/report/types';
+import type { CheckId, Finding, Severity } from '@/lib/analysis/types';
 
 /**
  * What a check's run() returns: a finding without the fields the runner fills in

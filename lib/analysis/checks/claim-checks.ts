@@ -1,12 +1,12 @@
 import type { DeviceRequest, ObjectRef, ResourceClaim, ResourceClaimTemplate, SubjectRef, ValidatingAdmissionPolicy } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import type { Evidence } from '@/lib/report/types';
-import { entriesFor, roleBindingNamespaces, type AccessQuestion } from '@/lib/analysis/context/access';
-import { access } from '@/lib/analysis/context/build-analysis-context';
+import type { Evidence } from '@/lib/analysis/types';
+import { type AccessQuestion } from '@/lib/analysis/context/access';
 import { canonicalSubject, isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
-import { refKey } from '@/lib/analysis/finding-id';
 import type { Check, FindingDraft } from './check-types';
-import { describeGrants, describeRef, describeSubject, grantObjects, grantsEvidence, list, ref, sortRefs, yamlDocs } from './check-helpers';
+import { grantObjects, grantsEvidence, list, yamlDocs } from './check-helpers';
+import { describeRef, describeSubject, objectRef, refKey, sortRefs } from '@/lib/k8s/refs';
+import { describeGrants } from '@/lib/analysis/evidence';
 
 export const ADMIN_ACCESS_LABEL = 'resource.kubernetes.io/admin-access';
 export const LEGACY_ADMIN_ACCESS_LABEL = 'resource.k8s.io/admin-access';
@@ -26,7 +26,7 @@ export const claim001: Check = {
     for (const ns of [...ctx.state.namespaces].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))) {
       const name = ns.metadata.name;
       if (ns.metadata.labels?.[ADMIN_ACCESS_LABEL] !== 'true' || !ctx.isTenantNamespace(name)) continue;
-      const object = ref('Namespace', name);
+      const object = objectRef('Namespace', name);
       const users = adminClaims(ctx, name);
       out.push({
         subjects: [],
@@ -49,8 +49,8 @@ export const claim001: Check = {
 /** Claims and templates of a namespace whose requests use adminAccess. */
 function adminClaims(ctx: AnalysisContext, namespace: string): ObjectRef[] {
   const out: ObjectRef[] = [];
-  for (const t of ctx.state.resourceClaimTemplates) if (t.metadata.namespace === namespace && adminRequests(t.spec?.spec?.devices?.requests).length > 0) out.push(ref('ResourceClaimTemplate', t.metadata.name, namespace));
-  for (const c of ctx.state.resourceClaims) if (c.metadata.namespace === namespace && adminRequests(c.spec?.devices?.requests).length > 0) out.push(ref('ResourceClaim', c.metadata.name, namespace));
+  for (const t of ctx.state.resourceClaimTemplates) if (t.metadata.namespace === namespace && adminRequests(t.spec?.spec?.devices?.requests).length > 0) out.push(objectRef('ResourceClaimTemplate', t.metadata.name, namespace));
+  for (const c of ctx.state.resourceClaims) if (c.metadata.namespace === namespace && adminRequests(c.spec?.devices?.requests).length > 0) out.push(objectRef('ResourceClaim', c.metadata.name, namespace));
   return out;
 }
 
@@ -82,7 +82,7 @@ export const claim002: Check = {
       if (!ctx.isTenantNamespace(ns)) continue;
       const idx = adminRequests(requests);
       if (idx.length === 0) continue;
-      const object = ref(obj.kind, obj.metadata.name, ns);
+      const object = objectRef(obj.kind, obj.metadata.name, ns);
       const labelled = ctx.state.namespaces.find((n) => n.metadata.name === ns)?.metadata.labels?.[ADMIN_ACCESS_LABEL] === 'true';
       const reqs = idx.map((i) => requests![i]);
       const live = obj.kind === 'ResourceClaim' ? (obj.status?.allocation?.devices?.results ?? []).filter((r) => r.adminAccess === true) : [];
@@ -106,48 +106,16 @@ export const claim002: Check = {
 
 // ---------------------------------------------------------------- CLAIM003
 
-/**
- * Tenant membership: the subjects of each namespace's RoleBindings (canonical keys), plus, by
- * construction, its service accounts and its `system:serviceaccounts:<ns>` group (see isMemberOf).
- */
-interface Membership {
-  /** namespace → canonical keys of its RoleBindings' subjects. */
-  byNamespace: Map<string, Set<string>>;
-  /** canonical subject key → namespaces whose RoleBindings name it. */
-  bySubject: Map<string, Set<string>>;
-}
-
-const membersCache = new WeakMap<AnalysisContext, Membership>();
-function roleBindingSubjects(ctx: AnalysisContext): Membership {
-  let m = membersCache.get(ctx);
-  if (m) return m;
-  m = { byNamespace: new Map(), bySubject: new Map() };
-  for (const b of ctx.engine.rbac.bindings) {
-    if (b.ref.kind !== 'RoleBinding') continue;
-    const ns = b.ref.namespace ?? '';
-    let set = m.byNamespace.get(ns);
-    if (!set) m.byNamespace.set(ns, (set = new Set()));
-    for (const s of b.subjects) {
-      const key = refKey(canonicalSubject(s));
-      set.add(key);
-      let namespaces = m.bySubject.get(key);
-      if (!namespaces) m.bySubject.set(key, (namespaces = new Set()));
-      namespaces.add(ns);
-    }
-  }
-  membersCache.set(ctx, m);
-  return m;
-}
 
 function isMemberOf(ctx: AnalysisContext, subject: SubjectRef, namespace: string): boolean {
   if (subject.kind === 'ServiceAccount' && subject.namespace === namespace) return true;
   if (subject.kind === 'Group' && subject.name === `system:serviceaccounts:${namespace}`) return true;
-  return roleBindingSubjects(ctx).byNamespace.get(namespace)?.has(refKey(subject)) ?? false;
+  return ctx.roleBindingMembers.byNamespace.get(namespace)?.has(refKey(subject)) ?? false;
 }
 
 /** The namespaces `subject` is an identity of (as isMemberOf), found without testing every namespace. */
 function namespacesOfMember(ctx: AnalysisContext, subject: SubjectRef): string[] {
-  const out = [...(roleBindingSubjects(ctx).bySubject.get(refKey(subject)) ?? [])];
+  const out = [...(ctx.roleBindingMembers.bySubject.get(refKey(subject)) ?? [])];
   if (subject.kind === 'ServiceAccount' && subject.namespace) out.push(subject.namespace);
   const SA_GROUP = 'system:serviceaccounts:';
   if (subject.kind === 'Group' && subject.name.startsWith(SA_GROUP)) out.push(subject.name.slice(SA_GROUP.length));
@@ -162,8 +130,8 @@ const NS_WRITE: AccessQuestion = { verbs: ['update', 'patch'], group: '', resour
  * of their members.
  */
 function candidateNamespaces(ctx: AnalysisContext): string[] {
-  const out = new Set(roleBindingNamespaces(ctx.engine, NS_WRITE));
-  const clusterWide = access(ctx, { ...NS_WRITE, scope: 'cluster' }).filter((e) => e.via === 'rbac');
+  const out = new Set(ctx.access.roleBindingNamespaces(NS_WRITE));
+  const clusterWide = ctx.access.whoCan({ ...NS_WRITE, scope: 'cluster' }).filter((e) => e.via === 'rbac');
   let known: Set<string> | undefined;
   for (const e of clusterWide) {
     if (e.names.includes('*')) {
@@ -184,24 +152,24 @@ export const claim003: Check = {
   run(ctx) {
     const out: FindingDraft[] = [];
     const creators = [
-      ...access(ctx, { verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaims', scope: 'namespaced', names: [''] }),
-      ...access(ctx, { verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaimtemplates', scope: 'namespaced', names: [''] }),
+      ...ctx.access.whoCan({ verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaims', scope: 'namespaced', names: [''] }),
+      ...ctx.access.whoCan({ verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaimtemplates', scope: 'namespaced', names: [''] }),
     ];
     for (const ns of candidateNamespaces(ctx)) {
       const q: AccessQuestion = { ...NS_WRITE, namespaces: [ns], names: [ns] };
-      for (const e of access(ctx, q)) {
+      for (const e of ctx.access.whoCan(q)) {
         if (e.via !== 'rbac' || isMastersGroup(e.subject) || isNodeIdentity(e.subject)) continue;
         if (ctx.isAdminEquivalent(e.subject) || ctx.isSystemIdentity(e.subject)) continue;
         if (!isMemberOf(ctx, e.subject, ns)) continue;
-        const object = ref('Namespace', ns);
+        const object = objectRef('Namespace', ns);
         // entriesFor indexes `creators` once; filtering it per namespace would rebuild the index each time.
-        const canClaim = entriesFor(creators, e.subject).some((c) => c.everyNamespace || c.namespaces.includes(ns));
+        const canClaim = ctx.access.entriesFor(creators, e.subject).some((c) => c.everyNamespace || c.namespaces.includes(ns));
         const roles = [...new Set(e.grants.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex}`))];
         out.push({
           subjects: [e.subject],
           objects: sortRefs([object, ...grantObjects(e.grants)]),
           message:
-            `${describeSubject(e.subject)}, an identity of tenant namespace ${ns}, can ${e.verbs.join(', ')} Namespace ${ns} through ${describeGrants(ctx, e.grants)}. ` +
+            `${describeSubject(e.subject)}, an identity of tenant namespace ${ns}, can ${e.verbs.join(', ')} Namespace ${ns} through ${describeGrants(ctx.engine, e.grants)}. ` +
             `It can set ${ADMIN_ACCESS_LABEL}=true on its own namespace, after which ` +
             `${canClaim ? 'it (and every other claim creator there)' : 'every claim creator there'} can request adminAccess to devices in use by other tenants (kubernetes/kubernetes#141293).`,
           evidence: grantsEvidence(ctx, e.grants),
@@ -273,7 +241,7 @@ export const claim004: Check = {
       if (covering.some((p) => denyBound.has(p.metadata.name))) continue;
       uncovered.push(resource);
       for (const p of covering) {
-        unbound.set(p.metadata.name, ref('ValidatingAdmissionPolicy', p.metadata.name));
+        unbound.set(p.metadata.name, objectRef('ValidatingAdmissionPolicy', p.metadata.name));
         const bound = s.validatingAdmissionPolicyBindings.filter((b) => b.spec?.policyName === p.metadata.name);
         notes.push({
           type: 'note',
@@ -372,7 +340,7 @@ export const claim005: Check = {
     for (const ns of [...ctx.state.namespaces].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))) {
       const value = ns.metadata.labels?.[LEGACY_ADMIN_ACCESS_LABEL];
       if (value === undefined) continue;
-      const object = ref('Namespace', ns.metadata.name);
+      const object = objectRef('Namespace', ns.metadata.name);
       const active = ns.metadata.labels?.[ADMIN_ACCESS_LABEL];
       out.push({
         subjects: [],

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
-import type { Finding } from '@/lib/report/types';
+import type { Finding } from '@/lib/analysis/types';
 import { loadDemo } from '@/server/sources/demo-source';
 import { buildAnalysisContext } from '../context/build-analysis-context';
 import { DEFAULT_SETTINGS } from '../settings';

@@ -3,32 +3,15 @@ import { ruleAllowsResource } from '@/lib/authz/rule-matches';
 import type { CompiledRole } from '@/lib/authz/rbac-index';
 import type { ObjectRef, PolicyRule, SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import type { Evidence } from '@/lib/report/types';
-import { bindingRef, entriesFor, mergeGrants, plainRule, PROBE_NAME, type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
-import { access, analysisPods, componentReasons } from '@/lib/analysis/context/build-analysis-context';
+import type { Evidence } from '@/lib/analysis/types';
+import { mergeGrants, type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
 import { canonicalSubject, isMastersGroup, isNodeIdentity, usernameOf } from '@/lib/analysis/context/identities';
 import { mountedHostPaths, podServiceAccount } from '@/lib/analysis/context/pod-facts';
 import { DRIVER_VERBS, Q } from '@/lib/analysis/context/questions';
 import type { Check, FindingDraft } from './check-types';
-import {
-  clusterRoleBindingYaml,
-  clusterRoleYaml,
-  describeGrants,
-  describeRef,
-  describeRule,
-  describeSubject,
-  grantObjects,
-  grantsEvidence,
-  knownDrivers,
-  list,
-  namesText,
-  ruleYaml,
-  slug,
-  sortRefs,
-  sortSubjects,
-  whereText,
-  yamlDocs,
-} from './check-helpers';
+import { clusterRoleBindingYaml, clusterRoleYaml, grantObjects, grantsEvidence, list, namesText, ruleYaml, slug, whereText, yamlDocs } from './check-helpers';
+import { describeRef, describeSubject, sortRefs, sortSubjects, toObjectRef } from '@/lib/k8s/refs';
+import { PROBE_NAME, describeGrants, describeRule, plainRule } from '@/lib/analysis/evidence';
 
 const DRA_GROUP = 'resource.k8s.io';
 const DRA_RESOURCES = new Set(['deviceclasses', 'resourceclaims', 'resourceclaimtemplates', 'resourceslices', 'devicetaintrules']);
@@ -37,7 +20,7 @@ const DRA_RESOURCES = new Set(['deviceclasses', 'resourceclaims', 'resourceclaim
 
 /** RBAC-granted entries of ordinary identities: not system:masters, not the Node authorizer. */
 function rbacEntries(ctx: AnalysisContext, q: AccessQuestion): AccessEntry[] {
-  return access(ctx, q).filter((e) => e.via === 'rbac' && !isMastersGroup(e.subject) && !isNodeIdentity(e.subject));
+  return ctx.access.whoCan(q).filter((e) => e.via === 'rbac' && !isMastersGroup(e.subject) && !isNodeIdentity(e.subject));
 }
 
 /** Roles (with their effective rules) that some binding with at least one subject points at. */
@@ -48,7 +31,7 @@ export function boundRoles(ctx: AnalysisContext): { role: CompiledRole; bindings
   for (const role of roles) {
     const bindings = (ctx.engine.rbac.bindingsByRole.get(role.key) ?? [])
       .filter((b) => b.subjects.length > 0)
-      .map((b) => ({ ref: bindingRef(b.ref), subjects: b.subjects.map(canonicalSubject) }));
+      .map((b) => ({ ref: toObjectRef(b.ref), subjects: b.subjects.map(canonicalSubject) }));
     if (bindings.length > 0) out.push({ role, bindings });
   }
   return out.sort((a, b) => (a.role.key < b.role.key ? -1 : a.role.key > b.role.key ? 1 : 0));
@@ -60,7 +43,7 @@ function isBootstrapOrClusterAdmin(role: CompiledRole): boolean {
 }
 
 function ruleEvidence(role: CompiledRole, binding: ObjectRef, ruleIndex: number): Evidence {
-  const ev: Evidence = { type: 'grant', binding, role: bindingRef(role.ref), ruleIndex, rule: plainRule(role.rules[ruleIndex].rule) };
+  const ev: Evidence = { type: 'grant', binding, role: toObjectRef(role.ref), ruleIndex, rule: plainRule(role.rules[ruleIndex].rule) };
   if (role.rules[ruleIndex].from) ev.aggregatedFrom = role.rules[ruleIndex].from;
   return ev;
 }
@@ -79,13 +62,13 @@ function driverNamesOf(ctx: AnalysisContext, sa: SubjectRef): string[] {
       if (sub) names.add(sub[1]);
     }
   }
-  for (const e of entriesFor(access(ctx, Q.claimDriver), sa)) for (const n of e.names) if (n !== '*') names.add(n);
+  for (const e of ctx.access.entriesFor(ctx.access.whoCan(Q.claimDriver), sa)) for (const n of e.names) if (n !== '*') names.add(n);
   return [...names].sort();
 }
 
 function driverNamesHint(ctx: AnalysisContext, names: string[]): string[] {
   if (names.length > 0) return names;
-  const known = knownDrivers(ctx);
+  const known = ctx.knownDrivers;
   return [known.length === 1 ? known[0] : '<driver-name>'];
 }
 
@@ -106,7 +89,7 @@ function kubeletPluginRoleYaml(sa: SubjectRef, drivers: string[]): string {
 
 /** Why the service account is a DRA component: the driver workloads it runs, else what it can write. */
 function componentText(ctx: AnalysisContext, sa: SubjectRef): string {
-  const r = componentReasons(ctx, sa);
+  const r = ctx.componentReasons(sa);
   if (r.driverWorkloads.length > 0) return `runs DRA driver pods (${r.driverWorkloads.map(describeRef).join(', ')})`;
   return r.capabilities.length > 0 ? list(r.capabilities) : 'is a DRA component';
 }
@@ -123,7 +106,7 @@ export const dra001: Check = {
     const out: FindingDraft[] = [];
     for (const sa of ctx.draComponents) {
       if (!ctx.isAdminEquivalent(sa)) continue;
-      const entries = entriesFor(admin, sa);
+      const entries = ctx.access.entriesFor(admin, sa);
       const grants = mergeGrants(entries);
       const via = entries.filter((e) => e.subject.kind === 'Group').map((e) => `group ${e.subject.name}`);
       const drivers = driverNamesHint(ctx, driverNamesOf(ctx, sa));
@@ -132,12 +115,12 @@ export const dra001: Check = {
         objects: grantObjects(grants),
         message:
           `${describeSubject(sa)} ${componentText(ctx, sa)}, and holds * verbs on * resources in * groups cluster-wide` +
-          `${via.length > 0 ? ` (as a member of ${list(via)})` : ''} through ${describeGrants(ctx, grants)}. ` +
+          `${via.length > 0 ? ` (as a member of ${list(via)})` : ''} through ${describeGrants(ctx.engine, grants)}. ` +
           `A compromise of this DRA component (on any node it runs on) is a compromise of the whole cluster.`,
         evidence: grantsEvidence(ctx, grants),
         remediation:
           `Remove ${describeSubject(sa)} from ${list(grants.map((g) => describeRef(g.binding)))} (delete the binding if it exists only for this driver) ` +
-          (componentReasons(ctx, sa).driverWorkloads.length > 0
+          (ctx.componentReasons(sa).driverWorkloads.length > 0
             ? `and bind a least-privilege ClusterRole instead, as a node-local kubelet plugin needs:\n${kubeletPluginRoleYaml(sa, drivers)}`
             : `and bind a ClusterRole with only the DRA rules it uses (${componentText(ctx, sa)}); build one with \`dra-posture build-role\`.`),
       });
@@ -176,7 +159,7 @@ export const dra002: Check = {
       if (isBootstrapOrClusterAdmin(role)) continue;
       const idx = role.rules.map((r, i) => (isWildcardDraRule(r.rule) ? i : -1)).filter((i) => i >= 0);
       if (idx.length === 0) continue;
-      const roleRef = bindingRef(role.ref);
+      const roleRef = toObjectRef(role.ref);
       const rulesText = idx.map((i) => `rule #${i} (${describeRule(role.rules[i].rule)})`).join('; ');
       const replacement = idx.map((i) => narrowedDraRule(role.rules[i].rule));
       out.push({
@@ -239,7 +222,7 @@ export const dra003: Check = {
         subjects: [subject],
         objects: grantObjects(grants),
         message:
-          `${who} can ${list(parts)} through ${describeGrants(ctx, grants)}. ` +
+          `${who} can ${list(parts)} through ${describeGrants(ctx.engine, grants)}. ` +
           `DeviceClasses are cluster-scoped (their selectors and config apply to every tenant) and ResourceSlices advertise devices to the scheduler.`,
         evidence: grantsEvidence(ctx, grants),
         remediation:
@@ -284,11 +267,11 @@ export const dra004: Check = {
   description: 'A bound rule on resourceclaims/driver (or */driver) has no resourceNames, so its holders may write status.devices for every driver. A plain * resource is reported by DRA002.',
   run(ctx) {
     const out: FindingDraft[] = [];
-    const drivers = knownDrivers(ctx);
+    const drivers = ctx.knownDrivers;
     for (const { role, bindings } of boundRoles(ctx)) {
       const hits = role.rules.map((r, i) => ({ i, verbs: unscopedDriverVerbs(r.rule) })).filter((h) => h.verbs.length > 0);
       if (hits.length === 0) continue;
-      const roleRef = bindingRef(role.ref);
+      const roleRef = toObjectRef(role.ref);
       const scoped = hits.map((h) => ruleYaml({ ...role.rules[h.i].rule, resourceNames: drivers.length > 0 ? drivers : ['<driver-name>'] }));
       out.push({
         subjects: sortSubjects(bindings.flatMap((b) => b.subjects)),
@@ -319,7 +302,7 @@ export const dra005: Check = {
     const out: FindingDraft[] = [];
     for (const sa of ctx.nodeLocalIdentities) {
       if (ctx.isAdminEquivalent(sa)) continue;
-      const mine = entriesFor(entries, sa);
+      const mine = ctx.access.entriesFor(entries, sa);
       if (mine.length === 0) continue;
       const grants = mergeGrants(mine);
       const verbs = [...new Set(mine.flatMap((e) => e.verbs))];
@@ -333,7 +316,7 @@ export const dra005: Check = {
         objects: grantObjects(grants),
         message:
           `${describeSubject(sa)} runs on nodes (${workloads.map(describeRef).join(', ') || 'DaemonSet pods'}) and can ${verbs.join(', ')} resourceclaims/driver for ` +
-          `${namesText(names, 'driver')} ${whereText(everywhere, nss)} through ${describeGrants(ctx, grants)}. ` +
+          `${namesText(names, 'driver')} ${whereText(everywhere, nss)} through ${describeGrants(ctx.engine, grants)}. ` +
           `arbitrary-node verbs are not tied to the node the token was issued for, so a compromised node can rewrite status.devices of claims allocated on every other node.`,
         evidence: grantsEvidence(ctx, grants),
         remediation:
@@ -350,7 +333,7 @@ export const dra005: Check = {
 
 function workloadsOf(ctx: AnalysisContext, sa: SubjectRef): ObjectRef[] {
   const out: ObjectRef[] = [];
-  for (const pod of analysisPods(ctx)) {
+  for (const pod of ctx.pods) {
     if ((pod.metadata.namespace ?? '') !== sa.namespace || podServiceAccount(pod) !== sa.name) continue;
     const owner = ctx.ownerOf(pod);
     if (owner.kind === 'DaemonSet' || ctx.isDriverPod(pod)) out.push(owner);
@@ -366,20 +349,20 @@ export const dra006: Check = {
   title: 'resourceclaims/status writer lacks binding and driver grants (breaks on 1.36)',
   description: 'An identity can update/patch resourceclaims/status but holds neither resourceclaims/binding nor resourceclaims/driver: with granular status authorization (1.36+) its writes to allocation, reservedFor or status.devices are refused.',
   run(ctx) {
-    const binding = access(ctx, Q.claimBinding);
-    const driver = access(ctx, Q.claimDriver);
+    const binding = ctx.access.whoCan(Q.claimBinding);
+    const driver = ctx.access.whoCan(Q.claimDriver);
     const granular = ctx.engine.features.granularStatusAuthorization;
     const out: FindingDraft[] = [];
     for (const e of rbacEntries(ctx, Q.claimStatus)) {
       if (ctx.isAdminEquivalent(e.subject)) continue;
-      if (entriesFor(binding, e.subject).length > 0 || entriesFor(driver, e.subject).length > 0) continue;
+      if (ctx.access.entriesFor(binding, e.subject).length > 0 || ctx.access.entriesFor(driver, e.subject).length > 0) continue;
       const grants = e.grants;
       const name = slug(e.subject);
       out.push({
         subjects: [e.subject],
         objects: grantObjects(grants),
         message:
-          `${describeSubject(e.subject)} can ${e.verbs.join(', ')} resourceclaims/status ${whereText(e.everyNamespace, e.namespaces)} through ${describeGrants(ctx, grants)}, ` +
+          `${describeSubject(e.subject)} can ${e.verbs.join(', ')} resourceclaims/status ${whereText(e.everyNamespace, e.namespaces)} through ${describeGrants(ctx.engine, grants)}, ` +
           `but holds neither resourceclaims/binding nor resourceclaims/driver. ` +
           (granular
             ? 'Granular ResourceClaim status authorization is on (1.36+), so its writes to status.allocation/reservedFor or status.devices are refused.'
@@ -414,7 +397,7 @@ export const dra007: Check = {
         subjects: [e.subject],
         objects: grantObjects(grants),
         message:
-          `${describeSubject(e.subject)} can ${e.verbs.join(', ')} resourceclaims/binding (cluster scope) through ${describeGrants(ctx, grants)}. ` +
+          `${describeSubject(e.subject)} can ${e.verbs.join(', ')} resourceclaims/binding (cluster scope) through ${describeGrants(ctx.engine, grants)}. ` +
           `It can write status.allocation and status.reservedFor of any ResourceClaim: forge allocations, hand a device in use by one tenant to another, or reserve claims for arbitrary pods.`,
         evidence: grantsEvidence(ctx, grants),
         remediation:
@@ -458,7 +441,7 @@ export const dra008: Check = {
       const parts: string[] = [];
       const grants: WhoCanGrant[] = [];
       for (const a of answers) {
-        const mine = entriesFor(a.entries, sa);
+        const mine = ctx.access.entriesFor(a.entries, sa);
         if (mine.length === 0) continue;
         const everywhere = mine.some((e) => e.everyNamespace);
         const nss = [...new Set(mine.flatMap((e) => e.namespaces))].sort();
@@ -471,7 +454,7 @@ export const dra008: Check = {
         subjects: [sa],
         objects: grantObjects(merged),
         message:
-          `${describeSubject(sa)} ${componentText(ctx, sa)}, and can also ${list(parts)} through ${describeGrants(ctx, merged)}. ` +
+          `${describeSubject(sa)} ${componentText(ctx, sa)}, and can also ${list(parts)} through ${describeGrants(ctx.engine, merged)}. ` +
           `A DRA component needs none of these; a compromise of it turns them into cluster-wide escalation.`,
         evidence: grantsEvidence(ctx, merged),
         remediation:
@@ -504,7 +487,7 @@ export const dra009: Check = {
       const components = sortSubjects(used.flatMap((b) => b.subjects));
       const namespaces = [...new Set(components.map((s) => s.namespace ?? ''))].sort();
       if (namespaces.length < 2) continue;
-      const roleRef = bindingRef(role.ref);
+      const roleRef = toObjectRef(role.ref);
       out.push({
         subjects: components,
         objects: sortRefs([roleRef, ...used.map((b) => b.ref)]),

@@ -1,27 +1,13 @@
 import type { Pod, PolicyRule, SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import { bindingRef, mergeGrants, plainRule, type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
-import { access } from '@/lib/analysis/context/build-analysis-context';
+import { mergeGrants, type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
 import { isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
-import type { Evidence } from '@/lib/report/types';
+import type { Evidence } from '@/lib/analysis/types';
 import type { Check, FindingDraft } from './check-types';
 import { boundRoles } from './dra-checks';
-import {
-  clusterRoleBindingYaml,
-  clusterRoleYaml,
-  describeGrants,
-  describeRef,
-  describeRule,
-  describeSubject,
-  grantObjects,
-  grantsEvidence,
-  list,
-  ref,
-  slug,
-  sortRefs,
-  sortSubjects,
-  yamlDocs,
-} from './check-helpers';
+import { clusterRoleBindingYaml, clusterRoleYaml, grantObjects, grantsEvidence, list, slug, yamlDocs } from './check-helpers';
+import { describeRef, describeSubject, objectRef, sortRefs, sortSubjects, toObjectRef } from '@/lib/k8s/refs';
+import { describeGrants, describeRule, plainRule } from '@/lib/analysis/evidence';
 
 /**
  * RBAC entries of identities NODE001-003 look at: not system:masters, not node identities
@@ -29,7 +15,7 @@ import {
  * identities (controller-manager controllers, scheduler): their node access is by design.
  */
 function nonAdminEntries(ctx: AnalysisContext, q: AccessQuestion, skipSystem: boolean): AccessEntry[] {
-  return access(ctx, q).filter(
+  return ctx.access.whoCan(q).filter(
     (e) =>
       e.via === 'rbac' &&
       !isMastersGroup(e.subject) &&
@@ -68,12 +54,12 @@ export const node001: Check = {
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const e of nonAdminEntries(ctx, nodeStatusQ, true)) {
-      const nodes = e.subject.kind === 'ServiceAccount' ? ctx.nodesOfServiceAccount(e.subject.namespace ?? '', e.subject.name) : [];
+      const nodes = e.subject.kind === 'ServiceAccount' ? ctx.podIndex.nodesOfServiceAccount(e.subject.namespace ?? '', e.subject.name) : [];
       out.push({
         subjects: [e.subject],
         objects: grantObjects(e.grants),
         message:
-          `${describeSubject(e.subject)} can ${e.verbs.join(', ')} nodes/status of every node through ${describeGrants(ctx, e.grants)}` +
+          `${describeSubject(e.subject)} can ${e.verbs.join(', ')} nodes/status of every node through ${describeGrants(ctx.engine, e.grants)}` +
           `${nodes.length > 0 ? `; its pods run on ${nodes.join(', ')}` : ''}. ` +
           `A compromise of any one of its pods can mark any node Ready or NotReady and rewrite its conditions (readiness gates, taint controllers).`,
         evidence: grantsEvidence(ctx, e.grants),
@@ -137,7 +123,7 @@ export const node002: Check = {
         subjects: [subject],
         objects: grantObjects(grants),
         message:
-          `${describeSubject(subject)} holds legacy impersonate on ${list(parts)} through ${describeGrants(ctx, grants)}. ` +
+          `${describeSubject(subject)} holds legacy impersonate on ${list(parts)} through ${describeGrants(ctx.engine, grants)}. ` +
           `Legacy impersonation is not tied to a node: it can act as system:node:<any node> (write any node's status, read its secrets), as other users, or as members of system:masters.`,
         evidence: grantsEvidence(ctx, grants),
         remediation:
@@ -164,7 +150,7 @@ export const node003: Check = {
         subjects: [e.subject],
         objects: grantObjects(e.grants),
         message:
-          `${describeSubject(e.subject)} can ${e.verbs.join(', ')} nodes (labels, taints, spec) of every node through ${describeGrants(ctx, e.grants)}. ` +
+          `${describeSubject(e.subject)} can ${e.verbs.join(', ')} nodes (labels, taints, spec) of every node through ${describeGrants(ctx.engine, e.grants)}. ` +
           `It can remove NoSchedule/NoExecute taints or change labels that node selectors and DeviceClass-aware scheduling rely on.`,
         evidence: grantsEvidence(ctx, e.grants),
         remediation:
@@ -202,7 +188,7 @@ export const node004: Check = {
     for (const { role, bindings } of boundRoles(ctx)) {
       const hits = role.rules.map((r, i) => ({ i, problem: audienceProblem(r.rule) })).filter((h) => h.problem !== undefined);
       if (hits.length === 0) continue;
-      const roleRef = bindingRef(role.ref);
+      const roleRef = toObjectRef(role.ref);
       out.push({
         subjects: sortSubjects(bindings.flatMap((b) => b.subjects)),
         objects: sortRefs([roleRef, ...bindings.map((b) => b.ref)]),
@@ -294,7 +280,7 @@ export const node005: Check = {
       const found = apiServerContainer(pod);
       if (!found) continue;
       const flags = parseFlags(found.argv);
-      const object = ref('Pod', pod.metadata.name, 'kube-system');
+      const object = objectRef('Pod', pod.metadata.name, 'kube-system');
       const base = `spec.containers[${found.index}]`;
       const problems: string[] = [];
       const effects: string[] = [];

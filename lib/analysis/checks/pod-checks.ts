@@ -1,11 +1,11 @@
 import type { Container, ObjectRef, Pod } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import type { Evidence } from '@/lib/report/types';
+import type { Evidence } from '@/lib/analysis/types';
 import { serviceAccountRef } from '@/lib/analysis/context/identities';
 import { allContainers, exposesPluginDir, isTemplatePod, KUBELET_PLUGIN_DIRS, mountedHostPaths, podServiceAccount } from '@/lib/analysis/context/pod-facts';
-import { refKey } from '@/lib/analysis/finding-id';
 import type { Check, FindingDraft } from './check-types';
-import { describeRef, list, toYaml } from './check-helpers';
+import { list, toYaml } from './check-helpers';
+import { describeRef, refKey } from '@/lib/k8s/refs';
 
 // Pod checks report workloads (ownerOf), not pods: a DaemonSet with 50 pods is one finding. The
 // representative pod is the first by name (a stand-in from the workload template when no pod was seen).

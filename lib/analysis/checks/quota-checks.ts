@@ -1,9 +1,8 @@
+import { pushTo } from '@/lib/k8s/push-to';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import { access } from '@/lib/analysis/context/build-analysis-context';
 import { isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
 import type { AccessEntry, AccessQuestion } from '@/lib/analysis/context/access';
 import {
-  analyseQuotas,
   ALL_MODE_DEVICES,
   atOrAboveWatermark,
   CLAIM_COUNT_KEY,
@@ -13,10 +12,11 @@ import {
 } from '@/lib/analysis/quota/quota-usage';
 import { classesOfSpec } from '@/lib/analysis/zeroing/device-classes';
 import type { ObjectRef, ResourceClaim, ResourceClaimSpec, ResourceClaimTemplate, ResourceQuota } from '@/lib/k8s/types';
-import type { Evidence, QuotaUsage } from '@/lib/report/types';
+import type { Evidence, QuotaUsage } from '@/lib/analysis/types';
 import type { Check, FindingDraft } from './check-types';
-import { describeSubject, grantsEvidence, list, ref, sortSubjects, toYaml } from './check-helpers';
-import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
+import { grantsEvidence, list, toYaml } from './check-helpers';
+import { compareStrings } from '@/lib/k8s/refs';
+import { describeSubject, objectRef, sortSubjects } from '@/lib/k8s/refs';
 
 // DESIGN §4 QUOTA001-QUOTA004 (dra-facts §6). Quota keys are charged from claim specs at admission;
 // a quota with scopes never charges claims, so only unscoped quotas count as limits here.
@@ -51,7 +51,7 @@ function claimObjectsByNamespace(ctx: AnalysisContext): Map<string, (ResourceCla
     if (!list) out.set(ns, (list = []));
     list.push(o);
   }
-  for (const list of out.values()) list.sort((a, b) => cmp(a.kind, b.kind) || cmp(a.metadata.name, b.metadata.name));
+  for (const list of out.values()) list.sort((a, b) => compareStrings(a.kind, b.kind) || compareStrings(a.metadata.name, b.metadata.name));
   return out;
 }
 
@@ -62,7 +62,7 @@ function specOf(o: ResourceClaim | ResourceClaimTemplate): ResourceClaimSpec | u
 const specPath = (o: ResourceClaim | ResourceClaimTemplate) => (o.kind === 'ResourceClaimTemplate' ? 'spec.spec.devices.requests' : 'spec.devices.requests');
 
 function objRef(o: { kind: string; metadata: { name: string; namespace?: string } }): ObjectRef {
-  return ref(o.kind, o.metadata.name, o.metadata.namespace);
+  return objectRef(o.kind, o.metadata.name, o.metadata.namespace);
 }
 
 /** Where a spec names a class: one field evidence per request or subrequest. */
@@ -91,28 +91,16 @@ function quotaYaml(namespace: string, hard: Record<string, string>): string {
 const createClaimsQ: AccessQuestion = { verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaims', scope: 'namespaced', names: [''] };
 const createTemplatesQ: AccessQuestion = { verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaimtemplates', scope: 'namespaced', names: [''] };
 
-const nsIndexes = new WeakMap<AccessEntry[], Map<string, AccessEntry[]>>();
-
-/** Entries by the namespaces their RoleBindings allow them in, in list order (built once per list: checks ask per namespace). */
-function byRoleBindingNamespace(entries: AccessEntry[]): Map<string, AccessEntry[]> {
-  let index = nsIndexes.get(entries);
-  if (!index) {
-    index = new Map();
-    for (const e of entries) {
-      for (const ns of e.namespaces) {
-        const list = index.get(ns);
-        if (list) list.push(e);
-        else index.set(ns, [e]);
-      }
-    }
-    nsIndexes.set(entries, index);
-  }
+/** Entries by the namespaces their RoleBindings allow them in, in list order (checks ask per namespace). */
+function byRoleBindingNamespace(entries: readonly AccessEntry[]): Map<string, AccessEntry[]> {
+  const index = new Map<string, AccessEntry[]>();
+  for (const e of entries) for (const ns of e.namespaces) pushTo(index, ns, e);
   return index;
 }
 
 /** Tenant-side creators: granted by a RoleBinding in the namespace; not admins, nodes or system identities. */
-function creatorsIn(ctx: AnalysisContext, entries: AccessEntry[], namespace: string): AccessEntry[] {
-  return (byRoleBindingNamespace(entries).get(namespace) ?? []).filter(
+function creatorsIn(ctx: AnalysisContext, byNamespace: Map<string, AccessEntry[]>, namespace: string): AccessEntry[] {
+  return (byNamespace.get(namespace) ?? []).filter(
     (e) =>
       e.via === 'rbac' &&
       !isMastersGroup(e.subject) &&
@@ -131,7 +119,7 @@ export const quota001: Check = {
   run(ctx) {
     const out: FindingDraft[] = [];
     const objects = claimObjectsByNamespace(ctx);
-    const creatorEntries = [...access(ctx, createClaimsQ), ...access(ctx, createTemplatesQ)];
+    const creatorEntries = byRoleBindingNamespace([...ctx.access.whoCan(createClaimsQ), ...ctx.access.whoCan(createTemplatesQ)]);
     for (const ns of tenantNamespaces(ctx)) {
       if (limitedKeys(ctx, ns).has(CLAIM_COUNT_KEY)) continue;
       const here = objects.get(ns) ?? [];
@@ -146,7 +134,7 @@ export const quota001: Check = {
       const grants = creators.flatMap((e) => e.grants.filter((g) => g.binding.kind === 'RoleBinding' && g.binding.namespace === ns));
       out.push({
         subjects: [],
-        objects: [ref('Namespace', ns)],
+        objects: [objectRef('Namespace', ns)],
         message: `Tenant namespace ${ns} ${parts.join(', and ')}, but no ResourceQuota limits ${CLAIM_COUNT_KEY}: the tenant can create claims (and pin devices) without bound.`,
         evidence: capped([...grantsEvidence(ctx, dedupeGrants(grants)), ...here.map((o): Evidence => ({ type: 'field', object: objRef(o), path: 'metadata.namespace', value: ns }))], 'objects'),
         remediation: `Add a ResourceQuota in ${ns} that limits the number of claims (and the devices per DeviceClass):\n${quotaYaml(ns, { [CLAIM_COUNT_KEY]: '10' })}`,
@@ -163,7 +151,7 @@ function plural(n: number, word: string): string {
 function dedupeGrants<T extends { binding: { kind: string; name: string; namespace?: string }; role: { kind: string; name: string }; ruleIndex: number }>(grants: T[]): T[] {
   const m = new Map<string, T>();
   for (const g of grants) m.set(`${g.binding.kind}/${g.binding.namespace ?? ''}/${g.binding.name}/${g.role.kind}/${g.role.name}/${g.ruleIndex}`, g);
-  return [...m.entries()].sort((a, b) => cmp(a[0], b[0])).map(([, g]) => g);
+  return [...m.entries()].sort((a, b) => compareStrings(a[0], b[0])).map(([, g]) => g);
 }
 
 // ---------------------------------------------------------------- QUOTA002
@@ -187,7 +175,7 @@ export const quota002: Check = {
         const users = here.filter((o) => classesOfSpec(specOf(o)).includes(cls));
         out.push({
           subjects: [],
-          objects: [ref('Namespace', ns), ref('DeviceClass', cls)],
+          objects: [objectRef('Namespace', ns), objectRef('DeviceClass', cls)],
           message: `Tenant namespace ${ns} requests devices of DeviceClass ${cls} (${list(users.map((o) => `${o.kind} ${o.metadata.name}`))}) but no ResourceQuota limits ${devicesQuotaKey(cls)}: nothing caps how many ${cls} devices it can hold.`,
           evidence: capped(users.flatMap((o) => classFields(o, cls)), 'requests'),
           remediation: `Add the per-class device limit to the namespace's ResourceQuota (allocationMode All charges ${ALL_MODE_DEVICES}):\n${quotaYaml(ns, { [devicesQuotaKey(cls)]: '4' })}`,
@@ -216,7 +204,7 @@ export const quota003: Check = {
   run(ctx) {
     const watermark = ctx.settings.quotaHighWatermark;
     const byQuota = new Map<string, QuotaUsage[]>();
-    for (const q of analyseQuotas(ctx.state).quotas) {
+    for (const q of ctx.quotas.quotas) {
       const hits = [q.used, q.computedUsed].some((u) => u !== null && usageAtWatermark(u, q.hard, watermark));
       if (!hits) continue;
       const key = `${q.namespace}/${q.name}`;
@@ -236,11 +224,11 @@ export const quota003: Check = {
       });
       out.push({
         subjects: [],
-        objects: [ref('ResourceQuota', name, namespace)],
+        objects: [objectRef('ResourceQuota', name, namespace)],
         message: `ResourceQuota ${namespace}/${name} is at or above ${Math.round(watermark * 100)}% of its hard limit: ${parts.join('; ')}. New claims in ${namespace} will soon be refused.`,
         evidence: rows.flatMap((q): Evidence[] => {
-          const ev: Evidence[] = [{ type: 'field', object: ref('ResourceQuota', name, namespace), path: `spec.hard[${q.resource}]`, value: q.hard }];
-          if (q.used !== null) ev.push({ type: 'field', object: ref('ResourceQuota', name, namespace), path: `status.used[${q.resource}]`, value: q.used });
+          const ev: Evidence[] = [{ type: 'field', object: objectRef('ResourceQuota', name, namespace), path: `spec.hard[${q.resource}]`, value: q.hard }];
+          if (q.used !== null) ev.push({ type: 'field', object: objectRef('ResourceQuota', name, namespace), path: `status.used[${q.resource}]`, value: q.used });
           ev.push({ type: 'note', text: `${q.resource}: usage computed from the claims' specs is ${q.computedUsed}` });
           return ev;
         }),
@@ -268,7 +256,7 @@ export const quota004: Check = {
   run(ctx) {
     const out: FindingDraft[] = [];
     const objects = [...ctx.state.resourceClaimTemplates, ...ctx.state.resourceClaims].sort(
-      (a, b) => cmp(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || cmp(a.kind, b.kind) || cmp(a.metadata.name, b.metadata.name),
+      (a, b) => compareStrings(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareStrings(a.kind, b.kind) || compareStrings(a.metadata.name, b.metadata.name),
     );
     for (const o of objects) {
       const evidence: Evidence[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clusterRole, crb, Group, pod, SA } from '@/lib/authz/__fixtures__/builders';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import { SEVERITIES } from '@/lib/report/types';
+import { SEVERITIES } from '@/lib/analysis/types';
 import { contextOf, namespace, pluginPod, sliceWriter } from '../__fixtures__/builders';
 import { findingId } from '../finding-id';
 import { CHECK_LIST, CHECKS, compareFindings, runChecks } from './registry';

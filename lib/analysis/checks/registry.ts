@@ -1,6 +1,6 @@
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import { findingId, refKey } from '@/lib/analysis/finding-id';
-import { SEVERITIES, type CheckId, type Finding } from '@/lib/report/types';
+import { findingId } from '@/lib/analysis/finding-id';
+import { SEVERITIES, type CheckId, type Finding } from '@/lib/analysis/types';
 import type { Check } from './check-types';
 import { CLAIM_CHECKS } from './claim-checks';
 import { DRA_CHECKS } from './dra-checks';
@@ -8,7 +8,8 @@ import { NODE_CHECKS } from './node-checks';
 import { POD_CHECKS } from './pod-checks';
 import { QUOTA_CHECKS } from './quota-checks';
 import { ZERO_CHECKS } from './zero-checks';
-import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
+import { compareStrings } from '@/lib/k8s/refs';
+import { refKey } from '@/lib/k8s/refs';
 
 /** Every check in catalogue order, one family per module. */
 export const CHECK_LIST: readonly Check[] = [...DRA_CHECKS, ...NODE_CHECKS, ...CLAIM_CHECKS, ...QUOTA_CHECKS, ...ZERO_CHECKS, ...POD_CHECKS];
@@ -23,10 +24,10 @@ const SEVERITY_RANK = new Map(SEVERITIES.map((s, i) => [s, i]));
 export function compareFindings(a: Finding, b: Finding): number {
   return (
     (SEVERITY_RANK.get(a.severity) ?? 99) - (SEVERITY_RANK.get(b.severity) ?? 99) ||
-    cmp(a.check, b.check) ||
-    cmp(a.subjects.map(refKey).join('\n'), b.subjects.map(refKey).join('\n')) ||
-    cmp(a.objects.map(refKey).join('\n'), b.objects.map(refKey).join('\n')) ||
-    cmp(a.id, b.id)
+    compareStrings(a.check, b.check) ||
+    compareStrings(a.subjects.map(refKey).join('\n'), b.subjects.map(refKey).join('\n')) ||
+    compareStrings(a.objects.map(refKey).join('\n'), b.objects.map(refKey).join('\n')) ||
+    compareStrings(a.id, b.id)
   );
 }
 

@@ -1,8 +1,9 @@
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import { analyseDeviceClassesDetailed, describeIndicator, indicatorsFor, isAcceleratorClass, type DeviceClassAnalysis } from '@/lib/analysis/zeroing/device-classes';
-import type { Evidence } from '@/lib/report/types';
+import { describeIndicator, indicatorsFor, isAcceleratorClass, type DeviceClassAnalysis } from '@/lib/analysis/zeroing/device-classes';
+import type { Evidence } from '@/lib/analysis/types';
 import type { Check, FindingDraft } from './check-types';
-import { list, ref, toYaml } from './check-helpers';
+import { list, toYaml } from './check-helpers';
+import { objectRef } from '@/lib/k8s/refs';
 
 // DESIGN §4 ZERO001/ZERO002 (dra-facts §9): shared or accelerator DeviceClasses without any
 // configured zeroing indicator. No real driver scrubs device memory on release, so the evidence is
@@ -10,7 +11,7 @@ import { list, ref, toYaml } from './check-helpers';
 
 function zeroingEvidence(ctx: AnalysisContext, dc: DeviceClassAnalysis): Evidence[] {
   const ev: Evidence[] = [
-    { type: 'field', object: ref('DeviceClass', dc.name), path: 'metadata.annotations', value: annotationsOf(ctx, dc.name) },
+    { type: 'field', object: objectRef('DeviceClass', dc.name), path: 'metadata.annotations', value: annotationsOf(ctx, dc.name) },
   ];
   const { indicators } = indicatorsFor(dc.driver, ctx.settings);
   ev.push({
@@ -56,13 +57,13 @@ export const zero001: Check = {
     'A DeviceClass is requested by claims or claim templates in two or more tenant namespaces and has no zeroing indicator: device memory can leak from one tenant to the next.',
   run(ctx) {
     const out: FindingDraft[] = [];
-    for (const dc of analyseDeviceClassesDetailed(ctx)) {
+    for (const dc of ctx.deviceClasses) {
       if (dc.zeroing === 'configured') continue;
       const tenants = dc.usedByNamespaces.filter((ns) => ctx.isTenantNamespace(ns));
       if (tenants.length < 2) continue;
       out.push({
         subjects: [],
-        objects: [ref('DeviceClass', dc.name), ...tenants.map((ns) => ref('Namespace', ns))],
+        objects: [objectRef('DeviceClass', dc.name), ...tenants.map((ns) => objectRef('Namespace', ns))],
         message: `DeviceClass ${dc.name}${dc.driver ? ` (driver ${dc.driver})` : ''} is used by tenant namespaces ${list(tenants)} and has no zeroing indicator (${dc.zeroing}): a device released by one tenant can be allocated to another with its memory intact.`,
         evidence: [...zeroingEvidence(ctx, dc), { type: 'note', text: `requested in tenant namespaces: ${tenants.join(', ')}` }],
         remediation: remediation(ctx, dc),
@@ -80,11 +81,11 @@ export const zero002: Check = {
     'An accelerator DeviceClass (its name or driver matches settings.acceleratorPattern — gpu, tpu, npu, fpga, accel — or it is listed in settings.acceleratorClasses) has no zeroing indicator.',
   run(ctx) {
     const out: FindingDraft[] = [];
-    for (const dc of analyseDeviceClassesDetailed(ctx)) {
+    for (const dc of ctx.deviceClasses) {
       if (dc.zeroing === 'configured' || !isAcceleratorClass(dc, ctx.settings)) continue;
       out.push({
         subjects: [],
-        objects: [ref('DeviceClass', dc.name)],
+        objects: [objectRef('DeviceClass', dc.name)],
         message: `Accelerator DeviceClass ${dc.name}${dc.driver ? ` (driver ${dc.driver})` : ''} has no zeroing indicator (${dc.zeroing})${dc.usedByNamespaces.length > 0 ? `; it is requested in ${list(dc.usedByNamespaces)}` : ''}.`,
         evidence: zeroingEvidence(ctx, dc),
         remediation: remediation(ctx, dc),

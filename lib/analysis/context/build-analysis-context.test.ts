@@ -3,7 +3,6 @@ import { clusterRole, crb, Group, node, pod, rb, SA, User } from '@/lib/authz/__
 import type { ReplicaSet } from '@/lib/k8s/types';
 import { contextOf, daemonSet, namespace, pluginPod, sliceWriter } from '../__fixtures__/builders';
 import { DEFAULT_SETTINGS } from '../settings';
-import { componentReasons } from './build-analysis-context';
 import { exposesPluginDir, normaliseHostPath } from './pod-facts';
 
 const star = clusterRole('star', [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }]);
@@ -91,7 +90,7 @@ describe('buildAnalysisContext', () => {
     ]);
     expect(ctx.isDraComponent({ kind: 'User', name: 'system:serviceaccount:tenant-a:queue' })).toBe(true);
     expect(ctx.isDraComponent({ kind: 'Group', name: 'dra-ops' })).toBe(false);
-    expect(componentReasons(ctx, { kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' })).toEqual({
+    expect(ctx.componentReasons({ kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' })).toEqual({
       capabilities: ['can write ResourceSlices'],
       driverWorkloads: [{ kind: 'DaemonSet', namespace: 'drivers', name: 'gpu-plugin' }],
     });
@@ -126,8 +125,8 @@ describe('buildAnalysisContext', () => {
   });
 
   it('knows the nodes of a service account and the workload of a pod', () => {
-    expect(ctx.nodesOfServiceAccount('drivers', 'plugin')).toEqual(['n1', 'n2']);
-    expect(ctx.nodesOfServiceAccount('kube-system', 'reporter')).toEqual([]);
+    expect(ctx.podIndex.nodesOfServiceAccount('drivers', 'plugin')).toEqual(['n1', 'n2']);
+    expect(ctx.podIndex.nodesOfServiceAccount('kube-system', 'reporter')).toEqual([]);
     expect(ctx.ownerOf(webPod)).toEqual({ kind: 'Deployment', namespace: 'tenant-a', name: 'web' });
     expect(ctx.ownerOf(ctx.state.pods[0])).toEqual({ kind: 'DaemonSet', namespace: 'drivers', name: 'gpu-plugin' });
     expect(ctx.ownerOf(ctx.state.pods[3])).toEqual({ kind: 'Pod', namespace: 'tenant-a', name: 'debug' });

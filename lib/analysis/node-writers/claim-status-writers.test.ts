@@ -5,12 +5,14 @@ import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import { clusterRole, crb, node, pod, rb, SA, singleNodeSelector, stateOf, User } from '@/lib/authz/__fixtures__/builders';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { NodeSelector, Pod, ResourceClaim } from '@/lib/k8s/types';
-import type { ClaimStatusWriter } from '@/lib/report/types';
+import type { ClaimStatusWriter } from '@/lib/analysis/types';
 import { computeBlastRadius } from './blast-radius';
-import { claimStatusWritersOf, listClaimStatusWriters, placeAllocatedClaims, type ClaimStatusWriterMap } from './claim-status-writers';
+import { placeAllocatedClaims } from './claim-status-writers';
+import { listNodeWriters, writersOfNode, type NodeWriterLists } from './node-writers';
 
 // The full writer list of every node with claims, from the all-nodes list and each node's own.
-const perNode = (m: ClaimStatusWriterMap) => new Map([...m.byNode.keys()].map((n) => [n, claimStatusWritersOf(m, n)]));
+const perNode = (w: NodeWriterLists) =>
+  new Map(w.nodes.filter((n) => n.claimDrivers.length > 0).map((n) => [n.name, writersOfNode(w, n).claimStatusWriters]));
 
 // dra-facts §10 / authz-semantics §8: who can write status.devices of the claims on each node.
 
@@ -73,7 +75,7 @@ const label = (w: ClaimStatusWriter) => `${w.driver} ${w.mode} ${w.subject.kind}
 function analyse(state = fixture()) {
   const engine = createAuthzEngine(state);
   const ctx = buildAnalysisContext(state, engine, DEFAULT_SETTINGS);
-  return { ctx, map: perNode(listClaimStatusWriters(ctx)) };
+  return { ctx, map: perNode(listNodeWriters(ctx)) };
 }
 
 describe('placeAllocatedClaims', () => {
@@ -87,7 +89,7 @@ describe('placeAllocatedClaims', () => {
   });
 });
 
-describe('listClaimStatusWriters', () => {
+describe('claim status writers (listNodeWriters)', () => {
   const { map } = analyse();
 
   it('associated-node only through pods of that service account on that node; arbitrary-node and wildcard everywhere', () => {
@@ -133,7 +135,7 @@ describe('computeBlastRadius', () => {
   const { ctx } = analyse();
 
   it('n1: the node identity and the service accounts of its pods, with what they reach', () => {
-    const r = computeBlastRadius(ctx, 'n1');
+    const r = computeBlastRadius(ctx, 'n1', listNodeWriters(ctx));
     expect(r.identities.map((i) => `${i.subject.kind}/${i.subject.namespace ?? ''}/${i.subject.name}`)).toEqual([
       'User//system:node:n1',
       'ServiceAccount/drivers/plugin',
@@ -150,7 +152,7 @@ describe('computeBlastRadius', () => {
   });
 
   it('n3: the controller (arbitrary-node) reaches allocated claims anywhere, placed on a node or not', () => {
-    const r = computeBlastRadius(ctx, 'n3');
+    const r = computeBlastRadius(ctx, 'n3', listNodeWriters(ctx));
     const controller = r.identities.find((i) => i.subject.name === 'controller')!;
     expect(controller.claims.map((c) => `${c.namespace}/${c.name}:${c.mode}`)).toEqual(['team-a/multi:arbitrary-node', 'team-a/on-n1:arbitrary-node', 'team-b/unreserved:arbitrary-node']);
     expect(r.otherNodes).toEqual([]);
@@ -167,7 +169,7 @@ describe('scale', () => {
     const engine = createAuthzEngine(state);
     const ctx = buildAnalysisContext(state, engine, DEFAULT_SETTINGS);
     const t0 = performance.now();
-    const map = perNode(listClaimStatusWriters(ctx));
+    const map = perNode(listNodeWriters(ctx));
     const ms = performance.now() - t0;
     expect(map.size).toBe(5000);
     expect(map.get('node-4999')!.map(label)).toEqual([

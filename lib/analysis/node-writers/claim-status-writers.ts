@@ -9,9 +9,12 @@ import { ruleAllowsResource } from '@/lib/authz/rule-matches';
 import { serviceAccountUser, serviceAccountUsername } from '@/lib/authz/user-info';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { Pod, ResourceClaim, SubjectRef } from '@/lib/k8s/types';
-import type { ClaimStatusWriter, Evidence } from '@/lib/report/types';
+import type { ClaimStatusWriter, Evidence } from '@/lib/analysis/types';
 import { resourceNamesInRules } from './rule-names';
-import { cmp, compareSubjects, evidenceFromDecision, keyOfSubject, normaliseEvidence, podServiceAccount, PROBE_NAME, userForSubject } from './subjects';
+import { userForSubject } from './subjects';
+import { decisionEvidence, normaliseEvidence, PROBE_NAME, PROBE_NAMESPACE } from '@/lib/analysis/evidence';
+import { podServiceAccount } from '@/lib/analysis/context/pod-facts';
+import { compareStrings, compareSubjects, refKey } from '@/lib/k8s/refs';
 
 // DESIGN §3 / dra-facts §10: per node and driver with claims allocated there, who can write those
 // claims' status.devices: `associated-node` (a service account whose pod token names the claim's
@@ -33,7 +36,7 @@ export function driversOf(claim: ResourceClaim): string[] {
 export function allocatedClaims(state: ClusterState): ResourceClaim[] {
   return state.resourceClaims
     .filter((c) => driversOf(c).length > 0)
-    .sort((a, b) => cmp(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || cmp(a.metadata.name, b.metadata.name));
+    .sort((a, b) => compareStrings(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareStrings(a.metadata.name, b.metadata.name));
 }
 
 interface PodLookup {
@@ -89,20 +92,10 @@ function nodesOfClaim(claim: ResourceClaim, lookup: () => PodLookup): string[] {
  * `allNodes`. `byNode` has, per node with allocated claims, the writers specific to that node or to
  * the namespaces of its claims, and `drivers` the drivers whose claims are allocated there.
  */
-export interface ClaimStatusWriterMap {
+interface ClaimStatusWriterMap {
   allNodes: ClaimStatusWriter[];
   byNode: Map<string, ClaimStatusWriter[]>;
   drivers: Map<string, string[]>;
-}
-
-/** Every writer of the claims allocated on one node: the all-nodes ones of its drivers and its own. */
-export function claimStatusWritersOf(writers: ClaimStatusWriterMap, node: string): ClaimStatusWriter[] {
-  const drivers = new Set(writers.drivers.get(node) ?? []);
-  return [...writers.allNodes.filter((w) => drivers.has(w.driver)), ...(writers.byNode.get(node) ?? [])].sort(compareClaimWriters);
-}
-
-export function listClaimStatusWriters(ctx: AnalysisContext): ClaimStatusWriterMap {
-  return new ClaimWriterAnalysis(ctx).run();
 }
 
 /** associated-node / arbitrary-node verbs on resourceclaims/driver, or (before 1.36) resourceclaims/status itself. */
@@ -110,13 +103,13 @@ export type CandidateKind = 'associated' | 'arbitrary' | 'legacy-status';
 
 interface Candidate {
   subject: SubjectRef;
-  /** keyOfSubject(subject) and the identity, computed once: candidates are tested per node and namespace. */
+  /** refKey(subject) and the identity, computed once: candidates are tested per node and namespace. */
   key: string;
   user: UserInfo;
 }
 
 function candidate(subject: SubjectRef): Candidate {
-  return { subject, key: keyOfSubject(subject), user: userForSubject(subject) };
+  return { subject, key: refKey(subject), user: userForSubject(subject) };
 }
 
 /** Candidates plus a constant-time "does one of them apply to this identity" test. */
@@ -147,13 +140,10 @@ class CandidateSet {
 
 export type WriteDecision = { mode?: ClaimStatusWriter['mode']; via: Evidence[] };
 
-/** A namespace no object lives in: only ClusterRoleBindings apply there. */
-const PROBE_NAMESPACE = '\u0000dra-posture-probe-namespace';
-
 const LEGACY_NOTE: Evidence = { type: 'note', text: 'granular ResourceClaim status authorization is off: resourceclaims/status alone lets it write status.devices' };
 
 /**
- * Shared by listClaimStatusWriters and the blast radius. Candidates are the binding subjects of
+ * Owned by the analysis context (ctx.claimWriters), shared by the report and the blast radius. Candidates are the binding subjects of
  * grants that could allow the write: those of ClusterRoleBindings (one who-can question per driver)
  * and those of the RoleBindings in the claim's namespace (read from the RBAC index). Each candidate
  * is then decided by the engine (claimStatusWrite); decisions are cached on what they depend on.
@@ -163,7 +153,7 @@ export class ClaimWriterAnalysis {
   readonly placement: ClaimPlacement;
   /** Every claim with an allocation, placed on a node or not. */
   readonly allocatedClaims: ResourceClaim[];
-  private readonly saOnNode = new Map<string, { namespace: string; name: string; candidate?: Candidate }[]>();
+  private readonly saCandidates = new Map<string, Candidate>();
   /** Names listed in resourceNames of rules on resourceclaims/status: only these claim names can change a decision. */
   private readonly statusNames: Set<string>;
   private readonly statusNamesMatter: boolean;
@@ -189,23 +179,7 @@ export class ClaimWriterAnalysis {
     this.allocatedClaims = allocatedClaims(ctx.state);
     this.statusNames = resourceNamesInRules(this.engine, 'resource.k8s.io', 'resourceclaims', 'status', WRITE_VERBS);
     this.statusNamesMatter = this.statusNames.size > 0;
-    for (const pod of ctx.state.pods) {
-      const node = pod.spec?.nodeName;
-      if (!node) continue;
-      let list = this.saOnNode.get(node);
-      if (!list) this.saOnNode.set(node, (list = []));
-      const ns = pod.metadata.namespace ?? '';
-      const name = podServiceAccount(pod);
-      if (!list.some((s) => s.namespace === ns && s.name === name)) list.push({ namespace: ns, name });
-    }
-    for (const list of this.saOnNode.values()) list.sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.name, b.name));
-    for (const b of this.engine.rbac.bindings) {
-      if (b.ref.kind !== 'RoleBinding' || !b.role) continue;
-      const ns = b.ref.namespace ?? '';
-      let list = this.roleBindingsByNs.get(ns);
-      if (!list) this.roleBindingsByNs.set(ns, (list = []));
-      list.push(b);
-    }
+    for (const b of this.engine.rbac.bindings) if (b.ref.kind === 'RoleBinding' && b.role) pushTo(this.roleBindingsByNs, b.ref.namespace ?? '', b);
   }
 
   private get granular(): boolean {
@@ -354,8 +328,10 @@ export class ClaimWriterAnalysis {
     const cluster = this.clusterCandidates('associated', driver);
     const local = this.localCandidates('associated', ns, driver);
     if (cluster.size === 0 && local.size === 0) return;
-    for (const sa of this.saOnNode.get(node) ?? []) {
-      const c = (sa.candidate ??= candidate({ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace }));
+    for (const sa of this.ctx.podIndex.serviceAccountsOnNode(node)) {
+      const saKey = `${sa.namespace}/${sa.name}`;
+      let c = this.saCandidates.get(saKey);
+      if (!c) this.saCandidates.set(saKey, (c = candidate({ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace })));
       const subject = c.subject;
       // The set tests first: most service accounts on a node hold no such grant, and the key is a new string.
       if (!cluster.appliesTo(c.user) && !local.appliesTo(c.user)) continue;
@@ -453,7 +429,7 @@ export class ClaimWriterAnalysis {
 
   /** The identity of a binding subject, built once. */
   private userOf(subject: SubjectRef): UserInfo {
-    const key = keyOfSubject(subject);
+    const key = refKey(subject);
     let user = this.userCache.get(key);
     if (!user) this.userCache.set(key, (user = userForSubject(subject)));
     return user;
@@ -469,7 +445,7 @@ export class ClaimWriterAnalysis {
   /** The decision at a namespace where only ClusterRoleBindings apply (and, for a name, one no rule lists). */
   private clusterWideDecision(subject: SubjectRef, driver: string, sample: ResourceClaim): WriteDecision | undefined {
     const probe: ResourceClaim = { ...sample, metadata: { ...sample.metadata, namespace: PROBE_NAMESPACE, name: PROBE_NAME } };
-    return this.cachedDecision(`subject|${keyOfSubject(subject)}`, probe, driver, () => this.userOf(subject));
+    return this.cachedDecision(`subject|${refKey(subject)}`, probe, driver, () => this.userOf(subject));
   }
 
   /** Whether any RoleBinding in `ns` names the user or one of its groups (else the namespace changes nothing). */
@@ -507,7 +483,7 @@ export class ClaimWriterAnalysis {
       const d: ClaimStatusDecision = this.engine.claimStatusWrite(user, claim, { verb, changesBinding: false, drivers: [driver] });
       if (!d.allowed) continue;
       const via: Evidence[] = [];
-      for (const c of d.checks) via.push(...evidenceFromDecision(c.decision));
+      for (const c of d.checks) via.push(...decisionEvidence(c.decision));
       return { mode: d.drivers[0]?.mode, via };
     }
     return undefined;
@@ -515,9 +491,9 @@ export class ClaimWriterAnalysis {
 }
 
 function writerKey(driver: string, mode: ClaimStatusWriter['mode'], subject: SubjectRef): string {
-  return `${driver}|${mode}|${keyOfSubject(subject)}`;
+  return `${driver}|${mode}|${refKey(subject)}`;
 }
 
 export function compareClaimWriters(a: ClaimStatusWriter, b: ClaimStatusWriter): number {
-  return cmp(a.driver, b.driver) || MODE_ORDER[a.mode] - MODE_ORDER[b.mode] || compareSubjects(a.subject, b.subject);
+  return compareStrings(a.driver, b.driver) || MODE_ORDER[a.mode] - MODE_ORDER[b.mode] || compareSubjects(a.subject, b.subject);
 }

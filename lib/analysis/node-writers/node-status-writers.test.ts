@@ -4,11 +4,11 @@ import { DEFAULT_SETTINGS } from '@/lib/analysis/settings';
 import { createAuthzEngine, type AuthzEngineOptions } from '@/lib/authz/authz-engine';
 import { clusterRole, crb, Group, node, pod, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import type { NodeStatusWriter } from '@/lib/report/types';
-import { listNodeStatusWriters, statusWritersOf, type NodeStatusWriterMap } from './node-status-writers';
+import type { NodeStatusWriter } from '@/lib/analysis/types';
+import { listNodeWriters, writersOfNode, type NodeWriterLists } from './node-writers';
 
 // The full writer list of every node, put back together from the all-nodes list and each node's own.
-const perNode = (m: NodeStatusWriterMap) => new Map([...m.byNode.keys()].map((n) => [n, statusWritersOf(m, n)]));
+const perNode = (w: NodeWriterLists) => new Map(w.nodes.map((n) => [n.name, writersOfNode(w, n).statusWriters]));
 
 // DESIGN §3 / dra-facts §8: who can write each node's nodes/status, and how.
 
@@ -59,11 +59,11 @@ const label = (w: NodeStatusWriter) => `${w.mode} ${w.scope} ${w.subject.kind}/$
 function writers(state: ClusterState, options: AuthzEngineOptions = {}) {
   const engine = createAuthzEngine(state, options);
   const ctx = buildAnalysisContext(state, engine, DEFAULT_SETTINGS);
-  const map = perNode(listNodeStatusWriters(ctx));
+  const map = perNode(listNodeWriters(ctx));
   return { map, labels: (n: string) => (map.get(n) ?? []).map(label) };
 }
 
-describe('listNodeStatusWriters', () => {
+describe('node status writers (listNodeWriters)', () => {
   const { map, labels } = writers(baseState());
 
   it('lists every node, writers sorted by mode then subject', () => {
@@ -203,7 +203,7 @@ describe('scale', () => {
     const engine = createAuthzEngine(state);
     const ctx = buildAnalysisContext(state, engine, DEFAULT_SETTINGS);
     const t0 = performance.now();
-    const map = perNode(listNodeStatusWriters(ctx));
+    const map = perNode(listNodeWriters(ctx));
     const ms = performance.now() - t0;
     expect(map.size).toBe(5000);
     expect(map.get('node-4999')!.map(label)).toEqual([

@@ -5,21 +5,13 @@ import type { AuthzRequest } from '@/lib/authz/types';
 import { nodeUser, serviceAccountUser, serviceAccountUsername } from '@/lib/authz/user-info';
 import type { WhoCanEntry, WhoCanQuery } from '@/lib/authz/who-can';
 import type { SubjectRef } from '@/lib/k8s/types';
-import type { Evidence, NodeStatusWriter, StatusWriterMode } from '@/lib/report/types';
+import type { Evidence, NodeStatusWriter, StatusWriterMode } from '@/lib/analysis/types';
 import { canonicalSubject } from '@/lib/analysis/context/identities';
 import { resourceNamesInRules } from './rule-names';
-import {
-  cmp,
-  compareSubjects,
-  evidenceFromDecision,
-  evidenceFromWhoCanGrant,
-  keyOfSubject,
-  normaliseEvidence,
-  PROBE_NAME,
-  podServiceAccount,
-  subjectAppliesTo,
-  userForSubject,
-} from './subjects';
+import { subjectMatchesUser, userForSubject } from './subjects';
+import { decisionEvidence, grantEvidence, normaliseEvidence, PROBE_NAME } from '@/lib/analysis/evidence';
+import { podServiceAccount } from '@/lib/analysis/context/pod-facts';
+import { compareStrings, compareSubjects, refKey } from '@/lib/k8s/refs';
 
 // DESIGN §3: for every node, each identity that can update or patch its nodes/status, with the mode
 // (node-authorizer, constrained-impersonation, rbac, impersonation) and the scope (own-node,
@@ -44,15 +36,9 @@ const nodeUsername = (node: string) => `system:node:${node}`;
  * thousands of nodes, repeating them per node made the report gigabytes); `byNode` holds, for every
  * node, only the writers specific to it. Each list is sorted by mode, then subject.
  */
-export interface NodeStatusWriterMap {
+interface NodeStatusWriterMap {
   allNodes: NodeStatusWriter[];
   byNode: Map<string, NodeStatusWriter[]>;
-}
-
-/** Every writer of one node's status: the all-nodes ones and its own, in one sorted list. */
-export function statusWritersOf(writers: NodeStatusWriterMap, node: string): NodeStatusWriter[] {
-  const own = writers.byNode.get(node);
-  return own && own.length > 0 ? mergeSorted(writers.allNodes, own) : [...writers.allNodes];
 }
 
 export function listNodeStatusWriters(ctx: AnalysisContext): NodeStatusWriterMap {
@@ -128,10 +114,10 @@ function collectRbacWriters(engine: AuthzEngine, name: string): Map<string, { su
     for (const entry of rbacEntries(engine, statusTarget(verb, name))) {
       const d = engine.authorize({ user: userForSubject(entry.subject), ...statusTarget(verb, name) });
       if (!d.allowed) continue;
-      const key = keyOfSubject(entry.subject);
+      const key = refKey(entry.subject);
       let w = out.get(key);
       if (!w) out.set(key, (w = { subject: entry.subject, via: [] }));
-      for (const g of entry.grants) w.via.push(evidenceFromWhoCanGrant(engine, g));
+      for (const g of entry.grants) w.via.push(grantEvidence(engine, g));
     }
   }
   return out;
@@ -143,7 +129,7 @@ function rbacEntries(engine: AuthzEngine, query: WhoCanQuery): WhoCanEntry[] {
   for (const e of engine.whoCan(query)) {
     if (e.via !== 'rbac') continue;
     const subject = canonicalSubject(e.subject);
-    const key = keyOfSubject(subject);
+    const key = refKey(subject);
     const existing = out.get(key);
     if (existing) existing.grants = [...existing.grants, ...e.grants];
     else out.set(key, { ...e, subject });
@@ -167,14 +153,14 @@ function addAssociatedNode(ctx: AnalysisContext, rbac: RbacWriters, acc: WriterA
   const actionVerbs = STATUS_VERBS.map((v) => `impersonate-on:associated-node:${v}`);
   const namedActions = resourceNamesInRules(engine, '', 'nodes', 'status', actionVerbs).size > 0;
 
-  for (const sa of serviceAccountsWithPods(ctx)) {
+  for (const sa of ctx.podIndex.scheduledServiceAccounts) {
     const user = serviceAccountUser(sa.namespace, sa.name);
-    if (!identity.some((e) => subjectAppliesTo(e.subject, user))) continue;
+    if (!identity.some((e) => subjectMatchesUser(e.subject, user))) continue;
     // Cheap pre-check: the action grant must exist, unrestricted or for some named node.
     if (!namedActions && !actionVerbs.some((verb) => engine.authorize({ user, ...statusTarget(verb, PROBE_NAME) }).allowed)) continue;
     const subject: SubjectRef = { kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace };
-    if (rbac.all.has(keyOfSubject(subject))) continue;
-    for (const node of ctx.nodesOfServiceAccount(sa.namespace, sa.name)) {
+    if (rbac.all.has(refKey(subject))) continue;
+    for (const node of ctx.podIndex.nodesOfServiceAccount(sa.namespace, sa.name)) {
       const requester = serviceAccountUser(sa.namespace, sa.name, node);
       for (const verb of STATUS_VERBS) {
         const d = engine.authorizeImpersonated(requester, { user: nodeUsername(node) }, statusTarget(verb, node));
@@ -201,13 +187,13 @@ function addArbitraryNode(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
   });
   const idNames = [...resourceNamesInRules(engine, AUTHN, 'nodes', '', ['impersonate:arbitrary-node'])].filter((n) => nodeSet.has(n));
   const candidates = new Map<string, SubjectRef>();
-  for (const name of [PROBE_NAME, ...idNames]) for (const e of rbacEntries(engine, idQuery(name))) candidates.set(keyOfSubject(e.subject), e.subject);
+  for (const name of [PROBE_NAME, ...idNames]) for (const e of rbacEntries(engine, idQuery(name))) candidates.set(refKey(e.subject), e.subject);
   if (candidates.size === 0) return;
   const actionNames = resourceNamesInRules(engine, '', 'nodes', 'status', STATUS_VERBS.map((v) => `impersonate-on:arbitrary-node:${v}`));
   const named = [...new Set([...idNames, ...[...actionNames].filter((n) => nodeSet.has(n))])].sort();
 
   for (const subject of [...candidates.values()].sort(compareSubjects)) {
-    if (rbac.all.has(keyOfSubject(subject))) continue;
+    if (rbac.all.has(refKey(subject))) continue;
     const user = userForSubject(subject);
     const tryNode = (node: string): ImpersonatedDecision | undefined => {
       for (const verb of STATUS_VERBS) {
@@ -266,7 +252,7 @@ function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
   // Requesters: every subject that holds one of the impersonation grants these targets need.
   const requesters = new Map<string, SubjectRef>();
   const ask = (verb: string, group: string, resource: string, name: string, namespace = '') => {
-    for (const e of rbacEntries(engine, { resource: { verb, group, resource, subresource: '', namespace, name } })) requesters.set(keyOfSubject(e.subject), e.subject);
+    for (const e of rbacEntries(engine, { resource: { verb, group, resource, subresource: '', namespace, name } })) requesters.set(refKey(e.subject), e.subject);
   };
   ask('impersonate', '', 'users', PROBE_NAME);
   ask('impersonate', '', 'groups', PROBE_NAME);
@@ -289,7 +275,7 @@ function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
   }
 
   for (const subject of [...requesters.values()].sort(compareSubjects)) {
-    if (rbac.all.has(keyOfSubject(subject))) continue;
+    if (rbac.all.has(refKey(subject))) continue;
     const user = userForSubject(subject);
     const done = new Set<StatusWriterMode>();
     for (const target of targets) {
@@ -324,23 +310,12 @@ function decideTarget(engine: AuthzEngine, requester: ReturnType<typeof userForS
 /** The grants that let the impersonation and the impersonated write pass. */
 function impersonationEvidence(d: ImpersonatedDecision): Evidence[] {
   const out: Evidence[] = [];
-  for (const c of d.impersonation.checks) if (c.mode === d.impersonation.mode && c.decision.allowed) out.push(...evidenceFromDecision(c.decision));
-  if (d.decision) out.push(...evidenceFromDecision(d.decision));
+  for (const c of d.impersonation.checks) if (c.mode === d.impersonation.mode && c.decision.allowed) out.push(...decisionEvidence(c.decision));
+  if (d.decision) out.push(...decisionEvidence(d.decision));
   return out;
 }
 
 // ------------------------------------------------------------------ helpers
-
-function serviceAccountsWithPods(ctx: AnalysisContext): { namespace: string; name: string }[] {
-  const seen = new Map<string, { namespace: string; name: string }>();
-  for (const pod of ctx.state.pods) {
-    if (!pod.spec?.nodeName) continue;
-    const namespace = pod.metadata.namespace ?? '';
-    const name = podServiceAccount(pod);
-    seen.set(`${namespace}/${name}`, { namespace, name });
-  }
-  return [...seen.values()].sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.name, b.name));
-}
 
 class WriterAccumulator {
   private readonly all = new Map<string, NodeStatusWriter>();
@@ -352,14 +327,14 @@ class WriterAccumulator {
   ) {}
 
   addAll(w: NodeStatusWriter): void {
-    const key = `${w.mode}|${keyOfSubject(w.subject)}`;
+    const key = `${w.mode}|${refKey(w.subject)}`;
     const existing = this.all.get(key);
     if (existing) existing.via = [...existing.via, ...w.via];
     else this.all.set(key, { ...w, via: [...w.via] });
   }
 
   addOn(node: string, w: NodeStatusWriter): void {
-    const key = `${w.mode}|${keyOfSubject(w.subject)}`;
+    const key = `${w.mode}|${refKey(w.subject)}`;
     if (this.all.has(key)) return;
     let onNode = this.perNode.get(node);
     if (!onNode) this.perNode.set(node, (onNode = new Map()));
@@ -392,16 +367,6 @@ class WriterAccumulator {
       return false;
     }
   }
-}
-
-function mergeSorted(a: NodeStatusWriter[], b: NodeStatusWriter[]): NodeStatusWriter[] {
-  const out: NodeStatusWriter[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) out.push(compareWriters(a[i], b[j]) <= 0 ? a[i++] : b[j++]);
-  while (i < a.length) out.push(a[i++]);
-  while (j < b.length) out.push(b[j++]);
-  return out;
 }
 
 export function compareWriters(a: NodeStatusWriter, b: NodeStatusWriter): number {

@@ -1,8 +1,8 @@
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { compareQuantities, formatQuantity, parseQuantity, quantityFromInteger, type Quantity } from '@/lib/k8s/quantity';
 import type { ResourceClaim, ResourceClaimSpec, ResourceQuota } from '@/lib/k8s/types';
-import type { QuotaUsage } from '@/lib/report/types';
-import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
+import type { QuotaUsage } from '@/lib/analysis/types';
+import { compareStrings } from '@/lib/k8s/refs';
 
 // DRA quota usage as the ResourceQuota evaluator computes it (dra-facts §6,
 // pkg/quota/v1/evaluator/core/resource_claims.go): from the claim spec, not from the allocation.
@@ -79,16 +79,12 @@ export interface QuotaAnalysis {
   notes: string[];
 }
 
-const cache = new WeakMap<ClusterState, QuotaAnalysis>();
-
 /** Every DRA hard key of every ResourceQuota: hard, reported used (status.used) and computed usage. */
 export function computeQuotaUsage(state: ClusterState): QuotaUsage[] {
   return analyseQuotas(state).quotas;
 }
 
 export function analyseQuotas(state: ClusterState): QuotaAnalysis {
-  const cached = cache.get(state);
-  if (cached) return cached;
 
   const claimsByNs = new Map<string, ResourceClaim[]>();
   for (const c of state.resourceClaims) {
@@ -140,10 +136,9 @@ export function analyseQuotas(state: ClusterState): QuotaAnalysis {
       });
     }
   }
-  quotas.sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.name, b.name) || cmp(a.resource, b.resource));
+  quotas.sort((a, b) => compareStrings(a.namespace, b.namespace) || compareStrings(a.name, b.name) || compareStrings(a.resource, b.resource));
   notes.sort();
   const result = { quotas, notes };
-  cache.set(state, result);
   return result;
 }
 

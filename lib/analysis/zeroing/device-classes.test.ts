@@ -6,7 +6,7 @@ import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import { slice, stateOf } from '@/lib/authz/__fixtures__/builders';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { DeviceClass, DeviceRequest, ResourceClaim, ResourceClaimTemplate } from '@/lib/k8s/types';
-import { analyseDeviceClasses, driverFromSelectors } from './device-classes';
+import { deviceClassReports, driverFromSelectors } from './device-classes';
 
 // DESIGN §4 zeroing indicators, dra-facts §9.
 
@@ -56,7 +56,7 @@ function fixture(): ClusterState {
 
 function analyse(settings: AnalysisSettings = DEFAULT_SETTINGS, state = fixture()) {
   const ctx = buildAnalysisContext(state, createAuthzEngine(state), settings);
-  return { ctx, classes: analyseDeviceClasses(ctx) };
+  return { ctx, classes: deviceClassReports(ctx) };
 }
 
 describe('driverFromSelectors', () => {
@@ -71,7 +71,7 @@ describe('driverFromSelectors', () => {
   });
 });
 
-describe('analyseDeviceClasses', () => {
+describe('deviceClassReports', () => {
   it('driver, zeroing state and using namespaces, sorted by name (default indicators)', () => {
     expect(analyse().classes).toEqual([
       { name: 'gpu.example.com', driver: 'gpu.example.com', zeroing: 'missing', usedByNamespaces: ['kube-system', 'tenant-a', 'tenant-b', 'tenant-c'] },

@@ -1,4 +1,4 @@
-import type { Report } from '@/lib/report/types';
+import type { Report } from '@/lib/analysis/types';
 
 /** A small hand-made report in the shape of DESIGN.md §5, for view-model tests. */
 export const SAMPLE_REPORT: Report = {

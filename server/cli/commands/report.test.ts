@@ -1,10 +1,10 @@
-import { writersOfNode } from '@/lib/report/node-writers';
+import { writersOfNode } from '@/lib/analysis/node-writers/node-writers';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReport, countAtOrAbove } from '@/lib/report/build-report';
-import { SEVERITIES, type Report } from '@/lib/report/types';
+import { SEVERITIES, type Report } from '@/lib/analysis/types';
 import { loadSnapshot } from '@/server/sources/snapshot-source';
 import { smallCluster } from '@/lib/report/__fixtures__/small-cluster';
 import { runCli as run } from '../__fixtures__/run-cli';

@@ -58,7 +58,7 @@ export interface ClaimStatusWriter {
 
 /**
  * One node. Writers that reach every node are not repeated here but listed once in
- * `Report.allNodes` (see `writersOfNode` in lib/report/node-writers.ts for the full list of a node).
+ * `Report.allNodes` (see `writersOfNode` in lib/analysis/node-writers/writers-of-node.ts for the full list of a node).
  */
 export interface NodeReport {
   name: string;
