@@ -1,6 +1,7 @@
 import { groupNodeWriters } from './node-writer-groups';
 import { describeRef, describeSubject } from '@/lib/k8s/refs';
 import { describeEvidence } from '@/lib/analysis/evidence';
+import { checksFired } from './checks-fired';
 import { SEVERITY_COLOURS, summaryChartSvg } from './summary-chart-svg';
 import { SEVERITIES, type Finding, type NodeStatusWriter, type Report } from '@/lib/analysis/types';
 
@@ -134,6 +135,12 @@ export function* renderReportHtmlChunks(report: Report, options: HtmlReportOptio
   yield `<dt>Findings</dt><dd>${total}</dd></dl>`;
   yield `<h2>Summary</h2><figure>${summaryChartSvg(report.summary)}<figcaption class="muted">Findings by severity</figcaption></figure></section>`;
 
+  const fired = checksFired(report);
+  if (fired.length > 0) {
+    yield '<section id="checks"><h2>Checks with findings</h2><table><thead><tr><th scope="col">Check</th><th scope="col">Severity</th><th scope="col">Findings</th><th scope="col">What it means</th><th scope="col">Fix</th></tr></thead><tbody>';
+    for (const c of fired) yield `<tr><td>${h(c.id)}: ${h(c.entry.title)}</td><td>${h(c.entry.severity)}</td><td>${c.findings}</td><td>${h(c.entry.description)}</td><td>${h(c.entry.remediation)}</td></tr>`;
+    yield '</tbody></table></section>';
+  }
   yield '<section id="findings"><h2>Findings</h2>';
   if (report.findings.length === 0) yield '<p>No findings.</p>';
   for (const sev of SEVERITIES) {

@@ -1,6 +1,7 @@
 import { SEVERITIES, type ClaimStatusWriter, type Evidence, type Finding, type NodeStatusWriter, type Report } from '@/lib/analysis/types';
 import { describeRef, describeSubject } from '@/lib/k8s/refs';
 import { describeEvidence } from '@/lib/analysis/evidence';
+import { checksFired } from './checks-fired';
 
 // The posture report as Markdown: summary, findings by severity (evidence and remediation), node
 // status writers, claim status writers, quotas, device classes, warnings. Pure; every name coming
@@ -98,6 +99,13 @@ export function renderReportMarkdown(report: Report): string {
   lines.push('## Summary', '', '| Severity | Findings |', '|---|---|');
   for (const sev of SEVERITIES) lines.push(`| ${SEVERITY_TITLE[sev]} | ${report.summary[sev] ?? 0} |`);
   lines.push('');
+
+  const fired = checksFired(report);
+  if (fired.length > 0) {
+    lines.push('## Checks with findings', '', '| Check | Severity | Findings | What it means | Fix |', '|---|---|---|---|---|');
+    for (const c of fired) lines.push(`| ${c.id}: ${e(c.entry.title)} | ${c.entry.severity} | ${c.findings} | ${e(c.entry.description)} | ${e(c.entry.remediation)} |`);
+    lines.push('');
+  }
 
   lines.push('## Findings', '');
   if (report.findings.length === 0) lines.push('No findings.', '');

@@ -2,6 +2,7 @@ import { SEVERITIES, type Report, type Severity } from '@/lib/analysis/types';
 import { filterFindings, DEFAULT_FILTERS } from './findings-view';
 import { buildQuotaRows } from './quota-view';
 import { refKey } from '@/lib/k8s/refs';
+import { catalogEntry, CHECK_FAMILIES, type CheckFamilyId } from '@/lib/analysis/catalog';
 
 export interface CheckFamily {
   family: string;
@@ -11,22 +12,13 @@ export interface CheckFamily {
   worst: Severity | null;
 }
 
-export const FAMILY_LABELS: Record<string, string> = {
-  DRA: 'DRA RBAC',
-  NODE: 'Nodes & impersonation',
-  CLAIM: 'Claims & admin access',
-  QUOTA: 'Quota',
-  ZERO: 'Device zeroing',
-  POD: 'Driver pods',
-};
-
 /** Findings per check family (DRA, NODE, CLAIM, QUOTA, ZERO, POD), in that order. */
 export function checkFamilies(findings: Report['findings']): CheckFamily[] {
-  return Object.keys(FAMILY_LABELS).map((family) => {
-    const mine = findings.filter((f) => f.check.startsWith(family) && /^\d/.test(f.check.slice(family.length)));
+  return (Object.keys(CHECK_FAMILIES) as CheckFamilyId[]).map((family) => {
+    const mine = findings.filter((f) => catalogEntry(f.check)?.family === family);
     const checks = [...new Set(mine.map((f) => f.check))].sort();
     const worst = SEVERITIES.find((s) => mine.some((f) => f.severity === s)) ?? null;
-    return { family, label: FAMILY_LABELS[family], count: mine.length, checks, worst };
+    return { family, label: CHECK_FAMILIES[family], count: mine.length, checks, worst };
   });
 }
 

@@ -17,6 +17,7 @@ Usage:
   dra-posture verify FILE [--key PUBLIC.pem]                     exit 0 only if every digest (and the signature) holds
   dra-posture diff A B [-o json]                                 drift between two bundles (or stored snapshot ids)
   dra-posture serve [--host 127.0.0.1] [--port 3000] [--demo | --snapshot PATH]
+  dra-posture checks [-o table|json|yaml]                         the check catalogue: ID, severity, meaning, general fix
 
 Every command reads one cluster: --snapshot PATH (file or folder of kubectl -o json / YAML, or a compliance bundle), or --demo
 (optional for build-role: with one, it validates the bundle and compares it with today's grants).
@@ -33,6 +34,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   export: async () => (await import('./commands/export')).runExport,
   verify: async () => (await import('./commands/verify')).runVerify,
   diff: async () => (await import('./commands/diff')).runDiff,
+  checks: async () => (await import('./commands/checks')).runChecks,
 };
 
 export async function main(argv: string[], io: CommandIO): Promise<number> {

@@ -18,9 +18,6 @@ const labelPath = (key: string) => `metadata.labels["${key}"]`;
 
 export const claim001: Check = {
   id: 'CLAIM001',
-  severity: 'high',
-  title: 'Tenant namespace allows DRA admin access',
-  description: `A tenant namespace carries ${ADMIN_ACCESS_LABEL}: "true": every claim creator in it may request adminAccess and reach devices already in use by other namespaces.`,
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const ns of [...ctx.state.namespaces].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))) {
@@ -68,9 +65,6 @@ function generatedFor(c: ResourceClaim | ResourceClaimTemplate): string | undefi
 
 export const claim002: Check = {
   id: 'CLAIM002',
-  severity: 'high',
-  title: 'Tenant claim or template requests adminAccess',
-  description: 'A ResourceClaim or ResourceClaimTemplate in a tenant namespace requests adminAccess (exactly.adminAccess: true). A claim generated from a template is reported too: it is the live allocation.',
   run(ctx) {
     const out: FindingDraft[] = [];
     const objects: { obj: ResourceClaim | ResourceClaimTemplate; requests: DeviceRequest[] | undefined; base: string }[] = [
@@ -146,9 +140,6 @@ function candidateNamespaces(ctx: AnalysisContext): string[] {
 
 export const claim003: Check = {
   id: 'CLAIM003',
-  severity: 'high',
-  title: 'Tenant identity can label its own namespace',
-  description: `An identity of a tenant namespace (its service accounts, or a subject of one of its RoleBindings) can update/patch its own Namespace object, including through a resourceNames-scoped Role: it can set ${ADMIN_ACCESS_LABEL}=true and grant itself adminAccess to devices.`,
   run(ctx) {
     const out: FindingDraft[] = [];
     const creators = [
@@ -224,9 +215,6 @@ function policyCovers(policy: ValidatingAdmissionPolicy, resource: string): bool
 
 export const claim004: Check = {
   id: 'CLAIM004',
-  severity: 'medium',
-  title: 'No admission policy guards ResourceClaim creation',
-  description: 'DRA is in use but no ValidatingAdmissionPolicy, bound with validationActions Deny, covers CREATE of resourceclaims and resourceclaimtemplates in resource.k8s.io: nothing allow-lists DeviceClasses per tenant or guards adminAccess.',
   run(ctx) {
     const s = ctx.state;
     if (s.deviceClasses.length + s.resourceSlices.length + s.resourceClaims.length + s.resourceClaimTemplates.length === 0) return [];
@@ -332,9 +320,6 @@ export const claim004: Check = {
 
 export const claim005: Check = {
   id: 'CLAIM005',
-  severity: 'info',
-  title: 'Legacy admin-access label present',
-  description: `A namespace carries the 1.33-only label ${LEGACY_ADMIN_ACCESS_LABEL}, inert since 1.34 (the active key is ${ADMIN_ACCESS_LABEL}).`,
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const ns of [...ctx.state.namespaces].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))) {

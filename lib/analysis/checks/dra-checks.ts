@@ -98,9 +98,6 @@ function componentText(ctx: AnalysisContext, sa: SubjectRef): string {
 
 export const dra001: Check = {
   id: 'DRA001',
-  severity: 'critical',
-  title: 'DRA component identity is cluster-admin equivalent',
-  description: 'A DRA component identity (a service account that writes ResourceSlices or ResourceClaim status/binding/driver, or runs DRA driver pods) holds * verbs on * resources in * groups cluster-wide.',
   run(ctx) {
     const admin = rbacEntries(ctx, Q.adminProbe);
     const out: FindingDraft[] = [];
@@ -150,9 +147,6 @@ function narrowedDraRule(rule: PolicyRule): { [k: string]: string[] } {
 
 export const dra002: Check = {
   id: 'DRA002',
-  severity: 'high',
-  title: 'Bound role grants wildcard verbs or resources in resource.k8s.io',
-  description: 'A bound role other than cluster-admin and the bootstrap system:* roles grants * verbs or * resources in resource.k8s.io (or in * groups); a wildcard also matches the synthetic resourceclaims/binding and resourceclaims/driver subresources.',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const { role, bindings } of boundRoles(ctx)) {
@@ -183,9 +177,6 @@ export const dra002: Check = {
 
 export const dra003: Check = {
   id: 'DRA003',
-  severity: 'high',
-  title: 'Tenant or non-DRA identity can write DeviceClasses or ResourceSlices',
-  description: 'An identity of a tenant namespace, or a subject that is neither a DRA component nor a system identity, can create/update/patch/delete DeviceClasses (cluster-wide device selection and config) or ResourceSlices (advertise fake devices).',
   run(ctx) {
     const questions: { resource: string; entries: AccessEntry[] }[] = [
       { resource: 'deviceclasses', entries: [...rbacEntries(ctx, Q.classCreate), ...rbacEntries(ctx, Q.classModify)] },
@@ -262,9 +253,6 @@ function unscopedDriverVerbs(rule: PolicyRule): string[] {
 
 export const dra004: Check = {
   id: 'DRA004',
-  severity: 'medium',
-  title: 'resourceclaims/driver rule not scoped to a driver',
-  description: 'A bound rule on resourceclaims/driver (or */driver) has no resourceNames, so its holders may write status.devices for every driver. A plain * resource is reported by DRA002.',
   run(ctx) {
     const out: FindingDraft[] = [];
     const drivers = ctx.knownDrivers;
@@ -294,9 +282,6 @@ export const dra004: Check = {
 
 export const dra005: Check = {
   id: 'DRA005',
-  severity: 'high',
-  title: 'Node-local identity can write device status of claims on any node',
-  description: 'A node-local identity (DaemonSet or DRA driver pod service account) holds arbitrary-node:update/patch (or *) on resourceclaims/driver: a compromised node can rewrite device status of claims allocated on every other node.',
   run(ctx) {
     const entries = rbacEntries(ctx, Q.claimDriverArbitrary);
     const out: FindingDraft[] = [];
@@ -345,9 +330,6 @@ function workloadsOf(ctx: AnalysisContext, sa: SubjectRef): ObjectRef[] {
 
 export const dra006: Check = {
   id: 'DRA006',
-  severity: 'medium',
-  title: 'resourceclaims/status writer lacks binding and driver grants (breaks on 1.36)',
-  description: 'An identity can update/patch resourceclaims/status but holds neither resourceclaims/binding nor resourceclaims/driver: with granular status authorization (1.36+) its writes to allocation, reservedFor or status.devices are refused.',
   run(ctx) {
     const binding = ctx.access.whoCan(Q.claimBinding);
     const driver = ctx.access.whoCan(Q.claimDriver);
@@ -384,9 +366,6 @@ export const dra006: Check = {
 
 export const dra007: Check = {
   id: 'DRA007',
-  severity: 'high',
-  title: 'Identity other than the allocators can write resourceclaims/binding',
-  description: 'An identity other than the scheduler and the resource-claim controller (settings.allocatorIdentities) can update/patch resourceclaims/binding: it can forge allocations. Admin-equivalents are left to DRA001.',
   run(ctx) {
     const allocators = new Set(ctx.settings.allocatorIdentities);
     const out: FindingDraft[] = [];
@@ -430,9 +409,6 @@ const DANGEROUS: { label: string; q: AccessQuestion }[] = [
 
 export const dra008: Check = {
   id: 'DRA008',
-  severity: 'high',
-  title: 'DRA component identity holds escalation-grade permissions',
-  description: 'A DRA component identity can read Secrets cluster-wide, exec into pods, write Namespaces, or escalate/bind/impersonate (impersonate:associated-node, tied to the own node, is not counted). Admin-equivalents are left to DRA001.',
   run(ctx) {
     const answers = DANGEROUS.map((d) => ({ ...d, entries: rbacEntries(ctx, d.q) }));
     const out: FindingDraft[] = [];
@@ -473,9 +449,6 @@ export const dra008: Check = {
 
 export const dra009: Check = {
   id: 'DRA009',
-  severity: 'low',
-  title: 'One role shared by unrelated DRA components',
-  description: 'A role (other than cluster-admin and bootstrap system:* roles) is bound to DRA component service accounts of two or more namespaces: unrelated drivers share one permission set, so narrowing it for one breaks or over-grants another.',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const { role, bindings } of boundRoles(ctx)) {

@@ -48,9 +48,6 @@ const nodesQ: AccessQuestion = { verbs: ['update', 'patch'], group: '', resource
 
 export const node001: Check = {
   id: 'NODE001',
-  severity: 'high',
-  title: 'Plain RBAC write on nodes/status of every node',
-  description: 'An identity other than system:node:* and admin-equivalents can update/patch nodes/status of all nodes through plain RBAC; node-local reporters should use constrained impersonation (impersonate:associated-node) so a compromised node can only write its own status.',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const e of nonAdminEntries(ctx, nodeStatusQ, true)) {
@@ -100,9 +97,6 @@ const LEGACY: { what: string; q: AccessQuestion; dangerous(e: AccessEntry): bool
 
 export const node002: Check = {
   id: 'NODE002',
-  severity: 'critical',
-  title: 'Legacy unconstrained impersonation',
-  description: 'A non-admin identity holds the legacy impersonate verb on users or groups (any name or system:* names such as system:node:<name>, system:masters) or on service accounts cluster-wide: it can act as any node or any user. Namespaced service-account impersonation (stock edit/admin) is not counted.',
   run(ctx) {
     const bySubject = new Map<string, { subject: SubjectRef; parts: string[]; entries: AccessEntry[] }>();
     for (const l of LEGACY) {
@@ -140,9 +134,6 @@ export const node002: Check = {
 
 export const node003: Check = {
   id: 'NODE003',
-  severity: 'medium',
-  title: 'Write on nodes (labels, taints) of every node',
-  description: 'An identity other than system:node:* and admin-equivalents can update/patch nodes of all nodes: it can relabel and untaint any node (steer workloads, defeat readiness taints).',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const e of nonAdminEntries(ctx, nodesQ, true)) {
@@ -180,9 +171,6 @@ function audienceProblem(rule: PolicyRule): string | undefined {
 
 export const node004: Check = {
   id: 'NODE004',
-  severity: 'medium',
-  title: 'Token audience grant not narrowed',
-  description: 'request-serviceaccounts-token-audience is granted for * audiences or without resourceNames: the node can mint tokens for any audience or any service account, defeating ServiceAccountNodeAudienceRestriction.',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const { role, bindings } of boundRoles(ctx)) {
@@ -268,9 +256,6 @@ const csv = (flag: Flag | undefined) => (flag?.values ?? []).flatMap((v) => v.sp
 
 export const node005: Check = {
   id: 'NODE005',
-  severity: 'high',
-  title: 'API server without the Node authorizer or NodeRestriction',
-  description: 'The kube-apiserver flags are visible (a kube-system kube-apiserver-* pod) and --authorization-mode lacks Node or --enable-admission-plugins lacks NodeRestriction. With --authorization-config the authorizer chain is unknown and only NodeRestriction is judged.',
   run(ctx) {
     const out: FindingDraft[] = [];
     const pods = ctx.state.pods

@@ -42,9 +42,6 @@ const sa = (pod: Pod) => serviceAccountRef(pod.metadata.namespace ?? '', podServ
 
 export const pod001: Check = {
   id: 'POD001',
-  severity: 'high',
-  title: 'DRA kubelet-plugin container runs privileged',
-  description: 'A container (including init containers) of a DRA driver pod runs with securityContext.privileged: true: all host devices and capabilities, no seccomp/AppArmor confinement.',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const w of byWorkload(ctx, ctx.driverPods)) {
@@ -73,9 +70,6 @@ const SENSITIVE_HOST_PATHS = new Set(['/', '/proc', '/sys']);
 
 export const pod002: Check = {
   id: 'POD002',
-  severity: 'medium',
-  title: 'DRA driver pod shares host namespaces or mounts /, /proc or /sys',
-  description: 'A DRA driver pod uses hostPID, hostNetwork or hostIPC, or mounts exactly /, /proc or /sys from the host.',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const w of byWorkload(ctx, ctx.driverPods)) {
@@ -140,9 +134,6 @@ function missingHardening(pod: Pod, c: Container): { missing: string[]; fix: Rec
 
 export const pod003: Check = {
   id: 'POD003',
-  severity: 'low',
-  title: 'DRA driver container lacks baseline hardening',
-  description: 'A DRA driver container (or init container) lacks capabilities drop ALL, readOnlyRootFilesystem, runAsNonRoot (pod or container), seccomp RuntimeDefault (pod or container) or allowPrivilegeEscalation=false. One finding per container.',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const w of byWorkload(ctx, ctx.driverPods)) {
@@ -169,9 +160,6 @@ export const pod003: Check = {
 
 export const pod004: Check = {
   id: 'POD004',
-  severity: 'critical',
-  title: 'Tenant pod mounts the kubelet plugin directories',
-  description: 'A pod in a tenant namespace that is not a DRA driver pod mounts /var/lib/kubelet/plugins or /var/lib/kubelet/plugins_registry (or a parent or a sub-directory of them): it can talk to every driver socket on the node.',
   run(ctx) {
     const pods = ctx.pluginDirPods.filter((p) => ctx.isTenantNamespace(p.metadata.namespace ?? '') && !ctx.isDriverPod(p));
     const out: FindingDraft[] = [];

@@ -1,3 +1,4 @@
+import { CATALOG } from '@/lib/analysis/catalog';
 import { describe, expect, it } from 'vitest';
 import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-context';
 import { DEFAULT_SETTINGS } from '@/lib/analysis/settings';
@@ -59,7 +60,7 @@ const ctx = buildAnalysisContext(state, createAuthzEngine(state), DEFAULT_SETTIN
 
 describe('QUOTA checks', () => {
   it('registers QUOTA001-QUOTA004 with their severities', () => {
-    expect(QUOTA_CHECKS.map((c) => `${c.id}:${c.severity}`)).toEqual(['QUOTA001:medium', 'QUOTA002:low', 'QUOTA003:low', 'QUOTA004:info']);
+    expect(QUOTA_CHECKS.map((c) => `${c.id}:${CATALOG[c.id].severity}`)).toEqual(['QUOTA001:medium', 'QUOTA002:low', 'QUOTA003:low', 'QUOTA004:info']);
   });
 
   it('QUOTA001: tenants with claims or claim creators but no (unscoped) claim-count quota', () => {

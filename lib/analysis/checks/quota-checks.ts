@@ -112,10 +112,6 @@ function creatorsIn(ctx: AnalysisContext, byNamespace: Map<string, AccessEntry[]
 
 export const quota001: Check = {
   id: 'QUOTA001',
-  severity: 'medium',
-  title: 'Tenant namespace without a ResourceClaim count quota',
-  description:
-    'A tenant namespace has ResourceClaims or ResourceClaimTemplates, or identities bound in it that can create them, but no (unscoped) ResourceQuota on count/resourceclaims.resource.k8s.io.',
   run(ctx) {
     const out: FindingDraft[] = [];
     const objects = claimObjectsByNamespace(ctx);
@@ -158,10 +154,6 @@ function dedupeGrants<T extends { binding: { kind: string; name: string; namespa
 
 export const quota002: Check = {
   id: 'QUOTA002',
-  severity: 'low',
-  title: 'DeviceClass used without a per-class device quota',
-  description:
-    'A tenant namespace requests devices of a DeviceClass (in claims or templates, firstAvailable included) and no unscoped ResourceQuota there limits <class>.deviceclass.resource.k8s.io/devices (or its requests.deviceclass.resource.kubernetes.io/<class> mirror).',
   run(ctx) {
     const out: FindingDraft[] = [];
     const objects = claimObjectsByNamespace(ctx);
@@ -197,10 +189,6 @@ function percent(used: string, hard: string): string {
 
 export const quota003: Check = {
   id: 'QUOTA003',
-  severity: 'low',
-  title: 'DRA quota nearly exhausted',
-  description:
-    'A DRA ResourceQuota key (claim count or devices per DeviceClass) is at or above the high watermark (settings.quotaHighWatermark, default 90%) of its hard limit, by the reported usage (status.used) or by the usage computed from the claims. A disagreement between the two is reported.',
   run(ctx) {
     const watermark = ctx.settings.quotaHighWatermark;
     const byQuota = new Map<string, QuotaUsage[]>();
@@ -249,10 +237,6 @@ function usageAtWatermark(used: string, hard: string, watermark: number): boolea
 
 export const quota004: Check = {
   id: 'QUOTA004',
-  severity: 'info',
-  title: 'allocationMode All charges 32 devices of quota',
-  description:
-    'A ResourceClaim or ResourceClaimTemplate request (or firstAvailable subrequest) uses allocationMode: All; quota charges each such claim the worst case of 32 devices of its DeviceClass (claims generated from a template are charged too, so they are reported beside the template).',
   run(ctx) {
     const out: FindingDraft[] = [];
     const objects = [...ctx.state.resourceClaimTemplates, ...ctx.state.resourceClaims].sort(

@@ -3,6 +3,7 @@ import { clusterRole, crb, Group, pod, SA } from '@/lib/authz/__fixtures__/build
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { SEVERITIES } from '@/lib/analysis/types';
 import { contextOf, namespace, pluginPod, sliceWriter } from '../__fixtures__/builders';
+import { CATALOG, CHECK_IDS } from '../catalog';
 import { findingId } from '../finding-id';
 import { CHECK_LIST, CHECKS, compareFindings, runChecks } from './registry';
 
@@ -28,14 +29,16 @@ const parts: Parts = {
 };
 
 describe('registry', () => {
-  it('keys every check by its stable, unique ID', () => {
+  it('keys every check by its stable, unique ID, one check per catalogue entry, in catalogue order', () => {
     const ids = CHECK_LIST.map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(CHECK_IDS);
     for (const id of MINE) expect(CHECKS[id as keyof typeof CHECKS]?.id).toBe(id);
-    for (const c of CHECK_LIST) {
-      expect(SEVERITIES).toContain(c.severity);
-      expect(c.title.length).toBeGreaterThan(0);
-      expect(c.description.length).toBeGreaterThan(0);
+    for (const id of CHECK_IDS) {
+      const entry = CATALOG[id];
+      expect(SEVERITIES).toContain(entry.severity);
+      expect(id.startsWith(entry.family)).toBe(true);
+      for (const text of [entry.title, entry.description, entry.remediation]) expect(text.length).toBeGreaterThan(10);
     }
   });
 
@@ -53,8 +56,8 @@ describe('registry', () => {
     ]);
     for (const f of findings) {
       expect(f.id).toBe(findingId(f.check, f.subjects, f.objects));
-      expect(f.title).toBe(CHECKS[f.check]!.title);
-      expect(f.severity).toBe(CHECKS[f.check]!.severity);
+      expect(f.title).toBe(CATALOG[f.check].title);
+      expect(f.severity).toBe(CATALOG[f.check].severity);
     }
     expect([...findings].sort(compareFindings)).toEqual(findings);
   });

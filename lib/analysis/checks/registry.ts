@@ -1,6 +1,7 @@
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { findingId } from '@/lib/analysis/finding-id';
 import { SEVERITIES, type CheckId, type Finding } from '@/lib/analysis/types';
+import { CATALOG } from '@/lib/analysis/catalog';
 import type { Check } from './check-types';
 import { CLAIM_CHECKS } from './claim-checks';
 import { DRA_CHECKS } from './dra-checks';
@@ -11,7 +12,7 @@ import { ZERO_CHECKS } from './zero-checks';
 import { compareStrings } from '@/lib/k8s/refs';
 import { refKey } from '@/lib/k8s/refs';
 
-/** Every check in catalogue order, one family per module. */
+/** Every check, one family per module, in catalogue order (a test holds them to CHECK_IDS). */
 export const CHECK_LIST: readonly Check[] = [...DRA_CHECKS, ...NODE_CHECKS, ...CLAIM_CHECKS, ...QUOTA_CHECKS, ...ZERO_CHECKS, ...POD_CHECKS];
 
 /** Checks keyed by their stable ID. */
@@ -35,12 +36,13 @@ export function compareFindings(a: Finding, b: Finding): number {
 export function runChecks(ctx: AnalysisContext, checks: readonly Check[] = CHECK_LIST): Finding[] {
   const findings: Finding[] = [];
   for (const check of checks) {
+    const { severity, title } = CATALOG[check.id];
     for (const draft of check.run(ctx)) {
       findings.push({
         id: findingId(check.id, draft.subjects, draft.objects),
         check: check.id,
-        severity: check.severity,
-        title: check.title,
+        severity,
+        title,
         subjects: draft.subjects,
         objects: draft.objects,
         message: draft.message,

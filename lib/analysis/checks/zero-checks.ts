@@ -51,10 +51,6 @@ function remediation(ctx: AnalysisContext, dc: DeviceClassAnalysis): string {
 
 export const zero001: Check = {
   id: 'ZERO001',
-  severity: 'high',
-  title: 'DeviceClass shared by tenants without zeroing',
-  description:
-    'A DeviceClass is requested by claims or claim templates in two or more tenant namespaces and has no zeroing indicator: device memory can leak from one tenant to the next.',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const dc of ctx.deviceClasses) {
@@ -75,10 +71,6 @@ export const zero001: Check = {
 
 export const zero002: Check = {
   id: 'ZERO002',
-  severity: 'medium',
-  title: 'Accelerator DeviceClass without zeroing',
-  description:
-    'An accelerator DeviceClass (its name or driver matches settings.acceleratorPattern — gpu, tpu, npu, fpga, accel — or it is listed in settings.acceleratorClasses) has no zeroing indicator.',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const dc of ctx.deviceClasses) {
