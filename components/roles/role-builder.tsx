@@ -2,9 +2,9 @@
 
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { checkInput } from '@/lib/role-builder/check-input';
-import { CustomRuleError, parseCustomRules } from '@/lib/role-builder/custom-rules';
+import { CustomRuleError, parseCustomRules } from '@/lib/personas/custom-rules';
 import type { BuilderOptions, BuildRequestBody, RoleBuildResponse } from '@/lib/role-builder/dto';
-import { PERSONAS } from '@/lib/role-builder/personas/registry';
+import { PERSONAS } from '@/lib/personas/registry';
 import { PERSONA_IDS, type BuildInput, type PersonaId } from '@/lib/role-builder/types';
 import { Panel } from '@/components/ui/panel';
 import { Field, INPUT, PRIMARY, SECONDARY } from './field';

@@ -10,7 +10,7 @@ import type { ResourceClaim } from '../../lib/k8s/types';
 import { buildBundle } from '../../lib/role-builder/build-bundle';
 import { GOLDEN_INPUTS } from '../../lib/role-builder/golden-inputs';
 import { identityUser } from '../../lib/role-builder/identity';
-import { PERSONAS } from '../../lib/role-builder/personas/registry';
+import { PERSONAS } from '../../lib/personas/registry';
 import { renderBundleYaml } from '../../lib/role-builder/render-yaml';
 import { sha256Hex } from '../../lib/role-builder/sha256';
 import { PERSONA_IDS, type BuildInput, type Operation, type RoleBundle } from '../../lib/role-builder/types';

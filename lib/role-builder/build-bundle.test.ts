@@ -3,7 +3,7 @@ import type { PolicyRule } from '@/lib/k8s/types';
 import { buildBundle, BuildInputError } from './build-bundle';
 import { checkInput } from './check-input';
 import { GOLDEN_INPUTS } from './golden-inputs';
-import { PERSONAS } from './personas/registry';
+import { PERSONAS } from '@/lib/personas/registry';
 import { PERSONA_IDS, type BuildInput } from './types';
 
 const rulesOf = (input: BuildInput, kind: 'ClusterRole' | 'Role'): PolicyRule[] =>

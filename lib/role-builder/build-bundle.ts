@@ -2,7 +2,7 @@ import type { PolicyRule } from '@/lib/k8s/types';
 import { checkInput, effectiveNamespace } from './check-input';
 import { bindingSubject, describeIdentity, identityStem } from './identity';
 import { nodeSlicePolicy } from './node-slice-policy';
-import { PERSONAS } from './personas/registry';
+import { PERSONAS } from '@/lib/personas/registry';
 import type { BuildInput, BundleObject, ReasonedRule, RoleBundle } from './types';
 
 export const PERSONA_LABEL = 'dra-posture.io/persona';

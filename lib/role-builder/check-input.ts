@@ -1,4 +1,4 @@
-import { PERSONAS } from './personas/registry';
+import { PERSONAS } from '@/lib/personas/registry';
 import type { BuildInput } from './types';
 
 // DNS-1123 label (namespaces) and subdomain (service accounts, driver names).

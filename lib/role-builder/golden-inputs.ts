@@ -1,4 +1,4 @@
-import { parseCustomRules } from './custom-rules';
+import { parseCustomRules } from '@/lib/personas/custom-rules';
 import type { BuildInput, PersonaId } from './types';
 
 /** One representative input per persona: the golden files, the CLI tests and the integration test use these. */

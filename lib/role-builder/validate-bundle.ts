@@ -8,7 +8,7 @@ import type { Finding, Report } from '@/lib/analysis/types';
 import { identityUser, subjectRef } from './identity';
 import { mergeBundle } from './merge-bundle';
 import { operationContext } from './operation-context';
-import { PERSONAS } from './personas/registry';
+import { PERSONAS } from '@/lib/personas/registry';
 import type { BuilderIdentity, Operation, OperationContext, RoleBundle } from './types';
 
 export interface OperationResult {

@@ -2,7 +2,7 @@ import 'server-only';
 import { approvedYamlFor, type ApprovalRecord } from '@/lib/role-builder/approval';
 import { buildBundle } from '@/lib/role-builder/build-bundle';
 import { checkInput } from '@/lib/role-builder/check-input';
-import { CustomRuleError, parseCustomRules } from '@/lib/role-builder/custom-rules';
+import { CustomRuleError, parseCustomRules } from '@/lib/personas/custom-rules';
 import { describeIdentity } from '@/lib/role-builder/identity';
 import { renderBundleYaml } from '@/lib/role-builder/render-yaml';
 import type { ApprovalsResponse, BuilderOptions, DecisionResponse, RoleBuildResponse } from '@/lib/role-builder/dto';

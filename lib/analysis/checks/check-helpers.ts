@@ -4,8 +4,9 @@ import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { Evidence } from '@/lib/analysis/types';
 import { grantEvidence } from '@/lib/analysis/evidence';
 import { sortRefs, toObjectRef } from '@/lib/k8s/refs';
+import type { YamlValue } from '@/lib/k8s/manifest-yaml';
 
-// Small shared helpers for checks: refs, evidence, wording and a tiny YAML writer for remediations.
+// Small shared helpers for checks: grants as objects and evidence, wording, RBAC objects for remediations.
 
 /** The bindings and roles behind grants, as finding objects. */
 export function grantObjects(grants: readonly WhoCanGrant[]): ObjectRef[] {
@@ -31,64 +32,17 @@ export function namesText(names: readonly string[], what: string): string {
   return names.includes('*') ? `any ${what}` : `${what} ${names.join(', ')}`;
 }
 
-// ---------------------------------------------------------------- YAML
-
-type Yaml = string | number | boolean | null | undefined | Yaml[] | { [k: string]: Yaml };
-
-const PLAIN = /^[A-Za-z0-9_./-][A-Za-z0-9_./@-]*$/;
-const RESERVED = /^(true|false|yes|no|on|off|null|~|y|n|[-+]?[0-9.eE+-]+)$/i;
-
-function scalar(v: string | number | boolean | null): string {
-  if (typeof v !== 'string') return String(v);
-  return PLAIN.test(v) && !RESERVED.test(v) ? v : JSON.stringify(v);
-}
-
-function isScalar(v: Yaml): v is string | number | boolean | null {
-  return v === null || (v !== undefined && typeof v !== 'object');
-}
-
-/** A small block-style YAML writer (scalar lists in flow style), enough for roles, bindings and policies. */
-export function toYaml(value: Yaml, indent = 0): string {
-  const pad = ' '.repeat(indent);
-  if (value === undefined) return `${pad}null`;
-  if (isScalar(value)) return `${pad}${scalar(value)}`;
-  if (Array.isArray(value)) {
-    return value
-      .map((item) => {
-        if (isScalar(item)) return `${pad}- ${scalar(item)}`;
-        const body = toYaml(item, indent + 2);
-        return `${pad}- ${body.slice(indent + 2)}`;
-      })
-      .join('\n');
-  }
-  const lines: string[] = [];
-  for (const [k, v] of Object.entries(value)) {
-    if (v === undefined) continue;
-    const key = scalar(k);
-    if (isScalar(v)) lines.push(`${pad}${key}: ${scalar(v)}`);
-    else if (Array.isArray(v) && v.every(isScalar)) lines.push(`${pad}${key}: [${(v as (string | number | boolean | null)[]).map(scalar).join(', ')}]`);
-    else if (Array.isArray(v)) lines.push(`${pad}${key}:`, toYaml(v, indent));
-    else lines.push(`${pad}${key}:`, toYaml(v, indent + 2));
-  }
-  return lines.join('\n');
-}
-
-/** Several documents separated by `---`. */
-export function yamlDocs(...docs: Yaml[]): string {
-  return docs.map((d) => toYaml(d)).join('\n---\n');
-}
-
-export function rbacSubject(s: SubjectRef): { [k: string]: Yaml } {
+export function rbacSubject(s: SubjectRef): { [key: string]: YamlValue } {
   return s.kind === 'ServiceAccount'
     ? { kind: 'ServiceAccount', name: s.name, namespace: s.namespace }
     : { kind: s.kind, apiGroup: 'rbac.authorization.k8s.io', name: s.name };
 }
 
-export function clusterRoleYaml(name: string, rules: { [k: string]: Yaml }[]): { [k: string]: Yaml } {
+export function clusterRoleYaml(name: string, rules: { [key: string]: YamlValue }[]): { [key: string]: YamlValue } {
   return { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name }, rules };
 }
 
-export function clusterRoleBindingYaml(name: string, roleName: string, subject: SubjectRef): { [k: string]: Yaml } {
+export function clusterRoleBindingYaml(name: string, roleName: string, subject: SubjectRef): { [key: string]: YamlValue } {
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRoleBinding',
@@ -98,8 +52,8 @@ export function clusterRoleBindingYaml(name: string, roleName: string, subject: 
   };
 }
 
-export function ruleYaml(rule: PolicyRule): { [k: string]: Yaml } {
-  const out: { [k: string]: Yaml } = {};
+export function ruleYaml(rule: PolicyRule): { [key: string]: YamlValue } {
+  const out: { [key: string]: YamlValue } = {};
   if (rule.apiGroups) out.apiGroups = [...rule.apiGroups];
   if (rule.resources) out.resources = [...rule.resources];
   if (rule.resourceNames && rule.resourceNames.length > 0) out.resourceNames = [...rule.resourceNames];

@@ -3,8 +3,9 @@ import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { Evidence } from '@/lib/analysis/types';
 import { type AccessQuestion } from '@/lib/analysis/context/access';
 import { canonicalSubject, isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
+import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
-import { grantObjects, grantsEvidence, list, yamlDocs } from './check-helpers';
+import { grantObjects, grantsEvidence, list } from './check-helpers';
 import { describeRef, describeSubject, objectRef, refKey, sortRefs } from '@/lib/k8s/refs';
 import { describeGrants } from '@/lib/analysis/evidence';
 
@@ -167,7 +168,7 @@ export const claim003: Check = {
           remediation:
             `Remove update/patch on namespaces from ${list(roles)} (tenants rarely need to edit their Namespace object). If self-service labelling is required, ` +
             `block the admin-access label for everyone but platform administrators:\n` +
-            yamlDocs(
+            manifestYamlDocs(
               {
                 apiVersion: 'admissionregistration.k8s.io/v1',
                 kind: 'ValidatingAdmissionPolicy',
@@ -248,7 +249,7 @@ export const claim004: Check = {
       existing.length === 0
         ? ''
         : `Bind the existing ${existing.length === 1 ? 'policy' : 'policies'} ${list(existing.map((e) => e.name))} with validationActions [Deny], limited to tenant namespaces:\n` +
-          yamlDocs(
+          manifestYamlDocs(
             ...existing.map((e) => ({
               apiVersion: 'admissionregistration.k8s.io/v1',
               kind: 'ValidatingAdmissionPolicyBinding',
@@ -271,7 +272,7 @@ export const claim004: Check = {
         evidence: notes.length > 0 ? notes : [{ type: 'note', text: `${s.validatingAdmissionPolicies.length} ValidatingAdmissionPolicies checked; none covers CREATE of ${list(uncovered)}.` }],
         remediation:
           `${bindExisting || 'Add a policy that '}rejects adminAccess outside platform namespaces and allow-lists DeviceClasses (edit the list per tenant):\n` +
-          yamlDocs(
+          manifestYamlDocs(
             {
               apiVersion: 'admissionregistration.k8s.io/v1',
               kind: 'ValidatingAdmissionPolicy',

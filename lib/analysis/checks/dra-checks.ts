@@ -8,8 +8,10 @@ import { mergeGrants, type AccessEntry, type AccessQuestion } from '@/lib/analys
 import { canonicalSubject, isMastersGroup, isNodeIdentity, usernameOf } from '@/lib/analysis/context/identities';
 import { mountedHostPaths, podServiceAccount } from '@/lib/analysis/context/pod-facts';
 import { DRIVER_VERBS, Q } from '@/lib/analysis/context/questions';
+import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
+import { nodeLocalDriver } from '@/lib/personas/node-local-driver';
 import type { Check, FindingDraft } from './check-types';
-import { clusterRoleBindingYaml, clusterRoleYaml, grantObjects, grantsEvidence, list, namesText, ruleYaml, slug, whereText, yamlDocs } from './check-helpers';
+import { clusterRoleBindingYaml, clusterRoleYaml, grantObjects, grantsEvidence, list, namesText, ruleYaml, slug, whereText } from './check-helpers';
 import { describeRef, describeSubject, sortRefs, sortSubjects, toObjectRef } from '@/lib/k8s/refs';
 import { PROBE_NAME, describeGrants, describeRule, plainRule } from '@/lib/analysis/evidence';
 
@@ -72,19 +74,12 @@ function driverNamesHint(ctx: AnalysisContext, names: string[]): string[] {
   return [known.length === 1 ? known[0] : '<driver-name>'];
 }
 
-/** Least-privilege ClusterRole + binding of a node-local DRA kubelet plugin (dra-example-driver shape). */
+/** Least-privilege ClusterRole + binding of a node-local DRA kubelet plugin: the node-local-driver persona's rules. */
 function kubeletPluginRoleYaml(sa: SubjectRef, drivers: string[]): string {
   const name = `${slug(sa)}-dra-kubelet-plugin`;
-  return yamlDocs(
-    clusterRoleYaml(name, [
-      { apiGroups: [DRA_GROUP], resources: ['resourceslices'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
-      { apiGroups: [DRA_GROUP], resources: ['resourceclaims'], verbs: ['get', 'list', 'watch'] },
-      { apiGroups: [DRA_GROUP], resources: ['resourceclaims/status'], verbs: ['update', 'patch'] },
-      { apiGroups: [DRA_GROUP], resources: ['resourceclaims/driver'], resourceNames: drivers, verbs: ['associated-node:update', 'associated-node:patch'] },
-      { apiGroups: [''], resources: ['nodes'], verbs: ['get'] },
-    ]),
-    clusterRoleBindingYaml(name, name, sa),
-  );
+  const identity = { kind: 'ServiceAccount' as const, namespace: sa.namespace ?? '', name: sa.name, create: false };
+  const { cluster } = nodeLocalDriver.rules({ persona: 'node-local-driver', identity, drivers });
+  return manifestYamlDocs(clusterRoleYaml(name, cluster.map(({ rule }) => ruleYaml(rule))), clusterRoleBindingYaml(name, name, sa));
 }
 
 /** Why the service account is a DRA component: the driver workloads it runs, else what it can write. */
@@ -166,7 +161,7 @@ export const dra002: Check = {
         remediation:
           `Replace ${idx.map((i) => `rule #${i}`).join(', ')} of ${describeRef(roleRef)} with explicit resources and verbs; ` +
           `start from read-only access and add only the write verbs its holders use, e.g.:\n` +
-          yamlDocs({ rules: replacement }),
+          manifestYamlDocs({ rules: replacement }),
       });
     }
     return out;
@@ -271,7 +266,7 @@ export const dra004: Check = {
         remediation:
           `Add resourceNames with the driver name(s) the holders serve to ${hits.map((h) => `rule #${h.i}`).join(', ')} of ${describeRef(roleRef)}` +
           `${drivers.length > 1 ? ` (keep only the holder's own driver among ${drivers.join(', ')})` : ''}:\n` +
-          yamlDocs({ rules: scoped }),
+          manifestYamlDocs({ rules: scoped }),
       });
     }
     return out;
@@ -307,7 +302,7 @@ export const dra005: Check = {
         remediation:
           `Replace the arbitrary-node verbs with associated-node:update and associated-node:patch, scoped to the driver name(s), ` +
           `in ${list([...new Set(grants.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex}`))])}:\n` +
-          yamlDocs({
+          manifestYamlDocs({
             rules: [{ apiGroups: [DRA_GROUP], resources: ['resourceclaims/driver'], resourceNames: drivers, verbs: ['associated-node:update', 'associated-node:patch'] }],
           }),
       });
@@ -352,9 +347,9 @@ export const dra006: Check = {
         evidence: grantsEvidence(ctx, grants),
         remediation:
           `Grant the synthetic subresource matching what it writes. An allocator (writes allocation/reservedFor) needs, at cluster scope:\n` +
-          yamlDocs(clusterRoleYaml(`${name}-claim-binding`, [{ apiGroups: [DRA_GROUP], resources: ['resourceclaims/binding'], verbs: ['update', 'patch'] }]), clusterRoleBindingYaml(`${name}-claim-binding`, `${name}-claim-binding`, e.subject)) +
+          manifestYamlDocs(clusterRoleYaml(`${name}-claim-binding`, [{ apiGroups: [DRA_GROUP], resources: ['resourceclaims/binding'], verbs: ['update', 'patch'] }]), clusterRoleBindingYaml(`${name}-claim-binding`, `${name}-claim-binding`, e.subject)) +
           `\nA node-local driver (writes status.devices) needs instead:\n` +
-          yamlDocs({ rules: [{ apiGroups: [DRA_GROUP], resources: ['resourceclaims/driver'], resourceNames: driverNamesHint(ctx, []), verbs: ['associated-node:update', 'associated-node:patch'] }] }) +
+          manifestYamlDocs({ rules: [{ apiGroups: [DRA_GROUP], resources: ['resourceclaims/driver'], resourceNames: driverNamesHint(ctx, []), verbs: ['associated-node:update', 'associated-node:patch'] }] }) +
           `\nIf it writes neither, remove update/patch on resourceclaims/status from ${list([...new Set(grants.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex}`))])}.`,
       });
     }

@@ -3,9 +3,10 @@ import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { mergeGrants, type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
 import { isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
 import type { Evidence } from '@/lib/analysis/types';
+import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
 import { boundRoles } from './dra-checks';
-import { clusterRoleBindingYaml, clusterRoleYaml, grantObjects, grantsEvidence, list, slug, yamlDocs } from './check-helpers';
+import { clusterRoleBindingYaml, clusterRoleYaml, grantObjects, grantsEvidence, list, slug } from './check-helpers';
 import { describeRef, describeSubject, objectRef, sortRefs, sortSubjects, toObjectRef } from '@/lib/k8s/refs';
 import { describeGrants, describeRule, plainRule } from '@/lib/analysis/evidence';
 
@@ -30,7 +31,7 @@ const roleRules = (grants: { role: { kind: string; name: string; namespace?: str
 
 function constrainedNodeStatusYaml(subject: SubjectRef, verbs: { resource: string; verbs: string[] }[]): string {
   const base = slug(subject);
-  return yamlDocs(
+  return manifestYamlDocs(
     clusterRoleYaml(`${base}-node-impersonator`, [{ apiGroups: ['authentication.k8s.io'], resources: ['nodes'], verbs: ['impersonate:associated-node'] }]),
     clusterRoleYaml(
       `${base}-node-constrained`,
@@ -193,7 +194,7 @@ export const node004: Check = {
         ),
         remediation:
           `List the exact audiences in resources and the service accounts in resourceNames, e.g.:\n` +
-          yamlDocs({ rules: [{ apiGroups: [''], resources: ['<audience, e.g. vault.example.com>'], resourceNames: ['<service-account-name>'], verbs: [AUDIENCE_VERB] }] }),
+          manifestYamlDocs({ rules: [{ apiGroups: [''], resources: ['<audience, e.g. vault.example.com>'], resourceNames: ['<service-account-name>'], verbs: [AUDIENCE_VERB] }] }),
       });
     }
     return out;

@@ -3,8 +3,9 @@ import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { Evidence } from '@/lib/analysis/types';
 import { serviceAccountRef } from '@/lib/analysis/context/identities';
 import { allContainers, exposesPluginDir, isTemplatePod, KUBELET_PLUGIN_DIRS, mountedHostPaths, podServiceAccount } from '@/lib/analysis/context/pod-facts';
+import { manifestYaml } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
-import { list, toYaml } from './check-helpers';
+import { list } from './check-helpers';
 import { describeRef, refKey } from '@/lib/k8s/refs';
 
 // Pod checks report workloads (ownerOf), not pods: a DaemonSet with 50 pods is one finding. The
@@ -56,7 +57,7 @@ export const pod001: Check = {
         evidence: hits.map((h): Evidence => ({ type: 'field', object: w.owner, path: `${w.base}.${h.field}[${h.index}].securityContext.privileged`, value: true })),
         remediation:
           `Drop privileged and grant only what the driver needs (device nodes through CDI, specific capabilities), e.g. for each container:\n` +
-          toYaml({ securityContext: { privileged: false, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'], add: ['<only the capabilities the driver needs>'] } } }),
+          manifestYaml({ securityContext: { privileged: false, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'], add: ['<only the capabilities the driver needs>'] } } }),
       });
     }
     return out;
@@ -148,7 +149,7 @@ export const pod003: Check = {
           message: `${field === 'initContainers' ? 'Init container' : 'Container'} ${container.name} of DRA driver ${describeRef(w.owner)} lacks ${list(missing)}.`,
           evidence: [{ type: 'field', object: w.owner, path, value: container.securityContext ?? null }],
           remediation:
-            `Add to ${path} (keep what the driver needs, e.g. a writable emptyDir instead of a writable root filesystem):\n` + toYaml({ securityContext: fix as never }),
+            `Add to ${path} (keep what the driver needs, e.g. a writable emptyDir instead of a writable root filesystem):\n` + manifestYaml({ securityContext: fix as never }),
         });
       }
     }

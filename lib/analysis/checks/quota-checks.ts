@@ -13,8 +13,9 @@ import {
 import { classesOfSpec } from '@/lib/analysis/zeroing/device-classes';
 import type { ObjectRef, ResourceClaim, ResourceClaimSpec, ResourceClaimTemplate, ResourceQuota } from '@/lib/k8s/types';
 import type { Evidence, QuotaUsage } from '@/lib/analysis/types';
+import { manifestYaml } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
-import { grantsEvidence, list, toYaml } from './check-helpers';
+import { grantsEvidence, list } from './check-helpers';
 import { compareStrings } from '@/lib/k8s/refs';
 import { describeSubject, objectRef, sortSubjects } from '@/lib/k8s/refs';
 
@@ -83,7 +84,7 @@ function capped(evidence: Evidence[], what: string): Evidence[] {
 }
 
 function quotaYaml(namespace: string, hard: Record<string, string>): string {
-  return toYaml({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'dra-quota', namespace }, spec: { hard } });
+  return manifestYaml({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'dra-quota', namespace }, spec: { hard } });
 }
 
 // ---------------------------------------------------------------- QUOTA001

@@ -1,8 +1,9 @@
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { describeIndicator, indicatorsFor, isAcceleratorClass, type DeviceClassAnalysis } from '@/lib/analysis/zeroing/device-classes';
 import type { Evidence } from '@/lib/analysis/types';
+import { manifestYaml } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
-import { list, toYaml } from './check-helpers';
+import { list } from './check-helpers';
 import { objectRef } from '@/lib/k8s/refs';
 
 // DESIGN §4 ZERO001/ZERO002 (dra-facts §9): shared or accelerator DeviceClasses without any
@@ -37,11 +38,11 @@ function remediation(ctx: AnalysisContext, dc: DeviceClassAnalysis): string {
     `Make sure devices of ${dc.name} are reset or scrubbed between tenants (for example a GPU reset, MIG reconfiguration or VFIO reassignment run by the platform), then record it on the DeviceClass so the posture shows it.`,
   ];
   if (annotation?.key) {
-    steps.push(`Annotate the class:\n${toYaml({ metadata: { name: dc.name, annotations: { [annotation.key]: annotation.equals ?? 'true' } } })}`);
+    steps.push(`Annotate the class:\n${manifestYaml({ metadata: { name: dc.name, annotations: { [annotation.key]: annotation.equals ?? 'true' } } })}`);
   } else if (opaque?.path) {
     steps.push(
       `Add a config entry for a driver name no real driver handles (real drivers reject unknown fields in their own config):\n` +
-        toYaml({ spec: { config: [{ opaque: { driver: opaque.driver ?? 'zeroing.platform.example.com', parameters: { [opaque.path.replace(/^parameters\./, '')]: opaque.equals ?? 'true' } } }] } }),
+        manifestYaml({ spec: { config: [{ opaque: { driver: opaque.driver ?? 'zeroing.platform.example.com', parameters: { [opaque.path.replace(/^parameters\./, '')]: opaque.equals ?? 'true' } } }] } }),
     );
   } else {
     steps.push('Configure a zeroing indicator for this driver in settings.zeroingIndicators.');

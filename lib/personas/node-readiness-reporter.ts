@@ -1,4 +1,4 @@
-import type { Persona } from '../types';
+import type { Persona } from './types';
 import { attrs, commonDangerous, request, rule } from './persona-helpers';
 
 const NODE = (name: string) => `system:node:${name}`;

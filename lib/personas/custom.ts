@@ -1,5 +1,5 @@
-import { isNamespacedResource } from '../custom-rules';
-import type { Persona } from '../types';
+import { isNamespacedResource } from './custom-rules';
+import type { Persona } from './types';
 import { commonDangerous, request } from './persona-helpers';
 
 /** Rules the user writes; the builder still picks Role vs ClusterRole and validates them. */

@@ -1,6 +1,6 @@
 import type { ResourceAttributes } from '@/lib/authz/types';
 import type { PolicyRule } from '@/lib/k8s/types';
-import type { Operation, OperationContext, ReasonedRule } from '../types';
+import type { Operation, OperationContext, ReasonedRule } from './types';
 
 export const DRA = 'resource.k8s.io';
 export const READ = ['get', 'list', 'watch'];

@@ -1,4 +1,4 @@
-import type { Persona } from '../types';
+import type { Persona } from './types';
 import { attrs, bindingDangerous, commonDangerous, DRA, READ, request, rule, WRITE_STATUS } from './persona-helpers';
 
 /** A DRA kubelet plugin (DaemonSet): publishes its node's slices and the device status of claims on its node. */

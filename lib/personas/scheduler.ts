@@ -1,4 +1,4 @@
-import type { Persona } from '../types';
+import type { Persona } from './types';
 import { attrs, commonDangerous, DRA, READ, request, rule, WRITE_STATUS } from './persona-helpers';
 
 /** A custom allocator (Volcano, KAI, a second scheduler): writes allocations, never device status. */

@@ -1,4 +1,4 @@
-import type { Persona } from '../types';
+import type { Persona } from './types';
 import { attrs, bindingDangerous, commonDangerous, DRA, READ, request, rule } from './persona-helpers';
 
 const CRUD = [...READ, 'create', 'update', 'patch', 'delete'];

@@ -1,4 +1,4 @@
-import type { Persona } from '../types';
+import type { Persona } from './types';
 import { attrs, bindingDangerous, commonDangerous, DRA, READ, request, rule, WRITE_STATUS } from './persona-helpers';
 
 /** A central driver component that writes device status for claims on many nodes (network devices, compute domains). */

@@ -1,4 +1,4 @@
-import type { Persona } from '../types';
+import type { Persona } from './types';
 import { attrs, commonDangerous, DRA, READ, request, rule } from './persona-helpers';
 
 /** Read-only access to what a DRA posture review reads; never Secrets or ConfigMaps. */

@@ -1,4 +1,4 @@
-import type { Persona } from '../types';
+import type { Persona } from './types';
 import { attrs, bindingDangerous, commonDangerous, DRA, READ, request, rule } from './persona-helpers';
 
 /** The control-plane Deployment of a driver: publishes pools that are not tied to one node, with leader election. */
