@@ -6,8 +6,8 @@ import { buildClusterState } from '@/lib/k8s/build-cluster-state';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { SnapshotError } from '@/lib/k8s/snapshot-error';
 import type { Report } from '@/lib/analysis/types';
-import { parseDocuments } from '@/server/sources/parse-documents';
-import { verifyBundleBytes } from './read-bundle';
+import { parseDocuments } from './parse-documents';
+import { verifyBundleBytes } from '@/server/compliance/read-bundle';
 
 export interface OpenedBundle {
   state: ClusterState;
