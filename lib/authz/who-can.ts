@@ -166,5 +166,9 @@ function compareEntries(a: WhoCanEntry, b: WhoCanEntry): number {
 }
 
 function compareGrants(a: WhoCanGrant, b: WhoCanGrant): number {
-  return compareStrings(a.binding.kind, b.binding.kind) || compareStrings(a.binding.namespace ?? '', b.binding.namespace ?? '') || compareStrings(a.binding.name, b.binding.name);
+  return (
+    compareStrings(a.binding.kind, b.binding.kind) ||
+    compareStrings(a.binding.namespace ?? '', b.binding.namespace ?? '') ||
+    compareStrings(a.binding.name, b.binding.name)
+  );
 }

@@ -62,7 +62,8 @@ function renderFinding(f: Finding): string {
   return parts.join('');
 }
 
-const writer = (w: NodeStatusWriter) => `${h(describeSubject(w.subject))} <span class="muted">(${h(w.mode)}${w.scope === 'own-node' ? '' : `, ${h(w.scope)}`})</span>`;
+const writer = (w: NodeStatusWriter) =>
+  `${h(describeSubject(w.subject))} <span class="muted">(${h(w.mode)}${w.scope === 'own-node' ? '' : `, ${h(w.scope)}`})</span>`;
 
 function* renderNodes(report: Report): Generator<string> {
   yield '<section class="section" id="node-writers"><h2>Node writers</h2>';
@@ -86,7 +87,8 @@ function* renderNodes(report: Report): Generator<string> {
   for (const n of groups.perNode) {
     const own = n.statusWriters.map(writer).join('<br>') || '–';
     const drivers = n.claimDrivers.map(h).join('<br>') || '–';
-    const claims = n.claimStatusWriters.map((w) => `${h(w.driver)}: ${h(describeSubject(w.subject))} <span class="muted">(${h(w.mode)})</span>`).join('<br>') || '–';
+    const claims =
+      n.claimStatusWriters.map((w) => `${h(w.driver)}: ${h(describeSubject(w.subject))} <span class="muted">(${h(w.mode)})</span>`).join('<br>') || '–';
     yield `<tr><td>${h(n.name)}</td><td>${own}</td><td>${drivers}</td><td>${claims}</td></tr>`;
   }
   yield '</tbody></table></section>';
@@ -138,7 +140,8 @@ export function* renderReportHtmlChunks(report: Report, options: HtmlReportOptio
   const fired = checksFired(report);
   if (fired.length > 0) {
     yield '<section id="checks"><h2>Checks with findings</h2><table><thead><tr><th scope="col">Check</th><th scope="col">Severity</th><th scope="col">Findings</th><th scope="col">What it means</th><th scope="col">Fix</th></tr></thead><tbody>';
-    for (const c of fired) yield `<tr><td>${h(c.id)}: ${h(c.entry.title)}</td><td>${h(c.entry.severity)}</td><td>${c.findings}</td><td>${h(c.entry.description)}</td><td>${h(c.entry.remediation)}</td></tr>`;
+    for (const c of fired)
+      yield `<tr><td>${h(c.id)}: ${h(c.entry.title)}</td><td>${h(c.entry.severity)}</td><td>${c.findings}</td><td>${h(c.entry.description)}</td><td>${h(c.entry.remediation)}</td></tr>`;
     yield '</tbody></table></section>';
   }
   yield '<section id="findings"><h2>Findings</h2>';

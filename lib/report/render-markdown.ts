@@ -55,7 +55,7 @@ function renderNodes(report: Report): string[] {
     for (const w of anyClaim) lines.push(`| ${e(w.driver)} | ${e(describeSubject(w.subject))} | ${w.mode} |`);
     lines.push('');
   }
-  lines.push('| Node | Status writers (own node or named) | Claim drivers | Claim status writers (beyond every node\'s) |', '|---|---|---|---|');
+  lines.push("| Node | Status writers (own node or named) | Claim drivers | Claim status writers (beyond every node's) |", '|---|---|---|---|');
   for (const n of report.nodes) {
     const own = n.statusWriters.map(writerText);
     const claims = n.claimStatusWriters.map(claimWriterText);
@@ -71,7 +71,9 @@ function renderQuotas(report: Report): string[] {
   lines.push('| Namespace | ResourceQuota | Resource | Hard | Used (reported) | Used (computed) |', '|---|---|---|---|---|---|');
   for (const q of report.quotas) {
     const differs = q.used !== null && q.used !== q.computedUsed ? ' ⚠' : '';
-    lines.push(`| ${e(q.namespace)} | ${e(q.name)} | ${e(q.resource)} | ${e(q.hard)} | ${q.used === null ? '–' : e(q.used)} | ${e(q.computedUsed)}${differs} |`);
+    lines.push(
+      `| ${e(q.namespace)} | ${e(q.name)} | ${e(q.resource)} | ${e(q.hard)} | ${q.used === null ? '–' : e(q.used)} | ${e(q.computedUsed)}${differs} |`,
+    );
   }
   lines.push('');
   return lines;
@@ -103,7 +105,8 @@ export function renderReportMarkdown(report: Report): string {
   const fired = checksFired(report);
   if (fired.length > 0) {
     lines.push('## Checks with findings', '', '| Check | Severity | Findings | What it means | Fix |', '|---|---|---|---|---|');
-    for (const c of fired) lines.push(`| ${c.id}: ${e(c.entry.title)} | ${c.entry.severity} | ${c.findings} | ${e(c.entry.description)} | ${e(c.entry.remediation)} |`);
+    for (const c of fired)
+      lines.push(`| ${c.id}: ${e(c.entry.title)} | ${c.entry.severity} | ${c.findings} | ${e(c.entry.description)} | ${e(c.entry.remediation)} |`);
     lines.push('');
   }
 

@@ -72,7 +72,9 @@ export function filterFindings(findings: readonly Finding[], f: FindingFilters):
     if (f.namespace && !findingNamespaces(x).includes(f.namespace)) return false;
     if (f.subject && !x.subjects.some((s) => refKey(s) === f.subject)) return false;
     if (q) {
-      const hay = [x.title, x.message, x.check, ...x.subjects.map(describeSubject), ...x.objects.map((o) => `${o.kind} ${refName(o)}`)].join('\n').toLowerCase();
+      const hay = [x.title, x.message, x.check, ...x.subjects.map(describeSubject), ...x.objects.map((o) => `${o.kind} ${refName(o)}`)]
+        .join('\n')
+        .toLowerCase();
       if (!hay.includes(q)) return false;
     }
     return true;
@@ -86,13 +88,13 @@ export function sortFindings(findings: Finding[], sort: FindingSort): Finding[] 
   const bySeverity = (a: Finding, b: Finding) => severityRank(a.severity) - severityRank(b.severity);
   const byCheck = (a: Finding, b: Finding) => compareStrings(a.check, b.check);
   const tie = (a: Finding, b: Finding) => compareStrings(firstSubject(a), firstSubject(b)) || compareStrings(a.id, b.id);
-  const cmp: Record<FindingSort, (a: Finding, b: Finding) => number> = {
+  const comparators: Record<FindingSort, (a: Finding, b: Finding) => number> = {
     severity: (a, b) => bySeverity(a, b) || byCheck(a, b) || tie(a, b),
     check: (a, b) => byCheck(a, b) || bySeverity(a, b) || tie(a, b),
     subject: (a, b) => compareStrings(firstSubject(a), firstSubject(b)) || bySeverity(a, b) || compareStrings(a.id, b.id),
     namespace: (a, b) => compareStrings(firstNs(a), firstNs(b)) || bySeverity(a, b) || tie(a, b),
   };
-  return [...findings].sort(cmp[sort]);
+  return [...findings].sort(comparators[sort]);
 }
 
 export interface FindingFacets {

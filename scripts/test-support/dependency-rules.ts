@@ -105,7 +105,12 @@ export function fileCycles(root: string): string[][] {
     for (const file of sourceFiles(root, top)) {
       const rel = relative(root, file);
       if (isTestFile(rel)) continue;
-      graph.set(rel, importsOf(file, { valuesOnly: true }).map((s) => resolveImport(root, rel, s)).filter((t): t is string => !!t && !isTestFile(t)));
+      graph.set(
+        rel,
+        importsOf(file, { valuesOnly: true })
+          .map((s) => resolveImport(root, rel, s))
+          .filter((t): t is string => !!t && !isTestFile(t)),
+      );
     }
   }
   const cycles: string[][] = [];

@@ -49,7 +49,9 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
     return 2;
   }
   try {
-    return await (await load())(rest, io);
+    return await (
+      await load()
+    )(rest, io);
   } catch (e) {
     io.err(`dra-posture ${name}: ${errorMessage(e)}`);
     return e instanceof UsageError || isArgError(e) ? 2 : isInputError(e) ? 2 : 1;

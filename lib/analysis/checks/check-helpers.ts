@@ -64,5 +64,10 @@ export function ruleYaml(rule: PolicyRule): { [key: string]: YamlValue } {
 
 /** A name usable in metadata.name derived from a subject. */
 export function slug(subject: SubjectRef): string {
-  return subject.name.replace(/[^a-z0-9.-]+/gi, '-').replace(/^-+|-+$/g, '').toLowerCase() || 'subject';
+  return (
+    subject.name
+      .replace(/[^a-z0-9.-]+/gi, '-')
+      .replace(/^-+|-+$/g, '')
+      .toLowerCase() || 'subject'
+  );
 }

@@ -79,7 +79,13 @@ function kubeletPluginRoleYaml(sa: SubjectRef, drivers: string[]): string {
   const name = `${slug(sa)}-dra-kubelet-plugin`;
   const identity = { kind: 'ServiceAccount' as const, namespace: sa.namespace ?? '', name: sa.name, create: false };
   const { cluster } = nodeLocalDriver.rules({ persona: 'node-local-driver', identity, drivers });
-  return manifestYamlDocs(clusterRoleYaml(name, cluster.map(({ rule }) => ruleYaml(rule))), clusterRoleBindingYaml(name, name, sa));
+  return manifestYamlDocs(
+    clusterRoleYaml(
+      name,
+      cluster.map(({ rule }) => ruleYaml(rule)),
+    ),
+    clusterRoleBindingYaml(name, name, sa),
+  );
 }
 
 /** Why the service account is a DRA component: the driver workloads it runs, else what it can write. */
@@ -203,7 +209,9 @@ export const dra003: Check = {
       const tenant = isTenantIdentity(ctx, subject);
       if (!tenant && (ctx.isDraComponent(subject) || ctx.isSystemIdentity(subject))) continue;
       const grants = mergeGrants(entries);
-      const who = tenant ? `${describeSubject(subject)} (an identity of tenant namespace ${tenantNamespace(subject)})` : `${describeSubject(subject)} (neither a DRA component nor a system identity)`;
+      const who = tenant
+        ? `${describeSubject(subject)} (an identity of tenant namespace ${tenantNamespace(subject)})`
+        : `${describeSubject(subject)} (neither a DRA component nor a system identity)`;
       out.push({
         subjects: [subject],
         objects: grantObjects(grants),
@@ -236,7 +244,14 @@ function tenantNamespace(subject: SubjectRef): string | undefined {
 
 // ---------------------------------------------------------------- DRA004
 
-const DRIVER_PROBES = DRIVER_VERBS.map((verb) => ({ verb, group: DRA_GROUP, resource: 'resourceclaims', subresource: 'driver', namespace: 'ns', name: PROBE_NAME }));
+const DRIVER_PROBES = DRIVER_VERBS.map((verb) => ({
+  verb,
+  group: DRA_GROUP,
+  resource: 'resourceclaims',
+  subresource: 'driver',
+  namespace: 'ns',
+  name: PROBE_NAME,
+}));
 
 // Verbs a rule grants on resourceclaims/driver for every driver name, by naming the subresource (`resourceclaims/driver` or `*/driver`).
 function unscopedDriverVerbs(rule: PolicyRule): string[] {
@@ -289,7 +304,10 @@ export const dra005: Check = {
       const names = [...new Set(mine.flatMap((e) => e.names))].sort();
       const everywhere = mine.some((e) => e.everyNamespace);
       const nss = [...new Set(mine.flatMap((e) => e.namespaces))].sort();
-      const drivers = driverNamesHint(ctx, driverNamesOf(ctx, sa).filter((n) => n !== '*'));
+      const drivers = driverNamesHint(
+        ctx,
+        driverNamesOf(ctx, sa).filter((n) => n !== '*'),
+      );
       const workloads = workloadsOf(ctx, sa);
       out.push({
         subjects: [sa],
@@ -303,7 +321,14 @@ export const dra005: Check = {
           `Replace the arbitrary-node verbs with associated-node:update and associated-node:patch, scoped to the driver name(s), ` +
           `in ${list([...new Set(grants.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex}`))])}:\n` +
           manifestYamlDocs({
-            rules: [{ apiGroups: [DRA_GROUP], resources: ['resourceclaims/driver'], resourceNames: drivers, verbs: ['associated-node:update', 'associated-node:patch'] }],
+            rules: [
+              {
+                apiGroups: [DRA_GROUP],
+                resources: ['resourceclaims/driver'],
+                resourceNames: drivers,
+                verbs: ['associated-node:update', 'associated-node:patch'],
+              },
+            ],
           }),
       });
     }
@@ -347,9 +372,21 @@ export const dra006: Check = {
         evidence: grantsEvidence(ctx, grants),
         remediation:
           `Grant the synthetic subresource matching what it writes. An allocator (writes allocation/reservedFor) needs, at cluster scope:\n` +
-          manifestYamlDocs(clusterRoleYaml(`${name}-claim-binding`, [{ apiGroups: [DRA_GROUP], resources: ['resourceclaims/binding'], verbs: ['update', 'patch'] }]), clusterRoleBindingYaml(`${name}-claim-binding`, `${name}-claim-binding`, e.subject)) +
+          manifestYamlDocs(
+            clusterRoleYaml(`${name}-claim-binding`, [{ apiGroups: [DRA_GROUP], resources: ['resourceclaims/binding'], verbs: ['update', 'patch'] }]),
+            clusterRoleBindingYaml(`${name}-claim-binding`, `${name}-claim-binding`, e.subject),
+          ) +
           `\nA node-local driver (writes status.devices) needs instead:\n` +
-          manifestYamlDocs({ rules: [{ apiGroups: [DRA_GROUP], resources: ['resourceclaims/driver'], resourceNames: driverNamesHint(ctx, []), verbs: ['associated-node:update', 'associated-node:patch'] }] }) +
+          manifestYamlDocs({
+            rules: [
+              {
+                apiGroups: [DRA_GROUP],
+                resources: ['resourceclaims/driver'],
+                resourceNames: driverNamesHint(ctx, []),
+                verbs: ['associated-node:update', 'associated-node:patch'],
+              },
+            ],
+          }) +
           `\nIf it writes neither, remove update/patch on resourceclaims/status from ${list([...new Set(grants.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex}`))])}.`,
       });
     }
@@ -392,14 +429,29 @@ const DANGEROUS: { label: string; q: AccessQuestion }[] = [
   { label: 'read Secrets cluster-wide', q: { verbs: ['get', 'list', 'watch'], group: '', resource: 'secrets', scope: 'cluster', names: 'unscoped' } },
   { label: 'exec into pods', q: { verbs: ['create', 'get'], group: '', resource: 'pods', subresource: 'exec', scope: 'namespaced', names: 'any' } },
   { label: 'write Namespaces', q: { verbs: ['create', 'update', 'patch', 'delete'], group: '', resource: 'namespaces', scope: 'cluster', names: 'any' } },
-  { label: 'escalate or bind ClusterRoles', q: { verbs: ['escalate', 'bind'], group: 'rbac.authorization.k8s.io', resource: 'clusterroles', scope: 'cluster', names: 'any' } },
-  { label: 'escalate or bind Roles', q: { verbs: ['escalate', 'bind'], group: 'rbac.authorization.k8s.io', resource: 'roles', scope: 'namespaced', names: 'any' } },
+  {
+    label: 'escalate or bind ClusterRoles',
+    q: { verbs: ['escalate', 'bind'], group: 'rbac.authorization.k8s.io', resource: 'clusterroles', scope: 'cluster', names: 'any' },
+  },
+  {
+    label: 'escalate or bind Roles',
+    q: { verbs: ['escalate', 'bind'], group: 'rbac.authorization.k8s.io', resource: 'roles', scope: 'namespaced', names: 'any' },
+  },
   { label: 'impersonate users', q: { verbs: ['impersonate'], group: '', resource: 'users', scope: 'cluster', names: 'any' } },
   { label: 'impersonate groups', q: { verbs: ['impersonate'], group: '', resource: 'groups', scope: 'cluster', names: 'any' } },
   { label: 'impersonate service accounts', q: { verbs: ['impersonate'], group: '', resource: 'serviceaccounts', scope: 'namespaced', names: 'any' } },
-  { label: 'impersonate users (constrained user-info)', q: { verbs: ['impersonate:user-info'], group: 'authentication.k8s.io', resource: 'users', scope: 'cluster', names: 'any' } },
-  { label: 'impersonate service accounts (constrained)', q: { verbs: ['impersonate:serviceaccount'], group: 'authentication.k8s.io', resource: 'serviceaccounts', scope: 'namespaced', names: 'any' } },
-  { label: 'impersonate any node (arbitrary-node)', q: { verbs: ['impersonate:arbitrary-node'], group: 'authentication.k8s.io', resource: 'nodes', scope: 'cluster', names: 'any' } },
+  {
+    label: 'impersonate users (constrained user-info)',
+    q: { verbs: ['impersonate:user-info'], group: 'authentication.k8s.io', resource: 'users', scope: 'cluster', names: 'any' },
+  },
+  {
+    label: 'impersonate service accounts (constrained)',
+    q: { verbs: ['impersonate:serviceaccount'], group: 'authentication.k8s.io', resource: 'serviceaccounts', scope: 'namespaced', names: 'any' },
+  },
+  {
+    label: 'impersonate any node (arbitrary-node)',
+    q: { verbs: ['impersonate:arbitrary-node'], group: 'authentication.k8s.io', resource: 'nodes', scope: 'cluster', names: 'any' },
+  },
 ];
 
 export const dra008: Check = {
@@ -462,7 +514,12 @@ export const dra009: Check = {
         message:
           `${describeRef(roleRef)} is bound to DRA components of ${namespaces.length} namespaces (${namespaces.join(', ')}): ${components.map(describeSubject).join(', ')}, ` +
           `through ${used.map((b) => describeRef(b.ref)).join(', ')}.`,
-        evidence: used.map((b) => ({ type: 'field' as const, object: b.ref, path: 'subjects', value: b.subjects.map((s) => ({ kind: s.kind, namespace: s.namespace, name: s.name })) })),
+        evidence: used.map((b) => ({
+          type: 'field' as const,
+          object: b.ref,
+          path: 'subjects',
+          value: b.subjects.map((s) => ({ kind: s.kind, namespace: s.namespace, name: s.name })),
+        })),
         remediation:
           `Give each driver its own role, scoped to its driver name (resourceNames on resourceclaims/driver), e.g. ` +
           `${namespaces.map((ns) => `${role.ref.name}-${ns}`).join(', ')}, and bind each to its own service account only.`,
@@ -473,4 +530,3 @@ export const dra009: Check = {
 };
 
 export const DRA_CHECKS: Check[] = [dra001, dra002, dra003, dra004, dra005, dra006, dra007, dra008, dra009];
-

@@ -16,14 +16,16 @@ import { describeGrants, describeRule, plainRule } from '@/lib/analysis/evidence
  * identities (controller-manager controllers, scheduler): their node access is by design.
  */
 function nonAdminEntries(ctx: AnalysisContext, q: AccessQuestion, skipSystem: boolean): AccessEntry[] {
-  return ctx.access.whoCan(q).filter(
-    (e) =>
-      e.via === 'rbac' &&
-      !isMastersGroup(e.subject) &&
-      !isNodeIdentity(e.subject) &&
-      !ctx.isAdminEquivalent(e.subject) &&
-      !(skipSystem && ctx.isSystemIdentity(e.subject)),
-  );
+  return ctx.access
+    .whoCan(q)
+    .filter(
+      (e) =>
+        e.via === 'rbac' &&
+        !isMastersGroup(e.subject) &&
+        !isNodeIdentity(e.subject) &&
+        !ctx.isAdminEquivalent(e.subject) &&
+        !(skipSystem && ctx.isSystemIdentity(e.subject)),
+    );
 }
 
 const roleRules = (grants: { role: { kind: string; name: string; namespace?: string }; ruleIndex: number }[]) =>
@@ -194,7 +196,9 @@ export const node004: Check = {
         ),
         remediation:
           `List the exact audiences in resources and the service accounts in resourceNames, e.g.:\n` +
-          manifestYamlDocs({ rules: [{ apiGroups: [''], resources: ['<audience, e.g. vault.example.com>'], resourceNames: ['<service-account-name>'], verbs: [AUDIENCE_VERB] }] }),
+          manifestYamlDocs({
+            rules: [{ apiGroups: [''], resources: ['<audience, e.g. vault.example.com>'], resourceNames: ['<service-account-name>'], verbs: [AUDIENCE_VERB] }],
+          }),
       });
     }
     return out;
@@ -253,7 +257,11 @@ function parseFlags(argv: { value: string; at: string }[]): Map<string, Flag> {
   return flags;
 }
 
-const csv = (flag: Flag | undefined) => (flag?.values ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+const csv = (flag: Flag | undefined) =>
+  (flag?.values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export const node005: Check = {
   id: 'NODE005',
@@ -276,10 +284,21 @@ export const node005: Check = {
       const modeFlag = flags.get('authorization-mode');
       const modes = csv(modeFlag);
       if (!authzConfig && !modes.includes('Node')) {
-        problems.push(modeFlag ? `--authorization-mode=${modes.join(',')} lacks Node` : '--authorization-mode is not set (default AlwaysAllow, no Node authorizer)');
-        effects.push('kubelets are authorized by the remaining authorizers alone: bound to system:node (or allowed by AlwaysAllow) they read every secret and configmap, not only those of their own pods');
-        fixes.push(`--authorization-mode=${['Node', ...modes.filter((m) => m !== 'Node' && m !== 'AlwaysAllow'), ...(modes.includes('RBAC') ? [] : ['RBAC'])].join(',')}`);
-        evidence.push({ type: 'field', object, path: modeFlag ? `${base}.${modeFlag.at}` : base, value: modeFlag ? `--authorization-mode=${modeFlag.values.join(',')}` : null });
+        problems.push(
+          modeFlag ? `--authorization-mode=${modes.join(',')} lacks Node` : '--authorization-mode is not set (default AlwaysAllow, no Node authorizer)',
+        );
+        effects.push(
+          'kubelets are authorized by the remaining authorizers alone: bound to system:node (or allowed by AlwaysAllow) they read every secret and configmap, not only those of their own pods',
+        );
+        fixes.push(
+          `--authorization-mode=${['Node', ...modes.filter((m) => m !== 'Node' && m !== 'AlwaysAllow'), ...(modes.includes('RBAC') ? [] : ['RBAC'])].join(',')}`,
+        );
+        evidence.push({
+          type: 'field',
+          object,
+          path: modeFlag ? `${base}.${modeFlag.at}` : base,
+          value: modeFlag ? `--authorization-mode=${modeFlag.values.join(',')}` : null,
+        });
       }
       const enableFlag = flags.get('enable-admission-plugins');
       const disableFlag = flags.get('disable-admission-plugins');
@@ -291,14 +310,27 @@ export const node005: Check = {
           evidence.push({ type: 'field', object, path: `${base}.${disableFlag!.at}`, value: `--disable-admission-plugins=${disableFlag!.values.join(',')}` });
           fixes.push('NodeRestriction removed from --disable-admission-plugins');
         } else {
-          problems.push(enableFlag ? `--enable-admission-plugins=${enabled.join(',')} lacks NodeRestriction (it is not on by default)` : '--enable-admission-plugins is not set (NodeRestriction is not on by default)');
-          evidence.push({ type: 'field', object, path: enableFlag ? `${base}.${enableFlag.at}` : base, value: enableFlag ? `--enable-admission-plugins=${enableFlag.values.join(',')}` : null });
+          problems.push(
+            enableFlag
+              ? `--enable-admission-plugins=${enabled.join(',')} lacks NodeRestriction (it is not on by default)`
+              : '--enable-admission-plugins is not set (NodeRestriction is not on by default)',
+          );
+          evidence.push({
+            type: 'field',
+            object,
+            path: enableFlag ? `${base}.${enableFlag.at}` : base,
+            value: enableFlag ? `--enable-admission-plugins=${enableFlag.values.join(',')}` : null,
+          });
         }
         if (!enabled.includes('NodeRestriction')) fixes.push(`--enable-admission-plugins=${[...enabled, 'NodeRestriction'].join(',')}`);
         effects.push('any kubelet credential can modify every Node object and the status of pods on other nodes, not only its own');
       }
       if (problems.length === 0) continue;
-      if (authzConfig) evidence.push({ type: 'note', text: '--authorization-config is set: the authorizer chain is configured in a file that is not visible, so whether the Node authorizer runs is unknown.' });
+      if (authzConfig)
+        evidence.push({
+          type: 'note',
+          text: '--authorization-config is set: the authorizer chain is configured in a file that is not visible, so whether the Node authorizer runs is unknown.',
+        });
       out.push({
         subjects: [],
         objects: [object],

@@ -2,14 +2,7 @@ import { pushTo } from '@/lib/k8s/push-to';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
 import type { AccessEntry, AccessQuestion } from '@/lib/analysis/context/access';
-import {
-  ALL_MODE_DEVICES,
-  atOrAboveWatermark,
-  CLAIM_COUNT_KEY,
-  devicesQuotaKey,
-  extendedQuotaKey,
-  usageDisagrees,
-} from '@/lib/analysis/quota/quota-usage';
+import { ALL_MODE_DEVICES, atOrAboveWatermark, CLAIM_COUNT_KEY, devicesQuotaKey, extendedQuotaKey, usageDisagrees } from '@/lib/analysis/quota/quota-usage';
 import { classesOfSpec } from '@/lib/analysis/zeroing/device-classes';
 import type { ObjectRef, ResourceClaim, ResourceClaimSpec, ResourceClaimTemplate, ResourceQuota } from '@/lib/k8s/types';
 import type { Evidence, QuotaUsage } from '@/lib/analysis/types';
@@ -70,9 +63,11 @@ function objRef(o: { kind: string; metadata: { name: string; namespace?: string 
 function classFields(o: ResourceClaim | ResourceClaimTemplate, deviceClass: string): Evidence[] {
   const out: Evidence[] = [];
   specOf(o)?.devices?.requests?.forEach((r, i) => {
-    if (r.exactly?.deviceClassName === deviceClass) out.push({ type: 'field', object: objRef(o), path: `${specPath(o)}[${i}].exactly.deviceClassName`, value: deviceClass });
+    if (r.exactly?.deviceClassName === deviceClass)
+      out.push({ type: 'field', object: objRef(o), path: `${specPath(o)}[${i}].exactly.deviceClassName`, value: deviceClass });
     r.firstAvailable?.forEach((s, j) => {
-      if (s.deviceClassName === deviceClass) out.push({ type: 'field', object: objRef(o), path: `${specPath(o)}[${i}].firstAvailable[${j}].deviceClassName`, value: deviceClass });
+      if (s.deviceClassName === deviceClass)
+        out.push({ type: 'field', object: objRef(o), path: `${specPath(o)}[${i}].firstAvailable[${j}].deviceClassName`, value: deviceClass });
     });
   });
   return out;
@@ -103,11 +98,7 @@ function byRoleBindingNamespace(entries: readonly AccessEntry[]): Map<string, Ac
 function creatorsIn(ctx: AnalysisContext, byNamespace: Map<string, AccessEntry[]>, namespace: string): AccessEntry[] {
   return (byNamespace.get(namespace) ?? []).filter(
     (e) =>
-      e.via === 'rbac' &&
-      !isMastersGroup(e.subject) &&
-      !isNodeIdentity(e.subject) &&
-      !ctx.isAdminEquivalent(e.subject) &&
-      !ctx.isSystemIdentity(e.subject),
+      e.via === 'rbac' && !isMastersGroup(e.subject) && !isNodeIdentity(e.subject) && !ctx.isAdminEquivalent(e.subject) && !ctx.isSystemIdentity(e.subject),
   );
 }
 
@@ -133,7 +124,13 @@ export const quota001: Check = {
         subjects: [],
         objects: [objectRef('Namespace', ns)],
         message: `Tenant namespace ${ns} ${parts.join(', and ')}, but no ResourceQuota limits ${CLAIM_COUNT_KEY}: the tenant can create claims (and pin devices) without bound.`,
-        evidence: capped([...grantsEvidence(ctx, dedupeGrants(grants)), ...here.map((o): Evidence => ({ type: 'field', object: objRef(o), path: 'metadata.namespace', value: ns }))], 'objects'),
+        evidence: capped(
+          [
+            ...grantsEvidence(ctx, dedupeGrants(grants)),
+            ...here.map((o): Evidence => ({ type: 'field', object: objRef(o), path: 'metadata.namespace', value: ns })),
+          ],
+          'objects',
+        ),
         remediation: `Add a ResourceQuota in ${ns} that limits the number of claims (and the devices per DeviceClass):\n${quotaYaml(ns, { [CLAIM_COUNT_KEY]: '10' })}`,
       });
     }
@@ -145,7 +142,9 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function dedupeGrants<T extends { binding: { kind: string; name: string; namespace?: string }; role: { kind: string; name: string }; ruleIndex: number }>(grants: T[]): T[] {
+function dedupeGrants<T extends { binding: { kind: string; name: string; namespace?: string }; role: { kind: string; name: string }; ruleIndex: number }>(
+  grants: T[],
+): T[] {
   const m = new Map<string, T>();
   for (const g of grants) m.set(`${g.binding.kind}/${g.binding.namespace ?? ''}/${g.binding.name}/${g.role.kind}/${g.role.name}/${g.ruleIndex}`, g);
   return [...m.entries()].sort((a, b) => compareStrings(a[0], b[0])).map(([, g]) => g);
@@ -170,7 +169,10 @@ export const quota002: Check = {
           subjects: [],
           objects: [objectRef('Namespace', ns), objectRef('DeviceClass', cls)],
           message: `Tenant namespace ${ns} requests devices of DeviceClass ${cls} (${list(users.map((o) => `${o.kind} ${o.metadata.name}`))}) but no ResourceQuota limits ${devicesQuotaKey(cls)}: nothing caps how many ${cls} devices it can hold.`,
-          evidence: capped(users.flatMap((o) => classFields(o, cls)), 'requests'),
+          evidence: capped(
+            users.flatMap((o) => classFields(o, cls)),
+            'requests',
+          ),
           remediation: `Add the per-class device limit to the namespace's ResourceQuota (allocationMode All charges ${ALL_MODE_DEVICES}):\n${quotaYaml(ns, { [devicesQuotaKey(cls)]: '4' })}`,
         });
       }
@@ -208,7 +210,8 @@ export const quota003: Check = {
         const shown = q.used ?? q.computedUsed;
         let text = `${q.resource} ${shown}/${q.hard}${percent(shown, q.hard)}`;
         if (q.used === null) text += ' (no status.used reported; computed from the claims)';
-        else if (usageDisagrees(q)) text += ` (status.used reports ${q.used}, the claims add up to ${q.computedUsed}: the quota status is stale or claims were charged differently)`;
+        else if (usageDisagrees(q))
+          text += ` (status.used reports ${q.used}, the claims add up to ${q.computedUsed}: the quota status is stale or claims were charged differently)`;
         return text;
       });
       out.push({
@@ -217,7 +220,8 @@ export const quota003: Check = {
         message: `ResourceQuota ${namespace}/${name} is at or above ${Math.round(watermark * 100)}% of its hard limit: ${parts.join('; ')}. New claims in ${namespace} will soon be refused.`,
         evidence: rows.flatMap((q): Evidence[] => {
           const ev: Evidence[] = [{ type: 'field', object: objectRef('ResourceQuota', name, namespace), path: `spec.hard[${q.resource}]`, value: q.hard }];
-          if (q.used !== null) ev.push({ type: 'field', object: objectRef('ResourceQuota', name, namespace), path: `status.used[${q.resource}]`, value: q.used });
+          if (q.used !== null)
+            ev.push({ type: 'field', object: objectRef('ResourceQuota', name, namespace), path: `status.used[${q.resource}]`, value: q.used });
           ev.push({ type: 'note', text: `${q.resource}: usage computed from the claims' specs is ${q.computedUsed}` });
           return ev;
         }),
@@ -241,7 +245,10 @@ export const quota004: Check = {
   run(ctx) {
     const out: FindingDraft[] = [];
     const objects = [...ctx.state.resourceClaimTemplates, ...ctx.state.resourceClaims].sort(
-      (a, b) => compareStrings(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareStrings(a.kind, b.kind) || compareStrings(a.metadata.name, b.metadata.name),
+      (a, b) =>
+        compareStrings(a.metadata.namespace ?? '', b.metadata.namespace ?? '') ||
+        compareStrings(a.kind, b.kind) ||
+        compareStrings(a.metadata.name, b.metadata.name),
     );
     for (const o of objects) {
       const evidence: Evidence[] = [];

@@ -11,9 +11,7 @@ import { objectRef } from '@/lib/k8s/refs';
 // an organisation's convention, configured per driver in settings.zeroingIndicators.
 
 function zeroingEvidence(ctx: AnalysisContext, dc: DeviceClassAnalysis): Evidence[] {
-  const ev: Evidence[] = [
-    { type: 'field', object: objectRef('DeviceClass', dc.name), path: 'metadata.annotations', value: annotationsOf(ctx, dc.name) },
-  ];
+  const ev: Evidence[] = [{ type: 'field', object: objectRef('DeviceClass', dc.name), path: 'metadata.annotations', value: annotationsOf(ctx, dc.name) }];
   const { indicators } = indicatorsFor(dc.driver, ctx.settings);
   ev.push({
     type: 'note',
@@ -42,7 +40,18 @@ function remediation(ctx: AnalysisContext, dc: DeviceClassAnalysis): string {
   } else if (opaque?.path) {
     steps.push(
       `Add a config entry for a driver name no real driver handles (real drivers reject unknown fields in their own config):\n` +
-        manifestYaml({ spec: { config: [{ opaque: { driver: opaque.driver ?? 'zeroing.platform.example.com', parameters: { [opaque.path.replace(/^parameters\./, '')]: opaque.equals ?? 'true' } } }] } }),
+        manifestYaml({
+          spec: {
+            config: [
+              {
+                opaque: {
+                  driver: opaque.driver ?? 'zeroing.platform.example.com',
+                  parameters: { [opaque.path.replace(/^parameters\./, '')]: opaque.equals ?? 'true' },
+                },
+              },
+            ],
+          },
+        }),
     );
   } else {
     steps.push('Configure a zeroing indicator for this driver in settings.zeroingIndicators.');

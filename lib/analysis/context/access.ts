@@ -192,7 +192,8 @@ function matchRole(role: CompiledRole, q: AccessQuestion): RoleMatch | undefined
         const unscoped = !rule.resourceNames || rule.resourceNames.length === 0;
         if (unscoped) names = ruleAllowsResource(rule, attrs) ? ['*'] : undefined;
         // Requests without a name (create, deletecollection) never match resourceNames.
-        else if (q.names === 'any' && !NAMELESS_VERBS.has(verb) && ruleAllowsResource({ ...rule, resourceNames: undefined }, attrs)) names = [...rule.resourceNames!];
+        else if (q.names === 'any' && !NAMELESS_VERBS.has(verb) && ruleAllowsResource({ ...rule, resourceNames: undefined }, attrs))
+          names = [...rule.resourceNames!];
       } else {
         let hit: string[] | undefined;
         for (const n of q.names) {
@@ -261,7 +262,11 @@ function compute(index: AccessIndex, q: AccessQuestion): AccessEntry[] {
   const candidates = index.rolesThatMayMatch(q);
   const clusterBindings = index.candidateClusterBindings(candidates);
   const bindings =
-    q.scope === 'cluster' ? clusterBindings : q.namespaces ? [...clusterBindings, ...q.namespaces.flatMap((ns) => (ns === '' ? [] : (byNs.get(ns) ?? [])))] : engine.rbac.bindings;
+    q.scope === 'cluster'
+      ? clusterBindings
+      : q.namespaces
+        ? [...clusterBindings, ...q.namespaces.flatMap((ns) => (ns === '' ? [] : (byNs.get(ns) ?? [])))]
+        : engine.rbac.bindings;
   for (const b of bindings) {
     if (!b.role || b.subjects.length === 0 || !candidates.has(b.role.key)) continue;
     const ns = b.ref.namespace ?? '';

@@ -19,7 +19,6 @@ import { PROBE_NAME } from '@/lib/analysis/evidence';
 export const ROLE_LABEL = 'dra-posture.io/role';
 const ALWAYS_PLATFORM = ['kube-system', 'kube-public', 'kube-node-lease'];
 
-
 /**
  * Builds the shared analysis context once per report: namespace classes, DRA driver pods, DRA
  * component and node-local identities, admin-equivalence (DESIGN §4), all decided by the engine.
@@ -34,7 +33,8 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
     const [ns, name] = key.split('/');
     const user = serviceAccountUser(ns, name);
     const can = (verb: string, resourceName: string) =>
-      engine.authorize({ user, resource: { verb, group: 'resource.k8s.io', resource: 'resourceslices', subresource: '', namespace: '', name: resourceName } }).allowed;
+      engine.authorize({ user, resource: { verb, group: 'resource.k8s.io', resource: 'resourceslices', subresource: '', namespace: '', name: resourceName } })
+        .allowed;
     return can('create', '') || can('update', PROBE_NAME);
   });
   const driverPods = pluginDirPods.filter((p) => saCanWriteSlices(`${p.metadata.namespace ?? ''}/${podServiceAccount(p)}`));
@@ -176,9 +176,19 @@ function collectNamespaces(state: ClusterState): string[] {
   const set = new Set<string>();
   for (const n of state.namespaces) set.add(n.metadata.name);
   const collections = [
-    state.pods, state.serviceAccounts, state.configMaps, state.persistentVolumeClaims, state.resourceQuotas,
-    state.daemonSets, state.deployments, state.statefulSets, state.replicaSets, state.roles, state.roleBindings,
-    state.resourceClaims, state.resourceClaimTemplates,
+    state.pods,
+    state.serviceAccounts,
+    state.configMaps,
+    state.persistentVolumeClaims,
+    state.resourceQuotas,
+    state.daemonSets,
+    state.deployments,
+    state.statefulSets,
+    state.replicaSets,
+    state.roles,
+    state.roleBindings,
+    state.resourceClaims,
+    state.resourceClaimTemplates,
   ];
   for (const list of collections) for (const o of list) if (o.metadata.namespace) set.add(o.metadata.namespace);
   return [...set].sort();

@@ -46,7 +46,8 @@ export function computeBlastRadius(ctx: AnalysisContext, node: string, writers: 
   const claims = ctx.claimWriters;
 
   const identities: { subject: SubjectRef; user: UserInfo }[] = [{ subject: { kind: 'User', name: `system:node:${node}` }, user: nodeUser(node) }];
-  for (const sa of ctx.podIndex.serviceAccountsOnNode(node)) identities.push({ subject: { kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace }, user: serviceAccountUser(sa.namespace, sa.name, node) });
+  for (const sa of ctx.podIndex.serviceAccountsOnNode(node))
+    identities.push({ subject: { kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace }, user: serviceAccountUser(sa.namespace, sa.name, node) });
 
   // One pass over every node's writers: which exposed identities does each writer subject cover?
   const byName = new Map<string, number[]>();

@@ -11,8 +11,7 @@ import { placeAllocatedClaims } from './claim-status-writers';
 import { listNodeWriters, writersOfNode, type NodeWriterLists } from './node-writers';
 
 // The full writer list of every node with claims, from the all-nodes list and each node's own.
-const perNode = (w: NodeWriterLists) =>
-  new Map(w.nodes.filter((n) => n.claimDrivers.length > 0).map((n) => [n.name, writersOfNode(w, n).claimStatusWriters]));
+const perNode = (w: NodeWriterLists) => new Map(w.nodes.filter((n) => n.claimDrivers.length > 0).map((n) => [n.name, writersOfNode(w, n).claimStatusWriters]));
 
 // dra-facts §10 / authz-semantics §8: who can write status.devices of the claims on each node.
 
@@ -46,8 +45,19 @@ function fixture(): ClusterState {
       workerB,
     ],
     clusterRoles: [
-      clusterRole('plugin', [statusRule, { verbs: ['associated-node:update', 'associated-node:patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] }]),
-      clusterRole('controller', [statusRule, { verbs: ['arbitrary-node:update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] }]),
+      clusterRole('plugin', [
+        statusRule,
+        {
+          verbs: ['associated-node:update', 'associated-node:patch'],
+          apiGroups: ['resource.k8s.io'],
+          resources: ['resourceclaims/driver'],
+          resourceNames: ['gpu.example.com'],
+        },
+      ]),
+      clusterRole('controller', [
+        statusRule,
+        { verbs: ['arbitrary-node:update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] },
+      ]),
       clusterRole('wildcard', [{ verbs: ['*'], apiGroups: ['resource.k8s.io'], resources: ['*'] }]),
       clusterRole('driver-only', [{ verbs: ['arbitrary-node:update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'] }]),
       clusterRole('node-status-patch-role', [{ verbs: ['patch', 'update'], apiGroups: [''], resources: ['nodes/status'] }]),
@@ -63,7 +73,10 @@ function fixture(): ClusterState {
     resourceClaims: [
       claim('team-a', 'on-n1', 'gpu.example.com', singleNodeSelector('n1'), [workerA]),
       // Multi-node: a label-based selector, reserved for pods on n1 and n2.
-      claim('team-a', 'multi', 'gpu.example.com', { nodeSelectorTerms: [{ matchExpressions: [{ key: 'pool', operator: 'In', values: ['a'] }] }] }, [workerA, workerB]),
+      claim('team-a', 'multi', 'gpu.example.com', { nodeSelectorTerms: [{ matchExpressions: [{ key: 'pool', operator: 'In', values: ['a'] }] }] }, [
+        workerA,
+        workerB,
+      ]),
       claim('team-a', 'other-driver', 'other.example.com', singleNodeSelector('n2')),
       claim('team-b', 'unreserved', 'gpu.example.com', undefined),
     ],
@@ -154,7 +167,11 @@ describe('computeBlastRadius', () => {
   it('n3: the controller (arbitrary-node) reaches allocated claims anywhere, placed on a node or not', () => {
     const r = computeBlastRadius(ctx, 'n3', listNodeWriters(ctx));
     const controller = r.identities.find((i) => i.subject.name === 'controller')!;
-    expect(controller.claims.map((c) => `${c.namespace}/${c.name}:${c.mode}`)).toEqual(['team-a/multi:arbitrary-node', 'team-a/on-n1:arbitrary-node', 'team-b/unreserved:arbitrary-node']);
+    expect(controller.claims.map((c) => `${c.namespace}/${c.name}:${c.mode}`)).toEqual([
+      'team-a/multi:arbitrary-node',
+      'team-a/on-n1:arbitrary-node',
+      'team-b/unreserved:arbitrary-node',
+    ]);
     expect(r.otherNodes).toEqual([]);
   });
 });

@@ -8,7 +8,15 @@ describe('dra-posture checks', () => {
   it('-o json lists every registered check once, in registry order, with severity, description and fix', async () => {
     const { code, out } = await runCli('checks', '-o', 'json');
     expect(code).toBe(0);
-    const list = JSON.parse(out) as { id: string; family: string; familyLabel: string; severity: string; title: string; description: string; remediation: string }[];
+    const list = JSON.parse(out) as {
+      id: string;
+      family: string;
+      familyLabel: string;
+      severity: string;
+      title: string;
+      description: string;
+      remediation: string;
+    }[];
     expect(list.map((c) => c.id)).toEqual(CHECK_LIST.map((c) => c.id));
     for (const c of list) {
       expect(SEVERITIES).toContain(c.severity);
