@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { explorerCanIQuery, pages, parseExplorerState, type ExplorerMode } from '@/lib/api/routes';
 import { canIQuery, whoCanQuery } from '@/components/query/queries';
 import { cn } from '@/components/ui/cn';
@@ -84,11 +84,14 @@ export function AccessExplorer() {
 
   const [mode, setMode] = useState<ExplorerMode>(asked.mode);
   const [form, setForm] = useState(() => formFromState(asked));
-  // Follow the URL when it changes from outside the form (example links, back/forward).
-  useEffect(() => {
+  // Follow the URL when it changes from outside the form (example links, back/forward): state is
+  // adjusted while rendering, as React recommends, rather than in an effect after a stale render.
+  const [followed, setFollowed] = useState(asked);
+  if (followed !== asked) {
+    setFollowed(asked);
     setMode(asked.mode);
     setForm(formFromState(asked));
-  }, [asked]);
+  }
 
   const submit = (e: FormEvent) => {
     e.preventDefault();

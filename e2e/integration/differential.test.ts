@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthzEngine, type AuthzEngine } from '../../lib/authz/authz-engine';
 import { requestFromSubjectAccessReview, SubjectAccessReviewSchema } from '../../lib/authz/subject-access-review';
-import { buildRbacIndex } from '../../lib/authz/rbac-index';
 import type { ClusterState } from '../../lib/k8s/cluster-state';
 import { collectLiveCluster } from '../../server/kube/collect-cluster';
 import { allocatedNodeName } from '../../lib/authz/dra-status';

@@ -22,7 +22,7 @@ export function fnv1a64(text: string): string {
   let h3 = 0xcbf2;
   for (const byte of encoder.encode(text)) {
     h0 ^= byte;
-    let t0 = h0 * 0x1b3;
+    const t0 = h0 * 0x1b3;
     let t1 = h1 * 0x1b3;
     let t2 = h2 * 0x1b3 + (h0 << 8);
     let t3 = h3 * 0x1b3 + (h1 << 8);

@@ -1,5 +1,5 @@
 import type { NonResourceAttributes, ResourceAttributes } from '@/lib/authz/types';
-import type { KubeObject, PolicyRule } from '@/lib/k8s/types';
+import type { PolicyRule } from '@/lib/k8s/types';
 
 export const PERSONA_IDS = [
   'scheduler',

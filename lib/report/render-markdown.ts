@@ -1,4 +1,4 @@
-import { SEVERITIES, type ClaimStatusWriter, type Evidence, type Finding, type NodeStatusWriter, type Report } from '@/lib/analysis/types';
+import { SEVERITIES, type ClaimStatusWriter, type Finding, type NodeStatusWriter, type Report } from '@/lib/analysis/types';
 import { describeRef, describeSubject } from '@/lib/k8s/refs';
 import { describeEvidence } from '@/lib/analysis/evidence';
 import { checksFired } from './checks-fired';

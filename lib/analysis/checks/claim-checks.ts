@@ -2,7 +2,7 @@ import type { DeviceRequest, ObjectRef, ResourceClaim, ResourceClaimTemplate, Su
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { Evidence } from '@/lib/analysis/types';
 import { type AccessQuestion } from '@/lib/analysis/context/access';
-import { canonicalSubject, isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
+import { isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
 import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
 import { grantObjects, grantsEvidence, list } from './check-helpers';

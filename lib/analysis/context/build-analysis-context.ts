@@ -1,7 +1,7 @@
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
 import { serviceAccountUser } from '@/lib/authz/user-info';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import type { ObjectRef, Pod, SubjectRef } from '@/lib/k8s/types';
+import type { SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext, ComponentReasons } from '@/lib/analysis/context-types';
 import { ClaimWriterAnalysis } from '@/lib/analysis/node-writers/claim-status-writers';
 import { analyseQuotas, type QuotaAnalysis } from '@/lib/analysis/quota/quota-usage';

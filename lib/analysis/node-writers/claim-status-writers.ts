@@ -13,7 +13,6 @@ import type { ClaimStatusWriter, Evidence } from '@/lib/analysis/types';
 import { resourceNamesInRules } from './rule-names';
 import { userForSubject } from './subjects';
 import { decisionEvidence, normaliseEvidence, PROBE_NAME, PROBE_NAMESPACE } from '@/lib/analysis/evidence';
-import { podServiceAccount } from '@/lib/analysis/context/pod-facts';
 import { compareStrings, compareSubjects, refKey } from '@/lib/k8s/refs';
 
 // DESIGN §3 / dra-facts §10: per node and driver with claims allocated there, who can write those

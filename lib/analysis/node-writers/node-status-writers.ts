@@ -10,8 +10,7 @@ import { canonicalSubject } from '@/lib/analysis/context/identities';
 import { resourceNamesInRules } from './rule-names';
 import { subjectMatchesUser, userForSubject } from './subjects';
 import { decisionEvidence, grantEvidence, normaliseEvidence, PROBE_NAME } from '@/lib/analysis/evidence';
-import { podServiceAccount } from '@/lib/analysis/context/pod-facts';
-import { compareStrings, compareSubjects, refKey } from '@/lib/k8s/refs';
+import { compareSubjects, refKey } from '@/lib/k8s/refs';
 
 // DESIGN §3: for every node, each identity that can update or patch its nodes/status, with the mode
 // (node-authorizer, constrained-impersonation, rbac, impersonation) and the scope (own-node,
