@@ -1,4 +1,5 @@
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
+import type { CompiledRole } from '@/lib/authz/rbac-index';
 import type { Decision, RbacGrant } from '@/lib/authz/types';
 import type { WhoCanGrant } from '@/lib/authz/who-can';
 import { compareStrings, describeRef, toObjectRef, type RefLike } from '@/lib/k8s/refs';
@@ -50,6 +51,11 @@ function grantStep(binding: RefLike, role: RefLike, ruleIndex: number, rule: Pol
   const ev: Evidence = { type: 'grant', binding: toObjectRef(binding), role: toObjectRef(role), ruleIndex, rule: plainRule(rule) };
   if (aggregatedFrom) ev.aggregatedFrom = aggregatedFrom;
   return ev;
+}
+
+/** binding → role → rule for a rule of a compiled role (aggregation already applied). */
+export function roleRuleEvidence(role: CompiledRole, binding: RefLike, ruleIndex: number): Evidence {
+  return grantStep(binding, role.ref, ruleIndex, role.rules[ruleIndex].rule, role.rules[ruleIndex].from);
 }
 
 /** binding → role → rule of a who-can grant (the rule is looked up in the engine's index). */

@@ -1,99 +1,31 @@
 import type { WhoCanGrant } from '@/lib/authz/who-can';
-import { ruleAllowsResource } from '@/lib/authz/rule-matches';
-import type { CompiledRole } from '@/lib/authz/rbac-index';
-import type { ObjectRef, PolicyRule, SubjectRef } from '@/lib/k8s/types';
+import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import type { Evidence } from '@/lib/analysis/types';
-import { mergeGrants, type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
-import { canonicalSubject, isMastersGroup, isNodeIdentity, usernameOf } from '@/lib/analysis/context/identities';
-import { mountedHostPaths, podServiceAccount } from '@/lib/analysis/context/pod-facts';
-import { DRIVER_VERBS, Q } from '@/lib/analysis/context/questions';
+import { mergeGrants, type AccessEntry } from '@/lib/analysis/context/access';
+import { usernameOf } from '@/lib/analysis/context/identities';
+import { podServiceAccount } from '@/lib/analysis/context/pod-facts';
+import { Q, ESCALATION_QUESTIONS } from '@/lib/analysis/context/questions';
 import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
-import { nodeLocalDriver } from '@/lib/personas/node-local-driver';
 import type { Check, FindingDraft } from './check-types';
 import { clusterRoleBindingYaml, clusterRoleYaml, grantObjects, grantsEvidence, list, namesText, ruleYaml, slug, whereText } from './check-helpers';
 import { describeRef, describeSubject, sortRefs, sortSubjects, toObjectRef } from '@/lib/k8s/refs';
-import { PROBE_NAME, describeGrants, describeRule, plainRule } from '@/lib/analysis/evidence';
-
-const DRA_GROUP = 'resource.k8s.io';
-const DRA_RESOURCES = new Set(['deviceclasses', 'resourceclaims', 'resourceclaimtemplates', 'resourceslices', 'devicetaintrules']);
-
-// ---------------------------------------------------------------- shared
-
-/** RBAC-granted entries of ordinary identities: not system:masters, not the Node authorizer. */
-function rbacEntries(ctx: AnalysisContext, q: AccessQuestion): AccessEntry[] {
-  return ctx.access.whoCan(q).filter((e) => e.via === 'rbac' && !isMastersGroup(e.subject) && !isNodeIdentity(e.subject));
-}
-
-/** Roles (with their effective rules) that some binding with at least one subject points at. */
-export function boundRoles(ctx: AnalysisContext): { role: CompiledRole; bindings: { ref: ObjectRef; subjects: SubjectRef[] }[] }[] {
-  const out: { role: CompiledRole; bindings: { ref: ObjectRef; subjects: SubjectRef[] }[] }[] = [];
-  const roles: CompiledRole[] = [...ctx.engine.rbac.clusterRoles.values()];
-  for (const inNs of ctx.engine.rbac.roles.values()) roles.push(...inNs.values());
-  for (const role of roles) {
-    const bindings = (ctx.engine.rbac.bindingsByRole.get(role.key) ?? [])
-      .filter((b) => b.subjects.length > 0)
-      .map((b) => ({ ref: toObjectRef(b.ref), subjects: b.subjects.map(canonicalSubject) }));
-    if (bindings.length > 0) out.push({ role, bindings });
-  }
-  return out.sort((a, b) => (a.role.key < b.role.key ? -1 : a.role.key > b.role.key ? 1 : 0));
-}
-
-/** cluster-admin and the bootstrap `system:*` ClusterRoles. */
-function isBootstrapOrClusterAdmin(role: CompiledRole): boolean {
-  return role.ref.kind === 'ClusterRole' && (role.ref.name === 'cluster-admin' || role.ref.name.startsWith('system:'));
-}
-
-function ruleEvidence(role: CompiledRole, binding: ObjectRef, ruleIndex: number): Evidence {
-  const ev: Evidence = { type: 'grant', binding, role: toObjectRef(role.ref), ruleIndex, rule: plainRule(role.rules[ruleIndex].rule) };
-  if (role.rules[ruleIndex].from) ev.aggregatedFrom = role.rules[ruleIndex].from;
-  return ev;
-}
-
-function boundText(bindings: { ref: ObjectRef; subjects: SubjectRef[] }[]): string {
-  return bindings.map((b) => `${describeRef(b.ref)} (${b.subjects.map(describeSubject).join(', ')})`).join('; ');
-}
-
-/** Driver names a service account serves: plugin sub-directories its driver pods mount, or driver names its grants list. */
-function driverNamesOf(ctx: AnalysisContext, sa: SubjectRef): string[] {
-  const names = new Set<string>();
-  for (const pod of ctx.driverPods) {
-    if ((pod.metadata.namespace ?? '') !== sa.namespace || podServiceAccount(pod) !== sa.name) continue;
-    for (const m of mountedHostPaths(pod)) {
-      const sub = /^\/var\/lib\/kubelet\/plugins\/([^/]+)/.exec(m.path);
-      if (sub) names.add(sub[1]);
-    }
-  }
-  for (const e of ctx.access.entriesFor(ctx.access.whoCan(Q.claimDriver), sa)) for (const n of e.names) if (n !== '*') names.add(n);
-  return [...names].sort();
-}
-
-function driverNamesHint(ctx: AnalysisContext, names: string[]): string[] {
-  if (names.length > 0) return names;
-  const known = ctx.knownDrivers;
-  return [known.length === 1 ? known[0] : '<driver-name>'];
-}
-
-/** Least-privilege ClusterRole + binding of a node-local DRA kubelet plugin: the node-local-driver persona's rules. */
-function kubeletPluginRoleYaml(sa: SubjectRef, drivers: string[]): string {
-  const name = `${slug(sa)}-dra-kubelet-plugin`;
-  const identity = { kind: 'ServiceAccount' as const, namespace: sa.namespace ?? '', name: sa.name, create: false };
-  const { cluster } = nodeLocalDriver.rules({ persona: 'node-local-driver', identity, drivers });
-  return manifestYamlDocs(
-    clusterRoleYaml(
-      name,
-      cluster.map(({ rule }) => ruleYaml(rule)),
-    ),
-    clusterRoleBindingYaml(name, name, sa),
-  );
-}
-
-/** Why the service account is a DRA component: the driver workloads it runs, else what it can write. */
-function componentText(ctx: AnalysisContext, sa: SubjectRef): string {
-  const r = ctx.componentReasons(sa);
-  if (r.driverWorkloads.length > 0) return `runs DRA driver pods (${r.driverWorkloads.map(describeRef).join(', ')})`;
-  return r.capabilities.length > 0 ? list(r.capabilities) : 'is a DRA component';
-}
+import { describeGrants, describeRule, roleRuleEvidence } from '@/lib/analysis/evidence';
+import {
+  DRA_GROUP,
+  boundRoles,
+  boundText,
+  componentText,
+  driverNamesHint,
+  driverNamesOf,
+  isBootstrapOrClusterAdmin,
+  kubeletPluginRoleYaml,
+  rbacEntries,
+  isTenantIdentity,
+  tenantNamespace,
+  isWildcardDraRule,
+  narrowedDraRule,
+  unscopedDriverVerbs,
+} from './dra-shared';
 
 // ---------------------------------------------------------------- DRA001
 
@@ -129,23 +61,6 @@ export const dra001: Check = {
 
 // ---------------------------------------------------------------- DRA002
 
-function reachesDra(rule: PolicyRule): boolean {
-  if (!(rule.apiGroups ?? []).some((g) => g === DRA_GROUP || g === '*')) return false;
-  return (rule.resources ?? []).some((r) => r === '*' || r.startsWith('*/') || DRA_RESOURCES.has(r.split('/')[0]));
-}
-
-function isWildcardDraRule(rule: PolicyRule): boolean {
-  if (!reachesDra(rule)) return false;
-  return (rule.verbs ?? []).includes('*') || (rule.resources ?? []).some((r) => r === '*' || r.startsWith('*/'));
-}
-
-function narrowedDraRule(rule: PolicyRule): { [k: string]: string[] } {
-  const explicit = (rule.resources ?? []).filter((r) => r !== '*' && !r.startsWith('*/') && DRA_RESOURCES.has(r.split('/')[0]));
-  const resources = explicit.length > 0 ? explicit : ['deviceclasses', 'resourceclaims', 'resourceclaimtemplates', 'resourceslices'];
-  const verbs = (rule.verbs ?? []).includes('*') ? ['get', 'list', 'watch'] : [...rule.verbs];
-  return { apiGroups: [DRA_GROUP], resources, verbs };
-}
-
 export const dra002: Check = {
   id: 'DRA002',
   run(ctx) {
@@ -163,7 +78,7 @@ export const dra002: Check = {
         message:
           `${describeRef(roleRef)} grants wildcard access in resource.k8s.io: ${rulesText}. It is bound by ${boundText(bindings)}. ` +
           `A wildcard also matches resourceclaims/binding (forge allocations) and resourceclaims/driver (write any driver's device status), and every DRA resource added later.`,
-        evidence: bindings.flatMap((b) => idx.map((i) => ruleEvidence(role, b.ref, i))),
+        evidence: bindings.flatMap((b) => idx.map((i) => roleRuleEvidence(role, b.ref, i))),
         remediation:
           `Replace ${idx.map((i) => `rule #${i}`).join(', ')} of ${describeRef(roleRef)} with explicit resources and verbs; ` +
           `start from read-only access and add only the write verbs its holders use, e.g.:\n` +
@@ -230,36 +145,7 @@ export const dra003: Check = {
 };
 
 /** A service account of a tenant namespace, or the group of all service accounts of one. */
-export function isTenantIdentity(ctx: AnalysisContext, subject: SubjectRef): boolean {
-  const ns = tenantNamespace(subject);
-  return ns !== undefined && ctx.isTenantNamespace(ns);
-}
-
-function tenantNamespace(subject: SubjectRef): string | undefined {
-  const s = canonicalSubject(subject);
-  if (s.kind === 'ServiceAccount') return s.namespace;
-  if (s.kind === 'Group' && s.name.startsWith('system:serviceaccounts:')) return s.name.slice('system:serviceaccounts:'.length);
-  return undefined;
-}
-
 // ---------------------------------------------------------------- DRA004
-
-const DRIVER_PROBES = DRIVER_VERBS.map((verb) => ({
-  verb,
-  group: DRA_GROUP,
-  resource: 'resourceclaims',
-  subresource: 'driver',
-  namespace: 'ns',
-  name: PROBE_NAME,
-}));
-
-// Verbs a rule grants on resourceclaims/driver for every driver name, by naming the subresource (`resourceclaims/driver` or `*/driver`).
-function unscopedDriverVerbs(rule: PolicyRule): string[] {
-  const named = (rule.resources ?? []).filter((r) => r === 'resourceclaims/driver' || r === '*/driver');
-  if (named.length === 0) return [];
-  const narrowed: PolicyRule = { ...rule, resources: named };
-  return DRIVER_PROBES.filter((p) => ruleAllowsResource(narrowed, p)).map((p) => p.verb);
-}
 
 export const dra004: Check = {
   id: 'DRA004',
@@ -277,7 +163,7 @@ export const dra004: Check = {
         message:
           `${describeRef(roleRef)} ${hits.map((h) => `rule #${h.i} grants ${h.verbs.join(', ')}`).join('; ')} on resourceclaims/driver without resourceNames, ` +
           `so its holders can write status.devices for every driver, not only their own. Bound by ${boundText(bindings)}.`,
-        evidence: bindings.flatMap((b) => hits.map((h) => ruleEvidence(role, b.ref, h.i))),
+        evidence: bindings.flatMap((b) => hits.map((h) => roleRuleEvidence(role, b.ref, h.i))),
         remediation:
           `Add resourceNames with the driver name(s) the holders serve to ${hits.map((h) => `rule #${h.i}`).join(', ')} of ${describeRef(roleRef)}` +
           `${drivers.length > 1 ? ` (keep only the holder's own driver among ${drivers.join(', ')})` : ''}:\n` +
@@ -425,39 +311,10 @@ export const dra007: Check = {
 
 // ---------------------------------------------------------------- DRA008
 
-const DANGEROUS: { label: string; q: AccessQuestion }[] = [
-  { label: 'read Secrets cluster-wide', q: { verbs: ['get', 'list', 'watch'], group: '', resource: 'secrets', scope: 'cluster', names: 'unscoped' } },
-  { label: 'exec into pods', q: { verbs: ['create', 'get'], group: '', resource: 'pods', subresource: 'exec', scope: 'namespaced', names: 'any' } },
-  { label: 'write Namespaces', q: { verbs: ['create', 'update', 'patch', 'delete'], group: '', resource: 'namespaces', scope: 'cluster', names: 'any' } },
-  {
-    label: 'escalate or bind ClusterRoles',
-    q: { verbs: ['escalate', 'bind'], group: 'rbac.authorization.k8s.io', resource: 'clusterroles', scope: 'cluster', names: 'any' },
-  },
-  {
-    label: 'escalate or bind Roles',
-    q: { verbs: ['escalate', 'bind'], group: 'rbac.authorization.k8s.io', resource: 'roles', scope: 'namespaced', names: 'any' },
-  },
-  { label: 'impersonate users', q: { verbs: ['impersonate'], group: '', resource: 'users', scope: 'cluster', names: 'any' } },
-  { label: 'impersonate groups', q: { verbs: ['impersonate'], group: '', resource: 'groups', scope: 'cluster', names: 'any' } },
-  { label: 'impersonate service accounts', q: { verbs: ['impersonate'], group: '', resource: 'serviceaccounts', scope: 'namespaced', names: 'any' } },
-  {
-    label: 'impersonate users (constrained user-info)',
-    q: { verbs: ['impersonate:user-info'], group: 'authentication.k8s.io', resource: 'users', scope: 'cluster', names: 'any' },
-  },
-  {
-    label: 'impersonate service accounts (constrained)',
-    q: { verbs: ['impersonate:serviceaccount'], group: 'authentication.k8s.io', resource: 'serviceaccounts', scope: 'namespaced', names: 'any' },
-  },
-  {
-    label: 'impersonate any node (arbitrary-node)',
-    q: { verbs: ['impersonate:arbitrary-node'], group: 'authentication.k8s.io', resource: 'nodes', scope: 'cluster', names: 'any' },
-  },
-];
-
 export const dra008: Check = {
   id: 'DRA008',
   run(ctx) {
-    const answers = DANGEROUS.map((d) => ({ ...d, entries: rbacEntries(ctx, d.q) }));
+    const answers = ESCALATION_QUESTIONS.map((d) => ({ ...d, entries: rbacEntries(ctx, d.q) }));
     const out: FindingDraft[] = [];
     for (const sa of ctx.draComponents) {
       if (ctx.isAdminEquivalent(sa)) continue;

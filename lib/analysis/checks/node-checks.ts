@@ -5,7 +5,7 @@ import { isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identitie
 import type { Evidence } from '@/lib/analysis/types';
 import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
-import { boundRoles } from './dra-checks';
+import { boundRoles } from './dra-shared';
 import { clusterRoleBindingYaml, clusterRoleYaml, grantObjects, grantsEvidence, list, slug } from './check-helpers';
 import { describeRef, describeSubject, objectRef, sortRefs, sortSubjects, toObjectRef } from '@/lib/k8s/refs';
 import { describeGrants, describeRule, plainRule } from '@/lib/analysis/evidence';

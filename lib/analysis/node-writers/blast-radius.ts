@@ -4,7 +4,8 @@ import type { UserInfo } from '@/lib/authz/types';
 import { nodeUser, serviceAccountUser, serviceAccountUsername } from '@/lib/authz/user-info';
 import type { SubjectRef } from '@/lib/k8s/types';
 import type { ClaimStatusWriter, NodeStatusWriter } from '@/lib/analysis/types';
-import { driversOf, type ClaimWriterAnalysis } from './claim-status-writers';
+import { driversOf } from './claim-placement';
+import type { ClaimWriterAnalysis } from './claim-status-writers';
 import type { NodeWriterLists } from './node-writers';
 import { compareStrings } from '@/lib/k8s/refs';
 

@@ -7,7 +7,7 @@ import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { NodeSelector, Pod, ResourceClaim } from '@/lib/k8s/types';
 import type { ClaimStatusWriter } from '@/lib/analysis/types';
 import { computeBlastRadius } from './blast-radius';
-import { placeAllocatedClaims } from './claim-status-writers';
+import { placeAllocatedClaims } from './claim-placement';
 import { listNodeWriters, writersOfNode, type NodeWriterLists } from './node-writers';
 
 // The full writer list of every node with claims, from the all-nodes list and each node's own.

@@ -1,14 +1,13 @@
 import { pushTo } from '@/lib/k8s/push-to';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import { canonicalSubject } from '@/lib/analysis/context/identities';
+
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
 import { allocatedNodeName, type ClaimStatusDecision } from '@/lib/authz/dra-status';
 import type { UserInfo } from '@/lib/authz/types';
-import type { IndexedBinding } from '@/lib/authz/rbac-index';
-import { ruleAllowsResource } from '@/lib/authz/rule-matches';
-import { serviceAccountUser, serviceAccountUsername } from '@/lib/authz/user-info';
-import type { ClusterState } from '@/lib/k8s/cluster-state';
-import type { Pod, ResourceClaim, SubjectRef } from '@/lib/k8s/types';
+
+import { serviceAccountUser } from '@/lib/authz/user-info';
+
+import type { ResourceClaim, SubjectRef } from '@/lib/k8s/types';
 import type { ClaimStatusWriter, Evidence } from '@/lib/analysis/types';
 import { resourceNamesInRules } from './rule-names';
 import { userForSubject } from './subjects';
@@ -19,71 +18,10 @@ import { compareStrings, compareSubjects, refKey } from '@/lib/k8s/refs';
 // claims' status.devices: `associated-node` (a service account whose pod token names the claim's
 // node) or `arbitrary-node` (any claim of that driver, wherever it is allocated).
 
-const WRITE_VERBS = ['update', 'patch'] as const;
 const MODE_ORDER: Record<ClaimStatusWriter['mode'], number> = { 'associated-node': 0, 'arbitrary-node': 1 };
 
-/** Claims with an allocation, per node and driver (node = the strict allocated node, else the nodes of the reserved pods). */
-export type ClaimPlacement = Map<string, Map<string, ResourceClaim[]>>;
-
-/** The drivers of a claim's allocation results, sorted. */
-export function driversOf(claim: ResourceClaim): string[] {
-  const results = claim.status?.allocation?.devices?.results ?? [];
-  return [...new Set(results.map((r) => r.driver).filter((d): d is string => typeof d === 'string' && d !== ''))].sort();
-}
-
-/** Allocated claims sorted by namespace and name. */
-export function allocatedClaims(state: ClusterState): ResourceClaim[] {
-  return state.resourceClaims
-    .filter((c) => driversOf(c).length > 0)
-    .sort((a, b) => compareStrings(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareStrings(a.metadata.name, b.metadata.name));
-}
-
-interface PodLookup {
-  byUid: Map<string, Pod>;
-  byName: Map<string, Pod>;
-}
-
-export function placeAllocatedClaims(state: ClusterState): ClaimPlacement {
-  // Only claims without a strict allocated node need their pods: the lookup is built on first use.
-  let pods: PodLookup | undefined;
-  const lookup = (): PodLookup => {
-    if (pods) return pods;
-    pods = { byUid: new Map(), byName: new Map() };
-    for (const p of state.pods) {
-      if (p.metadata.uid) pods.byUid.set(p.metadata.uid, p);
-      pods.byName.set(`${p.metadata.namespace ?? ''}/${p.metadata.name}`, p);
-    }
-    return pods;
-  };
-  const out: ClaimPlacement = new Map();
-  for (const claim of allocatedClaims(state)) {
-    const drivers = driversOf(claim);
-    for (const node of nodesOfClaim(claim, lookup)) {
-      let byDriver = out.get(node);
-      if (!byDriver) out.set(node, (byDriver = new Map()));
-      for (const driver of drivers) {
-        let list = byDriver.get(driver);
-        if (!list) byDriver.set(driver, (list = []));
-        list.push(claim);
-      }
-    }
-  }
-  return out;
-}
-
-function nodesOfClaim(claim: ResourceClaim, lookup: () => PodLookup): string[] {
-  const strict = allocatedNodeName(claim);
-  if (strict !== undefined) return [strict];
-  const { byUid: podsByUid, byName: podsByName } = lookup();
-  const ns = claim.metadata.namespace ?? '';
-  const nodes = new Set<string>();
-  for (const ref of claim.status?.reservedFor ?? []) {
-    if (ref.resource !== 'pods' || (ref.apiGroup ?? '') !== '') continue;
-    const pod = (ref.uid ? podsByUid.get(ref.uid) : undefined) ?? podsByName.get(`${ns}/${ref.name}`);
-    if (pod && (pod.metadata.namespace ?? '') === ns && pod.spec?.nodeName) nodes.add(pod.spec.nodeName);
-  }
-  return [...nodes].sort();
-}
+import { allocatedClaims, placeAllocatedClaims, type ClaimPlacement } from './claim-placement';
+import { candidate, CandidateFinder, WRITE_VERBS, type Candidate, type CandidateKind } from './writer-candidates';
 
 /**
  * Writers through grants that hold in every namespace (arbitrary-node, or legacy resourceclaims/status,
@@ -95,46 +33,6 @@ interface ClaimStatusWriterMap {
   allNodes: ClaimStatusWriter[];
   byNode: Map<string, ClaimStatusWriter[]>;
   drivers: Map<string, string[]>;
-}
-
-/** associated-node / arbitrary-node verbs on resourceclaims/driver, or (before 1.36) resourceclaims/status itself. */
-export type CandidateKind = 'associated' | 'arbitrary' | 'legacy-status';
-
-interface Candidate {
-  subject: SubjectRef;
-  /** refKey(subject) and the identity, computed once: candidates are tested per node and namespace. */
-  key: string;
-  user: UserInfo;
-}
-
-function candidate(subject: SubjectRef): Candidate {
-  return { subject, key: refKey(subject), user: userForSubject(subject) };
-}
-
-/** Candidates plus a constant-time "does one of them apply to this identity" test. */
-class CandidateSet {
-  readonly list: Candidate[];
-  private readonly users = new Set<string>();
-  private readonly groups = new Set<string>();
-
-  constructor(candidates: Map<string, Candidate>) {
-    this.list = [...candidates.values()].sort((a, b) => compareSubjects(a.subject, b.subject));
-    for (const { subject } of this.list) {
-      if (subject.kind === 'Group') this.groups.add(subject.name);
-      else this.users.add(subject.kind === 'ServiceAccount' ? serviceAccountUsername(subject.namespace ?? '', subject.name) : subject.name);
-    }
-  }
-
-  get size(): number {
-    return this.list.length;
-  }
-
-  /** As subjectAppliesTo for any member. */
-  appliesTo(user: UserInfo): boolean {
-    if (this.users.has(user.name)) return true;
-    for (const g of user.groups) if (this.groups.has(g)) return true;
-    return false;
-  }
 }
 
 export type WriteDecision = { mode?: ClaimStatusWriter['mode']; via: Evidence[] };
@@ -159,11 +57,9 @@ export class ClaimWriterAnalysis {
   /** Names listed in resourceNames of rules on resourceclaims/status: only these claim names can change a decision. */
   private readonly statusNames: Set<string>;
   private readonly statusNamesMatter: boolean;
-  private readonly clusterCache = new Map<string, CandidateSet>();
-  private readonly localCache = new Map<string, CandidateSet>();
   private readonly userCache = new Map<string, UserInfo>();
   private readonly normalised = new WeakMap<Evidence[], Evidence[]>();
-  private readonly roleBindingsByNs = new Map<string, IndexedBinding[]>();
+  private readonly candidates: CandidateFinder;
   private readonly decisionCache = new Map<string, WriteDecision | null>();
   /** Writers of every claim of a driver, by writerKey; filled as drivers are met. */
   private readonly everywhere = new Map<string, ClaimStatusWriter>();
@@ -181,7 +77,7 @@ export class ClaimWriterAnalysis {
     this.allocatedClaims = allocatedClaims(ctx.state);
     this.statusNames = resourceNamesInRules(this.engine, 'resource.k8s.io', 'resourceclaims', 'status', WRITE_VERBS);
     this.statusNamesMatter = this.statusNames.size > 0;
-    for (const b of this.engine.rbac.bindings) if (b.ref.kind === 'RoleBinding' && b.role) pushTo(this.roleBindingsByNs, b.ref.namespace ?? '', b);
+    this.candidates = new CandidateFinder(ctx.access);
   }
 
   private get granular(): boolean {
@@ -216,7 +112,7 @@ export class ClaimWriterAnalysis {
     if (rest) return rest;
     rest = [];
     const kind: CandidateKind = this.granular ? 'arbitrary' : 'legacy-status';
-    for (const c of this.clusterCandidates(kind, driver).list) {
+    for (const c of this.candidates.cluster(kind, driver).list) {
       const d = this.clusterWideDecision(c.subject, driver, sample);
       const accepted = this.granular ? d?.mode === 'arbitrary-node' : d !== undefined;
       if (accepted) {
@@ -280,7 +176,7 @@ export class ClaimWriterAnalysis {
     // Every cluster-wide candidate is worth asking only when one of these claims has a listed name.
     const listed = samples.size > 1 || !samples.has('');
     const cluster = listed ? perNamespace : this.boundIn(driver, perNamespace, ns);
-    for (const c of [...this.localCandidates(kind, ns, driver).list, ...cluster]) {
+    for (const c of [...this.candidates.local(kind, ns, driver).list, ...cluster]) {
       const key = `${driver}|arbitrary-node|${c.key}`;
       if (seen.has(key) || this.everywhere.has(key)) continue;
       // Without a RoleBinding here, only a claim name listed in some rule can change the
@@ -336,8 +232,8 @@ export class ClaimWriterAnalysis {
   private collectAssociated(node: string, driver: string, ns: string, claims: ResourceClaim[], writers: Map<string, ClaimStatusWriter>): void {
     const strict = claims.filter((c) => allocatedNodeName(c) === node);
     if (strict.length === 0) return;
-    const cluster = this.clusterCandidates('associated', driver);
-    const local = this.localCandidates('associated', ns, driver);
+    const cluster = this.candidates.cluster('associated', driver);
+    const local = this.candidates.local('associated', ns, driver);
     if (cluster.size === 0 && local.size === 0) return;
     for (const sa of this.ctx.podIndex.serviceAccountsOnNode(node)) {
       const saKey = `${sa.namespace}/${sa.name}`;
@@ -371,7 +267,7 @@ export class ClaimWriterAnalysis {
     if (!clusterHit) {
       // Only a RoleBinding in the namespace naming the identity (or its groups) can still grant it.
       if (!this.hasRoleBindingsIn(user, ns)) return undefined;
-      if (!this.kinds().some((k) => this.localCandidates(k, ns, driver).appliesTo(user))) return undefined;
+      if (!this.kinds().some((k) => this.candidates.local(k, ns, driver).appliesTo(user))) return undefined;
     }
     const d = this.cachedDecision(`id|${userKey}`, claim, driver, () => user);
     if (!d) return undefined;
@@ -380,79 +276,11 @@ export class ClaimWriterAnalysis {
 
   /** Whether a ClusterRoleBinding candidate for `driver` applies to the identity. */
   clusterApplies(user: UserInfo, driver: string): boolean {
-    return this.kinds().some((k) => this.clusterCandidates(k, driver).appliesTo(user));
+    return this.kinds().some((k) => this.candidates.cluster(k, driver).appliesTo(user));
   }
 
   private kinds(): CandidateKind[] {
     return this.granular ? ['associated', 'arbitrary'] : ['legacy-status'];
-  }
-
-  /** Binding subjects of ClusterRoleBindings that could grant the write (any namespace). */
-  private clusterCandidates(kind: CandidateKind, driver: string): CandidateSet {
-    const key = `${kind}|${driver}`;
-    let set = this.clusterCache.get(key);
-    if (!set) {
-      const m = new Map<string, Candidate>();
-      for (const verb of WRITE_VERBS) {
-        const resource =
-          kind === 'legacy-status'
-            ? { verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespace: PROBE_NAMESPACE, name: PROBE_NAME }
-            : {
-                verb: `${kind}-node:${verb}`,
-                group: 'resource.k8s.io',
-                resource: 'resourceclaims',
-                subresource: 'driver',
-                namespace: PROBE_NAMESPACE,
-                name: driver,
-              };
-        for (const e of this.engine.whoCan({ resource })) {
-          if (e.via !== 'rbac') continue;
-          const subject = canonicalSubject(e.subject);
-          const c = candidate(subject);
-          m.set(c.key, c);
-        }
-      }
-      set = new CandidateSet(m);
-      this.clusterCache.set(key, set);
-    }
-    return set;
-  }
-
-  /** Binding subjects of the namespace's RoleBindings whose role could grant the write. */
-  private localCandidates(kind: CandidateKind, ns: string, driver: string): CandidateSet {
-    const key = `${kind}|${ns}|${driver}`;
-    let set = this.localCache.get(key);
-    if (!set) {
-      const m = new Map<string, Candidate>();
-      for (const b of this.roleBindingsByNs.get(ns) ?? []) {
-        const matches = b.role!.rules.some(({ rule }) =>
-          WRITE_VERBS.some((verb) =>
-            kind === 'legacy-status'
-              ? ruleAllowsResource(
-                  { ...rule, resourceNames: undefined },
-                  { verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespace: ns, name: '' },
-                )
-              : ruleAllowsResource(rule, {
-                  verb: `${kind}-node:${verb}`,
-                  group: 'resource.k8s.io',
-                  resource: 'resourceclaims',
-                  subresource: 'driver',
-                  namespace: ns,
-                  name: driver,
-                }),
-          ),
-        );
-        if (!matches) continue;
-        for (const s of b.subjects) {
-          const subject = canonicalSubject(s);
-          const c = candidate(subject);
-          m.set(c.key, c);
-        }
-      }
-      set = new CandidateSet(m);
-      this.localCache.set(key, set);
-    }
-    return set;
   }
 
   /** The identity of a binding subject, built once. */

@@ -2,7 +2,8 @@ import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { ClaimStatusWriter, NodeReport, NodeStatusWriter, Report } from '@/lib/analysis/types';
 import { compareStrings } from '@/lib/k8s/refs';
 import { compareClaimWriters } from './claim-status-writers';
-import { compareWriters, listNodeStatusWriters } from './node-status-writers';
+import { listNodeStatusWriters } from './node-status-writers';
+import { compareWriters } from './node-writer-accumulator';
 
 // The one shape of node writers, as the report carries it: writers that reach every node once in
 // `allNodes`, each node with only its own. `writersOfNode` is the only way back to a node's full lists.
