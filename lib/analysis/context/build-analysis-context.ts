@@ -12,7 +12,7 @@ import { AccessIndex, type AccessEntry, type AccessQuestion } from './access';
 import { roleBindingMembership, type Membership } from './membership';
 import { PodIndex } from './pod-index';
 import { canonicalSubject, isBroadGroup, isMastersGroup, serviceAccountRef, usernameOf } from './identities';
-import { mountsPluginDir, ownerOfPod, podKey, podServiceAccount, templatePods } from './pod-facts';
+import { indexReplicaSets, mountsPluginDir, ownerOfPod, podKey, podServiceAccount, templatePods } from './pod-facts';
 import { Q } from './questions';
 import { PROBE_NAME } from '@/lib/analysis/evidence';
 
@@ -26,6 +26,7 @@ const ALWAYS_PLATFORM = ['kube-system', 'kube-public', 'kube-node-lease'];
 export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, settings: AnalysisSettings): AnalysisContext {
   const namespaces = collectNamespaces(state);
   const pods = [...state.pods, ...templatePods(state)];
+  const replicaSets = indexReplicaSets(state);
 
   // DRA driver pods: mount a kubelet plugin directory AND their service account can create or update ResourceSlices.
   const pluginDirPods = pods.filter(mountsPluginDir);
@@ -74,7 +75,7 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
   capability('can write resourceclaims/driver', ask(Q.claimDriver));
   for (const p of driverPods) {
     const r = reasonsOf(serviceAccountRef(p.metadata.namespace ?? '', podServiceAccount(p)));
-    const owner = ownerOfPod(state, p);
+    const owner = ownerOfPod(replicaSets, p);
     if (!r.driverWorkloads.some((w) => refKey(w) === refKey(owner))) r.driverWorkloads.push(owner);
   }
   for (const r of componentReasons.values()) r.capabilities = [...new Set(r.capabilities)];
@@ -84,7 +85,7 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
   // Node-local identities: service accounts of DaemonSet pods and of DRA driver pods.
   const nodeLocal = new Map<string, SubjectRef>();
   for (const p of pods) {
-    if (ownerOfPod(state, p).kind !== 'DaemonSet' && !driverPodKeys.has(podKey(p))) continue;
+    if (ownerOfPod(replicaSets, p).kind !== 'DaemonSet' && !driverPodKeys.has(podKey(p))) continue;
     const sa = serviceAccountRef(p.metadata.namespace ?? '', podServiceAccount(p));
     nodeLocal.set(refKey(sa), sa);
   }
@@ -139,7 +140,7 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
     isAdminEquivalent: (subject) => isAdminEquivalent(canonicalSubject(subject)),
     isSystemIdentity,
     componentReasons: (subject) => componentReasons.get(refKey(canonicalSubject(subject))) ?? noReasons,
-    ownerOf: (pod) => ownerOfPod(state, pod),
+    ownerOf: (pod) => ownerOfPod(replicaSets, pod),
     pods,
     access: accessIndex,
     get podIndex() {
