@@ -2,6 +2,7 @@ import type { Drift, FindingBrief } from '@/lib/compliance/drift';
 import { describeSubject } from '@/lib/k8s/refs';
 import { EmptyState } from '@/components/ui/panel';
 import { SeverityBadge } from '@/components/ui/severity';
+import { affectedChangeText } from '@/lib/compliance/issue-drift';
 
 // What changed between two snapshots, section by section. Every name is rendered as text.
 
@@ -37,6 +38,7 @@ const CHANGE_LABEL = { added: 'added', removed: 'removed', changed: 'changed' } 
 
 export function DriftView({ drift }: { drift: Drift }) {
   const total =
+    drift.issues.length +
     drift.findings.added.length +
     drift.findings.resolved.length +
     drift.permissions.length +
@@ -49,10 +51,20 @@ export function DriftView({ drift }: { drift: Drift }) {
         From <span className="font-medium text-slate-900">{drift.from}</span> to <span className="font-medium text-slate-900">{drift.to}</span>
       </p>
       {total === 0 && (
-        <EmptyState title="Nothing changed">Findings, DRA permissions, node writers, quotas and zeroing are the same in both snapshots.</EmptyState>
+        <EmptyState title="Nothing changed">Issues, findings, DRA permissions, node writers, quotas and zeroing are the same in both snapshots.</EmptyState>
       )}
       {total > 0 && (
         <>
+          <Section title="Issue changes" count={drift.issues.length}>
+            <ul className="space-y-1 text-sm">
+              {drift.issues.map((i) => (
+                <li key={i.id}>
+                  <span className="font-medium">{CHANGE_LABEL[i.change]}</span> <span className="font-mono text-slate-600">{i.check}</span> {i.title}:{' '}
+                  <span className="text-slate-600">{affectedChangeText(i)}</span>
+                </li>
+              ))}
+            </ul>
+          </Section>
           <Section title="New findings" count={drift.findings.added.length}>
             <FindingList findings={drift.findings.added} sign="+" />
           </Section>

@@ -6,6 +6,7 @@ import { SEVERITIES } from '@/lib/analysis/types';
 import { bindingSubjects, draPermissions, permissionScope } from './dra-permissions';
 import { describeSubject } from '@/lib/k8s/refs';
 import { nodeWriterEntries, type NodeWriterEntry } from './node-writer-entries';
+import { diffIssues, type IssueChange } from './issue-drift';
 
 // What changed between two snapshots: findings (by stable id), DRA permissions per identity, node
 // writers, DRA quotas and DeviceClass zeroing. Pure and deterministic (everything sorted).
@@ -61,6 +62,8 @@ export interface Drift {
   from: string;
   to: string;
   findings: { added: FindingBrief[]; resolved: FindingBrief[] };
+  /** Issues that appeared, vanished or changed size (empty when either report predates issues). */
+  issues: IssueChange[];
   permissions: PermissionChange[];
   nodeWriters: NodeWriterChange[];
   quotas: QuotaChange[];
@@ -165,6 +168,7 @@ export function computeDrift(from: DriftSide, to: DriftSide): Drift {
     from: from.label,
     to: to.label,
     findings: diffFindings(from.report, to.report),
+    issues: diffIssues(from.report, to.report),
     permissions: diffPermissions(from.state, to.state),
     nodeWriters: diffNodeWriters(from.report, to.report),
     quotas: diffQuotas(from.report, to.report),
@@ -173,5 +177,14 @@ export function computeDrift(from: DriftSide, to: DriftSide): Drift {
 }
 
 export function driftIsEmpty(d: Drift): boolean {
-  return d.findings.added.length + d.findings.resolved.length + d.permissions.length + d.nodeWriters.length + d.quotas.length + d.zeroing.length === 0;
+  return (
+    d.findings.added.length +
+      d.findings.resolved.length +
+      d.issues.length +
+      d.permissions.length +
+      d.nodeWriters.length +
+      d.quotas.length +
+      d.zeroing.length ===
+    0
+  );
 }

@@ -1,5 +1,6 @@
 import { describeSubject } from '@/lib/k8s/refs';
 import type { Drift, QuotaChange } from './drift';
+import { affectedChangeText } from './issue-drift';
 
 // Drift as plain text for the terminal: one section per kind of change, `+` gained, `-` lost.
 
@@ -18,6 +19,10 @@ export function renderDriftText(d: Drift): string {
   section(
     `Resolved findings (${d.findings.resolved.length})`,
     d.findings.resolved.map((f) => `  - [${f.severity}] ${f.check} ${f.id}: ${f.message}`),
+  );
+  section(
+    `Issue changes (${d.issues.length})`,
+    d.issues.map((i) => `  ${i.change === 'added' ? '+' : i.change === 'removed' ? '-' : '~'} [${i.severity}] ${i.title}: ${affectedChangeText(i)}`),
   );
   section(
     `Permission changes on DRA resources (${d.permissions.length} identities)`,

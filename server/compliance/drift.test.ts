@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { computeDrift, driftIsEmpty, type Drift } from '@/lib/compliance/drift';
+import { affectedChangeText } from '@/lib/compliance/issue-drift';
+import { renderDriftText } from '@/lib/compliance/render-drift';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { buildReport } from '@/lib/report/build-report';
 import { findDemo, loadDemo } from '@/server/sources/demo-source';
@@ -127,5 +129,16 @@ describe('drift between two versions of the demo', () => {
       },
     ]);
     expect(drift.zeroing).toEqual([{ change: 'changed', name: 'gpu.intel.com', before: 'configured', after: 'missing' }]);
+  });
+
+  it('issue changes: an issue that grew, ones that appeared and one that vanished', () => {
+    const lines = drift.issues.map((i) => `${i.change} ${i.check} ${i.title.slice(i.title.lastIndexOf(': ') + 2)}: ${affectedChangeText(i)}`);
+    expect(lines).toEqual([
+      'changed DRA003 ClusterRole tenant-deviceclass-writer: 1 → 2 findings, 1 → 2 ClusterRoleBinding, 0 → 1 User',
+      'removed NODE001 ClusterRole node-status-patch-role: 1 → 0 findings, 1 → 0 ClusterRoleBinding, 1 → 0 ServiceAccount',
+      'added ZERO001 DeviceClass gpu.intel.com: 0 → 1 findings, 0 → 2 Namespace',
+      'added ZERO002 DeviceClass gpu.intel.com: 0 → 1 findings',
+    ]);
+    expect(renderDriftText(drift)).toContain('Issue changes (4):');
   });
 });
