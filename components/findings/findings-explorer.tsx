@@ -10,6 +10,7 @@ import { EmptyState, Panel } from '@/components/ui/panel';
 import { PageSkeleton } from '@/components/ui/skeleton';
 import { FindingsFilters } from './findings-filters';
 import { FindingsTable } from './findings-table';
+import { IssueGroups } from './issue-groups';
 
 function queryOf(f: FindingFilters): string {
   const sp = new URLSearchParams();
@@ -46,8 +47,23 @@ export function FindingsExplorer() {
   if (isPending) return <PageSkeleton label="Loading findings" />;
   if (error) return <ErrorPanel title="Findings could not be loaded" message={error.message} onRetry={() => refetch()} />;
 
-  const { findings: shown, matched, total, facets, counts } = data;
+  const { findings: shown, matched, total, facets, counts, issues, issuesMatched } = data;
   const filtered = matched !== total;
+  const grouped = filters.group === 'issue';
+  const viewButton = (group: FindingFilters['group'], label: string) => (
+    <button
+      type="button"
+      aria-pressed={filters.group === group}
+      onClick={() => update({ ...filters, group })}
+      className={
+        filters.group === group
+          ? 'rounded-md bg-slate-800 px-3 py-1 text-sm font-medium text-white'
+          : 'rounded-md px-3 py-1 text-sm font-medium text-slate-700 hover:bg-slate-100'
+      }
+    >
+      {label}
+    </button>
+  );
   return (
     <div className="space-y-4">
       <Panel>
@@ -58,20 +74,34 @@ export function FindingsExplorer() {
         title={
           <span role="status" aria-live="polite">
             {filtered ? `${matched} of ${total} findings` : `${total} findings`}
-            {matched > shown.length && ` · the first ${shown.length} shown: narrow the filters to see the rest`}
+            {grouped && ` in ${issuesMatched} issue${issuesMatched === 1 ? '' : 's'}`}
+            {grouped && issuesMatched > issues.length && ` · the ${issues.length} highest-risk issues shown`}
+            {!grouped && matched > shown.length && ` · the first ${shown.length} shown: narrow the filters to see the rest`}
           </span>
         }
         actions={
-          filtered ? (
-            <button type="button" onClick={() => update(DEFAULT_FILTERS)} className="text-sm font-medium text-teal-800 hover:underline">
-              Clear filters
-            </button>
-          ) : undefined
+          <span className="flex items-center gap-3">
+            <span role="group" aria-label="View" className="flex gap-1">
+              {viewButton('none', 'All findings')}
+              {viewButton('issue', 'By issue')}
+            </span>
+            {filtered && (
+              <button
+                type="button"
+                onClick={() => update({ ...DEFAULT_FILTERS, group: filters.group })}
+                className="text-sm font-medium text-teal-800 hover:underline"
+              >
+                Clear filters
+              </button>
+            )}
+          </span>
         }
         bodyClassName="p-0"
       >
         <div aria-busy={isFetching} className={isFetching ? 'opacity-70 transition-opacity' : undefined}>
-          {shown.length ? (
+          {shown.length && grouped ? (
+            <IssueGroups issues={issues} filters={filters} />
+          ) : shown.length ? (
             <FindingsTable findings={shown} />
           ) : (
             <div className="p-5">

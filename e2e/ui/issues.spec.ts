@@ -30,6 +30,32 @@ test('the overview leads with the top risks; one click lists an issue’s findin
 
   await page.getByRole('button', { name: 'Show every issue' }).click();
   await expect(page).not.toHaveURL(/issue=/);
-  expect(await rows.count()).toBeGreaterThan(20);
+  await expect.poll(() => rows.count()).toBeGreaterThan(20);
+  expect(consoleErrors).toEqual([]);
+});
+
+test('the findings page groups by issue: ranked issues, each opened to its findings, with the filters applied', async ({ page, consoleErrors }) => {
+  await gotoAndSettle(page, '/findings', 'Findings');
+  await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'By issue' }).click();
+  await expect(page).toHaveURL(/group=issue/);
+  const issues = page.getByRole('list', { name: 'Issues' }).locator(':scope > li');
+  await expect(page.getByRole('status')).toContainText('50 findings in 40 issues');
+  await expect(issues).toHaveCount(40);
+  await expect(issues.first()).toContainText('DRA001');
+
+  // QUOTA004 is one issue for six claims and templates (allocationMode: All).
+  const quota004 = issues.filter({ hasText: 'QUOTA004' });
+  await expect(quota004).toHaveCount(1);
+  await quota004.getByRole('button').first().click();
+  await expect(quota004.getByRole('button').first()).toHaveAttribute('aria-expanded', 'true');
+  await expect(quota004.getByRole('table', { name: 'Findings' }).locator('tbody tr')).toHaveCount(6);
+  await screenshot(page, 'findings-by-issue');
+
+  // Filters narrow the issues and what an issue shows.
+  await page.getByRole('search', { name: 'Filter findings' }).getByRole('button', { name: /^Critical/ }).click();
+  await expect(page.getByRole('status')).toContainText('3 of 50 findings in 3 issues');
+  await expect(issues).toHaveCount(3);
+  await page.reload();
+  await expect(issues).toHaveCount(3);
   expect(consoleErrors).toEqual([]);
 });

@@ -8,19 +8,34 @@ describe('findingsPage', () => {
   const summary = { counts: countBySeverity(all), facets: findingFacets(all) };
 
   it('cuts the sorted, filtered list to the limit and counts what matched', () => {
-    const page = findingsPage(all, { ...DEFAULT_FILTERS, severity: ['critical', 'high'] }, summary, 2);
+    const page = findingsPage(SAMPLE_REPORT, { ...DEFAULT_FILTERS, severity: ['critical', 'high'] }, summary, 2);
     expect(page.findings.map((f) => f.id)).toEqual(['f-crit', 'f-high-a']);
     expect(page).toMatchObject({ total: 4, matched: 3, limit: 2 });
     expect(page.counts).toBe(summary.counts);
   });
 
   it('rows carry no evidence or remediation (those are on the detail page)', () => {
-    const page = findingsPage(all, DEFAULT_FILTERS, summary);
+    const page = findingsPage(SAMPLE_REPORT, DEFAULT_FILTERS, summary);
     expect(page.findings).toHaveLength(4);
     for (const row of page.findings) {
       expect(row).not.toHaveProperty('evidence');
       expect(row).not.toHaveProperty('remediation');
       expect(row.title).toBe(all.find((f) => f.id === row.id)!.title);
     }
+  });
+
+  it('group=issue lists the issues with matching findings, in report order, with how many match', async () => {
+    const { buildReport } = await import('@/lib/report/build-report');
+    const { loadDemo } = await import('@/server/sources/demo-source');
+    const report = buildReport(await loadDemo());
+    const s = { counts: countBySeverity(report.findings), facets: findingFacets(report.findings) };
+    const page = findingsPage(report, { ...DEFAULT_FILTERS, group: 'issue' }, s);
+    expect(page.issues.map((i) => i.id)).toEqual(report.issues.map((i) => i.id));
+    expect(page.issues.reduce((n, i) => n + i.matched, 0)).toBe(report.findings.length);
+    const critical = findingsPage(report, { ...DEFAULT_FILTERS, group: 'issue', severity: ['critical'] }, s);
+    expect(critical.issues.every((i) => i.severity === 'critical')).toBe(true);
+    expect(critical.issuesMatched).toBe(new Set(report.findings.filter((f) => f.severity === 'critical').map((f) => f.issueId)).size);
+    // Without grouping the page carries no issues.
+    expect(findingsPage(report, DEFAULT_FILTERS, s).issues).toEqual([]);
   });
 });

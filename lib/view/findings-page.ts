@@ -1,4 +1,4 @@
-import type { Finding, Severity } from '@/lib/analysis/types';
+import type { Finding, Issue, Report, Severity } from '@/lib/analysis/types';
 import { filterFindings, type FindingFacets, type FindingFilters } from './findings-view';
 
 /** Rows sent to the findings list at most: a large cluster has tens of thousands of findings. */
@@ -14,9 +14,19 @@ export interface FindingsPage {
   /** At most `limit` matching findings, sorted. */
   findings: FindingRow[];
   limit: number;
+  /** With `group=issue`: the issues with matching findings, highest risk first (at most ISSUE_GROUP_LIMIT). */
+  issues: IssueGroup[];
+  /** How many issues have matching findings. */
+  issuesMatched: number;
   counts: Record<Severity, number>;
   facets: FindingFacets;
 }
+
+/** Issue groups sent at most (the rest are counted). */
+export const ISSUE_GROUP_LIMIT = 200;
+
+/** An issue as the grouped list shows it; its findings are fetched when it is expanded. */
+export type IssueGroup = Omit<Issue, 'findingIds' | 'remediation'> & { findings: number; matched: number };
 
 export function toFindingRow(f: Finding): FindingRow {
   const { evidence: _evidence, remediation: _remediation, ...row } = f;
@@ -25,11 +35,21 @@ export function toFindingRow(f: Finding): FindingRow {
 
 /** The filtered, sorted list cut to `limit` rows, with the counts and facets of all findings. */
 export function findingsPage(
-  all: readonly Finding[],
+  report: Pick<Report, 'findings' | 'issues'>,
   filters: FindingFilters,
   summary: { counts: Record<Severity, number>; facets: FindingFacets },
   limit = FINDINGS_PAGE_LIMIT,
 ): FindingsPage {
+  const all = report.findings;
   const matched = filterFindings(all, filters);
-  return { total: all.length, matched: matched.length, findings: matched.slice(0, limit).map(toFindingRow), limit, ...summary };
+  let issues: IssueGroup[] = [];
+  let issuesMatched = 0;
+  if (filters.group === 'issue') {
+    const perIssue = new Map<string, number>();
+    for (const f of matched) perIssue.set(f.issueId, (perIssue.get(f.issueId) ?? 0) + 1);
+    const hit = report.issues.filter((i) => perIssue.has(i.id));
+    issuesMatched = hit.length;
+    issues = hit.slice(0, ISSUE_GROUP_LIMIT).map(({ findingIds, remediation: _remediation, ...rest }) => ({ ...rest, findings: findingIds.length, matched: perIssue.get(rest.id)! }));
+  }
+  return { total: all.length, matched: matched.length, findings: matched.slice(0, limit).map(toFindingRow), limit, issues, issuesMatched, ...summary };
 }

@@ -15,9 +15,11 @@ export interface FindingFilters {
   issue: string;
   q: string;
   sort: FindingSort;
+  /** Group the list by issue (`?group=issue`). */
+  group: 'none' | 'issue';
 }
 
-export const DEFAULT_FILTERS: FindingFilters = { severity: [], check: [], namespace: '', subject: '', issue: '', q: '', sort: 'severity' };
+export const DEFAULT_FILTERS: FindingFilters = { severity: [], check: [], namespace: '', subject: '', issue: '', q: '', sort: 'severity', group: 'none' };
 
 type Params = { get(name: string): string | null; getAll(name: string): string[] };
 
@@ -40,6 +42,7 @@ export function parseFindingFilters(params: Params): FindingFilters {
     issue: /^[0-9a-f]{16}$/.test(params.get('issue') ?? '') ? params.get('issue')! : '',
     q: (params.get('q') ?? '').slice(0, 200),
     sort: (SORT_KEYS as readonly string[]).includes(sort) ? (sort as FindingSort) : 'severity',
+    group: params.get('group') === 'issue' ? 'issue' : 'none',
   };
 }
 
@@ -52,6 +55,7 @@ export function findingFiltersToQuery(f: FindingFilters): Record<string, string 
     issue: f.issue || undefined,
     q: f.q || undefined,
     sort: f.sort === 'severity' ? undefined : f.sort,
+    group: f.group === 'issue' ? 'issue' : undefined,
   };
 }
 

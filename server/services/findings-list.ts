@@ -15,5 +15,5 @@ export async function getFindingsPage(filters: FindingFilters): Promise<Findings
     summary = { counts: countBySeverity(report.findings), facets: findingFacets(report.findings) };
     summaries.set(report, summary);
   }
-  return findingsPage(report.findings, filters, summary);
+  return findingsPage(report, filters, summary);
 }
