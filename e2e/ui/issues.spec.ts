@@ -52,7 +52,10 @@ test('the findings page groups by issue: ranked issues, each opened to its findi
   await screenshot(page, 'findings-by-issue');
 
   // Filters narrow the issues and what an issue shows.
-  await page.getByRole('search', { name: 'Filter findings' }).getByRole('button', { name: /^Critical/ }).click();
+  await page
+    .getByRole('search', { name: 'Filter findings' })
+    .getByRole('button', { name: /^Critical/ })
+    .click();
   await expect(page.getByRole('status')).toContainText('3 of 50 findings in 3 issues');
   await expect(issues).toHaveCount(3);
   await page.reload();

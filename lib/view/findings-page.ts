@@ -49,7 +49,9 @@ export function findingsPage(
     for (const f of matched) perIssue.set(f.issueId, (perIssue.get(f.issueId) ?? 0) + 1);
     const hit = report.issues.filter((i) => perIssue.has(i.id));
     issuesMatched = hit.length;
-    issues = hit.slice(0, ISSUE_GROUP_LIMIT).map(({ findingIds, remediation: _remediation, ...rest }) => ({ ...rest, findings: findingIds.length, matched: perIssue.get(rest.id)! }));
+    issues = hit
+      .slice(0, ISSUE_GROUP_LIMIT)
+      .map(({ findingIds, remediation: _remediation, ...rest }) => ({ ...rest, findings: findingIds.length, matched: perIssue.get(rest.id)! }));
   }
   return { total: all.length, matched: matched.length, findings: matched.slice(0, limit).map(toFindingRow), limit, issues, issuesMatched, ...summary };
 }

@@ -158,7 +158,9 @@ async function main() {
         findings: report.findings.length,
         partition: partition ? 1 : 0,
         jsonBytes,
-        top: report.issues.slice(0, 10).map((i) => ({ score: i.risk.score, check: i.check, title: i.title, findings: i.findingIds.length, reasons: i.risk.reasons })),
+        top: report.issues
+          .slice(0, 10)
+          .map((i) => ({ score: i.risk.score, check: i.check, title: i.title, findings: i.findingIds.length, reasons: i.risk.reasons })),
       }),
     );
     return;
