@@ -1,5 +1,6 @@
 import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
 import type { SourceKind } from '@/lib/k8s/cluster-state';
+import type { ActivityReport } from '@/lib/audit/activity-types';
 
 // The report contract (DESIGN.md §5) shared by the CLI, the HTTP API, the UI and exports.
 
@@ -12,7 +13,8 @@ export type CheckId =
   | 'CLAIM001' | 'CLAIM002' | 'CLAIM003' | 'CLAIM004' | 'CLAIM005'
   | 'QUOTA001' | 'QUOTA002' | 'QUOTA003' | 'QUOTA004'
   | 'ZERO001' | 'ZERO002'
-  | 'POD001' | 'POD002' | 'POD003' | 'POD004';
+  | 'POD001' | 'POD002' | 'POD003' | 'POD004'
+  | 'AUDIT001' | 'AUDIT002' | 'AUDIT003' | 'AUDIT004' | 'AUDIT005' | 'AUDIT006';
 
 /** One step of why a finding exists: a grant (binding → role → rule) or an object field. */
 export type Evidence =
@@ -102,4 +104,6 @@ export interface Report {
   quotas: QuotaUsage[];
   deviceClasses: DeviceClassReport[];
   warnings: string[];
+  /** Present when an audit log was read (--audit): what identities did in the window. */
+  activity?: ActivityReport;
 }
