@@ -1,0 +1,76 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { auditEvent, jsonLines } from '@/lib/audit/__fixtures__/events';
+import type { Report } from '@/lib/report/types';
+import { runCli as run } from '../__fixtures__/run-cli';
+
+// `report --audit PATH` on the demo cluster with a folder of logs (plain JSON lines with a bad line,
+// a gzip-rotated part, an EventList), and `audit-policy`.
+
+const PLUGIN = 'system:serviceaccount:gpu-operator:dra-driver-nvidia-gpu-service-account-kubeletplugin';
+const PLUGIN_GROUPS = ['system:serviceaccounts', 'system:serviceaccounts:gpu-operator', 'system:authenticated'];
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dra-posture-audit-cli-'));
+  const plain = jsonLines([
+    auditEvent({ verb: 'update', user: PLUGIN, groups: PLUGIN_GROUPS, node: 'gpu-h100-01', namespace: 'tenant-a', name: 'c1', subresource: 'driver', decision: 'forbid', reason: 'no RBAC policy matched', time: '2026-11-20T10:00:00Z' }),
+  ]) + '{"kind":"Event","verb":\n' + jsonLines([auditEvent({ verb: 'get', user: PLUGIN, groups: PLUGIN_GROUPS, node: 'gpu-h100-01', namespace: 'tenant-a', name: 'c1', time: '2026-11-20T10:05:00Z' })]);
+  await writeFile(join(dir, 'audit.log'), plain);
+  await writeFile(join(dir, 'audit-2026-11-19.log.gz'), gzipSync(jsonLines([auditEvent({ verb: 'update', user: 'mallory', resource: 'deviceclasses', name: 'gpu.nvidia.com', time: '2026-11-19T09:00:00Z' })])));
+  await writeFile(join(dir, 'list.json'), JSON.stringify({ kind: 'EventList', apiVersion: 'audit.k8s.io/v1', items: [auditEvent({ verb: 'list', user: 'alice', namespace: 'tenant-a', time: '2026-11-21T00:00:00Z' })] }, null, 2));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('report --audit', () => {
+  it('adds AUDIT findings and the activity section; a malformed line is reported, not fatal', async () => {
+    const { code, out, err } = await run('report', '--demo', '--audit', dir, '-o', 'json');
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    const report = JSON.parse(out) as Report;
+    const a = report.activity!;
+    expect(a.events).toBe(4);
+    expect(a.window).toEqual({ first: '2026-11-19T09:00:00.000Z', last: '2026-11-21T00:00:00.000Z' });
+    expect(a.malformed.count).toBe(1);
+    expect(a.malformed.samples[0]).toMatchObject({ file: join(dir, 'audit.log'), line: 2 });
+    expect(a.files.map((f) => [f.path.slice(dir.length + 1), f.compressed, f.events])).toEqual([
+      ['audit-2026-11-19.log.gz', true, 1],
+      ['audit.log', false, 2],
+      ['list.json', false, 1],
+    ]);
+    const checks = report.findings.filter((f) => f.check.startsWith('AUDIT')).map((f) => f.check);
+    expect(checks.sort()).toEqual(['AUDIT003', 'AUDIT004']);
+    expect(report.summary.high + report.summary.medium).toBeGreaterThanOrEqual(2);
+    // The plugin's grants: read of claims used, driver writes it holds but never made successfully.
+    const plugin = a.unusedGrants.find((g) => g.identity === PLUGIN)!;
+    expect(plugin.used).toBeGreaterThan(0);
+    expect(plugin.unused.some((u) => u.draRelevant)).toBe(true);
+  });
+
+  it('prints the activity in Markdown and fails cleanly on a missing path', async () => {
+    const md = await run('report', '--demo', '--audit', dir);
+    expect(md.out).toContain('## Activity (audit log)');
+    expect(md.out).toMatch(/audit\.log line 2/);
+    const missing = await run('report', '--demo', '--audit', join(dir, 'nope'));
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/audit log not found/);
+  });
+});
+
+describe('audit-policy', () => {
+  it('prints a Policy with tenant namespaces at RequestResponse', async () => {
+    const { code, out } = await run('audit-policy', '--tenant-namespace', 'tenant-a');
+    expect(code).toBe(0);
+    const policy = parse(out) as { kind: string; rules: { level: string; namespaces?: string[] }[] };
+    expect(policy.kind).toBe('Policy');
+    expect(policy.rules[0]).toMatchObject({ level: 'RequestResponse', namespaces: ['tenant-a'] });
+    expect((await run('audit-policy', '--tenant-namespace', 'Bad_NS')).code).toBe(2);
+  });
+});
