@@ -94,3 +94,32 @@ describe('createActivityAggregator', () => {
     expect(again.map((f) => f.id).sort()).toEqual(findings.map((f) => f.id).sort());
   });
 });
+
+describe('claim status writes as the v1.36 server logs them', () => {
+  const message = 'ResourceClaim.resource.k8s.io "c" is invalid: status.devices: Forbidden: changing status.devices requires associated-node:update permission on resourceclaims/driver for driver "gpu.example.com"';
+  const status = (node: string) => ({
+    status: {
+      allocation: { devices: { results: [{ request: 'gpu', driver: 'gpu.example.com', pool: node, device: 'gpu-0' }] }, nodeSelector: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }] } },
+      devices: [{ driver: 'gpu.example.com', pool: node, device: 'gpu-0' }],
+    },
+  });
+  const result = aggregate([
+    { verb: 'update', user: SA, groups: SA_GROUPS, node: 'n-1', namespace: 't', name: 'c', subresource: 'status', code: 422, reason: message, level: 'Request', requestObject: status('n-2') },
+    { verb: 'update', user: SA, groups: SA_GROUPS, node: 'n-1', namespace: 't', name: 'd', subresource: 'status', level: 'Request', requestObject: status('n-1') },
+    { verb: 'update', user: 'system:serviceaccount:kube-system:scheduler', namespace: 't', name: 'e', subresource: 'status', level: 'Request', requestObject: { status: { allocation: {} } } },
+  ]);
+
+  it('a 422 from the granular check is a denied driver write with its message; bodies tell driver from binding writes', () => {
+    expect(result.activity.writes.map((w) => [w.identity.split(':').pop(), w.category, w.allowed, w.denied])).toEqual([
+      ['plugin', 'claim-driver', 1, 1],
+      ['scheduler', 'claim-binding', 1, 0],
+    ]);
+    expect(result.activity.writes[0].deniedReason).toBe(message);
+    expect(auditFindings(result.alerts).map((f) => f.check)).toEqual(['AUDIT004']);
+  });
+
+  it('records the synthetic checks the successful writes passed', () => {
+    expect([...result.usage.get(SA)!.used].filter((k) => k.includes('driver'))).toEqual([['associated-node:update', 'resource.k8s.io', 'resourceclaims', 'driver', 't', 'gpu.example.com'].join('\u001f')]);
+    expect(result.usage.get('system:serviceaccount:kube-system:scheduler')!.used.has(['update', 'resource.k8s.io', 'resourceclaims', 'binding', '', ''].join('\u001f'))).toBe(true);
+  });
+});

@@ -1,5 +1,5 @@
 import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
-import { nodeNameFromUsername } from '@/lib/authz/user-info';
+import { nodeNameFromUsername, parseServiceAccountUsername } from '@/lib/authz/user-info';
 import type { ActivityBucket, ActivityReport, CoverageRow, DeniedSample, DraWriteCategory, DraWriteRow, IdentityActivity, ImpersonationRow } from './activity-types';
 import { alertsOf, type AlertDraft } from './alert-rules';
 import { succeeded } from './parse-event';
@@ -23,14 +23,19 @@ const HOUR = 3_600_000;
 const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
 /** The DRA write category of a request, or undefined when it is not a DRA write. */
-export function draWriteCategory(rec: Pick<AuditRecord, 'verb' | 'objectRef'>): DraWriteCategory | undefined {
+export function draWriteCategory(rec: Pick<AuditRecord, 'verb' | 'objectRef' | 'draDenied' | 'statusDrivers' | 'bindingInBody'>): DraWriteCategory | undefined {
   const ref = rec.objectRef;
   if (!ref || !WRITE_VERBS.has(rec.verb)) return undefined;
   if (ref.apiGroup === '' && ref.resource === 'nodes' && ref.subresource === 'status') return 'node-status';
   if (ref.apiGroup !== 'resource.k8s.io') return undefined;
   switch (ref.resource) {
     case 'resourceclaims':
-      return ref.subresource === 'status' ? 'claim-status' : ref.subresource === 'binding' ? 'claim-binding' : ref.subresource === 'driver' ? 'claim-driver' : ref.subresource === '' ? 'claim' : undefined;
+      // A status write is a driver or binding write when the refusal or the body says so.
+      if (ref.subresource === 'status') {
+        if (rec.draDenied) return rec.draDenied === 'driver' ? 'claim-driver' : 'claim-binding';
+        return rec.statusDrivers ? 'claim-driver' : rec.bindingInBody ? 'claim-binding' : 'claim-status';
+      }
+      return ref.subresource === 'binding' ? 'claim-binding' : ref.subresource === 'driver' ? 'claim-driver' : ref.subresource === '' ? 'claim' : undefined;
     case 'resourceclaimtemplates':
       return ref.subresource === '' ? 'claim-template' : undefined;
     case 'resourceslices':
@@ -117,6 +122,23 @@ function impersonationUsage(rec: AuditRecord, target: AuditUser): string[] {
   return keys;
 }
 
+/**
+ * The synthetic checks a successful claim status write passed, as far as its body shows: a driver
+ * write per driver of status.devices (associated-node when the requester's token is bound to the
+ * claim's single allocated node, as the server tries it first), else an allocation write (binding,
+ * cluster scope). Without a body (Metadata level) nothing is added.
+ */
+export function grantedStatusChecks(rec: AuditRecord): string[] {
+  const ref = rec.objectRef;
+  if (!ref || ref.apiGroup !== 'resource.k8s.io' || ref.resource !== 'resourceclaims' || ref.subresource !== 'status') return [];
+  if (rec.statusDrivers) {
+    const own = rec.allocatedNode !== undefined && rec.user.nodeName === rec.allocatedNode && parseServiceAccountUsername(rec.user.username) !== undefined;
+    return rec.statusDrivers.map((d) => usageKey(`${own ? 'associated-node' : 'arbitrary-node'}:${rec.verb}`, 'resource.k8s.io', 'resourceclaims', 'driver', ref.namespace, d));
+  }
+  if (rec.bindingInBody) return [usageKey(rec.verb, 'resource.k8s.io', 'resourceclaims', 'binding', '', '')];
+  return [];
+}
+
 export function createActivityAggregator(limits = AUDIT_LIMITS): ActivityAggregator {
   let events = 0;
   let skipped = 0;
@@ -181,7 +203,7 @@ export function createActivityAggregator(limits = AUDIT_LIMITS): ActivityAggrega
       if (rec.time > last) last = rec.time;
       if (rec.adminAccess !== undefined || rec.opaqueBytes !== undefined || rec.sliceDriver !== undefined || rec.level === 'Request' || rec.level === 'RequestResponse') requestBodies = true;
       const ok = succeeded(rec);
-      const isDenied = rec.decision === 'forbid' || rec.code === 403;
+      const isDenied = rec.decision === 'forbid' || rec.code === 403 || rec.draDenied !== undefined;
       const ref = rec.objectRef;
       const node = requesterNode(rec.user);
 
@@ -214,7 +236,10 @@ export function createActivityAggregator(limits = AUDIT_LIMITS): ActivityAggrega
         if (rec.time < actor.first) actor.first = rec.time;
         if (rec.time > actor.last) actor.last = rec.time;
       }
-      if (ok && ref) use(actor, usageKey(rec.verb, ref.apiGroup, ref.resource, ref.subresource, ref.namespace, ref.name));
+      if (ok && ref) {
+        use(actor, usageKey(rec.verb, ref.apiGroup, ref.resource, ref.subresource, ref.namespace, ref.name));
+        for (const k of grantedStatusChecks(rec)) use(actor, k);
+      }
       if (ok && target) for (const k of impersonationUsage(rec, target)) use(requester, k);
 
       if (target) {

@@ -70,8 +70,10 @@ export function alertsOf(rec: AuditRecord, ok: boolean, denied: boolean): AlertD
       const janitor = rec.verb.startsWith('delete') && SLICE_JANITORS.has(rec.user.username);
       if (!isNode && !janitor) add('AUDIT003', [objectOf(rec)], `${rec.verb}${rec.sliceDriver ? ` (driver ${rec.sliceDriver})` : ''}`, { writerIsServiceAccount: parseServiceAccountUsername(rec.user.username) !== undefined });
     }
-    if (denied && ref.resource === 'resourceclaims' && (ref.subresource === 'driver' || ref.subresource === 'binding') && (rec.verb === 'update' || rec.verb === 'patch')) {
-      add('AUDIT004', node ? [{ kind: 'Node', name: node }] : [], `${rec.verb} resourceclaims/${ref.subresource}`);
+    // The granular checks run inside a resourceclaims/status write; a literal driver/binding subresource is counted too.
+    const sub = rec.draDenied ?? (denied && (ref.subresource === 'driver' || ref.subresource === 'binding') ? ref.subresource : undefined);
+    if (sub && ref.resource === 'resourceclaims' && (rec.verb === 'update' || rec.verb === 'patch')) {
+      add('AUDIT004', node ? [{ kind: 'Node', name: node }] : [], `${rec.verb} resourceclaims/${sub}`);
     }
   }
   const target = rec.impersonatedUser ? nodeNameFromUsername(rec.impersonatedUser.username) : undefined;

@@ -66,9 +66,38 @@ function time(o: Obj): number {
   throw new FieldError('stageTimestamp is missing');
 }
 
+/** The node of the strict single-node selector form (one term, one matchFields metadata.name In [node]). */
+function strictNode(selector: unknown): string | undefined {
+  if (!isObj(selector) || !Array.isArray(selector.nodeSelectorTerms) || selector.nodeSelectorTerms.length !== 1) return undefined;
+  const term = selector.nodeSelectorTerms[0];
+  if (!isObj(term) || (Array.isArray(term.matchExpressions) && term.matchExpressions.length > 0)) return undefined;
+  const fields = term.matchFields;
+  if (!Array.isArray(fields) || fields.length !== 1) return undefined;
+  const f = fields[0];
+  if (!isObj(f) || f.key !== 'metadata.name' || f.operator !== 'In' || !Array.isArray(f.values) || f.values.length !== 1 || typeof f.values[0] !== 'string') return undefined;
+  return f.values[0];
+}
+
+/** A claim status body: which drivers have device entries, the allocated node, whether allocation is set. */
+function inspectStatusBody(rec: AuditRecord, body: unknown): void {
+  if (!isObj(body) || !isObj(body.status)) return;
+  const status = body.status;
+  if (Array.isArray(status.devices)) {
+    const drivers = new Set<string>();
+    for (const d of status.devices) if (isObj(d) && typeof d.driver === 'string') drivers.add(d.driver);
+    if (drivers.size > 0) rec.statusDrivers = [...drivers].sort();
+  }
+  if (isObj(status.allocation) || (Array.isArray(status.reservedFor) && status.reservedFor.length > 0)) rec.bindingInBody = true;
+  if (isObj(status.allocation)) {
+    const node = strictNode(status.allocation.nodeSelector);
+    if (node !== undefined) rec.allocatedNode = node;
+  }
+}
+
 /** Request bodies of DRA objects: adminAccess on any request, the largest opaque parameters, a slice's driver. */
 function inspectBody(rec: AuditRecord, body: unknown): void {
   if (!isObj(body)) return;
+  if (rec.objectRef?.subresource === 'status') return inspectStatusBody(rec, body);
   const spec = body.spec;
   if (!isObj(spec)) return;
   // A ResourceClaimTemplate nests the claim spec one level down.
@@ -127,8 +156,14 @@ export function parseAuditEvent(value: unknown): ParsedEvent {
     if (annotations !== undefined && annotations !== null && !isObj(annotations)) throw new FieldError('annotations must be an object');
     const decision = annotations?.[DECISION];
     rec.decision = decision === 'allow' || decision === 'forbid' ? (decision as AuditDecision) : rec.code === 403 ? 'forbid' : 'unknown';
-    const reason = annotations?.[REASON] ?? (isObj(status) ? status.message ?? status.reason : undefined);
+    // A refusal after authorization (422 from the granular status checks) says why in the message.
+    const message = isObj(status) ? status.message ?? status.reason : undefined;
+    const reason = rec.code !== undefined && rec.code >= 400 && typeof message === 'string' && message !== '' ? message : annotations?.[REASON] || message;
     if (typeof reason === 'string' && reason !== '') rec.reason = reason.length > 500 ? `${reason.slice(0, 500)}…` : reason;
+    if (ref && ref.apiGroup === 'resource.k8s.io' && ref.resource === 'resourceclaims' && rec.code !== undefined && rec.code >= 400 && typeof message === 'string') {
+      if (message.includes('resourceclaims/driver')) rec.draDenied = 'driver';
+      else if (message.includes('resourceclaims/binding')) rec.draDenied = 'binding';
+    }
     if (ref && ref.apiGroup === 'resource.k8s.io' && DRA_BODY_RESOURCES.has(ref.resource) && value.requestObject !== undefined) inspectBody(rec, value.requestObject);
     return { kind: 'event', record: rec };
   } catch (e) {

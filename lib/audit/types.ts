@@ -37,6 +37,18 @@ export interface AuditRecord {
   opaqueBytes?: number;
   /** From requestObject (Request level or above): spec.driver of a ResourceSlice. */
   sliceDriver?: string;
+  /**
+   * A claim status write refused by the v1.36 granular checks (the synthetic resourceclaims/driver or
+   * resourceclaims/binding authorization inside the status update; the response is 422 or 403, the
+   * event's objectRef stays resourceclaims/status).
+   */
+  draDenied?: 'driver' | 'binding';
+  /** From a resourceclaims/status body: drivers of status.devices entries. */
+  statusDrivers?: string[];
+  /** From a resourceclaims/status body: the strict single node of status.allocation.nodeSelector. */
+  allocatedNode?: string;
+  /** From a resourceclaims/status body: status.allocation or status.reservedFor present. */
+  bindingInBody?: boolean;
 }
 
 /** Where a line that is not a valid event was, and why. */
