@@ -2,6 +2,7 @@ import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
 import { nodeNameFromUsername, parseServiceAccountUsername } from '@/lib/authz/user-info';
 import type { ActivityBucket, ActivityReport, CoverageRow, DeniedSample, DraWriteCategory, DraWriteRow, IdentityActivity, ImpersonationRow } from './activity-types';
 import { alertsOf, type AlertDraft } from './alert-rules';
+import { impersonationTarget } from './impersonation-target';
 import { succeeded } from './parse-event';
 import type { AuditRecord, AuditUser, MalformedLine } from './types';
 
@@ -227,7 +228,7 @@ export function createActivityAggregator(limits = AUDIT_LIMITS): ActivityAggrega
         if (rec.time > requester.last) requester.last = rec.time;
         if (node) requester.nodes.add(node);
       }
-      const target = rec.impersonatedUser;
+      const target = impersonationTarget(rec);
       const actor = target ? identity(target) : requester;
       if (target && actor) {
         actor.events++;

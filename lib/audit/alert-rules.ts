@@ -1,6 +1,7 @@
 import { canonicalSubject } from '@/lib/analysis/context/identities';
 import { nodeNameFromUsername, parseServiceAccountUsername } from '@/lib/authz/user-info';
 import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
+import { impersonationTarget } from './impersonation-target';
 import type { AuditRecord } from './types';
 
 // Which audit alerts (AUDIT001–AUDIT005) one event raises. Each draft carries a key: drafts with
@@ -76,7 +77,8 @@ export function alertsOf(rec: AuditRecord, ok: boolean, denied: boolean): AlertD
       add('AUDIT004', node ? [{ kind: 'Node', name: node }] : [], `${rec.verb} resourceclaims/${sub}`);
     }
   }
-  const target = rec.impersonatedUser ? nodeNameFromUsername(rec.impersonatedUser.username) : undefined;
+  const impersonated = impersonationTarget(rec);
+  const target = impersonated ? nodeNameFromUsername(impersonated.username) : undefined;
   if (target !== undefined && ref.apiGroup === '' && ref.resource === 'nodes' && ref.subresource === 'status' && (rec.verb === 'update' || rec.verb === 'patch') && rec.user.nodeName !== target) {
     add('AUDIT005', [{ kind: 'Node', name: target }], `${rec.verb} nodes/status as system:node:${target} ${outcome(ok, rec)}${rec.user.nodeName ? ` from a pod on ${rec.user.nodeName}` : ' without a pod-bound token'}`);
   }

@@ -160,6 +160,10 @@ export function parseAuditEvent(value: unknown): ParsedEvent {
     const message = isObj(status) ? status.message ?? status.reason : undefined;
     const reason = rec.code !== undefined && rec.code >= 400 && typeof message === 'string' && message !== '' ? message : annotations?.[REASON] || message;
     if (typeof reason === 'string' && reason !== '') rec.reason = reason.length > 500 ? `${reason.slice(0, 500)}…` : reason;
+    if (rec.code === 403 && typeof message === 'string') {
+      const m = /cannot (impersonate(?::|-on:)?[\w:-]*) resource/.exec(message);
+      if (m) rec.impersonationRefused = m[1];
+    }
     if (ref && ref.apiGroup === 'resource.k8s.io' && ref.resource === 'resourceclaims' && rec.code !== undefined && rec.code >= 400 && typeof message === 'string') {
       if (message.includes('resourceclaims/driver')) rec.draDenied = 'driver';
       else if (message.includes('resourceclaims/binding')) rec.draDenied = 'binding';

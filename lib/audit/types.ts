@@ -47,6 +47,11 @@ export interface AuditRecord {
   statusDrivers?: string[];
   /** From a resourceclaims/status body: the strict single node of status.allocation.nodeSelector. */
   allocatedNode?: string;
+  /**
+   * A request refused at impersonation: the event then has no impersonatedUser, only the message
+   * (`cannot impersonate-on:arbitrary-node:update resource "nodes/status"`). The verb checked.
+   */
+  impersonationRefused?: string;
   /** From a resourceclaims/status body: status.allocation or status.reservedFor present. */
   bindingInBody?: boolean;
 }

@@ -13,11 +13,11 @@ Usage:
   dra-posture report [-o markdown|json|html] [--fail-on critical|high|medium|low|info] [--authorizers Node,RBAC] [--audit PATH]
   dra-posture build-role --persona P [--driver D]... [-n NS] [--service-account NS/NAME | --user U | --group G]
                         [--rule "VERBS RESOURCE[.GROUP][/SUB] [NAMES] # why"]... [-o yaml|json] [--demo | --snapshot PATH]
-  dra-posture export --out FILE [--key PRIVATE.pem] [--pdf]      compliance bundle (tar: report, objects, CSV, HTML, manifest)
+  dra-posture export --out FILE [--key PRIVATE.pem] [--pdf] [--audit PATH]  compliance bundle (tar: report, objects, CSV, HTML, manifest)
   dra-posture verify FILE [--key PUBLIC.pem]                     exit 0 only if every digest (and the signature) holds
   dra-posture diff A B [-o json]                                 drift between two bundles (or stored snapshot ids)
   dra-posture audit-policy [--tenant-namespace NS]... [-o yaml|json]   the recommended audit policy for DRA
-  dra-posture serve [--host 127.0.0.1] [--port 3000] [--demo | --snapshot PATH]
+  dra-posture serve [--host 127.0.0.1] [--port 3000] [--demo | --snapshot PATH] [--audit PATH]
 
 Every command reads one cluster: --snapshot PATH (file or folder of kubectl -o json / YAML, or a compliance bundle), or --demo
 (optional for build-role: with one, it validates the bundle and compares it with today's grants). --audit PATH adds what an

@@ -9,6 +9,7 @@ import type { GraphModel } from '@/lib/graph/types';
 import { buildReportWithContext, type ReportBuild } from '@/lib/report/build-report';
 import type { Finding, Report } from '@/lib/report/types';
 import { ApiError } from '@/server/http/api-errors';
+import { reportWithAudit } from '@/server/audit/audit-flag';
 import { getCurrentCluster } from './current-cluster';
 
 interface CachedAnalysis extends ReportBuild {
@@ -30,7 +31,9 @@ export async function getAnalysis(): Promise<CachedAnalysis> {
   const state = await getCurrentCluster();
   let entry = cache.get(state);
   if (!entry) {
-    const build = buildReportWithContext(state);
+    const base = buildReportWithContext(state);
+    // `serve --audit PATH`: the audit findings and the activity section join the report.
+    const build = { ...base, report: await reportWithAudit(base, process.env.DRA_POSTURE_AUDIT) };
     entry = {
       ...build,
       state,
