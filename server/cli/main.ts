@@ -17,6 +17,7 @@ Usage:
   dra-posture verify FILE [--key PUBLIC.pem]                     exit 0 only if every digest (and the signature) holds
   dra-posture diff A B [-o json]                                 drift between two bundles (or stored snapshot ids)
   dra-posture audit-policy [--tenant-namespace NS]... [-o yaml|json]   the recommended audit policy for DRA
+  dra-posture audit-policy --check POLICY.yaml                   exit 1 when the policy misses claim mutations
   dra-posture serve [--host 127.0.0.1] [--port 3000] [--demo | --snapshot PATH] [--audit PATH]
 
 Every command reads one cluster: --snapshot PATH (file or folder of kubectl -o json / YAML, or a compliance bundle), or --demo

@@ -234,7 +234,7 @@ interface ApiServerArgs {
   argv: { value: string; at: string }[];
 }
 
-function apiServerContainer(pod: Pod): ApiServerArgs | undefined {
+export function apiServerContainer(pod: Pod): ApiServerArgs | undefined {
   const containers = pod.spec?.containers ?? [];
   for (let index = 0; index < containers.length; index++) {
     const c = containers[index];
@@ -256,7 +256,7 @@ interface Flag {
   at: string;
 }
 
-function parseFlags(argv: { value: string; at: string }[]): Map<string, Flag> {
+export function parseFlags(argv: { value: string; at: string }[]): Map<string, Flag> {
   const flags = new Map<string, Flag>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i].value;

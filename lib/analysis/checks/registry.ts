@@ -2,6 +2,7 @@ import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { findingId, refKey } from '@/lib/analysis/finding-id';
 import { SEVERITIES, type CheckId, type Finding } from '@/lib/report/types';
 import type { Check } from './check-types';
+import { AUDIT_CHECKS } from './audit-checks';
 import { CLAIM_CHECKS } from './claim-checks';
 import { DRA_CHECKS } from './dra-checks';
 import { NODE_CHECKS } from './node-checks';
@@ -11,7 +12,7 @@ import { ZERO_CHECKS } from './zero-checks';
 import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
 
 /** Every check in catalogue order, one family per module. */
-export const CHECK_LIST: readonly Check[] = [...DRA_CHECKS, ...NODE_CHECKS, ...CLAIM_CHECKS, ...QUOTA_CHECKS, ...ZERO_CHECKS, ...POD_CHECKS];
+export const CHECK_LIST: readonly Check[] = [...DRA_CHECKS, ...NODE_CHECKS, ...CLAIM_CHECKS, ...QUOTA_CHECKS, ...ZERO_CHECKS, ...POD_CHECKS, ...AUDIT_CHECKS];
 
 /** Checks keyed by their stable ID. */
 export const CHECKS: Readonly<Partial<Record<CheckId, Check>>> = Object.freeze(Object.fromEntries(CHECK_LIST.map((c) => [c.id, c])));

@@ -74,3 +74,24 @@ describe('audit-policy', () => {
     expect((await run('audit-policy', '--tenant-namespace', 'Bad_NS')).code).toBe(2);
   });
 });
+
+describe('audit-policy --check', () => {
+  it('passes its own policy and names what a narrower one misses', async () => {
+    // Not in the audit folder the report tests read.
+    const pdir = await mkdtemp(join(dir, '..', 'dra-posture-policy-'));
+    afterAll(() => rm(pdir, { recursive: true, force: true }));
+    const own = join(pdir, 'own-policy.yaml');
+    await writeFile(own, (await run('audit-policy')).out);
+    expect((await run('audit-policy', '--check', own)).code).toBe(0);
+    const narrow = join(pdir, 'narrow.yaml');
+    await writeFile(narrow, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n  verbs: [create]\n  resources: [{group: resource.k8s.io, resources: [resourceclaims]}]\n');
+    const r = await run('audit-policy', '--check', narrow);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('update resourceclaims/driver');
+    const bad = join(pdir, 'bad.yaml');
+    await writeFile(bad, 'kind: Policy\nrules:\n- level: Loud\n');
+    const b = await run('audit-policy', '--check', bad);
+    expect(b.code).toBe(2);
+    expect(b.err).toMatch(/rules\.0\.level/);
+  });
+});
