@@ -79,7 +79,6 @@ describe('audit-policy --check', () => {
   it('passes its own policy and names what a narrower one misses', async () => {
     // Not in the audit folder the report tests read.
     const pdir = await mkdtemp(join(dir, '..', 'dra-posture-policy-'));
-    afterAll(() => rm(pdir, { recursive: true, force: true }));
     const own = join(pdir, 'own-policy.yaml');
     await writeFile(own, (await run('audit-policy')).out);
     expect((await run('audit-policy', '--check', own)).code).toBe(0);
@@ -93,5 +92,6 @@ describe('audit-policy --check', () => {
     const b = await run('audit-policy', '--check', bad);
     expect(b.code).toBe(2);
     expect(b.err).toMatch(/rules\.0\.level/);
+    await rm(pdir, { recursive: true, force: true });
   });
 });
