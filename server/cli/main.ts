@@ -13,6 +13,8 @@ Usage:
   dra-posture report [-o markdown|json|html] [--fail-on critical|high|medium|low|info] [--authorizers Node,RBAC] [--audit PATH]
   dra-posture build-role --persona P [--driver D]... [-n NS] [--service-account NS/NAME | --user U | --group G]
                         [--rule "VERBS RESOURCE[.GROUP][/SUB] [NAMES] # why"]... [-o yaml|json] [--demo | --snapshot PATH]
+  dra-posture build-role --from-audit PATH (--service-account NS/NAME | --user U) [-o yaml|json] [--demo | --snapshot PATH]
+                        the least role covering what the identity did in the audit log (custom persona, validated)
   dra-posture export --out FILE [--key PRIVATE.pem] [--pdf] [--audit PATH]  compliance bundle (tar: report, objects, CSV, HTML, manifest)
   dra-posture verify FILE [--key PUBLIC.pem]                     exit 0 only if every digest (and the signature) holds
   dra-posture diff A B [-o json]                                 drift between two bundles (or stored snapshot ids)

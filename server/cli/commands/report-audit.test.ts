@@ -95,3 +95,25 @@ describe('audit-policy --check', () => {
     await rm(pdir, { recursive: true, force: true });
   });
 });
+
+describe('build-role --from-audit', () => {
+  const log = join(import.meta.dirname, '..', '..', '..', 'e2e', 'fixtures', 'audit', 'integration-audit.log');
+
+  it('builds the observed role of the plugin from the log captured on the real API server', async () => {
+    const r = await run('build-role', '--from-audit', log, '--service-account', 'dra-example-driver/dra-example-driver-service-account', '--demo', '-o', 'json');
+    expect(r.code).toBe(0);
+    const review = JSON.parse(r.out) as { yaml: string; validation: { intended: { ok: boolean }[] } };
+    expect(review.yaml).toContain('associated-node:update');
+    expect(review.yaml).toContain('gpu.example.com');
+    expect(review.yaml).toContain('kind: Role\n');
+    expect(review.validation.intended.every((o) => o.ok)).toBe(true);
+    expect(r.err).toContain('successful requests of system:serviceaccount:dra-example-driver:dra-example-driver-service-account');
+  });
+
+  it('refuses an identity the log never saw, and mixing with --rule', async () => {
+    const none = await run('build-role', '--from-audit', log, '--user', 'nobody');
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/no successful request of nobody/);
+    expect((await run('build-role', '--from-audit', log, '--user', 'admin', '--rule', 'get pods')).code).toBe(2);
+  });
+});
