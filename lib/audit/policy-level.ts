@@ -1,17 +1,13 @@
+import type { ResourceAttributes } from '@/lib/authz/types';
 import type { AuditLevel, AuditPolicy, AuditPolicyRule } from './recommended-policy';
 
 // The level an audit policy gives a request, as the API server's policy checker decides it: the
 // first rule whose users, groups, verbs, namespaces and resources all match; None when none does.
 
-export interface AuditRequest {
+/** A resource request as the audit policy checker sees it (the same attributes authorizers get). */
+export interface AuditRequest extends Omit<ResourceAttributes, 'fieldSelector'> {
   user: string;
   groups: string[];
-  verb: string;
-  group: string;
-  resource: string;
-  subresource: string;
-  namespace: string;
-  name: string;
 }
 
 function resourceMatches(rule: AuditPolicyRule, r: AuditRequest): boolean {

@@ -1,6 +1,6 @@
 import type { Evidence } from '@/lib/report/types';
 import type { Check, FindingDraft } from './check-types';
-import { apiServerContainer, parseFlags } from './node-checks';
+import { visibleApiServers } from './node-checks';
 
 // AUDIT006: the static side of the audit family (AUDIT001–005 come from an audit log, lib/audit).
 // Without a policy file the API server audits nothing; without a backend the events go nowhere.
@@ -17,13 +17,7 @@ export const audit006: Check = {
     'The kube-apiserver flags are visible (a kube-system kube-apiserver-* pod) and there is no --audit-policy-file (nothing is audited), or no backend (--audit-log-path or --audit-webhook-config-file) to write events to: denied driver writes, adminAccess claims and DeviceClass edits leave no trace.',
   run(ctx) {
     const out: FindingDraft[] = [];
-    const pods = ctx.state.pods
-      .filter((p) => p.metadata.namespace === 'kube-system' && p.metadata.name.startsWith('kube-apiserver'))
-      .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
-    for (const pod of pods) {
-      const found = apiServerContainer(pod);
-      if (!found) continue;
-      const flags = parseFlags(found.argv);
+    for (const { pod, found, flags } of visibleApiServers(ctx.state.pods)) {
       const object = { kind: 'Pod', namespace: 'kube-system', name: pod.metadata.name };
       const base = `spec.containers[${found.index}]`;
       const policy = flags.get('audit-policy-file');

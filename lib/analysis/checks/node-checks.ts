@@ -234,7 +234,7 @@ interface ApiServerArgs {
   argv: { value: string; at: string }[];
 }
 
-export function apiServerContainer(pod: Pod): ApiServerArgs | undefined {
+function apiServerContainer(pod: Pod): ApiServerArgs | undefined {
   const containers = pod.spec?.containers ?? [];
   for (let index = 0; index < containers.length; index++) {
     const c = containers[index];
@@ -256,7 +256,7 @@ interface Flag {
   at: string;
 }
 
-export function parseFlags(argv: { value: string; at: string }[]): Map<string, Flag> {
+function parseFlags(argv: { value: string; at: string }[]): Map<string, Flag> {
   const flags = new Map<string, Flag>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i].value;
@@ -278,6 +278,17 @@ export function parseFlags(argv: { value: string; at: string }[]): Map<string, F
   return flags;
 }
 
+/** kube-system kube-apiserver-* pods whose command line shows the API server, by name, with their flags. */
+export function visibleApiServers(pods: readonly Pod[]): { pod: Pod; found: ApiServerArgs; flags: Map<string, Flag> }[] {
+  return pods
+    .filter((p) => p.metadata.namespace === 'kube-system' && p.metadata.name.startsWith('kube-apiserver'))
+    .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))
+    .flatMap((pod) => {
+      const found = apiServerContainer(pod);
+      return found ? [{ pod, found, flags: parseFlags(found.argv) }] : [];
+    });
+}
+
 const csv = (flag: Flag | undefined) => (flag?.values ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
 
 export const node005: Check = {
@@ -287,13 +298,7 @@ export const node005: Check = {
   description: 'The kube-apiserver flags are visible (a kube-system kube-apiserver-* pod) and --authorization-mode lacks Node or --enable-admission-plugins lacks NodeRestriction. With --authorization-config the authorizer chain is unknown and only NodeRestriction is judged.',
   run(ctx) {
     const out: FindingDraft[] = [];
-    const pods = ctx.state.pods
-      .filter((p) => p.metadata.namespace === 'kube-system' && p.metadata.name.startsWith('kube-apiserver'))
-      .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
-    for (const pod of pods) {
-      const found = apiServerContainer(pod);
-      if (!found) continue;
-      const flags = parseFlags(found.argv);
+    for (const { pod, found, flags } of visibleApiServers(ctx.state.pods)) {
       const object = ref('Pod', pod.metadata.name, 'kube-system');
       const base = `spec.containers[${found.index}]`;
       const problems: string[] = [];
