@@ -24,7 +24,8 @@ export default async function ActivityPage() {
       <>
         {header}
         <EmptyState title="No audit log loaded">
-          Start the dashboard with <Mono>dra-posture serve --audit PATH</Mono> (a log file or a folder of rotated, possibly gzipped, logs). <Mono>dra-posture audit-policy</Mono> prints the policy that logs what this page needs.
+          Start the dashboard with <Mono>dra-posture serve --audit PATH</Mono> (a log file or a folder of rotated, possibly gzipped, logs).{' '}
+          <Mono>dra-posture audit-policy</Mono> prints the policy that logs what this page needs.
         </EmptyState>
       </>
     );
@@ -37,7 +38,9 @@ export default async function ActivityPage() {
       <Mono key="i">{g.identity}</Mono>,
       u.draRelevant ? <Tag tone="amber">DRA</Tag> : '',
       u.covered ? 'yes' : <span className="text-slate-500">not logged: says nothing</span>,
-      <span key="g" className="text-xs">{describeEvidence(u.evidence)}</span>,
+      <span key="g" className="text-xs">
+        {describeEvidence(u.evidence)}
+      </span>,
     ]),
   );
   return (
@@ -45,7 +48,8 @@ export default async function ActivityPage() {
       {header}
       <p className="mb-4 text-sm text-slate-600" data-testid="activity-window">
         Window <Mono>{a.window.first ?? '—'}</Mono> to <Mono>{a.window.last ?? '—'}</Mono>: {a.events} events from {a.files.length} file(s)
-        {a.malformed.count > 0 && <>, {a.malformed.count} malformed line(s)</>}. {a.requestBodies ? 'Request bodies were logged.' : 'No request bodies (Metadata level): adminAccess and parameter-size alerts cannot fire.'}
+        {a.malformed.count > 0 && <>, {a.malformed.count} malformed line(s)</>}.{' '}
+        {a.requestBodies ? 'Request bodies were logged.' : 'No request bodies (Metadata level): adminAccess and parameter-size alerts cannot fire.'}
       </p>
       <div className="mb-6 grid grid-cols-2 gap-3 md:grid-cols-4">
         <Stat label="Identities" value={a.identities.length} />
@@ -70,10 +74,23 @@ export default async function ActivityPage() {
         <Panel id="activity-timeline" title="DRA writes over time" description="Per hour, every category together (teal allowed, red denied)">
           <ActivityTimeline buckets={a.timeline} />
         </Panel>
-        <Panel id="activity-writes" title="DRA writes per identity and node" description="status, binding, driver, slice, class and nodes/status writes; the node is the requester's pod-bound token node" bodyClassName="p-0">
+        <Panel
+          id="activity-writes"
+          title="DRA writes per identity and node"
+          description="status, binding, driver, slice, class and nodes/status writes; the node is the requester's pod-bound token node"
+          bodyClassName="p-0"
+        >
           <ActivityTable
             caption="DRA writes per identity and node"
-            columns={[{ label: 'Identity' }, { label: 'Node' }, { label: 'Write' }, { label: 'Verb' }, { label: 'Allowed', numeric: true }, { label: 'Denied', numeric: true }, { label: 'Last denial reason' }]}
+            columns={[
+              { label: 'Identity' },
+              { label: 'Node' },
+              { label: 'Write' },
+              { label: 'Verb' },
+              { label: 'Allowed', numeric: true },
+              { label: 'Denied', numeric: true },
+              { label: 'Last denial reason' },
+            ]}
             rows={a.writes.map((w) => [
               <span key="i">
                 <Mono>{w.identity}</Mono>
@@ -84,14 +101,28 @@ export default async function ActivityPage() {
               w.verb,
               w.allowed,
               w.denied > 0 ? <span className="font-semibold text-red-800">{w.denied}</span> : 0,
-              <span key="r" className="text-xs text-slate-600">{w.deniedReason ?? ''}</span>,
+              <span key="r" className="text-xs text-slate-600">
+                {w.deniedReason ?? ''}
+              </span>,
             ])}
           />
         </Panel>
-        <Panel id="activity-impersonation" title="Impersonated requests" description="own-node: the requester's token is bound to the node it impersonated" bodyClassName="p-0">
+        <Panel
+          id="activity-impersonation"
+          title="Impersonated requests"
+          description="own-node: the requester's token is bound to the node it impersonated"
+          bodyClassName="p-0"
+        >
           <ActivityTable
             caption="Impersonated requests"
-            columns={[{ label: 'Requester' }, { label: 'Requester node' }, { label: 'Impersonated' }, { label: 'Relation' }, { label: 'Allowed', numeric: true }, { label: 'Denied', numeric: true }]}
+            columns={[
+              { label: 'Requester' },
+              { label: 'Requester node' },
+              { label: 'Impersonated' },
+              { label: 'Relation' },
+              { label: 'Allowed', numeric: true },
+              { label: 'Denied', numeric: true },
+            ]}
             rows={a.impersonation.map((r) => [
               <Mono key="r">{r.requester}</Mono>,
               <Mono key="n">{r.requesterNode || '—'}</Mono>,
@@ -102,7 +133,12 @@ export default async function ActivityPage() {
             ])}
           />
         </Panel>
-        <Panel id="activity-denied" title="Recent denials" description={`The last ${a.denied.length} denied DRA writes with the server's reason`} bodyClassName="p-0">
+        <Panel
+          id="activity-denied"
+          title="Recent denials"
+          description={`The last ${a.denied.length} denied DRA writes with the server's reason`}
+          bodyClassName="p-0"
+        >
           <ActivityTable
             caption="Recent denials"
             columns={[{ label: 'Time' }, { label: 'Identity' }, { label: 'Node' }, { label: 'Request' }, { label: 'Code', numeric: true }, { label: 'Reason' }]}
@@ -112,23 +148,44 @@ export default async function ActivityPage() {
               <Mono key="n">{d.node || '—'}</Mono>,
               <Mono key="q">{`${d.verb} ${d.resource} ${d.namespace ? `${d.namespace}/` : ''}${d.name}`}</Mono>,
               d.code ?? '',
-              <span key="r" className="text-xs text-slate-600">{d.reason ?? ''}</span>,
+              <span key="r" className="text-xs text-slate-600">
+                {d.reason ?? ''}
+              </span>,
             ])}
           />
         </Panel>
-        <Panel id="activity-unused" title="Unused grants" description="Rules an identity holds that no successful request in the window matched; only rules on what the policy logged say anything" bodyClassName="p-0">
-          <ActivityTable caption="Unused grants" columns={[{ label: 'Identity' }, { label: 'DRA' }, { label: 'Logged by the policy' }, { label: 'Grant' }]} rows={unusedRows} />
+        <Panel
+          id="activity-unused"
+          title="Unused grants"
+          description="Rules an identity holds that no successful request in the window matched; only rules on what the policy logged say anything"
+          bodyClassName="p-0"
+        >
+          <ActivityTable
+            caption="Unused grants"
+            columns={[{ label: 'Identity' }, { label: 'DRA' }, { label: 'Logged by the policy' }, { label: 'Grant' }]}
+            rows={unusedRows}
+          />
         </Panel>
         <Panel id="activity-coverage" title="Coverage" description="What the audit policy logged, per resource: verbs and levels seen" bodyClassName="p-0">
           <ActivityTable
             caption="Coverage"
             columns={[{ label: 'Group' }, { label: 'Resource' }, { label: 'Verbs' }, { label: 'Levels' }, { label: 'Events', numeric: true }]}
-            rows={a.coverage.map((c) => [<Mono key="g">{c.group || 'core'}</Mono>, <Mono key="r">{c.resource}</Mono>, c.verbs.join(', '), c.levels.join(', '), c.events])}
+            rows={a.coverage.map((c) => [
+              <Mono key="g">{c.group || 'core'}</Mono>,
+              <Mono key="r">{c.resource}</Mono>,
+              c.verbs.join(', '),
+              c.levels.join(', '),
+              c.events,
+            ])}
           />
         </Panel>
         {a.malformed.count > 0 && (
           <Panel id="activity-malformed" title="Malformed lines" description="Counted and skipped; the rest of the log was read" bodyClassName="p-0">
-            <ActivityTable caption="Malformed lines" columns={[{ label: 'File' }, { label: 'Line', numeric: true }, { label: 'Problem' }]} rows={a.malformed.samples.map((m) => [<Mono key="f">{m.file}</Mono>, m.line, m.error])} />
+            <ActivityTable
+              caption="Malformed lines"
+              columns={[{ label: 'File' }, { label: 'Line', numeric: true }, { label: 'Problem' }]}
+              rows={a.malformed.samples.map((m) => [<Mono key="f">{m.file}</Mono>, m.line, m.error])}
+            />
           </Panel>
         )}
       </div>

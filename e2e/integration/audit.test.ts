@@ -70,8 +70,15 @@ async function until(want: number, send: () => Promise<{ status: number }>): Pro
 const nodeStatusAs = async (token: string, node: string) => {
   const current = await admin(`/api/v1/nodes/${node}`);
   const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  const conditions = [...(current.body.status?.conditions ?? []).filter((c: { type: string }) => c.type !== 'example.com/GpuDriverReady'), { type: 'example.com/GpuDriverReady', status: 'True', reason: 'Probe', message: 'audit test', lastHeartbeatTime: now, lastTransitionTime: now }];
-  return kubeRequest(cp.url, token, `/api/v1/nodes/${node}/status`, { method: 'PUT', body: { ...current.body, status: { ...current.body.status, conditions } }, headers: { 'Impersonate-User': `system:node:${node}` } });
+  const conditions = [
+    ...(current.body.status?.conditions ?? []).filter((c: { type: string }) => c.type !== 'example.com/GpuDriverReady'),
+    { type: 'example.com/GpuDriverReady', status: 'True', reason: 'Probe', message: 'audit test', lastHeartbeatTime: now, lastTransitionTime: now },
+  ];
+  return kubeRequest(cp.url, token, `/api/v1/nodes/${node}/status`, {
+    method: 'PUT',
+    body: { ...current.body, status: { ...current.body.status, conditions } },
+    headers: { 'Impersonate-User': `system:node:${node}` },
+  });
 };
 
 beforeAll(async () => {
@@ -80,7 +87,14 @@ beforeAll(async () => {
   const { policy, reasons } = recommendedAuditPolicy({ tenantNamespaces: ['tenant-a'] });
   // The API server reads the policy exactly as `dra-posture audit-policy` prints it.
   writeFileSync(join(dir, 'policy.yaml'), renderAuditPolicyYaml(policy, reasons));
-  cp = await startControlPlane({ extraApiserverArgs: [`--audit-policy-file=${join(dir, 'policy.yaml')}`, `--audit-log-path=${logFile}`, '--audit-log-mode=blocking', '--audit-log-format=json'] });
+  cp = await startControlPlane({
+    extraApiserverArgs: [
+      `--audit-policy-file=${join(dir, 'policy.yaml')}`,
+      `--audit-log-path=${logFile}`,
+      '--audit-log-mode=blocking',
+      '--audit-log-format=json',
+    ],
+  });
   await seedObjects(cp, readManifests(DEMO));
 
   // 1. A kubelet plugin with a token bound to a pod on OWN: its own node's claim (allowed), another node's (denied).
@@ -95,7 +109,12 @@ beforeAll(async () => {
   // 2. An adminAccess claim in the namespace labelled for it.
   const adminClaim = await admin('/apis/resource.k8s.io/v1/namespaces/platform/resourceclaims', {
     method: 'POST',
-    body: { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'audit-admin', namespace: 'platform' }, spec: { devices: { requests: [{ name: 'all', exactly: { deviceClassName: DRIVER, allocationMode: 'All', adminAccess: true } }] } } },
+    body: {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaim',
+      metadata: { name: 'audit-admin', namespace: 'platform' },
+      spec: { devices: { requests: [{ name: 'all', exactly: { deviceClassName: DRIVER, allocationMode: 'All', adminAccess: true } }] } },
+    },
   });
   responses.adminClaim = adminClaim.status;
 
@@ -105,7 +124,11 @@ beforeAll(async () => {
   responses.otherNodeStatus = (await nodeStatusAs(reporterToken, OTHER)).status;
 
   // 4. A DeviceClass edit by a person.
-  const patch = await admin(`/apis/resource.k8s.io/v1/deviceclasses/${DRIVER}`, { method: 'PATCH', contentType: 'application/merge-patch+json', body: { metadata: { labels: { 'audit-test': 'edited' } } } });
+  const patch = await admin(`/apis/resource.k8s.io/v1/deviceclasses/${DRIVER}`, {
+    method: 'PATCH',
+    contentType: 'application/merge-patch+json',
+    body: { metadata: { labels: { 'audit-test': 'edited' } } },
+  });
   responses.deviceClassPatch = patch.status;
 
   // 5. The test controller: a broad grant, and the traffic it really makes.
@@ -113,13 +136,25 @@ beforeAll(async () => {
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'audit-test' } },
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'audit-work' } },
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'controller', namespace: 'audit-test' } },
-    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'audit-test-broad' }, rules: [
-      { apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'], verbs: ['get', 'list', 'watch', 'update', 'delete'] },
-      { apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'], verbs: ['update', 'patch'] },
-      { apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], verbs: ['associated-node:update', 'arbitrary-node:update'] },
-    ] },
-    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'audit-test-broad' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'audit-test-broad' }, subjects: [{ kind: 'ServiceAccount', name: 'controller', namespace: 'audit-test' }] },
-  ]) await mustCreate(o);
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'audit-test-broad' },
+      rules: [
+        { apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'], verbs: ['get', 'list', 'watch', 'update', 'delete'] },
+        { apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'], verbs: ['update', 'patch'] },
+        { apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], verbs: ['associated-node:update', 'arbitrary-node:update'] },
+      ],
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'audit-test-broad' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'audit-test-broad' },
+      subjects: [{ kind: 'ServiceAccount', name: 'controller', namespace: 'audit-test' }],
+    },
+  ])
+    await mustCreate(o);
   const ctlToken = await createNodeBoundToken(cp, 'audit-test', 'controller', OWN);
   await createAllocatedClaim(cp, 'audit-work', 'ctl-1', DRIVER, OWN);
   responses.ctlWrite = await until(200, async () => (await writeDeviceStatus(cp, ctlToken, 'audit-work', 'ctl-1', DRIVER)).put);
@@ -139,7 +174,16 @@ afterAll(async () => {
 
 describe('the real API server writes the audit log the product reads', () => {
   it('the traffic had the outcomes the scenario needs', () => {
-    expect(responses).toEqual({ ownWrite: 200, otherWrite: 422, otherWriteMessage: 1, adminClaim: 201, ownNodeStatus: 200, otherNodeStatus: 403, deviceClassPatch: 200, ctlWrite: 200 });
+    expect(responses).toEqual({
+      ownWrite: 200,
+      otherWrite: 422,
+      otherWriteMessage: 1,
+      adminClaim: 201,
+      ownNodeStatus: 200,
+      otherNodeStatus: 403,
+      deviceClassPatch: 200,
+      ctlWrite: 200,
+    });
   });
 
   it('reads every event of the log (the policy file is the one audit-policy prints; nothing malformed)', () => {
@@ -163,16 +207,20 @@ describe('the real API server writes the audit log the product reads', () => {
 
   it('impersonation: own node allowed, the other node refused, with requester and node', () => {
     const rows = audit.activity.impersonation.filter((r) => r.requester === REPORTER);
-    expect(rows.map((r) => [r.requesterNode, r.impersonated, r.relation, r.allowed, r.denied]).sort()).toEqual([
-      [OWN, `system:node:${OTHER}`, 'other-node', 0, expect.any(Number)],
-      [OWN, `system:node:${OWN}`, 'own-node', expect.any(Number), 0],
-    ].sort());
+    expect(rows.map((r) => [r.requesterNode, r.impersonated, r.relation, r.allowed, r.denied]).sort()).toEqual(
+      [
+        [OWN, `system:node:${OTHER}`, 'other-node', 0, expect.any(Number)],
+        [OWN, `system:node:${OWN}`, 'own-node', expect.any(Number), 0],
+      ].sort(),
+    );
     expect(rows.find((r) => r.relation === 'other-node')!.denied).toBeGreaterThan(0);
   });
 
   it('alerts: adminAccess claim, DeviceClass edit, denied driver write from the node, other-node status write', () => {
     const findings = auditFindings(audit.alerts, { isDriver: (u) => u === PLUGIN || u === CONTROLLER });
-    const seen = findings.map((f) => `${f.check} ${f.subjects.map((s) => s.name).join()} ${f.objects.map((o) => `${o.kind}/${o.namespace ?? ''}/${o.name}`).join()}`);
+    const seen = findings.map(
+      (f) => `${f.check} ${f.subjects.map((s) => s.name).join()} ${f.objects.map((o) => `${o.kind}/${o.namespace ?? ''}/${o.name}`).join()}`,
+    );
     expect(seen).toContain('AUDIT001 admin ResourceClaim/platform/audit-admin');
     expect(seen).toContain(`AUDIT003 admin DeviceClass//${DRIVER}`);
     expect(seen).toContain(`AUDIT004 ${PLUGIN_SA.name} Node//${OWN}`);
@@ -194,7 +242,10 @@ describe('the observed-use role on the real server', () => {
     ]);
     const bundle = buildBundle(input);
     // Validated by the engine on the cluster without the broad grant, so only the new rules can allow.
-    const validation = validateBundle({ ...state, clusterRoleBindings: state.clusterRoleBindings.filter((b) => b.metadata.name !== 'audit-test-broad') }, bundle);
+    const validation = validateBundle(
+      { ...state, clusterRoleBindings: state.clusterRoleBindings.filter((b) => b.metadata.name !== 'audit-test-broad') },
+      bundle,
+    );
     expect(validation.intended.every((r) => r.allowed)).toBe(true);
 
     // Replace the broad grant with the observed role, applied from its YAML.

@@ -4,7 +4,16 @@ import type { MalformedLine } from './types';
 
 // The `activity` section of the report (new fields only): what identities did in the audit window.
 
-export const DRA_WRITE_CATEGORIES = ['claim', 'claim-template', 'claim-status', 'claim-binding', 'claim-driver', 'slice', 'device-class', 'node-status'] as const;
+export const DRA_WRITE_CATEGORIES = [
+  'claim',
+  'claim-template',
+  'claim-status',
+  'claim-binding',
+  'claim-driver',
+  'slice',
+  'device-class',
+  'node-status',
+] as const;
 export type DraWriteCategory = (typeof DRA_WRITE_CATEGORIES)[number];
 
 /** One (identity, node, category, verb) row of DRA writes. */

@@ -22,7 +22,10 @@ function aggregate(inputs: EventInput[]) {
 describe('parseAuditEvent', () => {
   it('names the field that is wrong', () => {
     expect(parseAuditEvent({ ...auditEvent({ verb: 'get', user: 'a' }), verb: 3 })).toEqual({ kind: 'error', error: 'verb must be a string' });
-    expect(parseAuditEvent({ ...auditEvent({ verb: 'get', user: 'a' }), user: { username: 'a', groups: 'x' } })).toEqual({ kind: 'error', error: 'user.groups must be a list of strings' });
+    expect(parseAuditEvent({ ...auditEvent({ verb: 'get', user: 'a' }), user: { username: 'a', groups: 'x' } })).toEqual({
+      kind: 'error',
+      error: 'user.groups must be a list of strings',
+    });
     expect(parseAuditEvent({ ...auditEvent({ verb: 'get', user: 'a' }), stageTimestamp: 'yesterday' }).kind).toBe('error');
     expect(parseAuditEvent([1])).toEqual({ kind: 'error', error: 'not a JSON object' });
   });
@@ -36,7 +39,14 @@ describe('parseAuditEvent', () => {
         namespace: 't',
         name: 'c',
         level: 'Request',
-        requestObject: { spec: { devices: { requests: [{ name: 'r', exactly: { deviceClassName: 'gpu', adminAccess: true } }], config: [{ opaque: { driver: 'd', parameters: { blob: 'x'.repeat(20000) } } }] } } },
+        requestObject: {
+          spec: {
+            devices: {
+              requests: [{ name: 'r', exactly: { deviceClassName: 'gpu', adminAccess: true } }],
+              config: [{ opaque: { driver: 'd', parameters: { blob: 'x'.repeat(20000) } } }],
+            },
+          },
+        },
       }),
     );
     expect(parsed.kind === 'event' && parsed.record).toMatchObject({ adminAccess: true, opaqueBytes: 20011 });
@@ -46,11 +56,55 @@ describe('parseAuditEvent', () => {
 describe('createActivityAggregator', () => {
   const t = (m: number) => `2026-11-20T10:${String(m).padStart(2, '0')}:00Z`;
   const events: EventInput[] = [
-    { verb: 'update', user: SA, groups: SA_GROUPS, node: 'n-17', namespace: 't', name: 'c1', subresource: 'driver', decision: 'forbid', reason: 'no RBAC policy matched', time: t(1) },
-    { verb: 'update', user: SA, groups: SA_GROUPS, node: 'n-17', namespace: 't', name: 'c2', subresource: 'driver', decision: 'forbid', reason: 'no RBAC policy matched', time: t(2) },
+    {
+      verb: 'update',
+      user: SA,
+      groups: SA_GROUPS,
+      node: 'n-17',
+      namespace: 't',
+      name: 'c1',
+      subresource: 'driver',
+      decision: 'forbid',
+      reason: 'no RBAC policy matched',
+      time: t(1),
+    },
+    {
+      verb: 'update',
+      user: SA,
+      groups: SA_GROUPS,
+      node: 'n-17',
+      namespace: 't',
+      name: 'c2',
+      subresource: 'driver',
+      decision: 'forbid',
+      reason: 'no RBAC policy matched',
+      time: t(2),
+    },
     { verb: 'update', user: SA, groups: SA_GROUPS, node: 'n-17', namespace: 't', name: 'c3', subresource: 'driver', time: t(3) },
-    { verb: 'patch', user: SA, groups: SA_GROUPS, node: 'n-17', group: '', resource: 'nodes', subresource: 'status', name: 'n-9', impersonate: 'system:node:n-9', time: t(4) },
-    { verb: 'patch', user: SA, groups: SA_GROUPS, node: 'n-17', group: '', resource: 'nodes', subresource: 'status', name: 'n-17', impersonate: 'system:node:n-17', time: t(5) },
+    {
+      verb: 'patch',
+      user: SA,
+      groups: SA_GROUPS,
+      node: 'n-17',
+      group: '',
+      resource: 'nodes',
+      subresource: 'status',
+      name: 'n-9',
+      impersonate: 'system:node:n-9',
+      time: t(4),
+    },
+    {
+      verb: 'patch',
+      user: SA,
+      groups: SA_GROUPS,
+      node: 'n-17',
+      group: '',
+      resource: 'nodes',
+      subresource: 'status',
+      name: 'n-17',
+      impersonate: 'system:node:n-17',
+      time: t(5),
+    },
     { verb: 'update', user: 'alice', resource: 'deviceclasses', name: 'gpu', time: t(6) },
     { verb: 'create', user: 'alice', resource: 'resourceslices', name: 's', time: t(7) },
     { verb: 'get', user: 'alice', resource: 'deviceclasses', name: 'gpu', stage: 'RequestReceived', time: t(7) },
@@ -59,7 +113,16 @@ describe('createActivityAggregator', () => {
 
   it('counts writes per identity, node and category with the denial reason', () => {
     const driverRow = result.activity.writes.find((w) => w.category === 'claim-driver');
-    expect(driverRow).toMatchObject({ identity: SA, node: 'n-17', verb: 'update', allowed: 1, denied: 2, deniedReason: 'no RBAC policy matched', first: '2026-11-20T10:01:00.000Z', last: '2026-11-20T10:03:00.000Z' });
+    expect(driverRow).toMatchObject({
+      identity: SA,
+      node: 'n-17',
+      verb: 'update',
+      allowed: 1,
+      denied: 2,
+      deniedReason: 'no RBAC policy matched',
+      first: '2026-11-20T10:01:00.000Z',
+      last: '2026-11-20T10:03:00.000Z',
+    });
     expect(result.activity.events).toBe(7);
     expect(result.activity.skippedStages).toBe(1);
     expect(result.activity.window).toEqual({ first: '2026-11-20T10:01:00.000Z', last: '2026-11-20T10:07:00.000Z' });
@@ -96,17 +159,51 @@ describe('createActivityAggregator', () => {
 });
 
 describe('claim status writes as the v1.36 server logs them', () => {
-  const message = 'ResourceClaim.resource.k8s.io "c" is invalid: status.devices: Forbidden: changing status.devices requires associated-node:update permission on resourceclaims/driver for driver "gpu.example.com"';
+  const message =
+    'ResourceClaim.resource.k8s.io "c" is invalid: status.devices: Forbidden: changing status.devices requires associated-node:update permission on resourceclaims/driver for driver "gpu.example.com"';
   const status = (node: string) => ({
     status: {
-      allocation: { devices: { results: [{ request: 'gpu', driver: 'gpu.example.com', pool: node, device: 'gpu-0' }] }, nodeSelector: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }] } },
+      allocation: {
+        devices: { results: [{ request: 'gpu', driver: 'gpu.example.com', pool: node, device: 'gpu-0' }] },
+        nodeSelector: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }] },
+      },
       devices: [{ driver: 'gpu.example.com', pool: node, device: 'gpu-0' }],
     },
   });
   const result = aggregate([
-    { verb: 'update', user: SA, groups: SA_GROUPS, node: 'n-1', namespace: 't', name: 'c', subresource: 'status', code: 422, reason: message, level: 'Request', requestObject: status('n-2') },
-    { verb: 'update', user: SA, groups: SA_GROUPS, node: 'n-1', namespace: 't', name: 'd', subresource: 'status', level: 'Request', requestObject: status('n-1') },
-    { verb: 'update', user: 'system:serviceaccount:kube-system:scheduler', namespace: 't', name: 'e', subresource: 'status', level: 'Request', requestObject: { status: { allocation: {} } } },
+    {
+      verb: 'update',
+      user: SA,
+      groups: SA_GROUPS,
+      node: 'n-1',
+      namespace: 't',
+      name: 'c',
+      subresource: 'status',
+      code: 422,
+      reason: message,
+      level: 'Request',
+      requestObject: status('n-2'),
+    },
+    {
+      verb: 'update',
+      user: SA,
+      groups: SA_GROUPS,
+      node: 'n-1',
+      namespace: 't',
+      name: 'd',
+      subresource: 'status',
+      level: 'Request',
+      requestObject: status('n-1'),
+    },
+    {
+      verb: 'update',
+      user: 'system:serviceaccount:kube-system:scheduler',
+      namespace: 't',
+      name: 'e',
+      subresource: 'status',
+      level: 'Request',
+      requestObject: { status: { allocation: {} } },
+    },
   ]);
 
   it('a 422 from the granular check is a denied driver write with its message; bodies tell driver from binding writes', () => {
@@ -119,7 +216,13 @@ describe('claim status writes as the v1.36 server logs them', () => {
   });
 
   it('records the synthetic checks the successful writes passed', () => {
-    expect([...result.usage.get(SA)!.used].filter((k) => k.includes('driver'))).toEqual([['associated-node:update', 'resource.k8s.io', 'resourceclaims', 'driver', 't', 'gpu.example.com'].join('\u001f')]);
-    expect(result.usage.get('system:serviceaccount:kube-system:scheduler')!.used.has(['update', 'resource.k8s.io', 'resourceclaims', 'binding', '', ''].join('\u001f'))).toBe(true);
+    expect([...result.usage.get(SA)!.used].filter((k) => k.includes('driver'))).toEqual([
+      ['associated-node:update', 'resource.k8s.io', 'resourceclaims', 'driver', 't', 'gpu.example.com'].join('\u001f'),
+    ]);
+    expect(
+      result.usage
+        .get('system:serviceaccount:kube-system:scheduler')!
+        .used.has(['update', 'resource.k8s.io', 'resourceclaims', 'binding', '', ''].join('\u001f')),
+    ).toBe(true);
   });
 });

@@ -1,6 +1,15 @@
 import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
 import { nodeNameFromUsername, parseServiceAccountUsername } from '@/lib/authz/user-info';
-import type { ActivityBucket, ActivityReport, CoverageRow, DeniedSample, DraWriteCategory, DraWriteRow, IdentityActivity, ImpersonationRow } from './activity-types';
+import type {
+  ActivityBucket,
+  ActivityReport,
+  CoverageRow,
+  DeniedSample,
+  DraWriteCategory,
+  DraWriteRow,
+  IdentityActivity,
+  ImpersonationRow,
+} from './activity-types';
 import { alertsOf, type AlertDraft } from './alert-rules';
 import { impersonationTarget } from './impersonation-target';
 import { succeeded } from './parse-event';
@@ -134,7 +143,9 @@ export function grantedStatusChecks(rec: AuditRecord): string[] {
   if (!ref || ref.apiGroup !== 'resource.k8s.io' || ref.resource !== 'resourceclaims' || ref.subresource !== 'status') return [];
   if (rec.statusDrivers) {
     const own = rec.allocatedNode !== undefined && rec.user.nodeName === rec.allocatedNode && parseServiceAccountUsername(rec.user.username) !== undefined;
-    return rec.statusDrivers.map((d) => usageKey(`${own ? 'associated-node' : 'arbitrary-node'}:${rec.verb}`, 'resource.k8s.io', 'resourceclaims', 'driver', ref.namespace, d));
+    return rec.statusDrivers.map((d) =>
+      usageKey(`${own ? 'associated-node' : 'arbitrary-node'}:${rec.verb}`, 'resource.k8s.io', 'resourceclaims', 'driver', ref.namespace, d),
+    );
   }
   if (rec.bindingInBody) return [usageKey(rec.verb, 'resource.k8s.io', 'resourceclaims', 'binding', '', '')];
   return [];
@@ -202,7 +213,14 @@ export function createActivityAggregator(limits = AUDIT_LIMITS): ActivityAggrega
       if (file) file.events++;
       if (rec.time < first) first = rec.time;
       if (rec.time > last) last = rec.time;
-      if (rec.adminAccess !== undefined || rec.opaqueBytes !== undefined || rec.sliceDriver !== undefined || rec.level === 'Request' || rec.level === 'RequestResponse') requestBodies = true;
+      if (
+        rec.adminAccess !== undefined ||
+        rec.opaqueBytes !== undefined ||
+        rec.sliceDriver !== undefined ||
+        rec.level === 'Request' ||
+        rec.level === 'RequestResponse'
+      )
+        requestBodies = true;
       const ok = succeeded(rec);
       const isDenied = rec.decision === 'forbid' || rec.code === 403 || rec.draDenied !== undefined;
       const ref = rec.objectRef;
@@ -211,7 +229,11 @@ export function createActivityAggregator(limits = AUDIT_LIMITS): ActivityAggrega
       if (ref) {
         const covKey = `${ref.apiGroup}/${ref.resource}${ref.subresource ? `/${ref.subresource}` : ''}`;
         let cov = coverage.get(covKey);
-        if (!cov && coverage.size < limits.coverageRows) coverage.set(covKey, (cov = { group: ref.apiGroup, resource: covKey.slice(ref.apiGroup.length + 1), verbs: new Set(), levels: new Set(), events: 0 }));
+        if (!cov && coverage.size < limits.coverageRows)
+          coverage.set(
+            covKey,
+            (cov = { group: ref.apiGroup, resource: covKey.slice(ref.apiGroup.length + 1), verbs: new Set(), levels: new Set(), events: 0 }),
+          );
         if (cov) {
           cov.events++;
           cov.verbs.add(rec.verb);
@@ -248,7 +270,8 @@ export function createActivityAggregator(limits = AUDIT_LIMITS): ActivityAggrega
         const relation = targetNode === undefined ? 'not-a-node' : targetNode === rec.user.nodeName ? 'own-node' : 'other-node';
         const key = [rec.user.username, node, target.username, relation].join('\u001f');
         let row = impersonation.get(key);
-        if (!row && impersonation.size < limits.impersonationRows) impersonation.set(key, (row = { requester: rec.user.username, requesterNode: node, impersonated: target.username, relation, allowed: 0, denied: 0 }));
+        if (!row && impersonation.size < limits.impersonationRows)
+          impersonation.set(key, (row = { requester: rec.user.username, requesterNode: node, impersonated: target.username, relation, allowed: 0, denied: 0 }));
         if (row) {
           if (ok) row.allowed++;
           if (isDenied) row.denied++;
@@ -260,7 +283,18 @@ export function createActivityAggregator(limits = AUDIT_LIMITS): ActivityAggrega
         const key = [rec.user.username, node, category, rec.verb, target?.username ?? ''].join('\u001f');
         let row = writes.get(key);
         if (!row && writes.size < limits.writeRows) {
-          row = { identity: rec.user.username, node, category, verb: rec.verb, allowed: 0, denied: 0, first: '', last: '', firstMs: rec.time, lastMs: rec.time };
+          row = {
+            identity: rec.user.username,
+            node,
+            category,
+            verb: rec.verb,
+            allowed: 0,
+            denied: 0,
+            first: '',
+            last: '',
+            firstMs: rec.time,
+            lastMs: rec.time,
+          };
           if (target) row.impersonated = target.username;
           writes.set(key, row);
         }
@@ -281,7 +315,15 @@ export function createActivityAggregator(limits = AUDIT_LIMITS): ActivityAggrega
         if (isDenied) {
           bucket.denied++;
           // A ring of the most recent denials.
-          const sample: DeniedSample = { time: iso(rec.time), identity: rec.user.username, node, verb: rec.verb, resource: ref!.subresource ? `${ref!.resource}/${ref!.subresource}` : ref!.resource, namespace: ref!.namespace, name: ref!.name };
+          const sample: DeniedSample = {
+            time: iso(rec.time),
+            identity: rec.user.username,
+            node,
+            verb: rec.verb,
+            resource: ref!.subresource ? `${ref!.resource}/${ref!.subresource}` : ref!.resource,
+            namespace: ref!.namespace,
+            name: ref!.name,
+          };
           if (target) sample.impersonated = target.username;
           if (rec.code !== undefined) sample.code = rec.code;
           if (rec.reason) sample.reason = rec.reason;
@@ -313,18 +355,39 @@ export function createActivityAggregator(limits = AUDIT_LIMITS): ActivityAggrega
     },
     finish() {
       const identityRows: IdentityActivity[] = [...identities]
-        .map(([name, a]) => ({ identity: name, groups: a.groups, nodes: [...a.nodes].sort(cmp), events: a.events, allowed: a.allowed, denied: a.denied, first: iso(a.first), last: iso(a.last), truncated: a.truncated }))
+        .map(([name, a]) => ({
+          identity: name,
+          groups: a.groups,
+          nodes: [...a.nodes].sort(cmp),
+          events: a.events,
+          allowed: a.allowed,
+          denied: a.denied,
+          first: iso(a.first),
+          last: iso(a.last),
+          truncated: a.truncated,
+        }))
         .sort((a, b) => b.events - a.events || cmp(a.identity, b.identity));
       const coverageRows: CoverageRow[] = [...coverage.values()]
         .map((c) => ({ group: c.group, resource: c.resource, verbs: [...c.verbs].sort(cmp), levels: [...c.levels].sort(cmp), events: c.events }))
         .sort((a, b) => cmp(a.group, b.group) || cmp(a.resource, b.resource));
       const writeRows = [...writes.values()]
         .map(({ firstMs, lastMs, ...row }) => ({ ...row, first: iso(firstMs), last: iso(lastMs) }))
-        .sort((a, b) => b.denied - a.denied || cmp(a.identity, b.identity) || cmp(a.node, b.node) || cmp(a.category, b.category) || cmp(a.verb, b.verb) || cmp(a.impersonated ?? '', b.impersonated ?? ''));
+        .sort(
+          (a, b) =>
+            b.denied - a.denied ||
+            cmp(a.identity, b.identity) ||
+            cmp(a.node, b.node) ||
+            cmp(a.category, b.category) ||
+            cmp(a.verb, b.verb) ||
+            cmp(a.impersonated ?? '', b.impersonated ?? ''),
+        );
       const deniedRows = [...denied].sort((a, b) => cmp(a.time, b.time) || cmp(a.identity, b.identity));
       const notes = [...dropped].map(([what, n]) => `${n} event(s) beyond the limit of ${what} were counted in totals only`).sort(cmp);
-      for (const [name, a] of identities) if (a.truncated) notes.push(`${name}: more than ${limits.usedPerIdentity} distinct requests; unused-grant answers for it only count those kept`);
-      const usage: AuditAggregate['usage'] = new Map([...identities].map(([name, a]) => [name, { groups: a.groups, used: new Set(a.used.keys()), truncated: a.truncated }]));
+      for (const [name, a] of identities)
+        if (a.truncated) notes.push(`${name}: more than ${limits.usedPerIdentity} distinct requests; unused-grant answers for it only count those kept`);
+      const usage: AuditAggregate['usage'] = new Map(
+        [...identities].map(([name, a]) => [name, { groups: a.groups, used: new Set(a.used.keys()), truncated: a.truncated }]),
+      );
       return {
         activity: {
           window: { first: events ? iso(first) : null, last: events ? iso(last) : null },
@@ -337,7 +400,9 @@ export function createActivityAggregator(limits = AUDIT_LIMITS): ActivityAggrega
           identities: identityRows,
           writes: writeRows,
           timeline: [...timeline.values()].sort((a, b) => cmp(a.start, b.start) || cmp(a.category, b.category)),
-          impersonation: [...impersonation.values()].sort((a, b) => cmp(a.requester, b.requester) || cmp(a.impersonated, b.impersonated) || cmp(a.requesterNode, b.requesterNode)),
+          impersonation: [...impersonation.values()].sort(
+            (a, b) => cmp(a.requester, b.requester) || cmp(a.impersonated, b.impersonated) || cmp(a.requesterNode, b.requesterNode),
+          ),
           denied: deniedRows,
           notes,
         },

@@ -69,7 +69,10 @@ export function alertsOf(rec: AuditRecord, ok: boolean, denied: boolean): AlertD
     if (ok && MUTATIONS.has(rec.verb) && ref.resource === 'resourceslices' && !rec.impersonatedUser) {
       const isNode = nodeNameFromUsername(rec.user.username) !== undefined;
       const janitor = rec.verb.startsWith('delete') && SLICE_JANITORS.has(rec.user.username);
-      if (!isNode && !janitor) add('AUDIT003', [objectOf(rec)], `${rec.verb}${rec.sliceDriver ? ` (driver ${rec.sliceDriver})` : ''}`, { writerIsServiceAccount: parseServiceAccountUsername(rec.user.username) !== undefined });
+      if (!isNode && !janitor)
+        add('AUDIT003', [objectOf(rec)], `${rec.verb}${rec.sliceDriver ? ` (driver ${rec.sliceDriver})` : ''}`, {
+          writerIsServiceAccount: parseServiceAccountUsername(rec.user.username) !== undefined,
+        });
     }
     // The granular checks run inside a resourceclaims/status write; a literal driver/binding subresource is counted too.
     const sub = rec.draDenied ?? (denied && (ref.subresource === 'driver' || ref.subresource === 'binding') ? ref.subresource : undefined);
@@ -79,8 +82,19 @@ export function alertsOf(rec: AuditRecord, ok: boolean, denied: boolean): AlertD
   }
   const impersonated = impersonationTarget(rec);
   const target = impersonated ? nodeNameFromUsername(impersonated.username) : undefined;
-  if (target !== undefined && ref.apiGroup === '' && ref.resource === 'nodes' && ref.subresource === 'status' && (rec.verb === 'update' || rec.verb === 'patch') && rec.user.nodeName !== target) {
-    add('AUDIT005', [{ kind: 'Node', name: target }], `${rec.verb} nodes/status as system:node:${target} ${outcome(ok, rec)}${rec.user.nodeName ? ` from a pod on ${rec.user.nodeName}` : ' without a pod-bound token'}`);
+  if (
+    target !== undefined &&
+    ref.apiGroup === '' &&
+    ref.resource === 'nodes' &&
+    ref.subresource === 'status' &&
+    (rec.verb === 'update' || rec.verb === 'patch') &&
+    rec.user.nodeName !== target
+  ) {
+    add(
+      'AUDIT005',
+      [{ kind: 'Node', name: target }],
+      `${rec.verb} nodes/status as system:node:${target} ${outcome(ok, rec)}${rec.user.nodeName ? ` from a pod on ${rec.user.nodeName}` : ' without a pod-bound token'}`,
+    );
   }
   return out;
 }

@@ -22,8 +22,10 @@ export const AUDIT_CHECKS: readonly AuditCheck[] = [
     id: 'AUDIT001',
     severity: 'high',
     title: 'ResourceClaim with adminAccess created',
-    description: 'A ResourceClaim or ResourceClaimTemplate create whose request asks for adminAccess: true (seen only when the audit policy logs request bodies: Request or RequestResponse).',
-    remediation: 'Confirm the namespace is meant to carry resource.kubernetes.io/admin-access=true and that the creator should have device admin access; otherwise remove the label and the claim.',
+    description:
+      'A ResourceClaim or ResourceClaimTemplate create whose request asks for adminAccess: true (seen only when the audit policy logs request bodies: Request or RequestResponse).',
+    remediation:
+      'Confirm the namespace is meant to carry resource.kubernetes.io/admin-access=true and that the creator should have device admin access; otherwise remove the label and the claim.',
   },
   {
     id: 'AUDIT002',
@@ -36,22 +38,27 @@ export const AUDIT_CHECKS: readonly AuditCheck[] = [
     id: 'AUDIT003',
     severity: 'medium',
     title: 'DeviceClass or ResourceSlice mutated by a non-driver',
-    description: 'Any DeviceClass create/update/patch/delete, and ResourceSlice writes by an identity that is not a node, not a DRA driver (a service account that holds resourceclaims/driver or resourceclaims/status writes when the cluster is known) and not the garbage collector deleting slices.',
+    description:
+      'Any DeviceClass create/update/patch/delete, and ResourceSlice writes by an identity that is not a node, not a DRA driver (a service account that holds resourceclaims/driver or resourceclaims/status writes when the cluster is known) and not the garbage collector deleting slices.',
     remediation: 'DeviceClasses should change only through reviewed deployments; slices only through their driver. Remove the write grant from the identity.',
   },
   {
     id: 'AUDIT004',
     severity: 'high',
     title: 'Denied resourceclaims/driver or resourceclaims/binding writes',
-    description: 'Writes to the DRA status subresources refused by authorization: a driver that lost (or never had) its grant after a least-privilege rollout, or an identity probing claim status.',
-    remediation: 'If the identity is a driver, grant associated-node:update/patch on resourceclaims/driver for its driver name (resourceNames); otherwise investigate the source node.',
+    description:
+      'Writes to the DRA status subresources refused by authorization: a driver that lost (or never had) its grant after a least-privilege rollout, or an identity probing claim status.',
+    remediation:
+      'If the identity is a driver, grant associated-node:update/patch on resourceclaims/driver for its driver name (resourceNames); otherwise investigate the source node.',
   },
   {
     id: 'AUDIT005',
     severity: 'critical',
-    title: "nodes/status written by impersonating another node",
-    description: "nodes/status update/patch made while impersonating system:node:X from a requester whose token is not bound to X: legacy or arbitrary-node impersonation used to rewrite another node's status.",
-    remediation: 'Replace legacy/arbitrary-node impersonation grants with constrained impersonation (impersonate:associated-node + impersonate-on:associated-node:update on nodes/status).',
+    title: 'nodes/status written by impersonating another node',
+    description:
+      "nodes/status update/patch made while impersonating system:node:X from a requester whose token is not bound to X: legacy or arbitrary-node impersonation used to rewrite another node's status.",
+    remediation:
+      'Replace legacy/arbitrary-node impersonation grants with constrained impersonation (impersonate:associated-node + impersonate-on:associated-node:update on nodes/status).',
   },
 ];
 

@@ -9,7 +9,7 @@ export function impersonationTarget(rec: AuditRecord): AuditUser | undefined {
   if (rec.impersonatedUser) return rec.impersonatedUser;
   const verb = rec.impersonationRefused;
   const ref = rec.objectRef;
-  if (verb && /node/.test(verb) && ref && ref.apiGroup === '' && ref.resource === 'nodes' && ref.name) return { username: `system:node:${ref.name}`, groups: ['system:nodes', 'system:authenticated'] };
+  if (verb && /node/.test(verb) && ref && ref.apiGroup === '' && ref.resource === 'nodes' && ref.name)
+    return { username: `system:node:${ref.name}`, groups: ['system:nodes', 'system:authenticated'] };
   return undefined;
 }
-

@@ -8,7 +8,10 @@ import { auditEvent, type EventInput } from './__fixtures__/events';
 const SA = 'system:serviceaccount:gpu:plugin';
 const status = (node: string) => ({
   status: {
-    allocation: { devices: { results: [] }, nodeSelector: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }] } },
+    allocation: {
+      devices: { results: [] },
+      nodeSelector: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }] },
+    },
     devices: [{ driver: 'gpu.example.com', pool: node, device: 'gpu-0' }],
   },
 });
@@ -25,8 +28,28 @@ function usageOf(inputs: EventInput[]) {
 describe('observedRole', () => {
   const result = usageOf([
     { verb: 'get', user: SA, node: 'n-1', namespace: 't', name: 'c', time: '2026-11-20T10:00:00Z' },
-    { verb: 'update', user: SA, node: 'n-1', namespace: 't', name: 'c', subresource: 'status', level: 'Request', requestObject: status('n-1'), time: '2026-11-20T10:01:00Z' },
-    { verb: 'patch', user: SA, node: 'n-1', group: '', resource: 'nodes', subresource: 'status', name: 'n-1', impersonate: 'system:node:n-1', time: '2026-11-20T10:02:00Z' },
+    {
+      verb: 'update',
+      user: SA,
+      node: 'n-1',
+      namespace: 't',
+      name: 'c',
+      subresource: 'status',
+      level: 'Request',
+      requestObject: status('n-1'),
+      time: '2026-11-20T10:01:00Z',
+    },
+    {
+      verb: 'patch',
+      user: SA,
+      node: 'n-1',
+      group: '',
+      resource: 'nodes',
+      subresource: 'status',
+      name: 'n-1',
+      impersonate: 'system:node:n-1',
+      time: '2026-11-20T10:02:00Z',
+    },
     { verb: 'delete', user: SA, node: 'n-1', namespace: 't', name: 'x', decision: 'forbid', time: '2026-11-20T10:03:00Z' },
   ]);
   const { input, notes } = observedRole(SA, result.usage.get(SA)!.used, result.activity.window);

@@ -33,7 +33,10 @@ function redundantLegacy(u: Usage, all: readonly Usage[]): boolean {
   if (u.verb !== 'impersonate') return false;
   const nodeConstrained = all.some((o) => o.verb.startsWith('impersonate:') && o.resource === 'nodes');
   if (!nodeConstrained) return false;
-  return (u.resource === 'users' && u.name.startsWith('system:node:')) || (u.resource === 'groups' && (u.name === 'system:nodes' || u.name === 'system:authenticated'));
+  return (
+    (u.resource === 'users' && u.name.startsWith('system:node:')) ||
+    (u.resource === 'groups' && (u.name === 'system:nodes' || u.name === 'system:authenticated'))
+  );
 }
 
 export interface ObservedRole {
@@ -82,13 +85,21 @@ export function observedRole(username: string, used: Iterable<string>, window: {
       rules.push({ rule, reason: `observed ${rule.verbs.join(', ')} on ${g.resource} for ${names} (${span})` });
     }
   }
-  const notes = [`Rules cover the successful requests of ${username} logged between ${span}; requests the audit policy did not log, and anything done outside the window, are not covered.`];
+  const notes = [
+    `Rules cover the successful requests of ${username} logged between ${span}; requests the audit policy did not log, and anything done outside the window, are not covered.`,
+  ];
   const namespacedRules = rules.filter((r) => (r.rule.resources ?? []).every(isNamespacedResource));
   let namespace: string | undefined;
   if (namespaces.size === 1) namespace = [...namespaces][0];
-  else if (namespaces.size > 1 && namespacedRules.length > 0) notes.push(`Namespaced requests span ${namespaces.size} namespaces (${[...namespaces].sort(cmp).join(', ')}): those rules go into the ClusterRole.`);
-  if (requests.some((u) => NAMED_VERBS.has(u.verb) && u.resource === 'resourceclaims' && u.subresource === 'status') && !requests.some((u) => u.subresource === 'driver' || u.subresource === 'binding'))
-    notes.push('Claim status writes were logged without bodies (Metadata level): the driver and binding rules they need cannot be derived; log resourceclaims/status at Request level.');
+  else if (namespaces.size > 1 && namespacedRules.length > 0)
+    notes.push(`Namespaced requests span ${namespaces.size} namespaces (${[...namespaces].sort(cmp).join(', ')}): those rules go into the ClusterRole.`);
+  if (
+    requests.some((u) => NAMED_VERBS.has(u.verb) && u.resource === 'resourceclaims' && u.subresource === 'status') &&
+    !requests.some((u) => u.subresource === 'driver' || u.subresource === 'binding')
+  )
+    notes.push(
+      'Claim status writes were logged without bodies (Metadata level): the driver and binding rules they need cannot be derived; log resourceclaims/status at Request level.',
+    );
   const input: BuildInput = { persona: 'custom', identity: builderIdentityOf(username), drivers: [], customRules: rules };
   if (namespace) input.namespace = namespace;
   return { input, notes };

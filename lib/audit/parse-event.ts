@@ -74,7 +74,8 @@ function strictNode(selector: unknown): string | undefined {
   const fields = term.matchFields;
   if (!Array.isArray(fields) || fields.length !== 1) return undefined;
   const f = fields[0];
-  if (!isObj(f) || f.key !== 'metadata.name' || f.operator !== 'In' || !Array.isArray(f.values) || f.values.length !== 1 || typeof f.values[0] !== 'string') return undefined;
+  if (!isObj(f) || f.key !== 'metadata.name' || f.operator !== 'In' || !Array.isArray(f.values) || f.values.length !== 1 || typeof f.values[0] !== 'string')
+    return undefined;
   return f.values[0];
 }
 
@@ -130,7 +131,8 @@ export function parseAuditEvent(value: unknown): ParsedEvent {
     const kind = str(value, 'kind', '', false);
     if (kind !== undefined && kind !== 'Event') return { kind: 'error', error: `kind is "${kind.slice(0, 40)}", not Event` };
     const apiVersion = str(value, 'apiVersion', '', false);
-    if (apiVersion !== undefined && apiVersion !== 'audit.k8s.io/v1') return { kind: 'error', error: `apiVersion "${apiVersion.slice(0, 40)}" is not audit.k8s.io/v1` };
+    if (apiVersion !== undefined && apiVersion !== 'audit.k8s.io/v1')
+      return { kind: 'error', error: `apiVersion "${apiVersion.slice(0, 40)}" is not audit.k8s.io/v1` };
     const stage = str(value, 'stage', '', true)!;
     if (!FINAL_STAGES.has(stage)) return { kind: 'skip' };
     const rec: AuditRecord = {
@@ -157,18 +159,26 @@ export function parseAuditEvent(value: unknown): ParsedEvent {
     const decision = annotations?.[DECISION];
     rec.decision = decision === 'allow' || decision === 'forbid' ? (decision as AuditDecision) : rec.code === 403 ? 'forbid' : 'unknown';
     // A refusal after authorization (422 from the granular status checks) says why in the message.
-    const message = isObj(status) ? status.message ?? status.reason : undefined;
+    const message = isObj(status) ? (status.message ?? status.reason) : undefined;
     const reason = rec.code !== undefined && rec.code >= 400 && typeof message === 'string' && message !== '' ? message : annotations?.[REASON] || message;
     if (typeof reason === 'string' && reason !== '') rec.reason = reason.length > 500 ? `${reason.slice(0, 500)}…` : reason;
     if (rec.code === 403 && typeof message === 'string') {
       const m = /cannot (impersonate(?::|-on:)?[\w:-]*) resource/.exec(message);
       if (m) rec.impersonationRefused = m[1];
     }
-    if (ref && ref.apiGroup === 'resource.k8s.io' && ref.resource === 'resourceclaims' && rec.code !== undefined && rec.code >= 400 && typeof message === 'string') {
+    if (
+      ref &&
+      ref.apiGroup === 'resource.k8s.io' &&
+      ref.resource === 'resourceclaims' &&
+      rec.code !== undefined &&
+      rec.code >= 400 &&
+      typeof message === 'string'
+    ) {
       if (message.includes('resourceclaims/driver')) rec.draDenied = 'driver';
       else if (message.includes('resourceclaims/binding')) rec.draDenied = 'binding';
     }
-    if (ref && ref.apiGroup === 'resource.k8s.io' && DRA_BODY_RESOURCES.has(ref.resource) && value.requestObject !== undefined) inspectBody(rec, value.requestObject);
+    if (ref && ref.apiGroup === 'resource.k8s.io' && DRA_BODY_RESOURCES.has(ref.resource) && value.requestObject !== undefined)
+      inspectBody(rec, value.requestObject);
     return { kind: 'event', record: rec };
   } catch (e) {
     if (e instanceof FieldError) return { kind: 'error', error: e.message };

@@ -41,7 +41,9 @@ export function auditLevelFor(policy: Pick<AuditPolicy, 'rules'>, r: AuditReques
 /** Claim mutations a policy must log: create/update/patch/delete of claims and the status subresource writes. */
 export const CLAIM_MUTATIONS: readonly Omit<AuditRequest, 'user' | 'groups' | 'namespace' | 'name'>[] = [
   ...['create', 'update', 'patch', 'delete'].map((verb) => ({ verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: '' })),
-  ...['status', 'binding', 'driver'].flatMap((subresource) => ['update', 'patch'].map((verb) => ({ verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource }))),
+  ...['status', 'binding', 'driver'].flatMap((subresource) =>
+    ['update', 'patch'].map((verb) => ({ verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource })),
+  ),
 ];
 
 /** The claim mutations a policy does not log (level None) for an ordinary user in a namespace. */

@@ -3,7 +3,16 @@ import { parse } from 'yaml';
 import { auditLevelFor, missedClaimMutations } from './policy-level';
 import { recommendedAuditPolicy, renderAuditPolicyYaml } from './recommended-policy';
 
-const req = (verb: string, resource: string, subresource = '', namespace = 'tenant-a', group = 'resource.k8s.io') => ({ user: 'u', groups: [], verb, group, resource, subresource, namespace, name: 'x' });
+const req = (verb: string, resource: string, subresource = '', namespace = 'tenant-a', group = 'resource.k8s.io') => ({
+  user: 'u',
+  groups: [],
+  verb,
+  group,
+  resource,
+  subresource,
+  namespace,
+  name: 'x',
+});
 
 describe('recommendedAuditPolicy', () => {
   const { policy, reasons } = recommendedAuditPolicy({ tenantNamespaces: ['tenant-a'] });

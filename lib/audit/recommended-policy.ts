@@ -47,10 +47,17 @@ export function recommendedAuditPolicy(options: RecommendedPolicyOptions = {}): 
   }
   rules.push({
     rule: { level: tenants.length > 0 ? 'Request' : 'RequestResponse', verbs: WRITES, resources: [claims] },
-    why: tenants.length > 0 ? 'Claims elsewhere: request bodies are enough for the adminAccess and parameter-size alerts.' : 'Claim and template writes with bodies: adminAccess (AUDIT001) and opaque parameter size (AUDIT002) need them.',
+    why:
+      tenants.length > 0
+        ? 'Claims elsewhere: request bodies are enough for the adminAccess and parameter-size alerts.'
+        : 'Claim and template writes with bodies: adminAccess (AUDIT001) and opaque parameter size (AUDIT002) need them.',
   });
   rules.push({
-    rule: { level: 'Request', verbs: STATUS_WRITES, resources: [{ group: 'resource.k8s.io', resources: ['resourceclaims/status', 'resourceclaims/binding', 'resourceclaims/driver'] }] },
+    rule: {
+      level: 'Request',
+      verbs: STATUS_WRITES,
+      resources: [{ group: 'resource.k8s.io', resources: ['resourceclaims/status', 'resourceclaims/binding', 'resourceclaims/driver'] }],
+    },
     why: 'Allocation (binding) and driver status writes, allowed and denied (AUDIT004), with the device data written.',
   });
   rules.push({
@@ -82,8 +89,10 @@ export function recommendedAuditPolicy(options: RecommendedPolicyOptions = {}): 
 /** The policy as YAML with each rule preceded by why it is there. */
 export function renderAuditPolicyYaml(policy: AuditPolicy, reasons: readonly string[]): string {
   const doc = new Document(policy, { aliasDuplicateObjects: false });
-  doc.commentBefore = commentText(' dra-posture audit-policy: the audit policy for Dynamic Resource Allocation (first matching rule wins).') +
-    '\n' + commentText(' Merge these rules above your existing rules; a later rule never sees a request an earlier rule matched.');
+  doc.commentBefore =
+    commentText(' dra-posture audit-policy: the audit policy for Dynamic Resource Allocation (first matching rule wins).') +
+    '\n' +
+    commentText(' Merge these rules above your existing rules; a later rule never sees a request an earlier rule matched.');
   const rules = (doc.contents as YAMLMap).get('rules', true);
   if (isSeq(rules)) {
     rules.items.forEach((item, i) => {

@@ -57,7 +57,7 @@ export function unusedGrants(engine: AuthzEngine, aggregate: Pick<AuditAggregate
       const rule = g.rule;
       // Non-resource URLs are not kept per request: such rules are left out rather than guessed.
       if (rule.nonResourceURLs?.length) continue;
-      const scope = g.binding.kind === 'RoleBinding' ? g.binding.namespace ?? '' : undefined;
+      const scope = g.binding.kind === 'RoleBinding' ? (g.binding.namespace ?? '') : undefined;
       const hit = requests.some(
         (r) =>
           (scope === undefined || r.namespace === scope) &&
@@ -74,7 +74,10 @@ export function unusedGrants(engine: AuthzEngine, aggregate: Pick<AuditAggregate
       unused.push({ evidence, draRelevant: isDraRelevant(rule), covered: ruleCovered(rule, coverage) });
     }
     if (seen.size === 0) continue;
-    unused.sort((a, b) => Number(b.draRelevant) - Number(a.draRelevant) || cmp(a.evidence.binding.name, b.evidence.binding.name) || a.evidence.ruleIndex - b.evidence.ruleIndex);
+    unused.sort(
+      (a, b) =>
+        Number(b.draRelevant) - Number(a.draRelevant) || cmp(a.evidence.binding.name, b.evidence.binding.name) || a.evidence.ruleIndex - b.evidence.ruleIndex,
+    );
     out.push({ identity, unused, used: usedCount });
   }
   return out.sort((a, b) => cmp(a.identity, b.identity));

@@ -19,15 +19,88 @@ function eventFor(rnd: ReturnType<typeof createRandom>, i: number, t0: number): 
   const ns = `tenant-${rnd.int(200)}`;
   const time = new Date(t0 + i * 7).toISOString();
   const id = `a${i.toString(16).padStart(12, '0')}-0000-4000-8000-000000000000`;
-  const sa = (n: string, name: string) => ({ user: `system:serviceaccount:${n}:${name}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${n}`, 'system:authenticated'] });
+  const sa = (n: string, name: string) => ({
+    user: `system:serviceaccount:${n}:${name}`,
+    groups: ['system:serviceaccounts', `system:serviceaccounts:${n}`, 'system:authenticated'],
+  });
   const r = rnd.next();
-  if (r < 0.35) return { ...sa('gpu-driver', 'kubelet-plugin'), node, verb: rnd.pick(['update', 'patch']), namespace: ns, name: `claim-${rnd.int(100000)}`, subresource: 'driver', decision: rnd.chance(0.02) ? 'forbid' : 'allow', time, id };
-  if (r < 0.55) return { user: `system:node:${node}`, groups: ['system:nodes', 'system:authenticated'], verb: rnd.pick(['get', 'list', 'watch', 'update']), group: '', resource: rnd.pick(['pods', 'nodes', 'configmaps']), namespace: ns, name: `obj-${rnd.int(10000)}`, time, id };
-  if (r < 0.7) return { user: 'system:kube-scheduler', groups: ['system:authenticated'], verb: 'update', namespace: ns, name: `claim-${rnd.int(100000)}`, subresource: 'binding', time, id };
-  if (r < 0.8) return { ...sa(ns, `app-${rnd.int(50)}`), node, verb: rnd.pick(['create', 'get', 'delete']), namespace: ns, name: `claim-${rnd.int(100000)}`, time, id, level: 'Request', requestObject: { spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com', adminAccess: rnd.chance(0.001) } }] } } } };
-  if (r < 0.9) return { ...sa('kube-system', 'reporter'), node, impersonate: `system:node:${rnd.chance(0.99) ? node : `n-${rnd.int(500)}`}`, verb: 'patch', group: '', resource: 'nodes', subresource: 'status', name: node, time, id };
-  if (r < 0.97) return { user: `user-${rnd.int(3000)}@example.com`, verb: rnd.pick(['get', 'list']), resource: rnd.pick(['resourceclaims', 'deviceclasses', 'resourceslices']), namespace: ns, time, id };
-  return { ...sa('gpu-driver', 'controller'), verb: rnd.pick(['create', 'update', 'delete']), resource: 'resourceslices', name: `${node}-gpu-${rnd.int(8)}`, time, id };
+  if (r < 0.35)
+    return {
+      ...sa('gpu-driver', 'kubelet-plugin'),
+      node,
+      verb: rnd.pick(['update', 'patch']),
+      namespace: ns,
+      name: `claim-${rnd.int(100000)}`,
+      subresource: 'driver',
+      decision: rnd.chance(0.02) ? 'forbid' : 'allow',
+      time,
+      id,
+    };
+  if (r < 0.55)
+    return {
+      user: `system:node:${node}`,
+      groups: ['system:nodes', 'system:authenticated'],
+      verb: rnd.pick(['get', 'list', 'watch', 'update']),
+      group: '',
+      resource: rnd.pick(['pods', 'nodes', 'configmaps']),
+      namespace: ns,
+      name: `obj-${rnd.int(10000)}`,
+      time,
+      id,
+    };
+  if (r < 0.7)
+    return {
+      user: 'system:kube-scheduler',
+      groups: ['system:authenticated'],
+      verb: 'update',
+      namespace: ns,
+      name: `claim-${rnd.int(100000)}`,
+      subresource: 'binding',
+      time,
+      id,
+    };
+  if (r < 0.8)
+    return {
+      ...sa(ns, `app-${rnd.int(50)}`),
+      node,
+      verb: rnd.pick(['create', 'get', 'delete']),
+      namespace: ns,
+      name: `claim-${rnd.int(100000)}`,
+      time,
+      id,
+      level: 'Request',
+      requestObject: { spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com', adminAccess: rnd.chance(0.001) } }] } } },
+    };
+  if (r < 0.9)
+    return {
+      ...sa('kube-system', 'reporter'),
+      node,
+      impersonate: `system:node:${rnd.chance(0.99) ? node : `n-${rnd.int(500)}`}`,
+      verb: 'patch',
+      group: '',
+      resource: 'nodes',
+      subresource: 'status',
+      name: node,
+      time,
+      id,
+    };
+  if (r < 0.97)
+    return {
+      user: `user-${rnd.int(3000)}@example.com`,
+      verb: rnd.pick(['get', 'list']),
+      resource: rnd.pick(['resourceclaims', 'deviceclasses', 'resourceslices']),
+      namespace: ns,
+      time,
+      id,
+    };
+  return {
+    ...sa('gpu-driver', 'controller'),
+    verb: rnd.pick(['create', 'update', 'delete']),
+    resource: 'resourceslices',
+    name: `${node}-gpu-${rnd.int(8)}`,
+    time,
+    id,
+  };
 }
 
 async function writeStream(stream: NodeJS.WritableStream, text: string) {
@@ -43,7 +116,8 @@ async function generate(dir: string, bytes: number): Promise<void> {
   let i = 0;
   while (written < bytes) {
     let batch = '';
-    for (let k = 0; k < 2000; k++, i++) batch += (i % 500_000 === 499_999 ? '{"kind":"Event", truncated\n' : JSON.stringify(auditEvent(eventFor(rnd, i, t0))) + '\n');
+    for (let k = 0; k < 2000; k++, i++)
+      batch += i % 500_000 === 499_999 ? '{"kind":"Event", truncated\n' : JSON.stringify(auditEvent(eventFor(rnd, i, t0))) + '\n';
     written += batch.length;
     await writeStream(plain, batch);
   }
@@ -64,7 +138,17 @@ async function read(dir: string) {
   const result = await readAuditLog(dir);
   const elapsed = performance.now() - start;
   const peak = process.resourceUsage().maxRSS * 1024;
-  console.log(JSON.stringify({ elapsedMs: Math.round(elapsed), peakRss: peak, events: result.activity.events, malformed: result.activity.malformed.count, identities: result.activity.identities.length, writeRows: result.activity.writes.length, alerts: result.alerts.length }));
+  console.log(
+    JSON.stringify({
+      elapsedMs: Math.round(elapsed),
+      peakRss: peak,
+      events: result.activity.events,
+      malformed: result.activity.malformed.count,
+      identities: result.activity.identities.length,
+      writeRows: result.activity.writes.length,
+      alerts: result.alerts.length,
+    }),
+  );
 }
 
 async function main() {
@@ -79,11 +163,24 @@ async function main() {
     console.log(`generated ${dir} in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
   const total = readdirSync(dir).reduce((n, f) => n + statSync(join(dir, f)).size, 0);
-  const out = execFileSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', fileURLToPath(import.meta.url), 'read', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  const r = JSON.parse(out.trim().split('\n').pop()!) as { elapsedMs: number; peakRss: number; events: number; malformed: number; identities: number; writeRows: number; alerts: number };
+  const out = execFileSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', fileURLToPath(import.meta.url), 'read', dir], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const r = JSON.parse(out.trim().split('\n').pop()!) as {
+    elapsedMs: number;
+    peakRss: number;
+    events: number;
+    malformed: number;
+    identities: number;
+    writeRows: number;
+    alerts: number;
+  };
   const mib = (b: number) => (b / 1024 / 1024).toFixed(0);
   const ok = r.peakRss < TARGET_RSS_MIB * 1024 * 1024;
-  console.log(`audit log read: ${mib(total)} MiB in ${(r.elapsedMs / 1000).toFixed(1)} s (${(total / 1024 / 1024 / (r.elapsedMs / 1000)).toFixed(0)} MiB/s), ${r.events} events, ${r.malformed} malformed, ${r.identities} identities, ${r.writeRows} write rows, ${r.alerts} alerts`);
+  console.log(
+    `audit log read: ${mib(total)} MiB in ${(r.elapsedMs / 1000).toFixed(1)} s (${(total / 1024 / 1024 / (r.elapsedMs / 1000)).toFixed(0)} MiB/s), ${r.events} events, ${r.malformed} malformed, ${r.identities} identities, ${r.writeRows} write rows, ${r.alerts} alerts`,
+  );
   console.log(`peak RSS ${mib(r.peakRss)} MiB (target < ${TARGET_RSS_MIB} MiB): ${ok ? 'PASS' : 'FAIL'}`);
   if (!ok) process.exitCode = 1;
 }

@@ -37,7 +37,10 @@ export async function auditFiles(path: string): Promise<string[]> {
   if (info.isFile()) return [path];
   if (!info.isDirectory()) throw new SnapshotError(`audit log is neither a file nor a folder: ${path}`);
   const entries = await readdir(path, { withFileTypes: true });
-  const files = entries.filter((e) => e.isFile() && !e.name.startsWith('.')).map((e) => join(path, e.name)).sort();
+  const files = entries
+    .filter((e) => e.isFile() && !e.name.startsWith('.'))
+    .map((e) => join(path, e.name))
+    .sort();
   if (files.length === 0) throw new SnapshotError(`no audit log files in ${path}`);
   return files;
 }

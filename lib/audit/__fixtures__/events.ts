@@ -46,7 +46,11 @@ export function auditEvent(e: EventInput): Record<string, unknown> {
     stageTimestamp: e.time ?? '2026-11-20T10:00:00.001000Z',
     annotations: { 'authorization.k8s.io/decision': e.decision ?? 'allow', 'authorization.k8s.io/reason': e.reason ?? '' },
   };
-  if (e.impersonate) ev.impersonatedUser = { username: e.impersonate, groups: e.impersonate.startsWith('system:node:') ? ['system:nodes', 'system:authenticated'] : ['system:authenticated'] };
+  if (e.impersonate)
+    ev.impersonatedUser = {
+      username: e.impersonate,
+      groups: e.impersonate.startsWith('system:node:') ? ['system:nodes', 'system:authenticated'] : ['system:authenticated'],
+    };
   if (e.requestObject !== undefined) ev.requestObject = e.requestObject;
   return ev;
 }

@@ -17,12 +17,42 @@ let dir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'dra-posture-audit-cli-'));
-  const plain = jsonLines([
-    auditEvent({ verb: 'update', user: PLUGIN, groups: PLUGIN_GROUPS, node: 'gpu-h100-01', namespace: 'tenant-a', name: 'c1', subresource: 'driver', decision: 'forbid', reason: 'no RBAC policy matched', time: '2026-11-20T10:00:00Z' }),
-  ]) + '{"kind":"Event","verb":\n' + jsonLines([auditEvent({ verb: 'get', user: PLUGIN, groups: PLUGIN_GROUPS, node: 'gpu-h100-01', namespace: 'tenant-a', name: 'c1', time: '2026-11-20T10:05:00Z' })]);
+  const plain =
+    jsonLines([
+      auditEvent({
+        verb: 'update',
+        user: PLUGIN,
+        groups: PLUGIN_GROUPS,
+        node: 'gpu-h100-01',
+        namespace: 'tenant-a',
+        name: 'c1',
+        subresource: 'driver',
+        decision: 'forbid',
+        reason: 'no RBAC policy matched',
+        time: '2026-11-20T10:00:00Z',
+      }),
+    ]) +
+    '{"kind":"Event","verb":\n' +
+    jsonLines([
+      auditEvent({ verb: 'get', user: PLUGIN, groups: PLUGIN_GROUPS, node: 'gpu-h100-01', namespace: 'tenant-a', name: 'c1', time: '2026-11-20T10:05:00Z' }),
+    ]);
   await writeFile(join(dir, 'audit.log'), plain);
-  await writeFile(join(dir, 'audit-2026-11-19.log.gz'), gzipSync(jsonLines([auditEvent({ verb: 'update', user: 'mallory', resource: 'deviceclasses', name: 'gpu.nvidia.com', time: '2026-11-19T09:00:00Z' })])));
-  await writeFile(join(dir, 'list.json'), JSON.stringify({ kind: 'EventList', apiVersion: 'audit.k8s.io/v1', items: [auditEvent({ verb: 'list', user: 'alice', namespace: 'tenant-a', time: '2026-11-21T00:00:00Z' })] }, null, 2));
+  await writeFile(
+    join(dir, 'audit-2026-11-19.log.gz'),
+    gzipSync(jsonLines([auditEvent({ verb: 'update', user: 'mallory', resource: 'deviceclasses', name: 'gpu.nvidia.com', time: '2026-11-19T09:00:00Z' })])),
+  );
+  await writeFile(
+    join(dir, 'list.json'),
+    JSON.stringify(
+      {
+        kind: 'EventList',
+        apiVersion: 'audit.k8s.io/v1',
+        items: [auditEvent({ verb: 'list', user: 'alice', namespace: 'tenant-a', time: '2026-11-21T00:00:00Z' })],
+      },
+      null,
+      2,
+    ),
+  );
 });
 
 afterAll(async () => {
@@ -83,7 +113,10 @@ describe('audit-policy --check', () => {
     await writeFile(own, (await run('audit-policy')).out);
     expect((await run('audit-policy', '--check', own)).code).toBe(0);
     const narrow = join(pdir, 'narrow.yaml');
-    await writeFile(narrow, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n  verbs: [create]\n  resources: [{group: resource.k8s.io, resources: [resourceclaims]}]\n');
+    await writeFile(
+      narrow,
+      'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n  verbs: [create]\n  resources: [{group: resource.k8s.io, resources: [resourceclaims]}]\n',
+    );
     const r = await run('audit-policy', '--check', narrow);
     expect(r.code).toBe(1);
     expect(r.out).toContain('update resourceclaims/driver');
@@ -100,7 +133,16 @@ describe('build-role --from-audit', () => {
   const log = join(import.meta.dirname, '..', '..', '..', 'e2e', 'fixtures', 'audit', 'integration-audit.log');
 
   it('builds the observed role of the plugin from the log captured on the real API server', async () => {
-    const r = await run('build-role', '--from-audit', log, '--service-account', 'dra-example-driver/dra-example-driver-service-account', '--demo', '-o', 'json');
+    const r = await run(
+      'build-role',
+      '--from-audit',
+      log,
+      '--service-account',
+      'dra-example-driver/dra-example-driver-service-account',
+      '--demo',
+      '-o',
+      'json',
+    );
     expect(r.code).toBe(0);
     const review = JSON.parse(r.out) as { yaml: string; validation: { intended: { ok: boolean }[] } };
     expect(review.yaml).toContain('associated-node:update');
