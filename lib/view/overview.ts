@@ -18,9 +18,10 @@ export const FAMILY_LABELS: Record<string, string> = {
   QUOTA: 'Quota',
   ZERO: 'Device zeroing',
   POD: 'Driver pods',
+  AUDIT: 'Audit log',
 };
 
-/** Findings per check family (DRA, NODE, CLAIM, QUOTA, ZERO, POD), in that order. */
+/** Findings per check family (DRA, NODE, CLAIM, QUOTA, ZERO, POD, AUDIT), in that order. */
 export function checkFamilies(findings: Report['findings']): CheckFamily[] {
   return Object.keys(FAMILY_LABELS).map((family) => {
     const mine = findings.filter((f) => f.check.startsWith(family) && /^\d/.test(f.check.slice(family.length)));
