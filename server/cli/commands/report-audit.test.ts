@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -157,5 +157,22 @@ describe('build-role --from-audit', () => {
     expect(none.code).toBe(2);
     expect(none.err).toMatch(/no successful request of nobody/);
     expect((await run('build-role', '--from-audit', log, '--user', 'admin', '--rule', 'get pods')).code).toBe(2);
+  });
+});
+
+describe('export --audit', () => {
+  it('puts the activity and the AUDIT findings into a bundle that verifies', async () => {
+    const out = join(dir, '..', `dra-posture-audit-bundle-${process.pid}.tar`);
+    try {
+      const e = await run('export', '--demo', '--audit', join(dir, 'audit.log'), '--out', out);
+      expect(e.code).toBe(0);
+      expect((await run('verify', out)).code).toBe(0);
+      const { openBundle } = await import('@/server/compliance/load-bundle');
+      const { report } = openBundle(new Uint8Array(await readFile(out)), out);
+      expect(report.activity?.events).toBe(2);
+      expect(report.findings.some((f) => f.check === 'AUDIT004')).toBe(true);
+    } finally {
+      await rm(out, { force: true });
+    }
   });
 });
