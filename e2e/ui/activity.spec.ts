@@ -39,3 +39,66 @@ test('Activity on the audit log has no serious accessibility violations', async 
   await gotoAndSettle(page, '/activity', 'Activity');
   expect(await seriousA11yViolations(page)).toEqual([]);
 });
+
+test('an audit log uploaded on the Sources page joins the report until it is forgotten', async ({ page, consoleErrors }) => {
+  await gotoAndSettle(page, '/sources', 'Sources');
+  const panel = page.getByRole('region', { name: 'Upload an audit log' });
+  await panel.getByLabel('Audit log (JSON lines, EventList, or .gz)').setInputFiles({
+    name: 'two-events.log',
+    mimeType: 'text/plain',
+    buffer: Buffer.from(
+      [
+        { verb: 'update', user: 'system:serviceaccount:gpu:probe', node: 'gpu-dev-01', sub: 'status', code: 422 },
+        { verb: 'get', user: 'mallory', node: '', sub: '', code: 200 },
+      ]
+        .map((e, i) =>
+          JSON.stringify({
+            kind: 'Event',
+            apiVersion: 'audit.k8s.io/v1',
+            level: 'Metadata',
+            auditID: `id-${i}`,
+            stage: 'ResponseComplete',
+            requestURI: '/apis/resource.k8s.io/v1/namespaces/tenant-a/resourceclaims/c',
+            verb: e.verb,
+            user: { username: e.user, groups: ['system:authenticated'], ...(e.node ? { extra: { 'authentication.kubernetes.io/node-name': [e.node] } } : {}) },
+            objectRef: {
+              resource: 'resourceclaims',
+              namespace: 'tenant-a',
+              name: 'c',
+              apiGroup: 'resource.k8s.io',
+              apiVersion: 'v1',
+              ...(e.sub ? { subresource: e.sub } : {}),
+            },
+            responseStatus:
+              e.code === 200
+                ? { metadata: {}, code: 200 }
+                : {
+                    metadata: {},
+                    status: 'Failure',
+                    message: 'status.devices: Forbidden: changing status.devices requires associated-node:update permission on resourceclaims/driver',
+                    code: e.code,
+                  },
+            requestReceivedTimestamp: `2026-11-2${i}T08:00:00.000000Z`,
+            stageTimestamp: `2026-11-2${i}T08:00:00.100000Z`,
+            annotations: { 'authorization.k8s.io/decision': 'allow' },
+          }),
+        )
+        .join('\n') + '\nnot an event\n',
+    ),
+  });
+  await panel.getByRole('button', { name: 'Read this audit log' }).click();
+  await expect(panel.getByRole('status')).toContainText('Read two-events.log: 2 events, 1 malformed line(s)');
+  await gotoAndSettle(page, '/activity', 'Activity');
+  await expect(page.getByTestId('activity-window')).toContainText('2026-11-20T08:00:00.100Z');
+  await expect(page.getByRole('region', { name: 'Malformed lines' })).toContainText('two-events.log');
+  await expect(page.getByRole('region', { name: 'Audit alerts' }).getByRole('row').filter({ hasText: 'AUDIT004' })).toContainText('probe');
+  await screenshot(page, 'activity-uploaded');
+
+  await gotoAndSettle(page, '/sources', 'Sources');
+  await page.getByRole('region', { name: 'Upload an audit log' }).getByRole('button', { name: 'Forget it' }).click();
+  await expect(page.getByRole('region', { name: 'Upload an audit log' }).getByRole('status')).toContainText('no longer included');
+  // Back to the log the server was started with.
+  await gotoAndSettle(page, '/activity', 'Activity');
+  await expect(page.getByTestId('activity-window')).not.toContainText('2026-11-20T08:00:00.100Z');
+  expect(consoleErrors).toEqual([]);
+});

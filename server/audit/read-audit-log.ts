@@ -45,40 +45,45 @@ export async function auditFiles(path: string): Promise<string[]> {
   return files;
 }
 
-/** Streams one file into the aggregator. */
-export async function readAuditFile(path: string, into: ActivityAggregator): Promise<void> {
-  const compressed = await isGzip(path);
-  into.startFile(path, compressed);
+/** Feeds decoded text of one source (a file, an upload) to the splitter, events to the aggregator. */
+export async function readAuditChunks(label: string, chunks: AsyncIterable<Buffer | Uint8Array>, into: ActivityAggregator): Promise<void> {
   const splitter = createEventSplitter({
     event({ text, line }) {
       let value: unknown;
       try {
         value = JSON.parse(text);
       } catch (e) {
-        into.malformed({ file: path, line, error: `not JSON: ${(e as Error).message.slice(0, 120)}` });
+        into.malformed({ file: label, line, error: `not JSON: ${(e as Error).message.slice(0, 120)}` });
         return;
       }
       const parsed = parseAuditEvent(value);
       if (parsed.kind === 'event') into.add(parsed.record);
       else if (parsed.kind === 'skip') into.skipStage();
-      else into.malformed({ file: path, line, error: parsed.error });
+      else into.malformed({ file: label, line, error: parsed.error });
     },
     malformed(line, error) {
-      into.malformed({ file: path, line, error });
+      into.malformed({ file: label, line, error });
     },
   });
-  const raw = createReadStream(path, { highWaterMark: 1 << 20 });
-  const source = compressed ? raw.pipe(createGunzip()) : raw;
-  if (compressed) raw.on('error', (e) => source.destroy(e));
   const decoder = new StringDecoder('utf8');
   try {
-    for await (const chunk of source) splitter.push(decoder.write(chunk as Buffer));
+    for await (const chunk of chunks) splitter.push(decoder.write(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
     splitter.push(decoder.end());
   } catch (e) {
     // A truncated gzip member (a file still being rotated) ends the file, not the read.
-    into.malformed({ file: path, line: 0, error: `read stopped: ${(e as Error).message.slice(0, 160)}` });
+    into.malformed({ file: label, line: 0, error: `read stopped: ${(e as Error).message.slice(0, 160)}` });
   }
   splitter.end();
+}
+
+/** Streams one file into the aggregator. */
+export async function readAuditFile(path: string, into: ActivityAggregator): Promise<void> {
+  const compressed = await isGzip(path);
+  into.startFile(path, compressed);
+  const raw = createReadStream(path, { highWaterMark: 1 << 20 });
+  const source = compressed ? raw.pipe(createGunzip()) : raw;
+  if (compressed) raw.on('error', (e) => source.destroy(e));
+  await readAuditChunks(path, source, into);
 }
 
 /** Reads every audit file at `path` into a fresh aggregator. */
