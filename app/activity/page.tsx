@@ -24,8 +24,11 @@ export default async function ActivityPage() {
       <>
         {header}
         <EmptyState title="No audit log loaded">
-          Start the dashboard with <Mono>dra-posture serve --audit PATH</Mono> (a log file or a folder of rotated, possibly gzipped, logs).{' '}
-          <Mono>dra-posture audit-policy</Mono> prints the policy that logs what this page needs.
+          Start the dashboard with <Mono>dra-posture serve --audit PATH</Mono> (a log file or a folder of rotated, possibly gzipped, logs), or upload one on the{' '}
+          <Link href="/sources" className="text-teal-800 underline-offset-2 hover:underline">
+            Sources
+          </Link>{' '}
+          page. <Mono>dra-posture audit-policy</Mono> prints the policy that logs what this page needs.
         </EmptyState>
       </>
     );
@@ -64,7 +67,9 @@ export default async function ActivityPage() {
             columns={[{ label: 'Severity' }, { label: 'Check' }, { label: 'Alert' }]}
             rows={alerts.map((f) => [
               <SeverityBadge key="s" severity={f.severity} />,
-              <Mono key="c">{f.check}</Mono>,
+              <Mono key="c" className="whitespace-nowrap">
+                {f.check}
+              </Mono>,
               <Link key="l" href={`/findings/${f.id}`} className="text-teal-800 underline-offset-2 hover:underline">
                 {f.message}
               </Link>,
