@@ -46,7 +46,13 @@ export default defineConfig({
       url: `${AUDIT_URL}/api/healthz`,
       reuseExistingServer: !process.env.CI,
       timeout: 120_000,
-      env: { ...serverEnv, DRA_POSTURE_STORE: `test-results/store-${AUDIT_PORT}-${Date.now()}.sqlite`, DRA_POSTURE_SNAPSHOT: '', DRA_POSTURE_SOURCE: 'demo', DRA_POSTURE_AUDIT: AUDIT_FIXTURE },
+      env: {
+        ...serverEnv,
+        DRA_POSTURE_STORE: `test-results/store-${AUDIT_PORT}-${Date.now()}.sqlite`,
+        DRA_POSTURE_SNAPSHOT: '',
+        DRA_POSTURE_SOURCE: 'demo',
+        DRA_POSTURE_AUDIT: AUDIT_FIXTURE,
+      },
     },
     {
       // A real kube-apiserver seeded with the demo, read live; the script stops it with the server.

@@ -7,11 +7,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'server', 'cli', 'main.ts');
-const result = spawnSync(
-  process.execPath,
-  ['--conditions=react-server', '--import', 'tsx', entry, ...process.argv.slice(2)],
-  { stdio: 'inherit', cwd: process.cwd(), env: { ...process.env, DRA_POSTURE_ROOT: root } },
-);
+const result = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', entry, ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  cwd: process.cwd(),
+  env: { ...process.env, DRA_POSTURE_ROOT: root },
+});
 if (result.error) {
   console.error(`dra-posture: cannot start: ${result.error.message}`);
   process.exit(2);

@@ -18,6 +18,10 @@ bash scripts/ensure-chromium.sh || echo "Chromium could not be installed: the PD
 log "typecheck (tsc --noEmit)"
 if npx tsc --noEmit -p . ; then echo "1 0 0" > "$RESULTS/typecheck"; else echo "0 1 0" > "$RESULTS/typecheck"; fi
 
+log "lint (eslint) and formatting (prettier --check)"
+if npx eslint . ; then echo "1 0 0" > "$RESULTS/lint"; else echo "0 1 0" > "$RESULTS/lint"; fi
+if npx prettier --check "**/*.{ts,tsx,mjs,js,css}" ; then echo "1 0 0" > "$RESULTS/format"; else echo "0 1 0" > "$RESULTS/format"; fi
+
 log "test control plane (real kube-apiserver built from Go modules; cached after the first build)"
 if ! bash e2e/kas/build.sh > "$RESULTS/kas-path.txt"; then
   echo "the test kube-apiserver could not be built: integration tests will fail" >&2

@@ -5,7 +5,7 @@ import { ActivityTimeline } from '@/components/activity/activity-timeline';
 import { EmptyState, PageHeader, Panel, Stat, Tag } from '@/components/ui/panel';
 import { Mono } from '@/components/ui/refs';
 import { SeverityBadge } from '@/components/ui/severity';
-import { describeEvidence } from '@/lib/report/render-markdown';
+import { describeEvidence } from '@/lib/analysis/evidence';
 import { getReport } from '@/server/services/get-report';
 
 export const metadata: Metadata = { title: 'Activity' };

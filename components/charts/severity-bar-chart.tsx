@@ -1,7 +1,7 @@
 'use client';
 
 import { Bar, BarChart, CartesianGrid, Cell, Tooltip, XAxis, YAxis } from 'recharts';
-import { SEVERITIES, type Severity } from '@/lib/report/types';
+import { SEVERITIES, type Severity } from '@/lib/analysis/types';
 import { SEVERITY_COLOR, SEVERITY_LABEL } from '@/components/ui/severity';
 
 /** Findings per severity as bars. The numbers are also on the page as text (the chart is decorative for AT). */

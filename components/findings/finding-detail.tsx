@@ -1,7 +1,8 @@
 import Link from 'next/link';
 import { pages } from '@/lib/api/routes';
 import { nodeId } from '@/lib/graph/node-id';
-import type { Finding } from '@/lib/report/types';
+import type { Finding } from '@/lib/analysis/types';
+import { catalogEntry } from '@/lib/analysis/catalog';
 import { splitRemediation } from '@/lib/view/remediation';
 import { CodeBlock } from '@/components/ui/code-block';
 import { Panel } from '@/components/ui/panel';
@@ -13,6 +14,7 @@ const GRAPH_KINDS = new Set(['User', 'Group', 'ServiceAccount', 'ClusterRoleBind
 
 export function FindingDetail({ finding }: { finding: Finding }) {
   const parts = splitRemediation(finding.remediation);
+  const about = catalogEntry(finding.check);
   return (
     <article aria-labelledby="finding-title">
       <nav aria-label="Breadcrumb" className="mb-3 text-sm text-slate-500">
@@ -58,6 +60,15 @@ export function FindingDetail({ finding }: { finding: Finding }) {
           </Panel>
         </div>
         <div className="space-y-6">
+          {about && (
+            <Panel id="about-check" title={`About ${finding.check}`}>
+              <p className="text-sm leading-relaxed text-slate-700">{about.description}</p>
+              <p className="mt-2 text-sm leading-relaxed text-slate-700">
+                <span className="font-medium text-slate-900">Fix in general: </span>
+                {about.remediation}
+              </p>
+            </Panel>
+          )}
           <Panel id="subjects" title="Subjects" description="Identities this finding is about">
             {finding.subjects.length ? (
               <ul className="space-y-2">
@@ -68,7 +79,10 @@ export function FindingDetail({ finding }: { finding: Finding }) {
                       <Link className="font-medium text-teal-800 hover:underline" href={pages.graph(nodeId(s.kind, s.namespace, s.name))}>
                         In the graph
                       </Link>
-                      <Link className="font-medium text-teal-800 hover:underline" href={pages.findings({ subject: `${s.kind}/${s.namespace ?? ''}/${s.name}` })}>
+                      <Link
+                        className="font-medium text-teal-800 hover:underline"
+                        href={pages.findings({ subject: `${s.kind}/${s.namespace ?? ''}/${s.name}` })}
+                      >
                         Its findings
                       </Link>
                     </span>

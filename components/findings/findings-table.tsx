@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { pages } from '@/lib/api/routes';
 import type { FindingRow } from '@/lib/view/findings-page';
 import { findingNamespaces } from '@/lib/view/findings-view';
-import { objectLabel, subjectLabel } from '@/lib/view/subjects';
+import { describeRef, describeSubject } from '@/lib/k8s/refs';
 import { SeverityBadge } from '@/components/ui/severity';
 
 export function FindingsTable({ findings }: { findings: FindingRow[] }) {
@@ -19,16 +19,26 @@ export function FindingsTable({ findings }: { findings: FindingRow[] }) {
         </colgroup>
         <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
           <tr>
-            <th scope="col" className="px-4 py-2.5 font-medium">Severity</th>
-            <th scope="col" className="px-2 py-2.5 font-medium">Check</th>
-            <th scope="col" className="px-2 py-2.5 font-medium">Finding</th>
-            <th scope="col" className="px-2 py-2.5 font-medium">About</th>
-            <th scope="col" className="px-2 py-2.5 font-medium">Namespace</th>
+            <th scope="col" className="px-4 py-2.5 font-medium">
+              Severity
+            </th>
+            <th scope="col" className="px-2 py-2.5 font-medium">
+              Check
+            </th>
+            <th scope="col" className="px-2 py-2.5 font-medium">
+              Finding
+            </th>
+            <th scope="col" className="px-2 py-2.5 font-medium">
+              About
+            </th>
+            <th scope="col" className="px-2 py-2.5 font-medium">
+              Namespace
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {findings.map((f) => {
-            const about = f.subjects.length ? f.subjects.map(subjectLabel) : f.objects.slice(0, 2).map(objectLabel);
+            const about = f.subjects.length ? f.subjects.map(describeSubject) : f.objects.slice(0, 2).map(describeRef);
             const more = (f.subjects.length ? f.subjects.length : Math.min(f.objects.length, 2)) - 1;
             return (
               <tr key={f.id} className="align-top hover:bg-slate-50">

@@ -1,4 +1,4 @@
-import type { ClaimStatusWriter, NodeStatusWriter, StatusWriterMode } from '@/lib/report/types';
+import type { ClaimStatusWriter, NodeStatusWriter, StatusWriterMode } from '@/lib/analysis/types';
 import { cn } from '@/components/ui/cn';
 
 export const MODE_INFO: Record<StatusWriterMode, { short: string; label: string; className: string; help: string }> = {
@@ -43,9 +43,13 @@ export function ModeTag({ mode, scope, compact }: { mode: StatusWriterMode; scop
 
 export function DriverModeTag({ mode }: { mode: ClaimStatusWriter['mode'] }) {
   return mode === 'arbitrary-node' ? (
-    <span className="inline-flex rounded bg-orange-50 px-1.5 py-0.5 text-[11px] font-semibold text-orange-900 ring-1 ring-inset ring-orange-300">arbitrary-node</span>
+    <span className="inline-flex rounded bg-orange-50 px-1.5 py-0.5 text-[11px] font-semibold text-orange-900 ring-1 ring-inset ring-orange-300">
+      arbitrary-node
+    </span>
   ) : (
-    <span className="inline-flex rounded bg-teal-50 px-1.5 py-0.5 text-[11px] font-semibold text-teal-900 ring-1 ring-inset ring-teal-300">associated-node</span>
+    <span className="inline-flex rounded bg-teal-50 px-1.5 py-0.5 text-[11px] font-semibold text-teal-900 ring-1 ring-inset ring-teal-300">
+      associated-node
+    </span>
   );
 }
 

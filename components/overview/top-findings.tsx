@@ -1,14 +1,14 @@
 import Link from 'next/link';
 import { pages } from '@/lib/api/routes';
-import type { Finding } from '@/lib/report/types';
-import { subjectLabel, objectLabel } from '@/lib/view/subjects';
+import type { Finding } from '@/lib/analysis/types';
+import { describeRef, describeSubject } from '@/lib/k8s/refs';
 import { SeverityBadge } from '@/components/ui/severity';
 
 export function TopFindings({ findings }: { findings: Finding[] }) {
   return (
     <ol className="divide-y divide-slate-100">
       {findings.map((f) => {
-        const about = f.subjects[0] ? subjectLabel(f.subjects[0]) : f.objects[0] ? objectLabel(f.objects[0]) : '';
+        const about = f.subjects[0] ? describeSubject(f.subjects[0]) : f.objects[0] ? describeRef(f.objects[0]) : '';
         return (
           <li key={f.id}>
             <Link href={pages.finding(f.id)} className="group flex items-start gap-3 px-1 py-2.5 hover:bg-slate-50">

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { pages } from '@/lib/api/routes';
-import type { Finding } from '@/lib/report/types';
+import type { Finding } from '@/lib/analysis/types';
 import { EmptyState } from '@/components/ui/panel';
 import { SeverityBadge } from '@/components/ui/severity';
 

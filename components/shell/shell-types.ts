@@ -1,4 +1,4 @@
-import type { Report } from '@/lib/report/types';
+import type { Report } from '@/lib/analysis/types';
 
 /** The frame's data (a plain copy of server/services/shell-info ShellInfo; components never import server/). */
 export interface ShellInfoView {

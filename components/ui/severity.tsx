@@ -1,4 +1,4 @@
-import type { Severity } from '@/lib/report/types';
+import type { Severity } from '@/lib/analysis/types';
 import { cn } from './cn';
 
 export const SEVERITY_LABEL: Record<Severity, string> = { critical: 'Critical', high: 'High', medium: 'Medium', low: 'Low', info: 'Info' };

@@ -10,7 +10,7 @@ import type { ResourceClaim } from '../../lib/k8s/types';
 import { buildBundle } from '../../lib/role-builder/build-bundle';
 import { GOLDEN_INPUTS } from '../../lib/role-builder/golden-inputs';
 import { identityUser } from '../../lib/role-builder/identity';
-import { PERSONAS } from '../../lib/role-builder/personas/registry';
+import { PERSONAS } from '../../lib/personas/registry';
 import { renderBundleYaml } from '../../lib/role-builder/render-yaml';
 import { sha256Hex } from '../../lib/role-builder/sha256';
 import { PERSONA_IDS, type BuildInput, type Operation, type RoleBundle } from '../../lib/role-builder/types';
@@ -73,7 +73,15 @@ describe('bundles on the real API server', () => {
   it('the API server stores every bundle object as built', () => {
     for (const bundle of bundles.values()) {
       for (const { object } of bundle.objects) {
-        const list = { ServiceAccount: after.serviceAccounts, ClusterRole: after.clusterRoles, ClusterRoleBinding: after.clusterRoleBindings, Role: after.roles, RoleBinding: after.roleBindings, ValidatingAdmissionPolicy: after.validatingAdmissionPolicies, ValidatingAdmissionPolicyBinding: after.validatingAdmissionPolicyBindings }[object.kind];
+        const list = {
+          ServiceAccount: after.serviceAccounts,
+          ClusterRole: after.clusterRoles,
+          ClusterRoleBinding: after.clusterRoleBindings,
+          Role: after.roles,
+          RoleBinding: after.roleBindings,
+          ValidatingAdmissionPolicy: after.validatingAdmissionPolicies,
+          ValidatingAdmissionPolicyBinding: after.validatingAdmissionPolicyBindings,
+        }[object.kind];
         const stored = list?.find((o) => o.metadata.name === object.metadata.name && (o.metadata.namespace ?? '') === (object.metadata.namespace ?? ''));
         expect(stored, `${object.kind} ${object.metadata.name}`).toBeDefined();
         expect(stored!.metadata.annotations?.['dra-posture.io/yaml-sha256']).toMatch(/^[0-9a-f]{64}$/);
@@ -96,7 +104,8 @@ describe('bundles on the real API server', () => {
         const server = await serverAllows(input, r.operation);
         checked++;
         const want = r.expected === 'allowed';
-        if (server.allowed !== want) problems.push(`${r.operation.label}: server ${server.allowed ? 'allowed' : 'refused'} (${server.reason}), wanted ${r.expected}`);
+        if (server.allowed !== want)
+          problems.push(`${r.operation.label}: server ${server.allowed ? 'allowed' : 'refused'} (${server.reason}), wanted ${r.expected}`);
         if (server.allowed !== r.allowed) problems.push(`${r.operation.label}: server ${server.allowed}, engine prediction ${r.allowed}`);
         const live = decideOperation(engineAfter, input.identity, r.operation).allowed;
         if (server.allowed !== live) problems.push(`${r.operation.label}: server ${server.allowed}, engine on the live cluster ${live}`);
@@ -124,7 +133,8 @@ const asToken = <T = any>(token: string, path: string, opts: Parameters<ControlP
 const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
 /** A claim in `namespace`, allocated (by admin) to one device of `driver` on `node`, in the strict single-node form. */
-const allocatedClaim = (namespace: string, name: string, driver: string, node: string): Promise<ResourceClaim> => createAllocatedClaim(cp, namespace, name, driver, node);
+const allocatedClaim = (namespace: string, name: string, driver: string, node: string): Promise<ResourceClaim> =>
+  createAllocatedClaim(cp, namespace, name, driver, node);
 
 describe('node-bound tokens on the real API server', () => {
   it('node-local-driver: status.devices of its driver on its own node only (associated-node), as the engine predicts', async () => {
@@ -144,7 +154,20 @@ describe('node-bound tokens on the real API server', () => {
     for (const c of cases) {
       const path = `/apis/resource.k8s.io/v1/namespaces/${c.claim.metadata.namespace}/resourceclaims/${c.claim.metadata.name}/status`;
       const r = c.claim.status!.allocation!.devices!.results![0];
-      const body = { ...c.claim, status: { ...c.claim.status, devices: [{ driver: r.driver, pool: r.pool, device: r.device, conditions: [{ type: 'Ready', status: 'True', reason: 'Prepared', message: 'role-builder test', lastTransitionTime: now() }] }] } };
+      const body = {
+        ...c.claim,
+        status: {
+          ...c.claim.status,
+          devices: [
+            {
+              driver: r.driver,
+              pool: r.pool,
+              device: r.device,
+              conditions: [{ type: 'Ready', status: 'True', reason: 'Prepared', message: 'role-builder test', lastTransitionTime: now() }],
+            },
+          ],
+        },
+      };
       const res = await asToken(token, path, { method: 'PUT', body });
       // Granular status authorization refuses with a field error (422 Invalid) naming the synthetic subresource.
       const refused = res.status === 422 && String(res.body?.message).includes('requires resource="resourceclaims/driver"');
@@ -189,7 +212,10 @@ describe('node-bound tokens on the real API server', () => {
     const removeOwn = await asToken(token, `/apis/resource.k8s.io/v1/resourceslices/${mine.body.metadata.name}`, { method: 'DELETE' });
     expect(removeOwn.status).toBe(200);
     // Without a node-bound token (a plain SA token), every write is refused by the first validation.
-    const plain = await cp.request('admin', `/api/v1/namespaces/${id.namespace}/serviceaccounts/${id.name}/token`, { method: 'POST', body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [], expirationSeconds: 3600 } } });
+    const plain = await cp.request('admin', `/api/v1/namespaces/${id.namespace}/serviceaccounts/${id.name}/token`, {
+      method: 'POST',
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [], expirationSeconds: 3600 } },
+    });
     const unbound = await asToken(plain.body.status.token, '/apis/resource.k8s.io/v1/resourceslices', { method: 'POST', body: slice(own, 99) });
     expect(unbound.status, JSON.stringify(unbound.body)).toBe(403);
     expect(String(unbound.body?.message)).toContain('only with a token bound to a pod on a node');
@@ -199,18 +225,30 @@ describe('node-bound tokens on the real API server', () => {
     const sched = GOLDEN_INPUTS.scheduler.identity as Extract<BuildInput['identity'], { kind: 'ServiceAccount' }>;
     const plugin = GOLDEN_INPUTS['node-local-driver'].identity as Extract<BuildInput['identity'], { kind: 'ServiceAccount' }>;
     const [own] = after.nodes.map((n) => n.metadata.name).sort();
-    const plain = await cp.request('admin', `/api/v1/namespaces/${sched.namespace}/serviceaccounts/${sched.name}/token`, { method: 'POST', body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [], expirationSeconds: 3600 } } });
+    const plain = await cp.request('admin', `/api/v1/namespaces/${sched.namespace}/serviceaccounts/${sched.name}/token`, {
+      method: 'POST',
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [], expirationSeconds: 3600 } },
+    });
     const schedToken = plain.body.status.token as string;
     const pluginToken = await nodeBoundToken(plugin.namespace, plugin.name, own);
     const engine = createAuthzEngine(after);
     const base = '/apis/resource.k8s.io/v1/namespaces/tenant-a/resourceclaims';
     const created = await cp.request('admin', base, {
       method: 'POST',
-      body: { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'rb-pending', namespace: 'tenant-a' }, spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } } },
+      body: {
+        apiVersion: 'resource.k8s.io/v1',
+        kind: 'ResourceClaim',
+        metadata: { name: 'rb-pending', namespace: 'tenant-a' },
+        spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } },
+      },
     });
     expect(created.status).toBe(201);
-    const allocation = { devices: { results: [{ request: 'gpu', driver: 'gpu.example.com', pool: own, device: 'gpu-1' }] }, nodeSelector: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [own] }] }] } };
-    const write = (token: string, claim: ResourceClaim) => asToken(token, `${base}/${claim.metadata.name}/status`, { method: 'PUT', body: { ...claim, status: { allocation } } });
+    const allocation = {
+      devices: { results: [{ request: 'gpu', driver: 'gpu.example.com', pool: own, device: 'gpu-1' }] },
+      nodeSelector: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [own] }] }] },
+    };
+    const write = (token: string, claim: ResourceClaim) =>
+      asToken(token, `${base}/${claim.metadata.name}/status`, { method: 'PUT', body: { ...claim, status: { allocation } } });
     const claim = created.body as ResourceClaim;
     const byPlugin = await write(pluginToken, claim);
     expect(byPlugin.status, JSON.stringify(byPlugin.body)).toBe(422);
@@ -239,9 +277,26 @@ describe('node-bound tokens on the real API server', () => {
       if (a.verb === 'get') res = await asToken(token, path, { headers });
       else {
         const current = await cp.request('admin', path);
-        const body = a.subresource === 'status'
-          ? { ...current.body, status: { ...current.body.status, conditions: [...(current.body.status?.conditions ?? []).filter((c: { type: string }) => c.type !== 'example.com/GpuDriverReady'), { type: 'example.com/GpuDriverReady', status: 'True', reason: 'Probe', message: 'role-builder test', lastHeartbeatTime: now(), lastTransitionTime: now() }] } }
-          : { ...current.body, metadata: { ...current.body.metadata, labels: { ...current.body.metadata.labels, 'example.com/probe': 'x' } } };
+        const body =
+          a.subresource === 'status'
+            ? {
+                ...current.body,
+                status: {
+                  ...current.body.status,
+                  conditions: [
+                    ...(current.body.status?.conditions ?? []).filter((c: { type: string }) => c.type !== 'example.com/GpuDriverReady'),
+                    {
+                      type: 'example.com/GpuDriverReady',
+                      status: 'True',
+                      reason: 'Probe',
+                      message: 'role-builder test',
+                      lastHeartbeatTime: now(),
+                      lastTransitionTime: now(),
+                    },
+                  ],
+                },
+              }
+            : { ...current.body, metadata: { ...current.body.metadata, labels: { ...current.body.metadata.labels, 'example.com/probe': 'x' } } };
         res = await asToken(token, path, { method: 'PUT', body, headers });
       }
       if (res.status !== 200 && res.status !== 403) throw new Error(`unexpected ${res.status} for ${op.label}: ${JSON.stringify(res.body).slice(0, 300)}`);

@@ -1,4 +1,4 @@
-import type { Report } from '@/lib/report/types';
+import type { Report } from '@/lib/analysis/types';
 import { cspViolations, expect, gotoAndSettle, PAGES, screenshot, seriousA11yViolations, test } from './fixtures';
 import { DEMO_URL, LIVE_URL } from './servers';
 

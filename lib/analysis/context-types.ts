@@ -1,11 +1,25 @@
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { ObjectRef, Pod, SubjectRef } from '@/lib/k8s/types';
+import type { AccessIndex } from './context/access';
+import type { Membership } from './context/membership';
+import type { PodIndex } from './context/pod-index';
+import type { ClaimWriterAnalysis } from './node-writers/claim-status-writers';
+import type { QuotaAnalysis } from './quota/quota-usage';
 import type { AnalysisSettings } from './settings';
+import type { DeviceClassAnalysis } from './zeroing/device-classes';
+
+/** Why a service account is a DRA component identity (DESIGN §4), for messages. */
+export interface ComponentReasons {
+  capabilities: string[];
+  driverWorkloads: ObjectRef[];
+}
 
 /**
  * Everything checks and analyses share, computed once per report (DESIGN.md §4 terms).
- * Built by buildAnalysisContext (lib/analysis/context/build-analysis-context.ts).
+ * Built by buildAnalysisContext (lib/analysis/context/build-analysis-context.ts). The context owns
+ * what is derived from the cluster: the members below marked lazy are computed on first use and
+ * kept here, never in module-level caches or side tables.
  */
 export interface AnalysisContext {
   state: ClusterState;
@@ -44,10 +58,25 @@ export interface AnalysisContext {
   /** A bootstrap/system identity: system:* users and groups, kube-system controller SAs. */
   isSystemIdentity(subject: SubjectRef): boolean;
 
-  /** Nodes where pods of this service account run (its tokens can carry these node names). */
-  nodesOfServiceAccount(namespace: string, name: string): string[];
+  /** Why a service account counts as a DRA component (empty lists for other subjects). */
+  componentReasons(subject: SubjectRef): ComponentReasons;
   /** The workload owning a pod (DaemonSet, Deployment via ReplicaSet, StatefulSet), or the pod itself. */
   ownerOf(pod: Pod): ObjectRef;
-}
+  /** The cluster's pods plus stand-ins for workloads whose pods are absent (see templatePods). */
+  pods: Pod[];
 
-export const subjectKey = (s: SubjectRef): string => `${s.kind}/${s.namespace ?? ''}/${s.name}`;
+  /** Lazy: "who can do X somewhere?" answers over the engine. */
+  readonly access: AccessIndex;
+  /** Lazy: service accounts per node and nodes per service account (a pod token names its node). */
+  readonly podIndex: PodIndex;
+  /** Lazy: who can write status.devices of which allocated claims (shared by the report and the blast radius). */
+  readonly claimWriters: ClaimWriterAnalysis;
+  /** Lazy: RoleBinding subjects per namespace and namespaces per subject. */
+  readonly roleBindingMembers: Membership;
+  /** Lazy: driver names known in the cluster (ResourceSlices and allocation results), sorted. */
+  readonly knownDrivers: string[];
+  /** Lazy: DRA quota usage. */
+  readonly quotas: QuotaAnalysis;
+  /** Lazy: DeviceClasses with their driver, zeroing state and users. */
+  readonly deviceClasses: DeviceClassAnalysis[];
+}

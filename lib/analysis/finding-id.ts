@@ -1,4 +1,5 @@
 import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
+import { refKey } from '@/lib/k8s/refs';
 
 // Stable finding IDs: FNV-1a (64-bit) over a canonical string of the check ID and the sorted refs
 // the finding is about. Pure TypeScript (no node:crypto) so lib/ stays isomorphic.
@@ -21,7 +22,7 @@ export function fnv1a64(text: string): string {
   let h3 = 0xcbf2;
   for (const byte of encoder.encode(text)) {
     h0 ^= byte;
-    let t0 = h0 * 0x1b3;
+    const t0 = h0 * 0x1b3;
     let t1 = h1 * 0x1b3;
     let t2 = h2 * 0x1b3 + (h0 << 8);
     let t3 = h3 * 0x1b3 + (h1 << 8);
@@ -34,10 +35,6 @@ export function fnv1a64(text: string): string {
     h3 = t3 & 0xffff;
   }
   return hex16(h3) + hex16(h2) + hex16(h1) + hex16(h0);
-}
-
-export function refKey(ref: { kind: string; namespace?: string; name: string }): string {
-  return `${ref.kind}/${ref.namespace ?? ''}/${ref.name}`;
 }
 
 /** The canonical text a finding ID hashes: independent of the order subjects and objects are listed in. */

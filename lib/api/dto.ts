@@ -2,12 +2,13 @@ import type { BlastRadius } from '@/lib/analysis/node-writers/blast-radius';
 import type { DecidedBy, NonResourceAttributes, RbacGrant, ResourceAttributes, UserInfo } from '@/lib/authz/types';
 import type { WhoCanEntry } from '@/lib/authz/who-can';
 import type { GraphSearchHit, GraphView } from '@/lib/graph/types';
-import type { Finding, Report } from '@/lib/report/types';
+import type { Finding, Report } from '@/lib/analysis/types';
 import type { FindingsPage } from '@/lib/view/findings-page';
 
 // Response shapes of app/api/v1 (shared by route handlers, react-query hooks and e2e tests).
 
-export type ApiErrorCode = 'bad_request' | 'forbidden' | 'not_found' | 'too_large' | 'invalid_snapshot' | 'source_unavailable' | 'store_unavailable' | 'internal';
+export type ApiErrorCode =
+  'bad_request' | 'forbidden' | 'not_found' | 'too_large' | 'invalid_snapshot' | 'source_unavailable' | 'store_unavailable' | 'internal';
 
 export interface ApiErrorBody {
   error: { code: ApiErrorCode; message: string };

@@ -1,5 +1,5 @@
 import type { ObjectRef } from '@/lib/k8s/types';
-import type { Evidence } from '@/lib/report/types';
+import type { Evidence } from '@/lib/analysis/types';
 import type { MalformedLine } from './types';
 
 // The `activity` section of the report (new fields only): what identities did in the audit window.

@@ -1,4 +1,4 @@
-import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
+import { compareStrings as cmp } from '@/lib/k8s/refs';
 import { nodeNameFromUsername, parseServiceAccountUsername } from '@/lib/authz/user-info';
 import type {
   ActivityBucket,

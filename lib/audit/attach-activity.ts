@@ -1,7 +1,7 @@
 import { usernameOf } from '@/lib/analysis/context/identities';
 import { compareFindings } from '@/lib/analysis/checks/registry';
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
-import { SEVERITIES, type Report, type Severity } from '@/lib/report/types';
+import { SEVERITIES, type Report, type Severity } from '@/lib/analysis/types';
 import type { AuditAggregate } from './aggregate-activity';
 import { auditFindings } from './audit-findings';
 import { unusedGrants } from './unused-grants';

@@ -1,6 +1,6 @@
-import { isNamespacedResource } from '@/lib/role-builder/custom-rules';
+import { isNamespacedResource } from '@/lib/personas/custom-rules';
 import type { BuildInput, BuilderIdentity, ReasonedRule } from '@/lib/role-builder/types';
-import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
+import { compareStrings as cmp } from '@/lib/k8s/refs';
 import type { PolicyRule } from '@/lib/k8s/types';
 import { parseUsageKey } from './aggregate-activity';
 

@@ -1,4 +1,5 @@
-import { describeEvidence, escapeMarkdown as e } from '@/lib/report/render-markdown';
+import { describeEvidence } from '@/lib/analysis/evidence';
+import { escapeMarkdown as e } from '@/lib/report/render-markdown';
 import type { ActivityReport } from './activity-types';
 
 // The activity section of the Markdown report: window and coverage first (what the answers rest

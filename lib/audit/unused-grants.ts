@@ -1,8 +1,8 @@
-import { evidenceFromRbacGrant } from '@/lib/analysis/node-writers/subjects';
+import { rbacGrantEvidence } from '@/lib/analysis/evidence';
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
 import { apiGroupMatches, resourceMatches, resourceNameMatches, verbMatches } from '@/lib/authz/rule-matches';
 import type { RbacGrant } from '@/lib/authz/types';
-import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
+import { compareStrings as cmp } from '@/lib/k8s/refs';
 import type { PolicyRule } from '@/lib/k8s/types';
 import type { CoverageRow, IdentityUnusedGrants, UnusedGrant } from './activity-types';
 import { parseUsageKey, type AuditAggregate } from './aggregate-activity';
@@ -70,7 +70,7 @@ export function unusedGrants(engine: AuthzEngine, aggregate: Pick<AuditAggregate
         usedCount++;
         continue;
       }
-      const evidence = evidenceFromRbacGrant(g) as UnusedGrant['evidence'];
+      const evidence = rbacGrantEvidence(g) as UnusedGrant['evidence'];
       unused.push({ evidence, draRelevant: isDraRelevant(rule), covered: ruleCovered(rule, coverage) });
     }
     if (seen.size === 0) continue;

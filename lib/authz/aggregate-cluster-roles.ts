@@ -1,6 +1,6 @@
 import type { ClusterRole, PolicyRule } from '@/lib/k8s/types';
 import { matchesLabelSelector } from '@/lib/k8s/label-selector';
-import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
+import { compareStrings } from '@/lib/k8s/refs';
 
 export interface AggregatedRule {
   rule: PolicyRule;
@@ -26,12 +26,15 @@ const MAX_PASSES = 20;
 export function aggregateClusterRoles(clusterRoles: readonly ClusterRole[]): AggregationResult {
   const byName = new Map<string, ClusterRole>();
   for (const cr of clusterRoles) byName.set(cr.metadata.name, cr);
-  const sorted = [...byName.values()].sort((a, b) => cmp(a.metadata.name, b.metadata.name));
+  const sorted = [...byName.values()].sort((a, b) => compareStrings(a.metadata.name, b.metadata.name));
 
   const rules = new Map<string, AggregatedRule[]>();
   const aggregated: ClusterRole[] = [];
   for (const cr of sorted) {
-    rules.set(cr.metadata.name, (cr.rules ?? []).map((rule) => ({ rule })));
+    rules.set(
+      cr.metadata.name,
+      (cr.rules ?? []).map((rule) => ({ rule })),
+    );
     if (cr.aggregationRule) aggregated.push(cr);
   }
   const notes: string[] = [];
@@ -77,7 +80,13 @@ export function aggregateClusterRoles(clusterRoles: readonly ClusterRole[]): Agg
   for (const agg of aggregated) {
     const stored = agg.rules ?? [];
     const computed = rules.get(agg.metadata.name)!;
-    if (stored.length > 0 && !sameRuleList(stored.map((rule) => ({ rule })), computed)) {
+    if (
+      stored.length > 0 &&
+      !sameRuleList(
+        stored.map((rule) => ({ rule })),
+        computed,
+      )
+    ) {
       notes.push(`ClusterRole "${agg.metadata.name}": stored rules differ from its aggregation; the aggregated rules are used`);
     }
   }

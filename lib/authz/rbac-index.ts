@@ -4,7 +4,7 @@ import type { PolicyRule, RoleRef, Subject, SubjectRef } from '@/lib/k8s/types';
 import { aggregateClusterRoles, type AggregatedRule } from './aggregate-cluster-roles';
 import type { BindingRef, RoleRefResolved } from './types';
 import { serviceAccountUsername } from './user-info';
-import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
+import { compareStrings } from '@/lib/k8s/refs';
 
 export interface CompiledRole {
   ref: RoleRefResolved;
@@ -81,7 +81,7 @@ export function buildRbacIndex(state: Pick<ClusterState, 'clusterRoles' | 'roles
   }
 
   const bindings: IndexedBinding[] = [];
-  const crbs = [...state.clusterRoleBindings].sort((a, b) => cmp(a.metadata.name, b.metadata.name));
+  const crbs = [...state.clusterRoleBindings].sort((a, b) => compareStrings(a.metadata.name, b.metadata.name));
   for (const crb of crbs) {
     const roleRef = crb.roleRef;
     // A ClusterRoleBinding only resolves ClusterRoles (a Role lookup at namespace "" finds nothing).
@@ -94,7 +94,7 @@ export function buildRbacIndex(state: Pick<ClusterState, 'clusterRoles' | 'roles
     });
   }
   const rbs = [...state.roleBindings].sort(
-    (a, b) => cmp(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || cmp(a.metadata.name, b.metadata.name),
+    (a, b) => compareStrings(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareStrings(a.metadata.name, b.metadata.name),
   );
   for (const rb of rbs) {
     const ns = rb.metadata.namespace ?? '';

@@ -7,7 +7,7 @@ import { bucketKey } from './rbac-index';
 import { combinedResource, ruleAllowsNonResource, ruleAllowsResource } from './rule-matches';
 import type { BindingRef, NonResourceAttributes, ResourceAttributes, RoleRefResolved } from './types';
 import { nodeUser } from './user-info';
-import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
+import { compareStrings } from '@/lib/k8s/refs';
 
 export interface WhoCanGrant {
   binding: BindingRef;
@@ -160,11 +160,15 @@ const KIND_ORDER: Record<string, number> = { Group: 0, User: 1, ServiceAccount: 
 function compareEntries(a: WhoCanEntry, b: WhoCanEntry): number {
   return (
     KIND_ORDER[a.subject.kind] - KIND_ORDER[b.subject.kind] ||
-    cmp(a.subject.namespace ?? '', b.subject.namespace ?? '') ||
-    cmp(a.subject.name, b.subject.name)
+    compareStrings(a.subject.namespace ?? '', b.subject.namespace ?? '') ||
+    compareStrings(a.subject.name, b.subject.name)
   );
 }
 
 function compareGrants(a: WhoCanGrant, b: WhoCanGrant): number {
-  return cmp(a.binding.kind, b.binding.kind) || cmp(a.binding.namespace ?? '', b.binding.namespace ?? '') || cmp(a.binding.name, b.binding.name);
+  return (
+    compareStrings(a.binding.kind, b.binding.kind) ||
+    compareStrings(a.binding.namespace ?? '', b.binding.namespace ?? '') ||
+    compareStrings(a.binding.name, b.binding.name)
+  );
 }

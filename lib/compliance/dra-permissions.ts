@@ -2,9 +2,9 @@ import { createAuthzEngine, type AuthzEngine } from '@/lib/authz/authz-engine';
 import type { UserInfo } from '@/lib/authz/types';
 import { serviceAccountUsername } from '@/lib/authz/user-info';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
+import { compareStrings } from '@/lib/k8s/refs';
 import type { SubjectRef } from '@/lib/k8s/types';
-import { describeSubjectRef } from '@/lib/report/render-markdown';
+import { describeSubject } from '@/lib/k8s/refs';
 
 // What each RBAC subject may do to DRA resources, as comparable lines ("update resourceclaims/status
 // in tenant-a"), for drift between two snapshots. Each subject is asked as itself only (a service
@@ -40,10 +40,6 @@ export const DRA_PERMISSION_TARGETS: readonly DraTarget[] = [
 // A name no object has: a rule without resourceNames allows it, one with resourceNames does not.
 const ANY_NAME = '\u0000any';
 
-export function subjectKey(s: SubjectRef): string {
-  return describeSubjectRef(s);
-}
-
 /** Every subject of every RoleBinding and ClusterRoleBinding. */
 export function bindingSubjects(state: ClusterState): SubjectRef[] {
   const out = new Map<string, SubjectRef>();
@@ -53,7 +49,7 @@ export function bindingSubjects(state: ClusterState): SubjectRef[] {
       if (s.kind === 'ServiceAccount') ref = { kind: 'ServiceAccount', namespace: s.namespace || b.metadata.namespace || '', name: s.name };
       else if (s.kind === 'User' || s.kind === 'Group') ref = { kind: s.kind, name: s.name };
       else continue;
-      out.set(subjectKey(ref), ref);
+      out.set(describeSubject(ref), ref);
     }
   }
   return [...out.values()];
@@ -80,8 +76,8 @@ export interface PermissionScope {
 function roleBindingSubjectKeys(b: ClusterState['roleBindings'][number]): string[] {
   const out: string[] = [];
   for (const s of b.subjects ?? []) {
-    if (s.kind === 'ServiceAccount') out.push(subjectKey({ kind: 'ServiceAccount', namespace: s.namespace || b.metadata.namespace || '', name: s.name }));
-    else if (s.kind === 'User' || s.kind === 'Group') out.push(subjectKey({ kind: s.kind, name: s.name }));
+    if (s.kind === 'ServiceAccount') out.push(describeSubject({ kind: 'ServiceAccount', namespace: s.namespace || b.metadata.namespace || '', name: s.name }));
+    else if (s.kind === 'User' || s.kind === 'Group') out.push(describeSubject({ kind: s.kind, name: s.name }));
   }
   return out;
 }
@@ -107,9 +103,9 @@ export function permissionScope(states: readonly ClusterState[]): PermissionScop
     for (const c of state.resourceClaims) for (const r of c.status?.allocation?.devices?.results ?? []) drivers.add(r.driver);
     for (const n of state.nodes) nodes.add(n.metadata.name);
   }
-  const sorted = (xs: Iterable<string>) => [...xs].filter((x) => named.has(x)).sort(cmp);
+  const sorted = (xs: Iterable<string>) => [...xs].filter((x) => named.has(x)).sort(compareStrings);
   return {
-    namespacesOf: new Map([...namespaces].map(([k, v]) => [k, [...v].sort(cmp)])),
+    namespacesOf: new Map([...namespaces].map(([k, v]) => [k, [...v].sort(compareStrings)])),
     drivers: sorted(drivers),
     nodes: sorted(nodes),
   };
@@ -150,12 +146,16 @@ function permissionsOf(engine: AuthzEngine, user: UserInfo, namespaces: readonly
 }
 
 /** Subject key → its DRA permission lines (subjects with none are left out). */
-export function draPermissions(state: ClusterState, subjects: readonly SubjectRef[], scope: PermissionScope): Map<string, { subject: SubjectRef; permissions: Set<string> }> {
+export function draPermissions(
+  state: ClusterState,
+  subjects: readonly SubjectRef[],
+  scope: PermissionScope,
+): Map<string, { subject: SubjectRef; permissions: Set<string> }> {
   const engine = createAuthzEngine(state);
   const out = new Map<string, { subject: SubjectRef; permissions: Set<string> }>();
   for (const subject of subjects) {
-    const permissions = permissionsOf(engine, asUser(subject), scope.namespacesOf.get(subjectKey(subject)) ?? [], scope);
-    if (permissions.length > 0) out.set(subjectKey(subject), { subject, permissions: new Set(permissions) });
+    const permissions = permissionsOf(engine, asUser(subject), scope.namespacesOf.get(describeSubject(subject)) ?? [], scope);
+    if (permissions.length > 0) out.set(describeSubject(subject), { subject, permissions: new Set(permissions) });
   }
   return out;
 }

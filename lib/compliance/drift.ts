@@ -1,9 +1,10 @@
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
+import { compareStrings } from '@/lib/k8s/refs';
 import type { SubjectRef } from '@/lib/k8s/types';
-import type { DeviceClassReport, Finding, QuotaUsage, Report, Severity } from '@/lib/report/types';
-import { SEVERITIES } from '@/lib/report/types';
-import { bindingSubjects, draPermissions, permissionScope, subjectKey } from './dra-permissions';
+import type { DeviceClassReport, Finding, QuotaUsage, Report, Severity } from '@/lib/analysis/types';
+import { SEVERITIES } from '@/lib/analysis/types';
+import { bindingSubjects, draPermissions, permissionScope } from './dra-permissions';
+import { describeSubject } from '@/lib/k8s/refs';
 import { nodeWriterEntries, type NodeWriterEntry } from './node-writer-entries';
 
 // What changed between two snapshots: findings (by stable id), DRA permissions per identity, node
@@ -67,7 +68,8 @@ export interface Drift {
 }
 
 const brief = (f: Finding): FindingBrief => ({ id: f.id, check: f.check, severity: f.severity, title: f.title, message: f.message });
-const bySeverity = (a: FindingBrief, b: FindingBrief) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || cmp(a.check, b.check) || cmp(a.id, b.id);
+const bySeverity = (a: FindingBrief, b: FindingBrief) =>
+  SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || compareStrings(a.check, b.check) || compareStrings(a.id, b.id);
 const minus = (a: readonly string[], b: readonly string[]) => {
   const set = new Set(b);
   return a.filter((x) => !set.has(x));
@@ -77,24 +79,30 @@ function diffFindings(a: Report, b: Report): Drift['findings'] {
   const before = new Map(a.findings.map((f) => [f.id, f]));
   const after = new Map(b.findings.map((f) => [f.id, f]));
   return {
-    added: [...after.values()].filter((f) => !before.has(f.id)).map(brief).sort(bySeverity),
-    resolved: [...before.values()].filter((f) => !after.has(f.id)).map(brief).sort(bySeverity),
+    added: [...after.values()]
+      .filter((f) => !before.has(f.id))
+      .map(brief)
+      .sort(bySeverity),
+    resolved: [...before.values()]
+      .filter((f) => !after.has(f.id))
+      .map(brief)
+      .sort(bySeverity),
   };
 }
 
 function diffPermissions(a: ClusterState, b: ClusterState): PermissionChange[] {
   const subjects = new Map<string, SubjectRef>();
-  for (const s of [...bindingSubjects(a), ...bindingSubjects(b)]) subjects.set(subjectKey(s), s);
+  for (const s of [...bindingSubjects(a), ...bindingSubjects(b)]) subjects.set(describeSubject(s), s);
   const list = [...subjects.values()];
   const scope = permissionScope([a, b]);
   const before = draPermissions(a, list, scope);
   const after = draPermissions(b, list, scope);
   const out: PermissionChange[] = [];
-  for (const [key, subject] of [...subjects].sort((x, y) => cmp(x[0], y[0]))) {
+  for (const [key, subject] of [...subjects].sort((x, y) => compareStrings(x[0], y[0]))) {
     const p = [...(before.get(key)?.permissions ?? [])];
     const q = [...(after.get(key)?.permissions ?? [])];
-    const gained = minus(q, p).sort(cmp);
-    const lost = minus(p, q).sort(cmp);
+    const gained = minus(q, p).sort(compareStrings);
+    const lost = minus(p, q).sort(compareStrings);
     if (gained.length > 0 || lost.length > 0) out.push({ subject, gained, lost });
   }
   return out;
@@ -104,7 +112,7 @@ function diffNodeWriters(a: Report, b: Report): NodeWriterChange[] {
   const before = nodeWriterEntries(a);
   const after = nodeWriterEntries(b);
   const out: NodeWriterChange[] = [];
-  for (const key of [...new Set([...before.keys(), ...after.keys()])].sort(cmp)) {
+  for (const key of [...new Set([...before.keys(), ...after.keys()])].sort(compareStrings)) {
     const p = before.get(key);
     const q = after.get(key);
     const e = (q ?? p)!;
@@ -122,12 +130,19 @@ function diffQuotas(a: Report, b: Report): QuotaChange[] {
   const before = new Map(a.quotas.map((q) => [key(q), q]));
   const after = new Map(b.quotas.map((q) => [key(q), q]));
   const out: QuotaChange[] = [];
-  for (const k of [...new Set([...before.keys(), ...after.keys()])].sort(cmp)) {
+  for (const k of [...new Set([...before.keys(), ...after.keys()])].sort(compareStrings)) {
     const p = before.get(k);
     const q = after.get(k);
     if (p && q && p.hard === q.hard && p.used === q.used && p.computedUsed === q.computedUsed) continue;
     const e = (q ?? p)!;
-    out.push({ change: !p ? 'added' : !q ? 'removed' : 'changed', namespace: e.namespace, name: e.name, resource: e.resource, before: pick(p), after: pick(q) });
+    out.push({
+      change: !p ? 'added' : !q ? 'removed' : 'changed',
+      namespace: e.namespace,
+      name: e.name,
+      resource: e.resource,
+      before: pick(p),
+      after: pick(q),
+    });
   }
   return out;
 }
@@ -136,7 +151,7 @@ function diffZeroing(a: Report, b: Report): ZeroingChange[] {
   const before = new Map(a.deviceClasses.map((d) => [d.name, d.zeroing]));
   const after = new Map(b.deviceClasses.map((d) => [d.name, d.zeroing]));
   const out: ZeroingChange[] = [];
-  for (const name of [...new Set([...before.keys(), ...after.keys()])].sort(cmp)) {
+  for (const name of [...new Set([...before.keys(), ...after.keys()])].sort(compareStrings)) {
     const p = before.get(name) ?? null;
     const q = after.get(name) ?? null;
     if (p === q) continue;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Finding } from '@/lib/report/types';
+import type { Finding } from '@/lib/analysis/types';
 import { csvCell, findingsCsvChunks, neutraliseCell } from './findings-csv';
 
 describe('findings CSV', () => {
@@ -23,7 +23,10 @@ describe('findings CSV', () => {
       subjects: [{ kind: 'User', name: '=cmd|calc' }],
       objects: [],
       message: '@message',
-      evidence: [{ type: 'note', text: 'one' }, { type: 'note', text: 'two' }],
+      evidence: [
+        { type: 'note', text: 'one' },
+        { type: 'note', text: 'two' },
+      ],
       remediation: '-fix',
     };
     const csv = [...findingsCsvChunks([finding])].join('');

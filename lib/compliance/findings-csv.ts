@@ -1,5 +1,6 @@
-import { describeEvidence, describeObjectRef, describeSubjectRef } from '@/lib/report/render-markdown';
-import type { Finding } from '@/lib/report/types';
+import { describeRef, describeSubject } from '@/lib/k8s/refs';
+import { describeEvidence } from '@/lib/analysis/evidence';
+import type { Finding } from '@/lib/analysis/types';
 
 // Findings as CSV (RFC 4180, CRLF line ends) for spreadsheets. Names come from the cluster, so a
 // cell a spreadsheet would run as a formula (starting with = + - @, or a tab or CR that some
@@ -24,8 +25,8 @@ export function findingCsvRow(f: Finding): string {
     f.check,
     f.severity,
     f.title,
-    f.subjects.map(describeSubjectRef).join('; '),
-    f.objects.map(describeObjectRef).join('; '),
+    f.subjects.map(describeSubject).join('; '),
+    f.objects.map(describeRef).join('; '),
     f.message,
     f.evidence.map(describeEvidence).join('\n'),
     f.remediation,

@@ -1,11 +1,11 @@
-import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
+import { compareStrings } from '@/lib/k8s/refs';
 import type { SubjectRef } from '@/lib/k8s/types';
-import { describeSubjectRef } from '@/lib/report/render-markdown';
-import type { Report } from '@/lib/report/types';
+import { describeSubject } from '@/lib/k8s/refs';
+import type { Report } from '@/lib/analysis/types';
+import { writersOfNode } from '@/lib/analysis/node-writers/node-writers';
 
 // Node writers flattened for drift: one entry per (kind, subject, mode, scope or driver) with the
-// nodes it reaches. The only place drift reads report.nodes, so a change in how the report
-// represents all-node writers is absorbed here.
+// nodes it reaches, each node's full lists taken from writersOfNode.
 
 export interface NodeWriterEntry {
   key: string;
@@ -20,19 +20,16 @@ export interface NodeWriterEntry {
 export function nodeWriterEntries(report: Pick<Report, 'nodes' | 'allNodes'>): Map<string, NodeWriterEntry> {
   const out = new Map<string, NodeWriterEntry>();
   const add = (kind: NodeWriterEntry['kind'], subject: SubjectRef, mode: string, scope: string, node: string) => {
-    const key = `${kind}|${describeSubjectRef(subject)}|${mode}|${scope}`;
+    const key = `${kind}|${describeSubject(subject)}|${mode}|${scope}`;
     let e = out.get(key);
     if (!e) out.set(key, (e = { key, kind, subject, mode, scope, nodes: [] }));
     if (e.nodes[e.nodes.length - 1] !== node) e.nodes.push(node);
   };
-  // Writers of every node reach every node; those of every claim of a driver, the nodes with its claims.
   for (const n of report.nodes) {
-    for (const w of report.allNodes.statusWriters) add('node-status', w.subject, w.mode, w.scope, n.name);
-    for (const w of n.statusWriters) add('node-status', w.subject, w.mode, w.scope, n.name);
-    const drivers = new Set(n.claimDrivers);
-    for (const w of report.allNodes.claimStatusWriters) if (drivers.has(w.driver)) add('claim-status', w.subject, w.mode, w.driver, n.name);
-    for (const w of n.claimStatusWriters) add('claim-status', w.subject, w.mode, w.driver, n.name);
+    const { statusWriters, claimStatusWriters } = writersOfNode(report, n);
+    for (const w of statusWriters) add('node-status', w.subject, w.mode, w.scope, n.name);
+    for (const w of claimStatusWriters) add('claim-status', w.subject, w.mode, w.driver, n.name);
   }
-  for (const e of out.values()) e.nodes = [...new Set(e.nodes)].sort(cmp);
+  for (const e of out.values()) e.nodes = [...new Set(e.nodes)].sort(compareStrings);
   return out;
 }

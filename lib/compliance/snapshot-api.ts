@@ -1,4 +1,4 @@
-import type { Severity } from '@/lib/report/types';
+import type { Severity } from '@/lib/analysis/types';
 import type { Drift } from './drift';
 
 // Shapes and URLs of /api/v1/snapshots, shared by the route handlers, the Snapshots page and tests.

@@ -1,5 +1,5 @@
 import type { ObjectRef, PolicyRule, SubjectRef } from '@/lib/k8s/types';
-import type { Severity } from '@/lib/report/types';
+import type { Severity } from '@/lib/analysis/types';
 
 // The identity graph: identities → bindings → roles → DRA resources (DESIGN.md §7).
 

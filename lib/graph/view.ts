@@ -1,4 +1,4 @@
-import { SEVERITIES } from '@/lib/report/types';
+import { SEVERITIES } from '@/lib/analysis/types';
 import { layoutColumns } from './layout';
 import { groupNodeId } from './node-id';
 import type { EdgeReason, GraphEdge, GraphModel, GraphNode, GraphSearchHit, GraphTier, GraphView, GraphViewOptions, ViewEdge, ViewNode } from './types';
@@ -113,7 +113,8 @@ export function buildGraphView(model: GraphModel, options: GraphViewOptions = {}
     const existing = viewNodes.get(gid);
     if (existing) {
       existing.risky = existing.risky || n.risky;
-      if (n.worstFinding && (!existing.worstFinding || SEVERITIES.indexOf(n.worstFinding) < SEVERITIES.indexOf(existing.worstFinding))) existing.worstFinding = n.worstFinding;
+      if (n.worstFinding && (!existing.worstFinding || SEVERITIES.indexOf(n.worstFinding) < SEVERITIES.indexOf(existing.worstFinding)))
+        existing.worstFinding = n.worstFinding;
       if (n.findingCount) existing.findingCount = (existing.findingCount ?? 0) + n.findingCount;
       return;
     }

@@ -146,7 +146,8 @@ const BINARY_NAMES = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
  * rounded up to 1n, as kube does.
  */
 export function formatQuantity(q: Quantity): string {
-  let { num, scale } = q;
+  const num = q.num;
+  let scale = q.scale;
   if (num === 0n) return '0';
   const negative = num < 0n;
   let abs = negative ? -num : num;

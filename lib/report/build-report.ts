@@ -1,16 +1,14 @@
 import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-context';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { runChecks } from '@/lib/analysis/checks/registry';
-import { listClaimStatusWriters } from '@/lib/analysis/node-writers/claim-status-writers';
-import { listNodeStatusWriters } from '@/lib/analysis/node-writers/node-status-writers';
-import { analyseQuotas } from '@/lib/analysis/quota/quota-usage';
+import { listNodeWriters } from '@/lib/analysis/node-writers/node-writers';
 import { mergeSettings, type AnalysisSettings } from '@/lib/analysis/settings';
-import { analyseDeviceClasses } from '@/lib/analysis/zeroing/device-classes';
+import { deviceClassReports } from '@/lib/analysis/zeroing/device-classes';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import type { AuthorizerName } from '@/lib/authz/types';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import { SEVERITIES, type NodeReport, type Report, type Severity } from './types';
-import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
+import { SEVERITIES, type Report, type Severity } from '@/lib/analysis/types';
+import { compareStrings } from '@/lib/k8s/refs';
 
 export interface BuildReportOptions {
   /** Overrides of the analysis settings (thresholds, indicator tables...). */
@@ -43,18 +41,9 @@ export function buildReportWithContext(state: ClusterState, options: BuildReport
   const summary = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
   for (const f of findings) summary[f.severity]++;
 
-  const statusWriters = listNodeStatusWriters(context);
-  const claimWriters = listClaimStatusWriters(context);
-  const nodeNames = [...new Set([...engine.nodeNames, ...statusWriters.byNode.keys(), ...claimWriters.byNode.keys()])].sort(cmp);
-  const nodes: NodeReport[] = nodeNames.map((name) => ({
-    name,
-    statusWriters: statusWriters.byNode.get(name) ?? [],
-    claimDrivers: claimWriters.drivers.get(name) ?? [],
-    claimStatusWriters: claimWriters.byNode.get(name) ?? [],
-  }));
-
-  const quotaAnalysis = analyseQuotas(state);
-  const warnings = [...new Set([...state.warnings, ...engine.rbac.notes, ...quotaAnalysis.notes])].sort(cmp);
+  const { allNodes, nodes } = listNodeWriters(context);
+  const quotaAnalysis = context.quotas;
+  const warnings = [...new Set([...state.warnings, ...engine.rbac.notes, ...quotaAnalysis.notes])].sort(compareStrings);
 
   const report: Report = {
     schemaVersion: 1,
@@ -66,10 +55,10 @@ export function buildReportWithContext(state: ClusterState, options: BuildReport
     },
     summary,
     findings,
-    allNodes: { statusWriters: statusWriters.allNodes, claimStatusWriters: claimWriters.allNodes },
+    allNodes,
     nodes,
     quotas: quotaAnalysis.quotas,
-    deviceClasses: analyseDeviceClasses(context),
+    deviceClasses: deviceClassReports(context),
     warnings,
   };
   return { report, context };

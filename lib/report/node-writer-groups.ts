@@ -1,4 +1,4 @@
-import type { ClaimStatusWriter, NodeStatusWriter, Report } from './types';
+import type { ClaimStatusWriter, NodeStatusWriter, Report } from '@/lib/analysis/types';
 
 // How node writers are grouped for people (HTML report): writers of every node once, the rest per
 // node, as the report itself lists them.
@@ -13,6 +13,11 @@ export function groupNodeWriters(report: Pick<Report, 'nodes' | 'allNodes'>): No
   return {
     everyNode: report.allNodes.statusWriters,
     everyClaim: report.allNodes.claimStatusWriters,
-    perNode: report.nodes.map((n) => ({ name: n.name, statusWriters: n.statusWriters, claimDrivers: n.claimDrivers, claimStatusWriters: n.claimStatusWriters })),
+    perNode: report.nodes.map((n) => ({
+      name: n.name,
+      statusWriters: n.statusWriters,
+      claimDrivers: n.claimDrivers,
+      claimStatusWriters: n.claimStatusWriters,
+    })),
   };
 }

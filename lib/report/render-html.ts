@@ -1,7 +1,9 @@
 import { groupNodeWriters } from './node-writer-groups';
-import { describeEvidence, describeObjectRef, describeSubjectRef } from './render-markdown';
+import { describeRef, describeSubject } from '@/lib/k8s/refs';
+import { describeEvidence } from '@/lib/analysis/evidence';
+import { checksFired } from './checks-fired';
 import { SEVERITY_COLOURS, summaryChartSvg } from './summary-chart-svg';
-import { SEVERITIES, type Finding, type NodeStatusWriter, type Report } from './types';
+import { SEVERITIES, type Finding, type NodeStatusWriter, type Report } from '@/lib/analysis/types';
 
 // The posture report as one printable HTML file: inline CSS, an inline SVG chart, no scripts and a
 // CSP that forbids them, so it opens offline years later and prints (or turns into a PDF) as is.
@@ -51,8 +53,8 @@ function renderFinding(f: Finding): string {
     `<article class="finding" style="border-left-color:${colour}">`,
     `<h4><span class="badge" style="background:${colour}">${h(f.severity)}</span> ${h(f.check)}: ${h(f.title)}</h4>`,
   ];
-  if (f.subjects.length > 0) parts.push(`<p><strong>Subjects:</strong> ${f.subjects.map((s) => h(describeSubjectRef(s))).join(', ')}</p>`);
-  if (f.objects.length > 0) parts.push(`<p><strong>Objects:</strong> ${f.objects.map((o) => h(describeObjectRef(o))).join(', ')}</p>`);
+  if (f.subjects.length > 0) parts.push(`<p><strong>Subjects:</strong> ${f.subjects.map((s) => h(describeSubject(s))).join(', ')}</p>`);
+  if (f.objects.length > 0) parts.push(`<p><strong>Objects:</strong> ${f.objects.map((o) => h(describeRef(o))).join(', ')}</p>`);
   parts.push(`<p>${h(f.message)}</p>`);
   if (f.evidence.length > 0) parts.push(`<p><strong>Evidence:</strong></p><ul>${f.evidence.map((e) => `<li>${h(describeEvidence(e))}</li>`).join('')}</ul>`);
   if (f.remediation) parts.push(`<p><strong>Remediation:</strong></p><pre>${h(f.remediation)}</pre>`);
@@ -60,7 +62,8 @@ function renderFinding(f: Finding): string {
   return parts.join('');
 }
 
-const writer = (w: NodeStatusWriter) => `${h(describeSubjectRef(w.subject))} <span class="muted">(${h(w.mode)}${w.scope === 'own-node' ? '' : `, ${h(w.scope)}`})</span>`;
+const writer = (w: NodeStatusWriter) =>
+  `${h(describeSubject(w.subject))} <span class="muted">(${h(w.mode)}${w.scope === 'own-node' ? '' : `, ${h(w.scope)}`})</span>`;
 
 function* renderNodes(report: Report): Generator<string> {
   yield '<section class="section" id="node-writers"><h2>Node writers</h2>';
@@ -72,19 +75,20 @@ function* renderNodes(report: Report): Generator<string> {
   yield '<p class="muted">Who can update or patch each node\'s <code>nodes/status</code>, and who can write <code>status.devices</code> of claims allocated on it.</p>';
   if (groups.everyNode.length > 0) {
     yield '<h3>Writers of every node</h3><table><thead><tr><th scope="col">Subject</th><th scope="col">Mode</th></tr></thead><tbody>';
-    for (const w of groups.everyNode) yield `<tr><td>${h(describeSubjectRef(w.subject))}</td><td>${h(w.mode)}</td></tr>`;
+    for (const w of groups.everyNode) yield `<tr><td>${h(describeSubject(w.subject))}</td><td>${h(w.mode)}</td></tr>`;
     yield '</tbody></table>';
   }
   if (groups.everyClaim.length > 0) {
     yield '<h3>Writers of every claim of a driver, on every node</h3><table><thead><tr><th scope="col">Driver</th><th scope="col">Subject</th><th scope="col">Mode</th></tr></thead><tbody>';
-    for (const w of groups.everyClaim) yield `<tr><td>${h(w.driver)}</td><td>${h(describeSubjectRef(w.subject))}</td><td>${h(w.mode)}</td></tr>`;
+    for (const w of groups.everyClaim) yield `<tr><td>${h(w.driver)}</td><td>${h(describeSubject(w.subject))}</td><td>${h(w.mode)}</td></tr>`;
     yield '</tbody></table>';
   }
   yield '<h3>Per node</h3><table><colgroup><col style="width:18%"><col style="width:30%"><col style="width:17%"><col style="width:35%"></colgroup><thead><tr><th scope="col">Node</th><th scope="col">Status writers (own node or named)</th><th scope="col">Claim drivers</th><th scope="col">Claim status writers (beyond every node\'s)</th></tr></thead><tbody>';
   for (const n of groups.perNode) {
     const own = n.statusWriters.map(writer).join('<br>') || '–';
     const drivers = n.claimDrivers.map(h).join('<br>') || '–';
-    const claims = n.claimStatusWriters.map((w) => `${h(w.driver)}: ${h(describeSubjectRef(w.subject))} <span class="muted">(${h(w.mode)})</span>`).join('<br>') || '–';
+    const claims =
+      n.claimStatusWriters.map((w) => `${h(w.driver)}: ${h(describeSubject(w.subject))} <span class="muted">(${h(w.mode)})</span>`).join('<br>') || '–';
     yield `<tr><td>${h(n.name)}</td><td>${own}</td><td>${drivers}</td><td>${claims}</td></tr>`;
   }
   yield '</tbody></table></section>';
@@ -133,6 +137,13 @@ export function* renderReportHtmlChunks(report: Report, options: HtmlReportOptio
   yield `<dt>Findings</dt><dd>${total}</dd></dl>`;
   yield `<h2>Summary</h2><figure>${summaryChartSvg(report.summary)}<figcaption class="muted">Findings by severity</figcaption></figure></section>`;
 
+  const fired = checksFired(report);
+  if (fired.length > 0) {
+    yield '<section id="checks"><h2>Checks with findings</h2><table><thead><tr><th scope="col">Check</th><th scope="col">Severity</th><th scope="col">Findings</th><th scope="col">What it means</th><th scope="col">Fix</th></tr></thead><tbody>';
+    for (const c of fired)
+      yield `<tr><td>${h(c.id)}: ${h(c.entry.title)}</td><td>${h(c.entry.severity)}</td><td>${c.findings}</td><td>${h(c.entry.description)}</td><td>${h(c.entry.remediation)}</td></tr>`;
+    yield '</tbody></table></section>';
+  }
   yield '<section id="findings"><h2>Findings</h2>';
   if (report.findings.length === 0) yield '<p>No findings.</p>';
   for (const sev of SEVERITIES) {

@@ -1,5 +1,7 @@
-import { SEVERITIES, type ClaimStatusWriter, type Evidence, type Finding, type NodeStatusWriter, type Report } from './types';
-import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
+import { SEVERITIES, type ClaimStatusWriter, type Finding, type NodeStatusWriter, type Report } from '@/lib/analysis/types';
+import { describeRef, describeSubject } from '@/lib/k8s/refs';
+import { describeEvidence } from '@/lib/analysis/evidence';
+import { checksFired } from './checks-fired';
 
 // The posture report as Markdown: summary, findings by severity (evidence and remediation), node
 // status writers, claim status writers, quotas, device classes, warnings. Pure; every name coming
@@ -21,36 +23,10 @@ export function fenced(text: string, info = ''): string {
 
 const e = escapeMarkdown;
 
-export function describeSubjectRef(s: SubjectRef): string {
-  return s.kind === 'ServiceAccount' ? `ServiceAccount ${s.namespace ?? ''}/${s.name}` : `${s.kind} ${s.name}`;
-}
-
-export function describeObjectRef(o: ObjectRef): string {
-  return o.namespace ? `${o.kind} ${o.namespace}/${o.name}` : `${o.kind} ${o.name}`;
-}
-
-function describeRule(rule: Extract<Evidence, { type: 'grant' }>['rule']): string {
-  const parts = [`verbs [${rule.verbs.join(', ')}]`];
-  if (rule.apiGroups) parts.push(`apiGroups [${rule.apiGroups.map((g) => (g === '' ? '""' : g)).join(', ')}]`);
-  if (rule.resources) parts.push(`resources [${rule.resources.join(', ')}]`);
-  if (rule.resourceNames) parts.push(`resourceNames [${rule.resourceNames.join(', ')}]`);
-  if (rule.nonResourceURLs) parts.push(`nonResourceURLs [${rule.nonResourceURLs.join(', ')}]`);
-  return parts.join(', ');
-}
-
-export function describeEvidence(ev: Evidence): string {
-  if (ev.type === 'grant') {
-    const from = ev.aggregatedFrom ? ` (aggregated from ClusterRole ${ev.aggregatedFrom})` : '';
-    return `${describeObjectRef(ev.binding)} → ${describeObjectRef(ev.role)} rule #${ev.ruleIndex}: ${describeRule(ev.rule)}${from}`;
-  }
-  if (ev.type === 'field') return `${describeObjectRef(ev.object)} ${ev.path} = ${JSON.stringify(ev.value) ?? 'undefined'}`;
-  return ev.text;
-}
-
 function renderFinding(f: Finding): string[] {
   const lines = [`#### ${e(f.check)}: ${e(f.title)}`, ''];
-  if (f.subjects.length > 0) lines.push(`- **Subjects:** ${f.subjects.map((s) => e(describeSubjectRef(s))).join(', ')}`);
-  if (f.objects.length > 0) lines.push(`- **Objects:** ${f.objects.map((o) => e(describeObjectRef(o))).join(', ')}`);
+  if (f.subjects.length > 0) lines.push(`- **Subjects:** ${f.subjects.map((s) => e(describeSubject(s))).join(', ')}`);
+  if (f.objects.length > 0) lines.push(`- **Objects:** ${f.objects.map((o) => e(describeRef(o))).join(', ')}`);
   lines.push(`- **ID:** ${e(f.id)}`, '', e(f.message), '');
   if (f.evidence.length > 0) {
     lines.push('Evidence:', '');
@@ -61,8 +37,8 @@ function renderFinding(f: Finding): string[] {
   return lines;
 }
 
-const writerText = (w: NodeStatusWriter) => `${e(describeSubjectRef(w.subject))} (${w.mode}${w.scope === 'own-node' ? '' : `, ${w.scope}`})`;
-const claimWriterText = (w: ClaimStatusWriter) => `${e(w.driver)}: ${e(describeSubjectRef(w.subject))} (${w.mode})`;
+const writerText = (w: NodeStatusWriter) => `${e(describeSubject(w.subject))} (${w.mode}${w.scope === 'own-node' ? '' : `, ${w.scope}`})`;
+const claimWriterText = (w: ClaimStatusWriter) => `${e(w.driver)}: ${e(describeSubject(w.subject))} (${w.mode})`;
 
 function renderNodes(report: Report): string[] {
   const lines = ['## Node status writers', ''];
@@ -70,16 +46,16 @@ function renderNodes(report: Report): string[] {
   const everywhere = report.allNodes.statusWriters;
   if (everywhere.length > 0) {
     lines.push('Every node:', '', '| Subject | Mode |', '|---|---|');
-    for (const w of everywhere) lines.push(`| ${e(describeSubjectRef(w.subject))} | ${w.mode} |`);
+    for (const w of everywhere) lines.push(`| ${e(describeSubject(w.subject))} | ${w.mode} |`);
     lines.push('');
   }
   const anyClaim = report.allNodes.claimStatusWriters;
   if (anyClaim.length > 0) {
     lines.push('Every claim of a driver, on every node:', '', '| Driver | Subject | Mode |', '|---|---|---|');
-    for (const w of anyClaim) lines.push(`| ${e(w.driver)} | ${e(describeSubjectRef(w.subject))} | ${w.mode} |`);
+    for (const w of anyClaim) lines.push(`| ${e(w.driver)} | ${e(describeSubject(w.subject))} | ${w.mode} |`);
     lines.push('');
   }
-  lines.push('| Node | Status writers (own node or named) | Claim drivers | Claim status writers (beyond every node\'s) |', '|---|---|---|---|');
+  lines.push("| Node | Status writers (own node or named) | Claim drivers | Claim status writers (beyond every node's) |", '|---|---|---|---|');
   for (const n of report.nodes) {
     const own = n.statusWriters.map(writerText);
     const claims = n.claimStatusWriters.map(claimWriterText);
@@ -95,7 +71,9 @@ function renderQuotas(report: Report): string[] {
   lines.push('| Namespace | ResourceQuota | Resource | Hard | Used (reported) | Used (computed) |', '|---|---|---|---|---|---|');
   for (const q of report.quotas) {
     const differs = q.used !== null && q.used !== q.computedUsed ? ' ⚠' : '';
-    lines.push(`| ${e(q.namespace)} | ${e(q.name)} | ${e(q.resource)} | ${e(q.hard)} | ${q.used === null ? '–' : e(q.used)} | ${e(q.computedUsed)}${differs} |`);
+    lines.push(
+      `| ${e(q.namespace)} | ${e(q.name)} | ${e(q.resource)} | ${e(q.hard)} | ${q.used === null ? '–' : e(q.used)} | ${e(q.computedUsed)}${differs} |`,
+    );
   }
   lines.push('');
   return lines;
@@ -123,6 +101,14 @@ export function renderReportMarkdown(report: Report): string {
   lines.push('## Summary', '', '| Severity | Findings |', '|---|---|');
   for (const sev of SEVERITIES) lines.push(`| ${SEVERITY_TITLE[sev]} | ${report.summary[sev] ?? 0} |`);
   lines.push('');
+
+  const fired = checksFired(report);
+  if (fired.length > 0) {
+    lines.push('## Checks with findings', '', '| Check | Severity | Findings | What it means | Fix |', '|---|---|---|---|---|');
+    for (const c of fired)
+      lines.push(`| ${c.id}: ${e(c.entry.title)} | ${c.entry.severity} | ${c.findings} | ${e(c.entry.description)} | ${e(c.entry.remediation)} |`);
+    lines.push('');
+  }
 
   lines.push('## Findings', '');
   if (report.findings.length === 0) lines.push('No findings.', '');

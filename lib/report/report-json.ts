@@ -1,4 +1,4 @@
-import type { Report } from './types';
+import type { Report } from '@/lib/analysis/types';
 
 // The report as pretty-printed JSON, in pieces: a large cluster's report (thousands of nodes, each
 // listing its status writers) can exceed the longest string a JavaScript engine will build, so

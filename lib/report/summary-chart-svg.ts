@@ -1,4 +1,4 @@
-import { SEVERITIES, type Severity } from './types';
+import { SEVERITIES, type Severity } from '@/lib/analysis/types';
 
 // The severity summary as a self-contained SVG (horizontal bars), for printable reports.
 

@@ -2,7 +2,7 @@ import type { PolicyRule } from '@/lib/k8s/types';
 import { checkInput, effectiveNamespace } from './check-input';
 import { bindingSubject, describeIdentity, identityStem } from './identity';
 import { nodeSlicePolicy } from './node-slice-policy';
-import { PERSONAS } from './personas/registry';
+import { PERSONAS } from '@/lib/personas/registry';
 import type { BuildInput, BundleObject, ReasonedRule, RoleBundle } from './types';
 
 export const PERSONA_LABEL = 'dra-posture.io/persona';
@@ -64,7 +64,13 @@ export function buildBundle(input: BuildInput): RoleBundle {
     });
     objects.push({
       reason: `grants ClusterRole ${name} to ${who} in every namespace`,
-      object: { apiVersion: RBAC_V1, kind: 'ClusterRoleBinding', metadata: { name, labels }, roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name }, subjects: [subject] },
+      object: {
+        apiVersion: RBAC_V1,
+        kind: 'ClusterRoleBinding',
+        metadata: { name, labels },
+        roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name },
+        subjects: [subject],
+      },
     });
   }
   const ns = effectiveNamespace(input);
@@ -76,7 +82,13 @@ export function buildBundle(input: BuildInput): RoleBundle {
     });
     objects.push({
       reason: `grants Role ${name} to ${who} in namespace ${ns} only`,
-      object: { apiVersion: RBAC_V1, kind: 'RoleBinding', metadata: { name, namespace: ns, labels }, roleRef: { apiGroup: RBAC, kind: 'Role', name }, subjects: [subject] },
+      object: {
+        apiVersion: RBAC_V1,
+        kind: 'RoleBinding',
+        metadata: { name, namespace: ns, labels },
+        roleRef: { apiGroup: RBAC, kind: 'Role', name },
+        subjects: [subject],
+      },
     });
   }
   if (persona.id === 'node-local-driver' && input.identity.kind === 'ServiceAccount') {

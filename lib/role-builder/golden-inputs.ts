@@ -1,4 +1,4 @@
-import { parseCustomRules } from './custom-rules';
+import { parseCustomRules } from '@/lib/personas/custom-rules';
 import type { BuildInput, PersonaId } from './types';
 
 /** One representative input per persona: the golden files, the CLI tests and the integration test use these. */
@@ -31,6 +31,8 @@ export const GOLDEN_INPUTS: Record<PersonaId, BuildInput> = {
     identity: { kind: 'User', name: 'dana' },
     drivers: [],
     namespace: 'tenant-a',
-    customRules: parseCustomRules('get,list,watch resourceclaims.resource.k8s.io # follow the team’s claims\nget,list deviceclasses.resource.k8s.io # pick a class'),
+    customRules: parseCustomRules(
+      'get,list,watch resourceclaims.resource.k8s.io # follow the team’s claims\nget,list deviceclasses.resource.k8s.io # pick a class',
+    ),
   },
 };

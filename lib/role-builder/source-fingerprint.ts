@@ -1,5 +1,5 @@
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import { compareStrings } from '@/lib/k8s/compare-strings';
+import { compareStrings } from '@/lib/k8s/refs';
 import type { KubeObject } from '@/lib/k8s/types';
 import { sha256Hex } from './sha256';
 
@@ -12,7 +12,8 @@ export function sourceFingerprint(state: ClusterState): string {
   const lines: string[] = [];
   for (const [collection, value] of Object.entries(state)) {
     if (!Array.isArray(value) || collection === 'warnings') continue;
-    for (const o of value as KubeObject[]) lines.push(`${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name} ${o.metadata.uid ?? ''} ${o.metadata.resourceVersion ?? ''}`);
+    for (const o of value as KubeObject[])
+      lines.push(`${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name} ${o.metadata.uid ?? ''} ${o.metadata.resourceVersion ?? ''}`);
   }
   lines.sort(compareStrings);
   const { kind, name, kubernetesVersion } = state.source;

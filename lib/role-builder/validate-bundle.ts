@@ -4,11 +4,11 @@ import { mergeSettings, type AnalysisSettings } from '@/lib/analysis/settings';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { SubjectRef } from '@/lib/k8s/types';
 import { buildReport } from '@/lib/report/build-report';
-import type { Finding, Report } from '@/lib/report/types';
+import type { Finding, Report } from '@/lib/analysis/types';
 import { identityUser, subjectRef } from './identity';
 import { mergeBundle } from './merge-bundle';
 import { operationContext } from './operation-context';
-import { PERSONAS } from './personas/registry';
+import { PERSONAS } from '@/lib/personas/registry';
 import type { BuilderIdentity, Operation, OperationContext, RoleBundle } from './types';
 
 export interface OperationResult {

@@ -1,4 +1,4 @@
-import type { Finding, Severity } from '@/lib/report/types';
+import type { Finding, Severity } from '@/lib/analysis/types';
 import { filterFindings, type FindingFacets, type FindingFilters } from './findings-view';
 
 /** Rows sent to the findings list at most: a large cluster has tens of thousands of findings. */

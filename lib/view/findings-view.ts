@@ -1,5 +1,5 @@
-import { SEVERITIES, type Finding, type Severity } from '@/lib/report/types';
-import { compareText, refName, subjectKey, subjectLabel } from './subjects';
+import { SEVERITIES, type Finding, type Severity } from '@/lib/analysis/types';
+import { compareStrings, describeSubject, refKey, refName } from '@/lib/k8s/refs';
 
 // Filtering and sorting of the findings list, with the state kept in the URL query.
 
@@ -59,7 +59,7 @@ export function findingNamespaces(f: Pick<Finding, 'subjects' | 'objects'>): str
     if (o.namespace) out.add(o.namespace);
     else if (o.kind === 'Namespace') out.add(o.name);
   }
-  return [...out].sort(compareText);
+  return [...out].sort(compareStrings);
 }
 
 export const severityRank = (s: Severity): number => SEVERITIES.indexOf(s);
@@ -70,9 +70,11 @@ export function filterFindings(findings: readonly Finding[], f: FindingFilters):
     if (f.severity.length && !f.severity.includes(x.severity)) return false;
     if (f.check.length && !f.check.includes(x.check)) return false;
     if (f.namespace && !findingNamespaces(x).includes(f.namespace)) return false;
-    if (f.subject && !x.subjects.some((s) => subjectKey(s) === f.subject)) return false;
+    if (f.subject && !x.subjects.some((s) => refKey(s) === f.subject)) return false;
     if (q) {
-      const hay = [x.title, x.message, x.check, ...x.subjects.map(subjectLabel), ...x.objects.map((o) => `${o.kind} ${refName(o)}`)].join('\n').toLowerCase();
+      const hay = [x.title, x.message, x.check, ...x.subjects.map(describeSubject), ...x.objects.map((o) => `${o.kind} ${refName(o)}`)]
+        .join('\n')
+        .toLowerCase();
       if (!hay.includes(q)) return false;
     }
     return true;
@@ -81,18 +83,18 @@ export function filterFindings(findings: readonly Finding[], f: FindingFilters):
 }
 
 export function sortFindings(findings: Finding[], sort: FindingSort): Finding[] {
-  const firstSubject = (x: Finding) => (x.subjects[0] ? subjectLabel(x.subjects[0]) : x.objects[0] ? `${x.objects[0].kind} ${refName(x.objects[0])}` : '');
+  const firstSubject = (x: Finding) => (x.subjects[0] ? describeSubject(x.subjects[0]) : x.objects[0] ? `${x.objects[0].kind} ${refName(x.objects[0])}` : '');
   const firstNs = (x: Finding) => findingNamespaces(x)[0] ?? '\uffff';
   const bySeverity = (a: Finding, b: Finding) => severityRank(a.severity) - severityRank(b.severity);
-  const byCheck = (a: Finding, b: Finding) => compareText(a.check, b.check);
-  const tie = (a: Finding, b: Finding) => compareText(firstSubject(a), firstSubject(b)) || compareText(a.id, b.id);
-  const cmp: Record<FindingSort, (a: Finding, b: Finding) => number> = {
+  const byCheck = (a: Finding, b: Finding) => compareStrings(a.check, b.check);
+  const tie = (a: Finding, b: Finding) => compareStrings(firstSubject(a), firstSubject(b)) || compareStrings(a.id, b.id);
+  const comparators: Record<FindingSort, (a: Finding, b: Finding) => number> = {
     severity: (a, b) => bySeverity(a, b) || byCheck(a, b) || tie(a, b),
     check: (a, b) => byCheck(a, b) || bySeverity(a, b) || tie(a, b),
-    subject: (a, b) => compareText(firstSubject(a), firstSubject(b)) || bySeverity(a, b) || compareText(a.id, b.id),
-    namespace: (a, b) => compareText(firstNs(a), firstNs(b)) || bySeverity(a, b) || tie(a, b),
+    subject: (a, b) => compareStrings(firstSubject(a), firstSubject(b)) || bySeverity(a, b) || compareStrings(a.id, b.id),
+    namespace: (a, b) => compareStrings(firstNs(a), firstNs(b)) || bySeverity(a, b) || tie(a, b),
   };
-  return [...findings].sort(cmp[sort]);
+  return [...findings].sort(comparators[sort]);
 }
 
 export interface FindingFacets {
@@ -114,18 +116,18 @@ export function findingFacets(findings: readonly Finding[]): FindingFacets {
     for (const ns of findingNamespaces(f)) namespaces.set(ns, (namespaces.get(ns) ?? 0) + 1);
     const seen = new Set<string>();
     for (const s of f.subjects) {
-      const key = subjectKey(s);
+      const key = refKey(s);
       if (seen.has(key)) continue;
       seen.add(key);
-      const e = subjects.get(key) ?? { key, label: subjectLabel(s), count: 0 };
+      const e = subjects.get(key) ?? { key, label: describeSubject(s), count: 0 };
       e.count++;
       subjects.set(key, e);
     }
   }
   return {
-    checks: [...checks.values()].sort((a, b) => compareText(a.check, b.check)),
-    namespaces: [...namespaces].map(([namespace, count]) => ({ namespace, count })).sort((a, b) => compareText(a.namespace, b.namespace)),
-    subjects: [...subjects.values()].sort((a, b) => compareText(a.label, b.label)),
+    checks: [...checks.values()].sort((a, b) => compareStrings(a.check, b.check)),
+    namespaces: [...namespaces].map(([namespace, count]) => ({ namespace, count })).sort((a, b) => compareStrings(a.namespace, b.namespace)),
+    subjects: [...subjects.values()].sort((a, b) => compareStrings(a.label, b.label)),
   };
 }
 

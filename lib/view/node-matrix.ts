@@ -1,6 +1,6 @@
 import type { SubjectRef } from '@/lib/k8s/types';
-import type { ClaimStatusWriter, NodeStatusWriter, Report, StatusWriterMode } from '@/lib/report/types';
-import { compareText, subjectKey, subjectLabel } from './subjects';
+import type { ClaimStatusWriter, NodeStatusWriter, Report, StatusWriterMode } from '@/lib/analysis/types';
+import { compareStrings, describeSubject, refKey } from '@/lib/k8s/refs';
 
 // The reporter × node matrix of nodes/status writers (Nodes page).
 
@@ -47,12 +47,13 @@ export const NODE_AUTHORIZER_ROW = 'node-authorizer/own';
  * cluster the columns are the nodes with writers of their own (beyond their kubelet) first, capped.
  */
 export function buildNodeMatrix(report: Pick<Report, 'allNodes' | 'nodes'>, maxColumns = MAX_MATRIX_COLUMNS): NodeMatrix {
-  const all = report.nodes.map((n) => n.name).sort(compareText);
-  const isOwnKubelet = (w: NodeStatusWriter, node: string) => w.mode === 'node-authorizer' && w.subject.kind === 'User' && w.subject.name === `system:node:${node}`;
+  const all = report.nodes.map((n) => n.name).sort(compareStrings);
+  const isOwnKubelet = (w: NodeStatusWriter, node: string) =>
+    w.mode === 'node-authorizer' && w.subject.kind === 'User' && w.subject.name === `system:node:${node}`;
   let shown = all;
   if (all.length > maxColumns) {
     const special = new Set(report.nodes.filter((n) => n.statusWriters.some((w) => !isOwnKubelet(w, n.name))).map((n) => n.name));
-    shown = [...all.filter((n) => special.has(n)), ...all.filter((n) => !special.has(n))].slice(0, maxColumns).sort(compareText);
+    shown = [...all.filter((n) => special.has(n)), ...all.filter((n) => !special.has(n))].slice(0, maxColumns).sort(compareStrings);
   }
   const shownSet = new Set(shown);
   const rows = new Map<string, MatrixRow>();
@@ -61,7 +62,7 @@ export function buildNodeMatrix(report: Pick<Report, 'allNodes' | 'nodes'>, maxC
     if (!row) {
       row = own
         ? { key, label: 'system:node:<node> (each kubelet, own node)', cells: {}, nodeCount: 0, everyNode: false, uniform: false, worst: w.mode }
-        : { key, subject: w.subject, label: subjectLabel(w.subject), cells: {}, nodeCount: 0, everyNode: false, uniform: false, worst: w.mode };
+        : { key, subject: w.subject, label: describeSubject(w.subject), cells: {}, nodeCount: 0, everyNode: false, uniform: false, worst: w.mode };
       rows.set(key, row);
     }
     if (MODE_ORDER.indexOf(w.mode) < MODE_ORDER.indexOf(row.worst)) row.worst = w.mode;
@@ -72,7 +73,7 @@ export function buildNodeMatrix(report: Pick<Report, 'allNodes' | 'nodes'>, maxC
     if (!cell.some((c) => c.mode === w.mode && c.scope === w.scope)) cell.push({ mode: w.mode, scope: w.scope });
   };
   for (const w of report.allNodes.statusWriters) {
-    const row = rowFor(subjectKey(w.subject), w, false);
+    const row = rowFor(refKey(w.subject), w, false);
     row.everyNode = true;
     for (const node of shown) addCell(row, node, w);
   }
@@ -80,7 +81,7 @@ export function buildNodeMatrix(report: Pick<Report, 'allNodes' | 'nodes'>, maxC
   for (const node of report.nodes) {
     for (const w of node.statusWriters) {
       const own = isOwnKubelet(w, node.name);
-      const row = rowFor(own ? NODE_AUTHORIZER_ROW : subjectKey(w.subject), w, own);
+      const row = rowFor(own ? NODE_AUTHORIZER_ROW : refKey(w.subject), w, own);
       let nodes = reached.get(row.key);
       if (!nodes) reached.set(row.key, (nodes = new Set()));
       nodes.add(node.name);
@@ -98,7 +99,7 @@ export function buildNodeMatrix(report: Pick<Report, 'allNodes' | 'nodes'>, maxC
       (a.key === NODE_AUTHORIZER_ROW ? 1 : 0) - (b.key === NODE_AUTHORIZER_ROW ? 1 : 0) ||
       MODE_ORDER.indexOf(a.worst) - MODE_ORDER.indexOf(b.worst) ||
       b.nodeCount - a.nodeCount ||
-      compareText(a.label, b.label),
+      compareStrings(a.label, b.label),
   );
   return { nodes: shown, hiddenNodes: all.length - shown.length, rows: sorted };
 }
@@ -108,9 +109,11 @@ export function claimWritersByDriver(node: { claimStatusWriters: ClaimStatusWrit
   const by = new Map<string, ClaimStatusWriter[]>();
   for (const w of node.claimStatusWriters) (by.get(w.driver) ?? by.set(w.driver, []).get(w.driver)!).push(w);
   return [...by]
-    .sort(([a], [b]) => compareText(a, b))
+    .sort(([a], [b]) => compareStrings(a, b))
     .map(([driver, writers]) => ({
       driver,
-      writers: [...writers].sort((a, b) => (a.mode === b.mode ? compareText(subjectLabel(a.subject), subjectLabel(b.subject)) : a.mode === 'arbitrary-node' ? -1 : 1)),
+      writers: [...writers].sort((a, b) =>
+        a.mode === b.mode ? compareStrings(describeSubject(a.subject), describeSubject(b.subject)) : a.mode === 'arbitrary-node' ? -1 : 1,
+      ),
     }));
 }

@@ -1,7 +1,8 @@
-import { SEVERITIES, type Report, type Severity } from '@/lib/report/types';
+import { SEVERITIES, type Report, type Severity } from '@/lib/analysis/types';
 import { filterFindings, DEFAULT_FILTERS } from './findings-view';
 import { buildQuotaRows } from './quota-view';
-import { subjectKey } from './subjects';
+import { refKey } from '@/lib/k8s/refs';
+import { catalogEntry, CHECK_FAMILIES, type CheckFamilyId } from '@/lib/analysis/catalog';
 
 export interface CheckFamily {
   family: string;
@@ -11,23 +12,13 @@ export interface CheckFamily {
   worst: Severity | null;
 }
 
-export const FAMILY_LABELS: Record<string, string> = {
-  DRA: 'DRA RBAC',
-  NODE: 'Nodes & impersonation',
-  CLAIM: 'Claims & admin access',
-  QUOTA: 'Quota',
-  ZERO: 'Device zeroing',
-  POD: 'Driver pods',
-  AUDIT: 'Audit log',
-};
-
-/** Findings per check family (DRA, NODE, CLAIM, QUOTA, ZERO, POD, AUDIT), in that order. */
+/** Findings per check family (DRA, NODE, CLAIM, QUOTA, ZERO, POD), in that order. */
 export function checkFamilies(findings: Report['findings']): CheckFamily[] {
-  return Object.keys(FAMILY_LABELS).map((family) => {
-    const mine = findings.filter((f) => f.check.startsWith(family) && /^\d/.test(f.check.slice(family.length)));
+  return (Object.keys(CHECK_FAMILIES) as CheckFamilyId[]).map((family) => {
+    const mine = findings.filter((f) => catalogEntry(f.check)?.family === family);
     const checks = [...new Set(mine.map((f) => f.check))].sort();
     const worst = SEVERITIES.find((s) => mine.some((f) => f.severity === s)) ?? null;
-    return { family, label: FAMILY_LABELS[family], count: mine.length, checks, worst };
+    return { family, label: CHECK_FAMILIES[family], count: mine.length, checks, worst };
   });
 }
 
@@ -47,7 +38,7 @@ export interface OverviewFacts {
 
 export function overviewFacts(report: Report, topN = 8): OverviewFacts {
   const allNodes = new Set<string>();
-  for (const w of report.allNodes.statusWriters) if (w.mode !== 'node-authorizer') allNodes.add(subjectKey(w.subject));
+  for (const w of report.allNodes.statusWriters) if (w.mode !== 'node-authorizer') allNodes.add(refKey(w.subject));
   const quotas = buildQuotaRows(report.quotas);
   return {
     families: checkFamilies(report.findings),

@@ -1,6 +1,6 @@
 import { parseQuantity, quantityToNumber } from '@/lib/k8s/quantity';
-import type { QuotaUsage } from '@/lib/report/types';
-import { compareText } from './subjects';
+import type { QuotaUsage } from '@/lib/analysis/types';
+import { compareStrings } from '@/lib/k8s/refs';
 
 export interface QuotaRow extends QuotaUsage {
   key: string;
@@ -47,7 +47,7 @@ export function buildQuotaRows(quotas: readonly QuotaUsage[]): QuotaRow[] {
         mismatch: usedValue !== null && computedValue !== null && usedValue !== computedValue,
       };
     })
-    .sort((a, b) => compareText(a.namespace, b.namespace) || compareText(a.name, b.name) || compareText(a.resource, b.resource));
+    .sort((a, b) => compareStrings(a.namespace, b.namespace) || compareStrings(a.name, b.name) || compareStrings(a.resource, b.resource));
 }
 
 export function groupByNamespace<T extends { namespace: string }>(rows: readonly T[]): { namespace: string; rows: T[] }[] {

@@ -1,7 +1,7 @@
 import 'server-only';
 import { withActivity } from '@/lib/audit/attach-activity';
 import type { ReportBuild } from '@/lib/report/build-report';
-import type { Report } from '@/lib/report/types';
+import type { Report } from '@/lib/analysis/types';
 import { readAuditLog } from './read-audit-log';
 
 /** `--audit PATH` of report, serve and export: the report with the audit findings and the activity section. */

@@ -67,7 +67,8 @@ export async function readAuditChunks(label: string, chunks: AsyncIterable<Buffe
   });
   const decoder = new StringDecoder('utf8');
   try {
-    for await (const chunk of chunks) splitter.push(decoder.write(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
+    for await (const chunk of chunks)
+      splitter.push(decoder.write(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
     splitter.push(decoder.end());
   } catch (e) {
     // A truncated gzip member (a file still being rotated) ends the file, not the read.

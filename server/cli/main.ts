@@ -21,6 +21,8 @@ Usage:
   dra-posture audit-policy [--tenant-namespace NS]... [-o yaml|json]   the recommended audit policy for DRA
   dra-posture audit-policy --check POLICY.yaml                   exit 1 when the policy misses claim mutations
   dra-posture serve [--host 127.0.0.1] [--port 3000] [--demo | --snapshot PATH] [--audit PATH]
+  dra-posture serve [--host 127.0.0.1] [--port 3000] [--demo | --snapshot PATH]
+  dra-posture checks [-o table|json|yaml]                         the check catalogue: ID, severity, meaning, general fix
 
 Every command reads one cluster: --snapshot PATH (file or folder of kubectl -o json / YAML, or a compliance bundle), or --demo
 (optional for build-role: with one, it validates the bundle and compares it with today's grants). --audit PATH adds what an
@@ -39,6 +41,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   verify: async () => (await import('./commands/verify')).runVerify,
   diff: async () => (await import('./commands/diff')).runDiff,
   'audit-policy': async () => (await import('./commands/audit-policy')).runAuditPolicy,
+  checks: async () => (await import('./commands/checks')).runChecks,
 };
 
 export async function main(argv: string[], io: CommandIO): Promise<number> {
@@ -53,7 +56,9 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
     return 2;
   }
   try {
-    return await (await load())(rest, io);
+    return await (
+      await load()
+    )(rest, io);
   } catch (e) {
     io.err(`dra-posture ${name}: ${errorMessage(e)}`);
     return e instanceof UsageError || isArgError(e) ? 2 : isInputError(e) ? 2 : 1;

@@ -7,7 +7,7 @@ import type { AuthorizerName } from '@/lib/authz/types';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { tarPieces, type TarEntryInput } from '@/lib/compliance/tar';
 import { buildReport } from '@/lib/report/build-report';
-import type { Report } from '@/lib/report/types';
+import type { Report } from '@/lib/analysis/types';
 import { nodeSha256 } from './node-sha256';
 import { loadSigningKey } from './signing';
 import { TOOL_VERSION } from './tool-version';
@@ -30,7 +30,10 @@ export async function makeBundle(state: ClusterState, options: MakeBundleOptions
   const authorizers = options.chain ?? DEFAULT_CHAIN;
   const report = options.report ?? buildReport(state, { settings: options.settings, ...(options.chain ? { chain: options.chain } : {}) });
   const createdAt = options.createdAt ?? new Date().toISOString();
-  const built = buildBundle({ state, report, settings, authorizers, createdAt, toolVersion: TOOL_VERSION }, nodeSha256, { signing, extraEntries: options.extraEntries });
+  const built = buildBundle({ state, report, settings, authorizers, createdAt, toolVersion: TOOL_VERSION }, nodeSha256, {
+    signing,
+    extraEntries: options.extraEntries,
+  });
   return { ...built, report };
 }
 

@@ -2,7 +2,7 @@ import 'server-only';
 import { approvedYamlFor, type ApprovalRecord } from '@/lib/role-builder/approval';
 import { buildBundle } from '@/lib/role-builder/build-bundle';
 import { checkInput } from '@/lib/role-builder/check-input';
-import { CustomRuleError, parseCustomRules } from '@/lib/role-builder/custom-rules';
+import { CustomRuleError, parseCustomRules } from '@/lib/personas/custom-rules';
 import { describeIdentity } from '@/lib/role-builder/identity';
 import { renderBundleYaml } from '@/lib/role-builder/render-yaml';
 import type { ApprovalsResponse, BuilderOptions, DecisionResponse, RoleBuildResponse } from '@/lib/role-builder/dto';
@@ -14,7 +14,6 @@ import { getAnalysis } from '@/server/services/get-report';
 import { isStoreError } from '@/server/store/store-error';
 import { decisionsAbout, listDecisions, recordDecision } from './approvals-store';
 import { BuildRequestSchema, DecisionRequestSchema, type BuildRequest } from './request-schemas';
-
 
 function toInput(request: BuildRequest): BuildInput {
   const identity = request.identity.kind === 'ServiceAccount' ? { ...request.identity, create: true } : request.identity;
@@ -98,7 +97,10 @@ export async function builderOptions(): Promise<BuilderOptions> {
   const { state } = await getAnalysis();
   const sorted = (values: Iterable<string>) => [...new Set(values)].filter(Boolean).sort();
   return {
-    drivers: sorted([...state.resourceSlices.map((s) => s.spec?.driver ?? ''), ...state.resourceClaims.flatMap((c) => (c.status?.allocation?.devices?.results ?? []).map((r) => r.driver))]),
+    drivers: sorted([
+      ...state.resourceSlices.map((s) => s.spec?.driver ?? ''),
+      ...state.resourceClaims.flatMap((c) => (c.status?.allocation?.devices?.results ?? []).map((r) => r.driver)),
+    ]),
     namespaces: sorted(state.namespaces.map((n) => n.metadata.name)),
     serviceAccounts: sorted(state.serviceAccounts.map((s) => `${s.metadata.namespace}/${s.metadata.name}`)),
     kubernetesVersion: state.source.kubernetesVersion ?? null,

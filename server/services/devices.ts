@@ -1,5 +1,6 @@
 import 'server-only';
-import { analyseDeviceClassesDetailed, type DeviceClassAnalysis } from '@/lib/analysis/zeroing/device-classes';
+import { compareStrings } from '@/lib/k8s/refs';
+import type { DeviceClassAnalysis } from '@/lib/analysis/zeroing/device-classes';
 import { strictSingleNode } from '@/lib/authz/dra-status';
 import type { ResourceClaim } from '@/lib/k8s/types';
 import { getAnalysis } from './get-report';
@@ -42,17 +43,19 @@ export async function getDeviceClassViews(): Promise<DeviceClassView[]> {
 }
 
 function buildDeviceClassViews({ context, report, state }: Awaited<ReturnType<typeof getAnalysis>>): DeviceClassView[] {
-  const classes = analyseDeviceClassesDetailed(context);
+  const classes = context.deviceClasses;
   const byName = new Map(state.deviceClasses.map((dc) => [dc.metadata.name, dc]));
   return classes.map((c) => {
     const dc = byName.get(c.name);
     const claims = state.resourceClaims.flatMap((claim) => claimUse(claim, c.name, context.isTenantNamespace.bind(context)));
-    claims.sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.name, b.name));
+    claims.sort((a, b) => compareStrings(a.namespace, b.namespace) || compareStrings(a.name, b.name));
     return {
       ...c,
       tenants: c.usedByNamespaces.filter((ns) => context.isTenantNamespace(ns)),
       claims,
-      config: (dc?.spec?.config ?? []).flatMap((entry) => (entry.opaque ? [{ driver: entry.opaque.driver, parameters: JSON.stringify(entry.opaque.parameters ?? {}, null, 2) }] : [])),
+      config: (dc?.spec?.config ?? []).flatMap((entry) =>
+        entry.opaque ? [{ driver: entry.opaque.driver, parameters: JSON.stringify(entry.opaque.parameters ?? {}, null, 2) }] : [],
+      ),
       annotations: Object.entries(dc?.metadata.annotations ?? {})
         .filter(([k, v]) => ZERO_HINT.test(k) || ZERO_HINT.test(v))
         .map(([key, value]) => ({ key, value })),
@@ -89,8 +92,4 @@ function claimUse(claim: ResourceClaim, className: string, isTenant: (ns: string
       adminAccess,
     },
   ];
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Report, Severity } from '@/lib/report/types';
+import type { Report, Severity } from '@/lib/analysis/types';
 import { findingsPage, type FindingsPage } from '@/lib/view/findings-page';
 import { countBySeverity, findingFacets, type FindingFacets, type FindingFilters } from '@/lib/view/findings-view';
 import { getReport } from './get-report';

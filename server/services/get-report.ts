@@ -1,13 +1,11 @@
 import 'server-only';
 import type { BlastRadius } from '@/lib/analysis/node-writers/blast-radius';
 import { computeBlastRadius } from '@/lib/analysis/node-writers/blast-radius';
-import { ClaimWriterAnalysis } from '@/lib/analysis/node-writers/claim-status-writers';
-import type { NodeStatusWriterMap } from '@/lib/analysis/node-writers/node-status-writers';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { annotateFindings, buildIdentityGraph } from '@/lib/graph/build-graph';
 import type { GraphModel } from '@/lib/graph/types';
 import { buildReportWithContext, type ReportBuild } from '@/lib/report/build-report';
-import type { Finding, Report } from '@/lib/report/types';
+import type { Finding, Report } from '@/lib/analysis/types';
 import { ApiError } from '@/server/http/api-errors';
 import { withActivity } from '@/lib/audit/attach-activity';
 import { reportWithAudit } from '@/server/audit/audit-flag';
@@ -23,8 +21,6 @@ interface CachedAnalysis extends ReportBuild {
   blastRadius: Map<string, BlastRadius>;
   /** Which audit log the report includes ('' none, the --audit path, or an upload's sequence number). */
   auditKey: string;
-  /** Shared by every node's blast radius (recomputing them per node took seconds on large clusters). */
-  radiusInputs?: { statusWriters: NodeStatusWriterMap; claimAnalysis: ClaimWriterAnalysis };
 }
 
 // One analysis per ClusterState object: a source that reloads hands out a new state, which gets a new
@@ -71,12 +67,8 @@ export async function getBlastRadius(node: string): Promise<BlastRadius> {
   if (!a.report.nodes.some((n) => n.name === node)) throw new ApiError('not_found', `no node named "${node}"`);
   let radius = a.blastRadius.get(node);
   if (!radius) {
-    // The report's writer lists are exactly the analysis' (all-node ones once, the rest per node).
-    a.radiusInputs ??= {
-      statusWriters: { allNodes: a.report.allNodes.statusWriters, byNode: new Map(a.report.nodes.map((n) => [n.name, n.statusWriters])) },
-      claimAnalysis: new ClaimWriterAnalysis(a.context),
-    };
-    radius = computeBlastRadius(a.context, node, a.radiusInputs);
+    // The report's node writers and the context's claim-writer analysis are reused, not recomputed.
+    radius = computeBlastRadius(a.context, node, a.report);
     a.blastRadius.set(node, radius);
   }
   return radius;

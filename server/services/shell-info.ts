@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Report } from '@/lib/report/types';
+import type { Report } from '@/lib/analysis/types';
 import { getLiveStatus } from './current-cluster';
 import { getAnalysis } from './get-report';
 

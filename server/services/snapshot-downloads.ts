@@ -36,7 +36,7 @@ export function storedSnapshotPart(id: string, part: SnapshotPart): Download {
   const fileName = `dra-posture-${safeName(record.sourceName)}-${id}.${file.extension}`;
   const result = verifyBundleBytes(bytes);
   if (!result.ok) throw new ApiError('invalid_snapshot', `stored snapshot ${id} does not verify: ${describeProblems(result.problems).join('; ')}`);
-  let body: Uint8Array | string = file.entry ? result.entries.get(file.entry)! : bytes;
+  const body: Uint8Array | string = file.entry ? result.entries.get(file.entry)! : bytes;
   return { body, contentType: file.contentType, fileName };
 }
 

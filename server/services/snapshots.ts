@@ -2,7 +2,7 @@ import 'server-only';
 import { computeDrift, type Drift } from '@/lib/compliance/drift';
 import { isSnapshotError } from '@/lib/k8s/snapshot-error';
 import { ApiError } from '@/server/http/api-errors';
-import { openBundle } from '@/server/compliance/load-bundle';
+import { openBundle } from '@/server/sources/bundle-source';
 import { getSnapshotBundle, getSnapshotRecord, listSnapshots, saveSnapshot, type SnapshotRecord } from '@/server/compliance/snapshot-store';
 import { bundleToBytes, makeBundle } from '@/server/compliance/write-bundle';
 import { getAnalysis } from './get-report';

@@ -13,7 +13,7 @@ import { buildClusterState, type OnInvalid, type RawItem } from '@/lib/k8s/build
 import type { ClusterState, SourceInfo } from '@/lib/k8s/cluster-state';
 import { SnapshotError } from '@/lib/k8s/snapshot-error';
 
-import { loadBundleState } from '@/server/compliance/load-bundle';
+import { loadBundleState } from '@/server/sources/bundle-source';
 import { looksLikeBundle } from '@/server/compliance/read-bundle';
 import { parseDocuments, parseDocumentsAsync } from './parse-documents';
 import { WORKER_SCAN_MIN_BYTES } from './scan-json-in-worker';

@@ -1,17 +1,14 @@
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import type { CheckId, Finding, Severity } from '@/lib/report/types';
+import type { CheckId, Finding } from '@/lib/analysis/types';
 
 /**
  * What a check's run() returns: a finding without the fields the runner fills in
- * (id from findingId(check, subjects, objects); check, severity and title from the Check).
+ * (id from findingId(check, subjects, objects); check, and severity and title from the catalogue).
  */
 export type FindingDraft = Omit<Finding, 'id' | 'check' | 'severity' | 'title'>;
 
-/** One small check object (house style §3): stable id, fixed severity, pure run(ctx). */
+/** One small check object (house style §3): a stable catalogue id and a pure run(ctx). */
 export interface Check {
   id: CheckId;
-  severity: Severity;
-  title: string;
-  description: string;
   run(ctx: AnalysisContext): FindingDraft[];
 }

@@ -1,12 +1,13 @@
 import type { DeviceRequest, ObjectRef, ResourceClaim, ResourceClaimTemplate, SubjectRef, ValidatingAdmissionPolicy } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import type { Evidence } from '@/lib/report/types';
-import { entriesFor, roleBindingNamespaces, type AccessQuestion } from '@/lib/analysis/context/access';
-import { access } from '@/lib/analysis/context/build-analysis-context';
-import { canonicalSubject, isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
-import { refKey } from '@/lib/analysis/finding-id';
+import type { Evidence } from '@/lib/analysis/types';
+import { type AccessQuestion } from '@/lib/analysis/context/access';
+import { isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
+import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
-import { describeGrants, describeRef, describeSubject, grantObjects, grantsEvidence, list, ref, sortRefs, yamlDocs } from './check-helpers';
+import { grantObjects, grantsEvidence, list } from './check-helpers';
+import { describeRef, describeSubject, objectRef, refKey, sortRefs } from '@/lib/k8s/refs';
+import { describeGrants } from '@/lib/analysis/evidence';
 
 export const ADMIN_ACCESS_LABEL = 'resource.kubernetes.io/admin-access';
 export const LEGACY_ADMIN_ACCESS_LABEL = 'resource.k8s.io/admin-access';
@@ -18,15 +19,12 @@ const labelPath = (key: string) => `metadata.labels["${key}"]`;
 
 export const claim001: Check = {
   id: 'CLAIM001',
-  severity: 'high',
-  title: 'Tenant namespace allows DRA admin access',
-  description: `A tenant namespace carries ${ADMIN_ACCESS_LABEL}: "true": every claim creator in it may request adminAccess and reach devices already in use by other namespaces.`,
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const ns of [...ctx.state.namespaces].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))) {
       const name = ns.metadata.name;
       if (ns.metadata.labels?.[ADMIN_ACCESS_LABEL] !== 'true' || !ctx.isTenantNamespace(name)) continue;
-      const object = ref('Namespace', name);
+      const object = objectRef('Namespace', name);
       const users = adminClaims(ctx, name);
       out.push({
         subjects: [],
@@ -49,8 +47,12 @@ export const claim001: Check = {
 /** Claims and templates of a namespace whose requests use adminAccess. */
 function adminClaims(ctx: AnalysisContext, namespace: string): ObjectRef[] {
   const out: ObjectRef[] = [];
-  for (const t of ctx.state.resourceClaimTemplates) if (t.metadata.namespace === namespace && adminRequests(t.spec?.spec?.devices?.requests).length > 0) out.push(ref('ResourceClaimTemplate', t.metadata.name, namespace));
-  for (const c of ctx.state.resourceClaims) if (c.metadata.namespace === namespace && adminRequests(c.spec?.devices?.requests).length > 0) out.push(ref('ResourceClaim', c.metadata.name, namespace));
+  for (const t of ctx.state.resourceClaimTemplates)
+    if (t.metadata.namespace === namespace && adminRequests(t.spec?.spec?.devices?.requests).length > 0)
+      out.push(objectRef('ResourceClaimTemplate', t.metadata.name, namespace));
+  for (const c of ctx.state.resourceClaims)
+    if (c.metadata.namespace === namespace && adminRequests(c.spec?.devices?.requests).length > 0)
+      out.push(objectRef('ResourceClaim', c.metadata.name, namespace));
   return out;
 }
 
@@ -68,9 +70,6 @@ function generatedFor(c: ResourceClaim | ResourceClaimTemplate): string | undefi
 
 export const claim002: Check = {
   id: 'CLAIM002',
-  severity: 'high',
-  title: 'Tenant claim or template requests adminAccess',
-  description: 'A ResourceClaim or ResourceClaimTemplate in a tenant namespace requests adminAccess (exactly.adminAccess: true). A claim generated from a template is reported too: it is the live allocation.',
   run(ctx) {
     const out: FindingDraft[] = [];
     const objects: { obj: ResourceClaim | ResourceClaimTemplate; requests: DeviceRequest[] | undefined; base: string }[] = [
@@ -82,7 +81,7 @@ export const claim002: Check = {
       if (!ctx.isTenantNamespace(ns)) continue;
       const idx = adminRequests(requests);
       if (idx.length === 0) continue;
-      const object = ref(obj.kind, obj.metadata.name, ns);
+      const object = objectRef(obj.kind, obj.metadata.name, ns);
       const labelled = ctx.state.namespaces.find((n) => n.metadata.name === ns)?.metadata.labels?.[ADMIN_ACCESS_LABEL] === 'true';
       const reqs = idx.map((i) => requests![i]);
       const live = obj.kind === 'ResourceClaim' ? (obj.status?.allocation?.devices?.results ?? []).filter((r) => r.adminAccess === true) : [];
@@ -93,7 +92,9 @@ export const claim002: Check = {
           `${describeRef(object)}${generatedFor(obj) ? ` (generated for Pod ${ns}/${generatedFor(obj)})` : ''} in tenant namespace ${ns} requests adminAccess for ${reqs.map((r) => `request ${r.name} (DeviceClass ${r.exactly?.deviceClassName}${r.exactly?.allocationMode === 'All' ? ', allocationMode All' : ''})`).join(', ')}. ` +
           `Admin-access claims are ignored by the scheduler's in-use accounting and can reach devices already allocated to other tenants` +
           `${labelled ? ` (the namespace carries ${ADMIN_ACCESS_LABEL}=true, so the API server admits it)` : ` (the namespace lacks ${ADMIN_ACCESS_LABEL}=true, so creating it again would be refused)`}.` +
-          (live.length > 0 ? ` It is allocated with admin access to ${live.length} device${live.length === 1 ? '' : 's'}: ${live.map((r) => `${r.driver}/${r.pool}/${r.device}`).join(', ')}.` : ''),
+          (live.length > 0
+            ? ` It is allocated with admin access to ${live.length} device${live.length === 1 ? '' : 's'}: ${live.map((r) => `${r.driver}/${r.pool}/${r.device}`).join(', ')}.`
+            : ''),
         evidence: idx.map((i): Evidence => ({ type: 'field', object, path: `${base}[${i}].exactly.adminAccess`, value: true })),
         remediation:
           `Remove adminAccess from ${describeRef(object)} (or delete it) and run device monitoring that needs admin access from a platform namespace; ` +
@@ -106,48 +107,15 @@ export const claim002: Check = {
 
 // ---------------------------------------------------------------- CLAIM003
 
-/**
- * Tenant membership: the subjects of each namespace's RoleBindings (canonical keys), plus, by
- * construction, its service accounts and its `system:serviceaccounts:<ns>` group (see isMemberOf).
- */
-interface Membership {
-  /** namespace → canonical keys of its RoleBindings' subjects. */
-  byNamespace: Map<string, Set<string>>;
-  /** canonical subject key → namespaces whose RoleBindings name it. */
-  bySubject: Map<string, Set<string>>;
-}
-
-const membersCache = new WeakMap<AnalysisContext, Membership>();
-function roleBindingSubjects(ctx: AnalysisContext): Membership {
-  let m = membersCache.get(ctx);
-  if (m) return m;
-  m = { byNamespace: new Map(), bySubject: new Map() };
-  for (const b of ctx.engine.rbac.bindings) {
-    if (b.ref.kind !== 'RoleBinding') continue;
-    const ns = b.ref.namespace ?? '';
-    let set = m.byNamespace.get(ns);
-    if (!set) m.byNamespace.set(ns, (set = new Set()));
-    for (const s of b.subjects) {
-      const key = refKey(canonicalSubject(s));
-      set.add(key);
-      let namespaces = m.bySubject.get(key);
-      if (!namespaces) m.bySubject.set(key, (namespaces = new Set()));
-      namespaces.add(ns);
-    }
-  }
-  membersCache.set(ctx, m);
-  return m;
-}
-
 function isMemberOf(ctx: AnalysisContext, subject: SubjectRef, namespace: string): boolean {
   if (subject.kind === 'ServiceAccount' && subject.namespace === namespace) return true;
   if (subject.kind === 'Group' && subject.name === `system:serviceaccounts:${namespace}`) return true;
-  return roleBindingSubjects(ctx).byNamespace.get(namespace)?.has(refKey(subject)) ?? false;
+  return ctx.roleBindingMembers.byNamespace.get(namespace)?.has(refKey(subject)) ?? false;
 }
 
 /** The namespaces `subject` is an identity of (as isMemberOf), found without testing every namespace. */
 function namespacesOfMember(ctx: AnalysisContext, subject: SubjectRef): string[] {
-  const out = [...(roleBindingSubjects(ctx).bySubject.get(refKey(subject)) ?? [])];
+  const out = [...(ctx.roleBindingMembers.bySubject.get(refKey(subject)) ?? [])];
   if (subject.kind === 'ServiceAccount' && subject.namespace) out.push(subject.namespace);
   const SA_GROUP = 'system:serviceaccounts:';
   if (subject.kind === 'Group' && subject.name.startsWith(SA_GROUP)) out.push(subject.name.slice(SA_GROUP.length));
@@ -162,8 +130,8 @@ const NS_WRITE: AccessQuestion = { verbs: ['update', 'patch'], group: '', resour
  * of their members.
  */
 function candidateNamespaces(ctx: AnalysisContext): string[] {
-  const out = new Set(roleBindingNamespaces(ctx.engine, NS_WRITE));
-  const clusterWide = access(ctx, { ...NS_WRITE, scope: 'cluster' }).filter((e) => e.via === 'rbac');
+  const out = new Set(ctx.access.roleBindingNamespaces(NS_WRITE));
+  const clusterWide = ctx.access.whoCan({ ...NS_WRITE, scope: 'cluster' }).filter((e) => e.via === 'rbac');
   let known: Set<string> | undefined;
   for (const e of clusterWide) {
     if (e.names.includes('*')) {
@@ -178,37 +146,34 @@ function candidateNamespaces(ctx: AnalysisContext): string[] {
 
 export const claim003: Check = {
   id: 'CLAIM003',
-  severity: 'high',
-  title: 'Tenant identity can label its own namespace',
-  description: `An identity of a tenant namespace (its service accounts, or a subject of one of its RoleBindings) can update/patch its own Namespace object, including through a resourceNames-scoped Role: it can set ${ADMIN_ACCESS_LABEL}=true and grant itself adminAccess to devices.`,
   run(ctx) {
     const out: FindingDraft[] = [];
     const creators = [
-      ...access(ctx, { verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaims', scope: 'namespaced', names: [''] }),
-      ...access(ctx, { verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaimtemplates', scope: 'namespaced', names: [''] }),
+      ...ctx.access.whoCan({ verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaims', scope: 'namespaced', names: [''] }),
+      ...ctx.access.whoCan({ verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaimtemplates', scope: 'namespaced', names: [''] }),
     ];
     for (const ns of candidateNamespaces(ctx)) {
       const q: AccessQuestion = { ...NS_WRITE, namespaces: [ns], names: [ns] };
-      for (const e of access(ctx, q)) {
+      for (const e of ctx.access.whoCan(q)) {
         if (e.via !== 'rbac' || isMastersGroup(e.subject) || isNodeIdentity(e.subject)) continue;
         if (ctx.isAdminEquivalent(e.subject) || ctx.isSystemIdentity(e.subject)) continue;
         if (!isMemberOf(ctx, e.subject, ns)) continue;
-        const object = ref('Namespace', ns);
+        const object = objectRef('Namespace', ns);
         // entriesFor indexes `creators` once; filtering it per namespace would rebuild the index each time.
-        const canClaim = entriesFor(creators, e.subject).some((c) => c.everyNamespace || c.namespaces.includes(ns));
+        const canClaim = ctx.access.entriesFor(creators, e.subject).some((c) => c.everyNamespace || c.namespaces.includes(ns));
         const roles = [...new Set(e.grants.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex}`))];
         out.push({
           subjects: [e.subject],
           objects: sortRefs([object, ...grantObjects(e.grants)]),
           message:
-            `${describeSubject(e.subject)}, an identity of tenant namespace ${ns}, can ${e.verbs.join(', ')} Namespace ${ns} through ${describeGrants(ctx, e.grants)}. ` +
+            `${describeSubject(e.subject)}, an identity of tenant namespace ${ns}, can ${e.verbs.join(', ')} Namespace ${ns} through ${describeGrants(ctx.engine, e.grants)}. ` +
             `It can set ${ADMIN_ACCESS_LABEL}=true on its own namespace, after which ` +
             `${canClaim ? 'it (and every other claim creator there)' : 'every claim creator there'} can request adminAccess to devices in use by other tenants (kubernetes/kubernetes#141293).`,
           evidence: grantsEvidence(ctx, e.grants),
           remediation:
             `Remove update/patch on namespaces from ${list(roles)} (tenants rarely need to edit their Namespace object). If self-service labelling is required, ` +
             `block the admin-access label for everyone but platform administrators:\n` +
-            yamlDocs(
+            manifestYamlDocs(
               {
                 apiVersion: 'admissionregistration.k8s.io/v1',
                 kind: 'ValidatingAdmissionPolicy',
@@ -256,9 +221,6 @@ function policyCovers(policy: ValidatingAdmissionPolicy, resource: string): bool
 
 export const claim004: Check = {
   id: 'CLAIM004',
-  severity: 'medium',
-  title: 'No admission policy guards ResourceClaim creation',
-  description: 'DRA is in use but no ValidatingAdmissionPolicy, bound with validationActions Deny, covers CREATE of resourceclaims and resourceclaimtemplates in resource.k8s.io: nothing allow-lists DeviceClasses per tenant or guards adminAccess.',
   run(ctx) {
     const s = ctx.state;
     if (s.deviceClasses.length + s.resourceSlices.length + s.resourceClaims.length + s.resourceClaimTemplates.length === 0) return [];
@@ -273,7 +235,7 @@ export const claim004: Check = {
       if (covering.some((p) => denyBound.has(p.metadata.name))) continue;
       uncovered.push(resource);
       for (const p of covering) {
-        unbound.set(p.metadata.name, ref('ValidatingAdmissionPolicy', p.metadata.name));
+        unbound.set(p.metadata.name, objectRef('ValidatingAdmissionPolicy', p.metadata.name));
         const bound = s.validatingAdmissionPolicyBindings.filter((b) => b.spec?.policyName === p.metadata.name);
         notes.push({
           type: 'note',
@@ -292,7 +254,7 @@ export const claim004: Check = {
       existing.length === 0
         ? ''
         : `Bind the existing ${existing.length === 1 ? 'policy' : 'policies'} ${list(existing.map((e) => e.name))} with validationActions [Deny], limited to tenant namespaces:\n` +
-          yamlDocs(
+          manifestYamlDocs(
             ...existing.map((e) => ({
               apiVersion: 'admissionregistration.k8s.io/v1',
               kind: 'ValidatingAdmissionPolicyBinding',
@@ -312,10 +274,18 @@ export const claim004: Check = {
         message:
           `No ValidatingAdmissionPolicy bound with validationActions Deny covers CREATE of ${list(uncovered)} (resource.k8s.io). ` +
           `Any identity that can create claims can pick any DeviceClass (${classes.length} in the cluster) and, in a namespace with ${ADMIN_ACCESS_LABEL}=true, request adminAccess.`,
-        evidence: notes.length > 0 ? notes : [{ type: 'note', text: `${s.validatingAdmissionPolicies.length} ValidatingAdmissionPolicies checked; none covers CREATE of ${list(uncovered)}.` }],
+        evidence:
+          notes.length > 0
+            ? notes
+            : [
+                {
+                  type: 'note',
+                  text: `${s.validatingAdmissionPolicies.length} ValidatingAdmissionPolicies checked; none covers CREATE of ${list(uncovered)}.`,
+                },
+              ],
         remediation:
           `${bindExisting || 'Add a policy that '}rejects adminAccess outside platform namespaces and allow-lists DeviceClasses (edit the list per tenant):\n` +
-          yamlDocs(
+          manifestYamlDocs(
             {
               apiVersion: 'admissionregistration.k8s.io/v1',
               kind: 'ValidatingAdmissionPolicy',
@@ -323,7 +293,14 @@ export const claim004: Check = {
               spec: {
                 failurePolicy: 'Fail',
                 matchConstraints: {
-                  resourceRules: [{ apiGroups: ['resource.k8s.io'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources: ['resourceclaims', 'resourceclaimtemplates'] }],
+                  resourceRules: [
+                    {
+                      apiGroups: ['resource.k8s.io'],
+                      apiVersions: ['*'],
+                      operations: ['CREATE', 'UPDATE'],
+                      resources: ['resourceclaims', 'resourceclaimtemplates'],
+                    },
+                  ],
                 },
                 variables: [
                   {
@@ -364,15 +341,12 @@ export const claim004: Check = {
 
 export const claim005: Check = {
   id: 'CLAIM005',
-  severity: 'info',
-  title: 'Legacy admin-access label present',
-  description: `A namespace carries the 1.33-only label ${LEGACY_ADMIN_ACCESS_LABEL}, inert since 1.34 (the active key is ${ADMIN_ACCESS_LABEL}).`,
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const ns of [...ctx.state.namespaces].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))) {
       const value = ns.metadata.labels?.[LEGACY_ADMIN_ACCESS_LABEL];
       if (value === undefined) continue;
-      const object = ref('Namespace', ns.metadata.name);
+      const object = objectRef('Namespace', ns.metadata.name);
       const active = ns.metadata.labels?.[ADMIN_ACCESS_LABEL];
       out.push({
         subjects: [],
@@ -391,4 +365,3 @@ export const claim005: Check = {
 };
 
 export const CLAIM_CHECKS: Check[] = [claim001, claim002, claim003, claim004, claim005];
-

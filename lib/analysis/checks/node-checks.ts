@@ -1,27 +1,14 @@
 import type { Pod, PolicyRule, SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import { bindingRef, mergeGrants, plainRule, type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
-import { access } from '@/lib/analysis/context/build-analysis-context';
+import { mergeGrants, type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
 import { isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
-import type { Evidence } from '@/lib/report/types';
+import type { Evidence } from '@/lib/analysis/types';
+import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
-import { boundRoles } from './dra-checks';
-import {
-  clusterRoleBindingYaml,
-  clusterRoleYaml,
-  describeGrants,
-  describeRef,
-  describeRule,
-  describeSubject,
-  grantObjects,
-  grantsEvidence,
-  list,
-  ref,
-  slug,
-  sortRefs,
-  sortSubjects,
-  yamlDocs,
-} from './check-helpers';
+import { boundRoles } from './dra-shared';
+import { clusterRoleBindingYaml, clusterRoleYaml, grantObjects, grantsEvidence, list, slug } from './check-helpers';
+import { describeRef, describeSubject, objectRef, sortRefs, sortSubjects, toObjectRef } from '@/lib/k8s/refs';
+import { describeGrants, describeRule, plainRule } from '@/lib/analysis/evidence';
 
 /**
  * RBAC entries of identities NODE001-003 look at: not system:masters, not node identities
@@ -29,14 +16,16 @@ import {
  * identities (controller-manager controllers, scheduler): their node access is by design.
  */
 function nonAdminEntries(ctx: AnalysisContext, q: AccessQuestion, skipSystem: boolean): AccessEntry[] {
-  return access(ctx, q).filter(
-    (e) =>
-      e.via === 'rbac' &&
-      !isMastersGroup(e.subject) &&
-      !isNodeIdentity(e.subject) &&
-      !ctx.isAdminEquivalent(e.subject) &&
-      !(skipSystem && ctx.isSystemIdentity(e.subject)),
-  );
+  return ctx.access
+    .whoCan(q)
+    .filter(
+      (e) =>
+        e.via === 'rbac' &&
+        !isMastersGroup(e.subject) &&
+        !isNodeIdentity(e.subject) &&
+        !ctx.isAdminEquivalent(e.subject) &&
+        !(skipSystem && ctx.isSystemIdentity(e.subject)),
+    );
 }
 
 const roleRules = (grants: { role: { kind: string; name: string; namespace?: string }; ruleIndex: number }[]) =>
@@ -44,7 +33,7 @@ const roleRules = (grants: { role: { kind: string; name: string; namespace?: str
 
 function constrainedNodeStatusYaml(subject: SubjectRef, verbs: { resource: string; verbs: string[] }[]): string {
   const base = slug(subject);
-  return yamlDocs(
+  return manifestYamlDocs(
     clusterRoleYaml(`${base}-node-impersonator`, [{ apiGroups: ['authentication.k8s.io'], resources: ['nodes'], verbs: ['impersonate:associated-node'] }]),
     clusterRoleYaml(
       `${base}-node-constrained`,
@@ -62,18 +51,15 @@ const nodesQ: AccessQuestion = { verbs: ['update', 'patch'], group: '', resource
 
 export const node001: Check = {
   id: 'NODE001',
-  severity: 'high',
-  title: 'Plain RBAC write on nodes/status of every node',
-  description: 'An identity other than system:node:* and admin-equivalents can update/patch nodes/status of all nodes through plain RBAC; node-local reporters should use constrained impersonation (impersonate:associated-node) so a compromised node can only write its own status.',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const e of nonAdminEntries(ctx, nodeStatusQ, true)) {
-      const nodes = e.subject.kind === 'ServiceAccount' ? ctx.nodesOfServiceAccount(e.subject.namespace ?? '', e.subject.name) : [];
+      const nodes = e.subject.kind === 'ServiceAccount' ? ctx.podIndex.nodesOfServiceAccount(e.subject.namespace ?? '', e.subject.name) : [];
       out.push({
         subjects: [e.subject],
         objects: grantObjects(e.grants),
         message:
-          `${describeSubject(e.subject)} can ${e.verbs.join(', ')} nodes/status of every node through ${describeGrants(ctx, e.grants)}` +
+          `${describeSubject(e.subject)} can ${e.verbs.join(', ')} nodes/status of every node through ${describeGrants(ctx.engine, e.grants)}` +
           `${nodes.length > 0 ? `; its pods run on ${nodes.join(', ')}` : ''}. ` +
           `A compromise of any one of its pods can mark any node Ready or NotReady and rewrite its conditions (readiness gates, taint controllers).`,
         evidence: grantsEvidence(ctx, e.grants),
@@ -114,9 +100,6 @@ const LEGACY: { what: string; q: AccessQuestion; dangerous(e: AccessEntry): bool
 
 export const node002: Check = {
   id: 'NODE002',
-  severity: 'critical',
-  title: 'Legacy unconstrained impersonation',
-  description: 'A non-admin identity holds the legacy impersonate verb on users or groups (any name or system:* names such as system:node:<name>, system:masters) or on service accounts cluster-wide: it can act as any node or any user. Namespaced service-account impersonation (stock edit/admin) is not counted.',
   run(ctx) {
     const bySubject = new Map<string, { subject: SubjectRef; parts: string[]; entries: AccessEntry[] }>();
     for (const l of LEGACY) {
@@ -137,7 +120,7 @@ export const node002: Check = {
         subjects: [subject],
         objects: grantObjects(grants),
         message:
-          `${describeSubject(subject)} holds legacy impersonate on ${list(parts)} through ${describeGrants(ctx, grants)}. ` +
+          `${describeSubject(subject)} holds legacy impersonate on ${list(parts)} through ${describeGrants(ctx.engine, grants)}. ` +
           `Legacy impersonation is not tied to a node: it can act as system:node:<any node> (write any node's status, read its secrets), as other users, or as members of system:masters.`,
         evidence: grantsEvidence(ctx, grants),
         remediation:
@@ -154,9 +137,6 @@ export const node002: Check = {
 
 export const node003: Check = {
   id: 'NODE003',
-  severity: 'medium',
-  title: 'Write on nodes (labels, taints) of every node',
-  description: 'An identity other than system:node:* and admin-equivalents can update/patch nodes of all nodes: it can relabel and untaint any node (steer workloads, defeat readiness taints).',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const e of nonAdminEntries(ctx, nodesQ, true)) {
@@ -164,7 +144,7 @@ export const node003: Check = {
         subjects: [e.subject],
         objects: grantObjects(e.grants),
         message:
-          `${describeSubject(e.subject)} can ${e.verbs.join(', ')} nodes (labels, taints, spec) of every node through ${describeGrants(ctx, e.grants)}. ` +
+          `${describeSubject(e.subject)} can ${e.verbs.join(', ')} nodes (labels, taints, spec) of every node through ${describeGrants(ctx.engine, e.grants)}. ` +
           `It can remove NoSchedule/NoExecute taints or change labels that node selectors and DeviceClass-aware scheduling rely on.`,
         evidence: grantsEvidence(ctx, e.grants),
         remediation:
@@ -194,15 +174,12 @@ function audienceProblem(rule: PolicyRule): string | undefined {
 
 export const node004: Check = {
   id: 'NODE004',
-  severity: 'medium',
-  title: 'Token audience grant not narrowed',
-  description: 'request-serviceaccounts-token-audience is granted for * audiences or without resourceNames: the node can mint tokens for any audience or any service account, defeating ServiceAccountNodeAudienceRestriction.',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const { role, bindings } of boundRoles(ctx)) {
       const hits = role.rules.map((r, i) => ({ i, problem: audienceProblem(r.rule) })).filter((h) => h.problem !== undefined);
       if (hits.length === 0) continue;
-      const roleRef = bindingRef(role.ref);
+      const roleRef = toObjectRef(role.ref);
       out.push({
         subjects: sortSubjects(bindings.flatMap((b) => b.subjects)),
         objects: sortRefs([roleRef, ...bindings.map((b) => b.ref)]),
@@ -219,7 +196,9 @@ export const node004: Check = {
         ),
         remediation:
           `List the exact audiences in resources and the service accounts in resourceNames, e.g.:\n` +
-          yamlDocs({ rules: [{ apiGroups: [''], resources: ['<audience, e.g. vault.example.com>'], resourceNames: ['<service-account-name>'], verbs: [AUDIENCE_VERB] }] }),
+          manifestYamlDocs({
+            rules: [{ apiGroups: [''], resources: ['<audience, e.g. vault.example.com>'], resourceNames: ['<service-account-name>'], verbs: [AUDIENCE_VERB] }],
+          }),
       });
     }
     return out;
@@ -289,17 +268,18 @@ export function visibleApiServers(pods: readonly Pod[]): { pod: Pod; found: ApiS
     });
 }
 
-const csv = (flag: Flag | undefined) => (flag?.values ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+const csv = (flag: Flag | undefined) =>
+  (flag?.values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export const node005: Check = {
   id: 'NODE005',
-  severity: 'high',
-  title: 'API server without the Node authorizer or NodeRestriction',
-  description: 'The kube-apiserver flags are visible (a kube-system kube-apiserver-* pod) and --authorization-mode lacks Node or --enable-admission-plugins lacks NodeRestriction. With --authorization-config the authorizer chain is unknown and only NodeRestriction is judged.',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const { pod, found, flags } of visibleApiServers(ctx.state.pods)) {
-      const object = ref('Pod', pod.metadata.name, 'kube-system');
+      const object = objectRef('Pod', pod.metadata.name, 'kube-system');
       const base = `spec.containers[${found.index}]`;
       const problems: string[] = [];
       const effects: string[] = [];
@@ -309,10 +289,21 @@ export const node005: Check = {
       const modeFlag = flags.get('authorization-mode');
       const modes = csv(modeFlag);
       if (!authzConfig && !modes.includes('Node')) {
-        problems.push(modeFlag ? `--authorization-mode=${modes.join(',')} lacks Node` : '--authorization-mode is not set (default AlwaysAllow, no Node authorizer)');
-        effects.push('kubelets are authorized by the remaining authorizers alone: bound to system:node (or allowed by AlwaysAllow) they read every secret and configmap, not only those of their own pods');
-        fixes.push(`--authorization-mode=${['Node', ...modes.filter((m) => m !== 'Node' && m !== 'AlwaysAllow'), ...(modes.includes('RBAC') ? [] : ['RBAC'])].join(',')}`);
-        evidence.push({ type: 'field', object, path: modeFlag ? `${base}.${modeFlag.at}` : base, value: modeFlag ? `--authorization-mode=${modeFlag.values.join(',')}` : null });
+        problems.push(
+          modeFlag ? `--authorization-mode=${modes.join(',')} lacks Node` : '--authorization-mode is not set (default AlwaysAllow, no Node authorizer)',
+        );
+        effects.push(
+          'kubelets are authorized by the remaining authorizers alone: bound to system:node (or allowed by AlwaysAllow) they read every secret and configmap, not only those of their own pods',
+        );
+        fixes.push(
+          `--authorization-mode=${['Node', ...modes.filter((m) => m !== 'Node' && m !== 'AlwaysAllow'), ...(modes.includes('RBAC') ? [] : ['RBAC'])].join(',')}`,
+        );
+        evidence.push({
+          type: 'field',
+          object,
+          path: modeFlag ? `${base}.${modeFlag.at}` : base,
+          value: modeFlag ? `--authorization-mode=${modeFlag.values.join(',')}` : null,
+        });
       }
       const enableFlag = flags.get('enable-admission-plugins');
       const disableFlag = flags.get('disable-admission-plugins');
@@ -324,14 +315,27 @@ export const node005: Check = {
           evidence.push({ type: 'field', object, path: `${base}.${disableFlag!.at}`, value: `--disable-admission-plugins=${disableFlag!.values.join(',')}` });
           fixes.push('NodeRestriction removed from --disable-admission-plugins');
         } else {
-          problems.push(enableFlag ? `--enable-admission-plugins=${enabled.join(',')} lacks NodeRestriction (it is not on by default)` : '--enable-admission-plugins is not set (NodeRestriction is not on by default)');
-          evidence.push({ type: 'field', object, path: enableFlag ? `${base}.${enableFlag.at}` : base, value: enableFlag ? `--enable-admission-plugins=${enableFlag.values.join(',')}` : null });
+          problems.push(
+            enableFlag
+              ? `--enable-admission-plugins=${enabled.join(',')} lacks NodeRestriction (it is not on by default)`
+              : '--enable-admission-plugins is not set (NodeRestriction is not on by default)',
+          );
+          evidence.push({
+            type: 'field',
+            object,
+            path: enableFlag ? `${base}.${enableFlag.at}` : base,
+            value: enableFlag ? `--enable-admission-plugins=${enableFlag.values.join(',')}` : null,
+          });
         }
         if (!enabled.includes('NodeRestriction')) fixes.push(`--enable-admission-plugins=${[...enabled, 'NodeRestriction'].join(',')}`);
         effects.push('any kubelet credential can modify every Node object and the status of pods on other nodes, not only its own');
       }
       if (problems.length === 0) continue;
-      if (authzConfig) evidence.push({ type: 'note', text: '--authorization-config is set: the authorizer chain is configured in a file that is not visible, so whether the Node authorizer runs is unknown.' });
+      if (authzConfig)
+        evidence.push({
+          type: 'note',
+          text: '--authorization-config is set: the authorizer chain is configured in a file that is not visible, so whether the Node authorizer runs is unknown.',
+        });
       out.push({
         subjects: [],
         objects: [object],

@@ -1,22 +1,16 @@
+import { pushTo } from '@/lib/k8s/push-to';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import { access } from '@/lib/analysis/context/build-analysis-context';
 import { isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
 import type { AccessEntry, AccessQuestion } from '@/lib/analysis/context/access';
-import {
-  analyseQuotas,
-  ALL_MODE_DEVICES,
-  atOrAboveWatermark,
-  CLAIM_COUNT_KEY,
-  devicesQuotaKey,
-  extendedQuotaKey,
-  usageDisagrees,
-} from '@/lib/analysis/quota/quota-usage';
+import { ALL_MODE_DEVICES, atOrAboveWatermark, CLAIM_COUNT_KEY, devicesQuotaKey, extendedQuotaKey, usageDisagrees } from '@/lib/analysis/quota/quota-usage';
 import { classesOfSpec } from '@/lib/analysis/zeroing/device-classes';
 import type { ObjectRef, ResourceClaim, ResourceClaimSpec, ResourceClaimTemplate, ResourceQuota } from '@/lib/k8s/types';
-import type { Evidence, QuotaUsage } from '@/lib/report/types';
+import type { Evidence, QuotaUsage } from '@/lib/analysis/types';
+import { manifestYaml } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
-import { describeSubject, grantsEvidence, list, ref, sortSubjects, toYaml } from './check-helpers';
-import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
+import { grantsEvidence, list } from './check-helpers';
+import { compareStrings } from '@/lib/k8s/refs';
+import { describeSubject, objectRef, sortSubjects } from '@/lib/k8s/refs';
 
 // DESIGN §4 QUOTA001-QUOTA004 (dra-facts §6). Quota keys are charged from claim specs at admission;
 // a quota with scopes never charges claims, so only unscoped quotas count as limits here.
@@ -51,7 +45,7 @@ function claimObjectsByNamespace(ctx: AnalysisContext): Map<string, (ResourceCla
     if (!list) out.set(ns, (list = []));
     list.push(o);
   }
-  for (const list of out.values()) list.sort((a, b) => cmp(a.kind, b.kind) || cmp(a.metadata.name, b.metadata.name));
+  for (const list of out.values()) list.sort((a, b) => compareStrings(a.kind, b.kind) || compareStrings(a.metadata.name, b.metadata.name));
   return out;
 }
 
@@ -62,16 +56,18 @@ function specOf(o: ResourceClaim | ResourceClaimTemplate): ResourceClaimSpec | u
 const specPath = (o: ResourceClaim | ResourceClaimTemplate) => (o.kind === 'ResourceClaimTemplate' ? 'spec.spec.devices.requests' : 'spec.devices.requests');
 
 function objRef(o: { kind: string; metadata: { name: string; namespace?: string } }): ObjectRef {
-  return ref(o.kind, o.metadata.name, o.metadata.namespace);
+  return objectRef(o.kind, o.metadata.name, o.metadata.namespace);
 }
 
 /** Where a spec names a class: one field evidence per request or subrequest. */
 function classFields(o: ResourceClaim | ResourceClaimTemplate, deviceClass: string): Evidence[] {
   const out: Evidence[] = [];
   specOf(o)?.devices?.requests?.forEach((r, i) => {
-    if (r.exactly?.deviceClassName === deviceClass) out.push({ type: 'field', object: objRef(o), path: `${specPath(o)}[${i}].exactly.deviceClassName`, value: deviceClass });
+    if (r.exactly?.deviceClassName === deviceClass)
+      out.push({ type: 'field', object: objRef(o), path: `${specPath(o)}[${i}].exactly.deviceClassName`, value: deviceClass });
     r.firstAvailable?.forEach((s, j) => {
-      if (s.deviceClassName === deviceClass) out.push({ type: 'field', object: objRef(o), path: `${specPath(o)}[${i}].firstAvailable[${j}].deviceClassName`, value: deviceClass });
+      if (s.deviceClassName === deviceClass)
+        out.push({ type: 'field', object: objRef(o), path: `${specPath(o)}[${i}].firstAvailable[${j}].deviceClassName`, value: deviceClass });
     });
   });
   return out;
@@ -83,7 +79,7 @@ function capped(evidence: Evidence[], what: string): Evidence[] {
 }
 
 function quotaYaml(namespace: string, hard: Record<string, string>): string {
-  return toYaml({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'dra-quota', namespace }, spec: { hard } });
+  return manifestYaml({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'dra-quota', namespace }, spec: { hard } });
 }
 
 // ---------------------------------------------------------------- QUOTA001
@@ -91,47 +87,27 @@ function quotaYaml(namespace: string, hard: Record<string, string>): string {
 const createClaimsQ: AccessQuestion = { verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaims', scope: 'namespaced', names: [''] };
 const createTemplatesQ: AccessQuestion = { verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaimtemplates', scope: 'namespaced', names: [''] };
 
-const nsIndexes = new WeakMap<AccessEntry[], Map<string, AccessEntry[]>>();
-
-/** Entries by the namespaces their RoleBindings allow them in, in list order (built once per list: checks ask per namespace). */
-function byRoleBindingNamespace(entries: AccessEntry[]): Map<string, AccessEntry[]> {
-  let index = nsIndexes.get(entries);
-  if (!index) {
-    index = new Map();
-    for (const e of entries) {
-      for (const ns of e.namespaces) {
-        const list = index.get(ns);
-        if (list) list.push(e);
-        else index.set(ns, [e]);
-      }
-    }
-    nsIndexes.set(entries, index);
-  }
+/** Entries by the namespaces their RoleBindings allow them in, in list order (checks ask per namespace). */
+function byRoleBindingNamespace(entries: readonly AccessEntry[]): Map<string, AccessEntry[]> {
+  const index = new Map<string, AccessEntry[]>();
+  for (const e of entries) for (const ns of e.namespaces) pushTo(index, ns, e);
   return index;
 }
 
 /** Tenant-side creators: granted by a RoleBinding in the namespace; not admins, nodes or system identities. */
-function creatorsIn(ctx: AnalysisContext, entries: AccessEntry[], namespace: string): AccessEntry[] {
-  return (byRoleBindingNamespace(entries).get(namespace) ?? []).filter(
+function creatorsIn(ctx: AnalysisContext, byNamespace: Map<string, AccessEntry[]>, namespace: string): AccessEntry[] {
+  return (byNamespace.get(namespace) ?? []).filter(
     (e) =>
-      e.via === 'rbac' &&
-      !isMastersGroup(e.subject) &&
-      !isNodeIdentity(e.subject) &&
-      !ctx.isAdminEquivalent(e.subject) &&
-      !ctx.isSystemIdentity(e.subject),
+      e.via === 'rbac' && !isMastersGroup(e.subject) && !isNodeIdentity(e.subject) && !ctx.isAdminEquivalent(e.subject) && !ctx.isSystemIdentity(e.subject),
   );
 }
 
 export const quota001: Check = {
   id: 'QUOTA001',
-  severity: 'medium',
-  title: 'Tenant namespace without a ResourceClaim count quota',
-  description:
-    'A tenant namespace has ResourceClaims or ResourceClaimTemplates, or identities bound in it that can create them, but no (unscoped) ResourceQuota on count/resourceclaims.resource.k8s.io.',
   run(ctx) {
     const out: FindingDraft[] = [];
     const objects = claimObjectsByNamespace(ctx);
-    const creatorEntries = [...access(ctx, createClaimsQ), ...access(ctx, createTemplatesQ)];
+    const creatorEntries = byRoleBindingNamespace([...ctx.access.whoCan(createClaimsQ), ...ctx.access.whoCan(createTemplatesQ)]);
     for (const ns of tenantNamespaces(ctx)) {
       if (limitedKeys(ctx, ns).has(CLAIM_COUNT_KEY)) continue;
       const here = objects.get(ns) ?? [];
@@ -146,9 +122,15 @@ export const quota001: Check = {
       const grants = creators.flatMap((e) => e.grants.filter((g) => g.binding.kind === 'RoleBinding' && g.binding.namespace === ns));
       out.push({
         subjects: [],
-        objects: [ref('Namespace', ns)],
+        objects: [objectRef('Namespace', ns)],
         message: `Tenant namespace ${ns} ${parts.join(', and ')}, but no ResourceQuota limits ${CLAIM_COUNT_KEY}: the tenant can create claims (and pin devices) without bound.`,
-        evidence: capped([...grantsEvidence(ctx, dedupeGrants(grants)), ...here.map((o): Evidence => ({ type: 'field', object: objRef(o), path: 'metadata.namespace', value: ns }))], 'objects'),
+        evidence: capped(
+          [
+            ...grantsEvidence(ctx, dedupeGrants(grants)),
+            ...here.map((o): Evidence => ({ type: 'field', object: objRef(o), path: 'metadata.namespace', value: ns })),
+          ],
+          'objects',
+        ),
         remediation: `Add a ResourceQuota in ${ns} that limits the number of claims (and the devices per DeviceClass):\n${quotaYaml(ns, { [CLAIM_COUNT_KEY]: '10' })}`,
       });
     }
@@ -160,20 +142,18 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function dedupeGrants<T extends { binding: { kind: string; name: string; namespace?: string }; role: { kind: string; name: string }; ruleIndex: number }>(grants: T[]): T[] {
+function dedupeGrants<T extends { binding: { kind: string; name: string; namespace?: string }; role: { kind: string; name: string }; ruleIndex: number }>(
+  grants: T[],
+): T[] {
   const m = new Map<string, T>();
   for (const g of grants) m.set(`${g.binding.kind}/${g.binding.namespace ?? ''}/${g.binding.name}/${g.role.kind}/${g.role.name}/${g.ruleIndex}`, g);
-  return [...m.entries()].sort((a, b) => cmp(a[0], b[0])).map(([, g]) => g);
+  return [...m.entries()].sort((a, b) => compareStrings(a[0], b[0])).map(([, g]) => g);
 }
 
 // ---------------------------------------------------------------- QUOTA002
 
 export const quota002: Check = {
   id: 'QUOTA002',
-  severity: 'low',
-  title: 'DeviceClass used without a per-class device quota',
-  description:
-    'A tenant namespace requests devices of a DeviceClass (in claims or templates, firstAvailable included) and no unscoped ResourceQuota there limits <class>.deviceclass.resource.k8s.io/devices (or its requests.deviceclass.resource.kubernetes.io/<class> mirror).',
   run(ctx) {
     const out: FindingDraft[] = [];
     const objects = claimObjectsByNamespace(ctx);
@@ -187,9 +167,12 @@ export const quota002: Check = {
         const users = here.filter((o) => classesOfSpec(specOf(o)).includes(cls));
         out.push({
           subjects: [],
-          objects: [ref('Namespace', ns), ref('DeviceClass', cls)],
+          objects: [objectRef('Namespace', ns), objectRef('DeviceClass', cls)],
           message: `Tenant namespace ${ns} requests devices of DeviceClass ${cls} (${list(users.map((o) => `${o.kind} ${o.metadata.name}`))}) but no ResourceQuota limits ${devicesQuotaKey(cls)}: nothing caps how many ${cls} devices it can hold.`,
-          evidence: capped(users.flatMap((o) => classFields(o, cls)), 'requests'),
+          evidence: capped(
+            users.flatMap((o) => classFields(o, cls)),
+            'requests',
+          ),
           remediation: `Add the per-class device limit to the namespace's ResourceQuota (allocationMode All charges ${ALL_MODE_DEVICES}):\n${quotaYaml(ns, { [devicesQuotaKey(cls)]: '4' })}`,
         });
       }
@@ -209,14 +192,10 @@ function percent(used: string, hard: string): string {
 
 export const quota003: Check = {
   id: 'QUOTA003',
-  severity: 'low',
-  title: 'DRA quota nearly exhausted',
-  description:
-    'A DRA ResourceQuota key (claim count or devices per DeviceClass) is at or above the high watermark (settings.quotaHighWatermark, default 90%) of its hard limit, by the reported usage (status.used) or by the usage computed from the claims. A disagreement between the two is reported.',
   run(ctx) {
     const watermark = ctx.settings.quotaHighWatermark;
     const byQuota = new Map<string, QuotaUsage[]>();
-    for (const q of analyseQuotas(ctx.state).quotas) {
+    for (const q of ctx.quotas.quotas) {
       const hits = [q.used, q.computedUsed].some((u) => u !== null && usageAtWatermark(u, q.hard, watermark));
       if (!hits) continue;
       const key = `${q.namespace}/${q.name}`;
@@ -231,16 +210,18 @@ export const quota003: Check = {
         const shown = q.used ?? q.computedUsed;
         let text = `${q.resource} ${shown}/${q.hard}${percent(shown, q.hard)}`;
         if (q.used === null) text += ' (no status.used reported; computed from the claims)';
-        else if (usageDisagrees(q)) text += ` (status.used reports ${q.used}, the claims add up to ${q.computedUsed}: the quota status is stale or claims were charged differently)`;
+        else if (usageDisagrees(q))
+          text += ` (status.used reports ${q.used}, the claims add up to ${q.computedUsed}: the quota status is stale or claims were charged differently)`;
         return text;
       });
       out.push({
         subjects: [],
-        objects: [ref('ResourceQuota', name, namespace)],
+        objects: [objectRef('ResourceQuota', name, namespace)],
         message: `ResourceQuota ${namespace}/${name} is at or above ${Math.round(watermark * 100)}% of its hard limit: ${parts.join('; ')}. New claims in ${namespace} will soon be refused.`,
         evidence: rows.flatMap((q): Evidence[] => {
-          const ev: Evidence[] = [{ type: 'field', object: ref('ResourceQuota', name, namespace), path: `spec.hard[${q.resource}]`, value: q.hard }];
-          if (q.used !== null) ev.push({ type: 'field', object: ref('ResourceQuota', name, namespace), path: `status.used[${q.resource}]`, value: q.used });
+          const ev: Evidence[] = [{ type: 'field', object: objectRef('ResourceQuota', name, namespace), path: `spec.hard[${q.resource}]`, value: q.hard }];
+          if (q.used !== null)
+            ev.push({ type: 'field', object: objectRef('ResourceQuota', name, namespace), path: `status.used[${q.resource}]`, value: q.used });
           ev.push({ type: 'note', text: `${q.resource}: usage computed from the claims' specs is ${q.computedUsed}` });
           return ev;
         }),
@@ -261,14 +242,13 @@ function usageAtWatermark(used: string, hard: string, watermark: number): boolea
 
 export const quota004: Check = {
   id: 'QUOTA004',
-  severity: 'info',
-  title: 'allocationMode All charges 32 devices of quota',
-  description:
-    'A ResourceClaim or ResourceClaimTemplate request (or firstAvailable subrequest) uses allocationMode: All; quota charges each such claim the worst case of 32 devices of its DeviceClass (claims generated from a template are charged too, so they are reported beside the template).',
   run(ctx) {
     const out: FindingDraft[] = [];
     const objects = [...ctx.state.resourceClaimTemplates, ...ctx.state.resourceClaims].sort(
-      (a, b) => cmp(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || cmp(a.kind, b.kind) || cmp(a.metadata.name, b.metadata.name),
+      (a, b) =>
+        compareStrings(a.metadata.namespace ?? '', b.metadata.namespace ?? '') ||
+        compareStrings(a.kind, b.kind) ||
+        compareStrings(a.metadata.name, b.metadata.name),
     );
     for (const o of objects) {
       const evidence: Evidence[] = [];

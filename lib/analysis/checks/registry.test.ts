@@ -1,18 +1,38 @@
 import { describe, expect, it } from 'vitest';
 import { clusterRole, crb, Group, pod, SA } from '@/lib/authz/__fixtures__/builders';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import { SEVERITIES } from '@/lib/report/types';
+import { SEVERITIES } from '@/lib/analysis/types';
 import { contextOf, namespace, pluginPod, sliceWriter } from '../__fixtures__/builders';
+import { CATALOG, CHECK_IDS } from '../catalog';
 import { findingId } from '../finding-id';
 import { CHECK_LIST, CHECKS, compareFindings, runChecks } from './registry';
 
 type Parts = Partial<Omit<ClusterState, 'source' | 'warnings'>>;
 
 const MINE = [
-  'DRA001', 'DRA002', 'DRA003', 'DRA004', 'DRA005', 'DRA006', 'DRA007', 'DRA008', 'DRA009',
-  'NODE001', 'NODE002', 'NODE003', 'NODE004', 'NODE005',
-  'CLAIM001', 'CLAIM002', 'CLAIM003', 'CLAIM004', 'CLAIM005',
-  'POD001', 'POD002', 'POD003', 'POD004',
+  'DRA001',
+  'DRA002',
+  'DRA003',
+  'DRA004',
+  'DRA005',
+  'DRA006',
+  'DRA007',
+  'DRA008',
+  'DRA009',
+  'NODE001',
+  'NODE002',
+  'NODE003',
+  'NODE004',
+  'NODE005',
+  'CLAIM001',
+  'CLAIM002',
+  'CLAIM003',
+  'CLAIM004',
+  'CLAIM005',
+  'POD001',
+  'POD002',
+  'POD003',
+  'POD004',
 ];
 
 const writer = sliceWriter('drivers', 'plugin');
@@ -21,26 +41,34 @@ const parts: Parts = {
   pods: [
     pluginPod('drivers', 'gpu-plugin', 'a1', 'plugin', 'n1', { securityContext: { privileged: true } }),
     pluginPod('drivers', 'gpu-plugin', 'b2', 'plugin', 'n2', { securityContext: { privileged: true } }),
-    pod('tenant-b', 'debug', { volumes: [{ name: 'p', hostPath: { path: '/var/lib/kubelet/plugins' } }], containers: [{ name: 'c', volumeMounts: [{ name: 'p', mountPath: '/p' }] }] }),
+    pod('tenant-b', 'debug', {
+      volumes: [{ name: 'p', hostPath: { path: '/var/lib/kubelet/plugins' } }],
+      containers: [{ name: 'c', volumeMounts: [{ name: 'p', mountPath: '/p' }] }],
+    }),
   ],
   clusterRoles: [writer.clusterRole, clusterRole('wild', [{ verbs: ['*'], apiGroups: ['resource.k8s.io'], resources: ['*'] }])],
   clusterRoleBindings: [writer.binding, crb('wild', { kind: 'ClusterRole', name: 'wild' }, [Group('gpu-ops'), SA('tenant-b', 'ci')])],
 };
 
 describe('registry', () => {
-  it('keys every check by its stable, unique ID', () => {
+  it('keys every check by its stable, unique ID, one check per catalogue entry, in catalogue order', () => {
     const ids = CHECK_LIST.map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(CHECK_IDS);
     for (const id of MINE) expect(CHECKS[id as keyof typeof CHECKS]?.id).toBe(id);
-    for (const c of CHECK_LIST) {
-      expect(SEVERITIES).toContain(c.severity);
-      expect(c.title.length).toBeGreaterThan(0);
-      expect(c.description.length).toBeGreaterThan(0);
+    for (const id of CHECK_IDS) {
+      const entry = CATALOG[id];
+      expect(SEVERITIES).toContain(entry.severity);
+      expect(id.startsWith(entry.family)).toBe(true);
+      for (const text of [entry.title, entry.description, entry.remediation]) expect(text.length).toBeGreaterThan(10);
     }
   });
 
   it('fills id, check, severity and title and sorts by severity, check ID, subjects, objects', () => {
-    const findings = runChecks(contextOf(parts), CHECK_LIST.filter((c) => MINE.includes(c.id)));
+    const findings = runChecks(
+      contextOf(parts),
+      CHECK_LIST.filter((c) => MINE.includes(c.id)),
+    );
     expect(findings.map((f) => `${f.severity} ${f.check} ${f.subjects.map((s) => s.name).join(',')}`)).toEqual([
       'critical POD004 default',
       'high DRA002 gpu-ops,ci',
@@ -53,8 +81,8 @@ describe('registry', () => {
     ]);
     for (const f of findings) {
       expect(f.id).toBe(findingId(f.check, f.subjects, f.objects));
-      expect(f.title).toBe(CHECKS[f.check]!.title);
-      expect(f.severity).toBe(CHECKS[f.check]!.severity);
+      expect(f.title).toBe(CATALOG[f.check].title);
+      expect(f.severity).toBe(CATALOG[f.check].severity);
     }
     expect([...findings].sort(compareFindings)).toEqual(findings);
   });

@@ -1,6 +1,7 @@
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import { findingId, refKey } from '@/lib/analysis/finding-id';
-import { SEVERITIES, type CheckId, type Finding } from '@/lib/report/types';
+import { findingId } from '@/lib/analysis/finding-id';
+import { SEVERITIES, type CheckId, type Finding } from '@/lib/analysis/types';
+import { CATALOG } from '@/lib/analysis/catalog';
 import type { Check } from './check-types';
 import { AUDIT_CHECKS } from './audit-checks';
 import { CLAIM_CHECKS } from './claim-checks';
@@ -9,9 +10,10 @@ import { NODE_CHECKS } from './node-checks';
 import { POD_CHECKS } from './pod-checks';
 import { QUOTA_CHECKS } from './quota-checks';
 import { ZERO_CHECKS } from './zero-checks';
-import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
+import { compareStrings } from '@/lib/k8s/refs';
+import { refKey } from '@/lib/k8s/refs';
 
-/** Every check in catalogue order, one family per module. */
+/** Every check, one family per module, in catalogue order (a test holds them to CHECK_IDS). */
 export const CHECK_LIST: readonly Check[] = [...DRA_CHECKS, ...NODE_CHECKS, ...CLAIM_CHECKS, ...QUOTA_CHECKS, ...ZERO_CHECKS, ...POD_CHECKS, ...AUDIT_CHECKS];
 
 /** Checks keyed by their stable ID. */
@@ -19,15 +21,14 @@ export const CHECKS: Readonly<Partial<Record<CheckId, Check>>> = Object.freeze(O
 
 const SEVERITY_RANK = new Map(SEVERITIES.map((s, i) => [s, i]));
 
-
 /** Severity (critical first), check ID, then the subject keys and the object keys. */
 export function compareFindings(a: Finding, b: Finding): number {
   return (
     (SEVERITY_RANK.get(a.severity) ?? 99) - (SEVERITY_RANK.get(b.severity) ?? 99) ||
-    cmp(a.check, b.check) ||
-    cmp(a.subjects.map(refKey).join('\n'), b.subjects.map(refKey).join('\n')) ||
-    cmp(a.objects.map(refKey).join('\n'), b.objects.map(refKey).join('\n')) ||
-    cmp(a.id, b.id)
+    compareStrings(a.check, b.check) ||
+    compareStrings(a.subjects.map(refKey).join('\n'), b.subjects.map(refKey).join('\n')) ||
+    compareStrings(a.objects.map(refKey).join('\n'), b.objects.map(refKey).join('\n')) ||
+    compareStrings(a.id, b.id)
   );
 }
 
@@ -35,12 +36,13 @@ export function compareFindings(a: Finding, b: Finding): number {
 export function runChecks(ctx: AnalysisContext, checks: readonly Check[] = CHECK_LIST): Finding[] {
   const findings: Finding[] = [];
   for (const check of checks) {
+    const { severity, title } = CATALOG[check.id];
     for (const draft of check.run(ctx)) {
       findings.push({
         id: findingId(check.id, draft.subjects, draft.objects),
         check: check.id,
-        severity: check.severity,
-        title: check.title,
+        severity,
+        title,
         subjects: draft.subjects,
         objects: draft.objects,
         message: draft.message,

@@ -1,17 +1,17 @@
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import { analyseDeviceClassesDetailed, describeIndicator, indicatorsFor, isAcceleratorClass, type DeviceClassAnalysis } from '@/lib/analysis/zeroing/device-classes';
-import type { Evidence } from '@/lib/report/types';
+import { describeIndicator, indicatorsFor, isAcceleratorClass, type DeviceClassAnalysis } from '@/lib/analysis/zeroing/device-classes';
+import type { Evidence } from '@/lib/analysis/types';
+import { manifestYaml } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
-import { list, ref, toYaml } from './check-helpers';
+import { list } from './check-helpers';
+import { objectRef } from '@/lib/k8s/refs';
 
 // DESIGN §4 ZERO001/ZERO002 (dra-facts §9): shared or accelerator DeviceClasses without any
 // configured zeroing indicator. No real driver scrubs device memory on release, so the evidence is
 // an organisation's convention, configured per driver in settings.zeroingIndicators.
 
 function zeroingEvidence(ctx: AnalysisContext, dc: DeviceClassAnalysis): Evidence[] {
-  const ev: Evidence[] = [
-    { type: 'field', object: ref('DeviceClass', dc.name), path: 'metadata.annotations', value: annotationsOf(ctx, dc.name) },
-  ];
+  const ev: Evidence[] = [{ type: 'field', object: objectRef('DeviceClass', dc.name), path: 'metadata.annotations', value: annotationsOf(ctx, dc.name) }];
   const { indicators } = indicatorsFor(dc.driver, ctx.settings);
   ev.push({
     type: 'note',
@@ -36,11 +36,22 @@ function remediation(ctx: AnalysisContext, dc: DeviceClassAnalysis): string {
     `Make sure devices of ${dc.name} are reset or scrubbed between tenants (for example a GPU reset, MIG reconfiguration or VFIO reassignment run by the platform), then record it on the DeviceClass so the posture shows it.`,
   ];
   if (annotation?.key) {
-    steps.push(`Annotate the class:\n${toYaml({ metadata: { name: dc.name, annotations: { [annotation.key]: annotation.equals ?? 'true' } } })}`);
+    steps.push(`Annotate the class:\n${manifestYaml({ metadata: { name: dc.name, annotations: { [annotation.key]: annotation.equals ?? 'true' } } })}`);
   } else if (opaque?.path) {
     steps.push(
       `Add a config entry for a driver name no real driver handles (real drivers reject unknown fields in their own config):\n` +
-        toYaml({ spec: { config: [{ opaque: { driver: opaque.driver ?? 'zeroing.platform.example.com', parameters: { [opaque.path.replace(/^parameters\./, '')]: opaque.equals ?? 'true' } } }] } }),
+        manifestYaml({
+          spec: {
+            config: [
+              {
+                opaque: {
+                  driver: opaque.driver ?? 'zeroing.platform.example.com',
+                  parameters: { [opaque.path.replace(/^parameters\./, '')]: opaque.equals ?? 'true' },
+                },
+              },
+            ],
+          },
+        }),
     );
   } else {
     steps.push('Configure a zeroing indicator for this driver in settings.zeroingIndicators.');
@@ -50,19 +61,15 @@ function remediation(ctx: AnalysisContext, dc: DeviceClassAnalysis): string {
 
 export const zero001: Check = {
   id: 'ZERO001',
-  severity: 'high',
-  title: 'DeviceClass shared by tenants without zeroing',
-  description:
-    'A DeviceClass is requested by claims or claim templates in two or more tenant namespaces and has no zeroing indicator: device memory can leak from one tenant to the next.',
   run(ctx) {
     const out: FindingDraft[] = [];
-    for (const dc of analyseDeviceClassesDetailed(ctx)) {
+    for (const dc of ctx.deviceClasses) {
       if (dc.zeroing === 'configured') continue;
       const tenants = dc.usedByNamespaces.filter((ns) => ctx.isTenantNamespace(ns));
       if (tenants.length < 2) continue;
       out.push({
         subjects: [],
-        objects: [ref('DeviceClass', dc.name), ...tenants.map((ns) => ref('Namespace', ns))],
+        objects: [objectRef('DeviceClass', dc.name), ...tenants.map((ns) => objectRef('Namespace', ns))],
         message: `DeviceClass ${dc.name}${dc.driver ? ` (driver ${dc.driver})` : ''} is used by tenant namespaces ${list(tenants)} and has no zeroing indicator (${dc.zeroing}): a device released by one tenant can be allocated to another with its memory intact.`,
         evidence: [...zeroingEvidence(ctx, dc), { type: 'note', text: `requested in tenant namespaces: ${tenants.join(', ')}` }],
         remediation: remediation(ctx, dc),
@@ -74,17 +81,13 @@ export const zero001: Check = {
 
 export const zero002: Check = {
   id: 'ZERO002',
-  severity: 'medium',
-  title: 'Accelerator DeviceClass without zeroing',
-  description:
-    'An accelerator DeviceClass (its name or driver matches settings.acceleratorPattern — gpu, tpu, npu, fpga, accel — or it is listed in settings.acceleratorClasses) has no zeroing indicator.',
   run(ctx) {
     const out: FindingDraft[] = [];
-    for (const dc of analyseDeviceClassesDetailed(ctx)) {
+    for (const dc of ctx.deviceClasses) {
       if (dc.zeroing === 'configured' || !isAcceleratorClass(dc, ctx.settings)) continue;
       out.push({
         subjects: [],
-        objects: [ref('DeviceClass', dc.name)],
+        objects: [objectRef('DeviceClass', dc.name)],
         message: `Accelerator DeviceClass ${dc.name}${dc.driver ? ` (driver ${dc.driver})` : ''} has no zeroing indicator (${dc.zeroing})${dc.usedByNamespaces.length > 0 ? `; it is requested in ${list(dc.usedByNamespaces)}` : ''}.`,
         evidence: zeroingEvidence(ctx, dc),
         remediation: remediation(ctx, dc),

@@ -2,17 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import { clusterRole, crb, Group, rb, role, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
 import { serviceAccountUser } from '@/lib/authz/user-info';
-import { entriesFor, whoCanAnywhere, type AccessQuestion } from './access';
+import { AccessIndex, type AccessQuestion } from './access';
 import { Q } from './questions';
 
-// whoCanAnywhere walks the RBAC index itself; here it is checked against engine.authorize, asked
+// AccessIndex.whoCan walks the RBAC index itself; here it is checked against engine.authorize, asked
 // for every namespace and name that could matter, for each service account of the fixture.
 
 const state = stateOf({
   clusterRoles: [
     clusterRole('driver-any', [{ verbs: ['arbitrary-node:update'], apiGroups: ['resource.k8s.io'], resources: ['*/driver'] }]),
-    clusterRole('driver-one', [{ verbs: ['associated-node:patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] }]),
-    clusterRole('status', [{ verbs: ['get'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'] }, { verbs: ['update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'] }]),
+    clusterRole('driver-one', [
+      { verbs: ['associated-node:patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] },
+    ]),
+    clusterRole('status', [
+      { verbs: ['get'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'] },
+      { verbs: ['update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'] },
+    ]),
     clusterRole('slices-named', [{ verbs: ['create', 'update'], apiGroups: ['resource.k8s.io'], resources: ['resourceslices'], resourceNames: ['n1-gpu'] }]),
     clusterRole('binding', [{ verbs: ['patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/binding'] }]),
     clusterRole('agg', null, { aggregate: [{ matchLabels: { agg: 'true' } }] }),
@@ -34,7 +39,15 @@ const state = stateOf({
   ],
 });
 const engine = createAuthzEngine(state);
-const SAS = [['drivers', 'a'], ['drivers', 'b'], ['drivers', 'c'], ['team-a', 'q'], ['team-a', 'r'], ['team-b', 'x'], ['team-b', 'admin']] as const;
+const SAS = [
+  ['drivers', 'a'],
+  ['drivers', 'b'],
+  ['drivers', 'c'],
+  ['team-a', 'q'],
+  ['team-a', 'r'],
+  ['team-b', 'x'],
+  ['team-b', 'admin'],
+] as const;
 const NAMESPACES = ['', 'team-a', 'team-b', 'other'];
 const NAMES = ['', 'gpu.example.com', 'n1-gpu', 'anything'];
 
@@ -47,28 +60,29 @@ function bruteForce(q: AccessQuestion, ns: string, name: string): boolean {
       names.some((n) => {
         // A request without a name never carries one for create.
         const reqName = verb === 'create' ? '' : n;
-        return engine.authorize({ user, resource: { verb, group: q.group, resource: q.resource, subresource: q.subresource ?? '', namespace, name: reqName } }).allowed;
+        return engine.authorize({ user, resource: { verb, group: q.group, resource: q.resource, subresource: q.subresource ?? '', namespace, name: reqName } })
+          .allowed;
       }),
     ),
   );
 }
 
-describe('whoCanAnywhere', () => {
+describe('AccessIndex.whoCan', () => {
   const questions: [string, AccessQuestion][] = Object.entries(Q);
   questions.push(['status in team-a only', { ...Q.claimStatus, namespaces: ['team-a'] }]);
   questions.push(['status in team-b only', { ...Q.claimStatus, namespaces: ['team-b'] }]);
   for (const [label, q] of questions) {
     it(`agrees with authorize(): ${label}`, () => {
-      const entries = whoCanAnywhere(engine, [], q).filter((e) => e.via === 'rbac');
+      const entries = new AccessIndex(engine).whoCan(q).filter((e) => e.via === 'rbac');
       for (const [ns, name] of SAS) {
         const sa = { kind: 'ServiceAccount' as const, namespace: ns, name };
-        expect([`${ns}/${name}`, entriesFor(entries, sa).length > 0]).toEqual([`${ns}/${name}`, bruteForce(q, ns, name)]);
+        expect([`${ns}/${name}`, new AccessIndex(engine).entriesFor(entries, sa).length > 0]).toEqual([`${ns}/${name}`, bruteForce(q, ns, name)]);
       }
     });
   }
 
   it('reports where and for which names, with aggregated grants', () => {
-    const status = whoCanAnywhere(engine, [], Q.claimStatus);
+    const status = new AccessIndex(engine).whoCan(Q.claimStatus);
     expect(status.map((e) => [e.subject.name, e.everyNamespace, e.namespaces, e.names, e.verbs])).toEqual([
       ['system:masters', true, [], ['*'], ['update', 'patch']],
       ['c', true, [], ['*'], ['update']],
@@ -79,7 +93,7 @@ describe('whoCanAnywhere', () => {
     expect(status.find((e) => e.subject.name === 'c')!.grants).toEqual([
       { binding: { kind: 'ClusterRoleBinding', name: 'agg' }, role: { kind: 'ClusterRole', name: 'agg' }, ruleIndex: 0, aggregatedFrom: 'agg-part' },
     ]);
-    const driver = whoCanAnywhere(engine, [], Q.claimDriver);
+    const driver = new AccessIndex(engine).whoCan(Q.claimDriver);
     expect(driver.filter((e) => e.via === 'rbac').map((e) => [e.subject.kind, e.subject.name, e.names])).toEqual([
       ['Group', 'system:serviceaccounts:team-b', ['gpu.example.com']],
       ['ServiceAccount', 'a', ['*']],

@@ -3,19 +3,17 @@ import { ruleAllowsResource } from '@/lib/authz/rule-matches';
 import type { ResourceAttributes } from '@/lib/authz/types';
 import { bucketKey, type CompiledRole, type IndexedBinding } from '@/lib/authz/rbac-index';
 import type { WhoCanGrant } from '@/lib/authz/who-can';
-import type { ObjectRef, PolicyRule, SubjectRef } from '@/lib/k8s/types';
-import type { Evidence } from '@/lib/report/types';
-import { canonicalSubject, cmp, compareSubjects, subjectAppliesTo } from './identities';
+import { pushTo } from '@/lib/k8s/push-to';
+import { compareStrings, compareSubjects, refKey } from '@/lib/k8s/refs';
+import type { PolicyRule, SubjectRef } from '@/lib/k8s/types';
+import { PROBE_NAME, PROBE_NAMESPACE } from '@/lib/analysis/evidence';
+import { canonicalSubject, subjectAppliesTo } from './identities';
 
 // "Who can do X somewhere?": every binding whose role has a rule that matches the question (the
 // engine's exact rule matching, lib/authz/rule-matches) for some namespace and some name, merged
 // per subject, plus system:masters and Node-authorizer identities from the engine's whoCan. Walking
-// the RBAC index once per question avoids asking whoCan for every namespace × name. Answers are
-// cached per engine.
-
-/** A name and a namespace no real object has: only grants without resourceNames / ClusterRoleBindings match them. */
-export const PROBE_NAME = 'dra-posture.probe\u0000name';
-export const PROBE_NAMESPACE = 'dra-posture-probe\u0000ns';
+// the RBAC index once per question avoids asking whoCan for every namespace × name. The analysis
+// context owns one AccessIndex, which keeps every answer and intermediate result it derives.
 
 export interface AccessQuestion {
   verbs: readonly string[];
@@ -48,53 +46,129 @@ export interface AccessEntry {
   names: string[];
 }
 
-const cache = new WeakMap<AuthzEngine, Map<string, AccessEntry[]>>();
+/** Answers access questions over one engine, caching what it derives on the instance. */
+export class AccessIndex {
+  private readonly answers = new Map<string, AccessEntry[]>();
+  private byNamespace?: Map<string, IndexedBinding[]>;
+  private readonly roleMatchCache = new Map<string, Map<string, RoleMatch | null>>();
+  private readonly mayMatchCache = new Map<string, Set<string>>();
+  private readonly clusterBindingCache = new WeakMap<Set<string>, IndexedBinding[]>();
+  private readonly entryIndexes = new WeakMap<readonly AccessEntry[], Map<string, AccessEntry[]>>();
+  private readonly openRules = new WeakMap<PolicyRule, PolicyRule>();
 
-export function whoCanAnywhere(engine: AuthzEngine, _knownNamespaces: readonly string[], q: AccessQuestion): AccessEntry[] {
-  let perEngine = cache.get(engine);
-  if (!perEngine) cache.set(engine, (perEngine = new Map()));
-  const key = JSON.stringify(q);
-  const hit = perEngine.get(key);
-  if (hit) return hit;
-  const result = compute(engine, q);
-  perEngine.set(key, result);
-  return result;
-}
+  constructor(readonly engine: AuthzEngine) {}
 
-const bindingIndexes = new WeakMap<AuthzEngine, Map<string, IndexedBinding[]>>();
-
-/** The engine's bindings by namespace ('' = ClusterRoleBindings), in the index's order. */
-function bindingsByNamespace(engine: AuthzEngine): Map<string, IndexedBinding[]> {
-  let index = bindingIndexes.get(engine);
-  if (!index) {
-    index = new Map();
-    for (const b of engine.rbac.bindings) {
-      const ns = b.ref.kind === 'ClusterRoleBinding' ? '' : (b.ref.namespace ?? '');
-      const list = index.get(ns);
-      if (list) list.push(b);
-      else index.set(ns, [b]);
-    }
-    bindingIndexes.set(engine, index);
+  /** Every subject that may do it somewhere (one answer per question, computed once). */
+  whoCan(q: AccessQuestion): AccessEntry[] {
+    const key = JSON.stringify(q);
+    let hit = this.answers.get(key);
+    if (!hit) this.answers.set(key, (hit = compute(this, q)));
+    return hit;
   }
-  return index;
+
+  /** The engine's bindings by namespace ('' = ClusterRoleBindings), in the index's order. */
+  bindingsByNamespace(): Map<string, IndexedBinding[]> {
+    if (!this.byNamespace) {
+      const index = new Map<string, IndexedBinding[]>();
+      for (const b of this.engine.rbac.bindings) pushTo(index, b.ref.kind === 'ClusterRoleBinding' ? '' : (b.ref.namespace ?? ''), b);
+      this.byNamespace = index;
+    }
+    return this.byNamespace;
+  }
+
+  /**
+   * How each role matches a question does not depend on the namespaces asked about: shared by the
+   * per-namespace questions of the checks (null = no match).
+   */
+  roleMatches(q: AccessQuestion): Map<string, RoleMatch | null> {
+    const key = JSON.stringify([q.verbs, q.group, q.resource, q.subresource ?? '', q.names]);
+    let matches = this.roleMatchCache.get(key);
+    if (!matches) this.roleMatchCache.set(key, (matches = new Map()));
+    return matches;
+  }
+
+  /** Keys of the roles with a rule that matches the question's verbs and resource for some name. */
+  rolesThatMayMatch(q: AccessQuestion): Set<string> {
+    const key = JSON.stringify([q.verbs, q.group, q.resource, q.subresource ?? '']);
+    let set = this.mayMatchCache.get(key);
+    if (!set) this.mayMatchCache.set(key, (set = this.findRolesThatMayMatch(q)));
+    return set;
+  }
+
+  /**
+   * The ClusterRoleBindings (with subjects) whose role may match: the same for every namespace a check
+   * asks about, so found once per candidate set rather than by walking every ClusterRoleBinding each time.
+   */
+  candidateClusterBindings(candidates: Set<string>): IndexedBinding[] {
+    let list = this.clusterBindingCache.get(candidates);
+    if (!list) {
+      list = (this.bindingsByNamespace().get('') ?? []).filter((b) => b.role && b.subjects.length > 0 && candidates.has(b.role.key));
+      this.clusterBindingCache.set(candidates, list);
+    }
+    return list;
+  }
+
+  /** Namespaces of RoleBindings (with subjects) whose role may match the question. */
+  roleBindingNamespaces(q: AccessQuestion): string[] {
+    const candidates = this.rolesThatMayMatch(q);
+    const out = new Set<string>();
+    for (const b of this.engine.rbac.bindings) {
+      if (b.ref.kind === 'RoleBinding' && b.role && b.subjects.length > 0 && candidates.has(b.role.key)) out.add(b.ref.namespace ?? '');
+    }
+    return [...out].sort();
+  }
+
+  /** Entries whose subject applies to `identity` (itself, or a group it carries); see subjectAppliesTo. */
+  entriesFor(entries: readonly AccessEntry[], identity: SubjectRef): AccessEntry[] {
+    let index = this.entryIndexes.get(entries);
+    if (!index) {
+      index = new Map();
+      for (const e of entries) pushTo(index, subjectIndexKey(e.subject), e);
+      this.entryIndexes.set(entries, index);
+    }
+    const id = canonicalSubject(identity);
+    const keys = [subjectIndexKey(id)];
+    if (id.kind !== 'Group') {
+      keys.push('Group//system:authenticated');
+      if (id.kind === 'ServiceAccount') keys.push('Group//system:serviceaccounts', `Group//system:serviceaccounts:${id.namespace ?? ''}`);
+      else keys.push('Group//system:nodes');
+    }
+    const out: AccessEntry[] = [];
+    for (const k of keys) for (const e of index.get(k) ?? []) if (subjectAppliesTo(e.subject, id)) out.push(e);
+    return out.sort((a, b) => compareSubjects(a.subject, b.subject));
+  }
+
+  private findRolesThatMayMatch(q: AccessQuestion): Set<string> {
+    const set = new Set<string>();
+    // Only roles with a rule in the question's bucket of the RBAC index, or a wildcard rule, can match.
+    const subresource = q.subresource ?? '';
+    const combined = subresource ? `${q.resource}/${subresource}` : q.resource;
+    const refs = [...(this.engine.rbac.ruleBuckets.get(bucketKey(q.group, combined)) ?? []), ...this.engine.rbac.wildcardRules];
+    const attrs = q.verbs.map((verb): ResourceAttributes => ({ verb, group: q.group, resource: q.resource, subresource, namespace: '', name: '' }));
+    for (const { role, ruleIndex } of refs) {
+      if (set.has(role.key)) continue;
+      const rule = this.openRule(role.rules[ruleIndex].rule);
+      for (const a of attrs) {
+        if (ruleAllowsResource(rule, a, combined)) {
+          set.add(role.key);
+          break;
+        }
+      }
+    }
+    return set;
+  }
+
+  /** The rule without its resourceNames (what it allows for some name), made once per rule. */
+  private openRule(rule: PolicyRule): PolicyRule {
+    let open = this.openRules.get(rule);
+    if (!open) this.openRules.set(rule, (open = { ...rule, resourceNames: undefined }));
+    return open;
+  }
 }
+
+const subjectIndexKey = (s: SubjectRef) => refKey(canonicalSubject(s));
 
 const NAMELESS_VERBS = new Set(['create', 'deletecollection']);
-
-const roleMatchCache = new WeakMap<AuthzEngine, Map<string, Map<string, RoleMatch | null>>>();
-
-/**
- * How each role matches a question does not depend on the namespaces asked about: shared by the
- * per-namespace questions of the checks (null = no match).
- */
-function roleMatches(engine: AuthzEngine, q: AccessQuestion): Map<string, RoleMatch | null> {
-  let perEngine = roleMatchCache.get(engine);
-  if (!perEngine) roleMatchCache.set(engine, (perEngine = new Map()));
-  const key = JSON.stringify([q.verbs, q.group, q.resource, q.subresource ?? '', q.names]);
-  let matches = perEngine.get(key);
-  if (!matches) perEngine.set(key, (matches = new Map()));
-  return matches;
-}
 
 /** How a role matches a question: per verb, the lowest matching rule index and the names it allows. */
 interface RoleMatch {
@@ -118,7 +192,8 @@ function matchRole(role: CompiledRole, q: AccessQuestion): RoleMatch | undefined
         const unscoped = !rule.resourceNames || rule.resourceNames.length === 0;
         if (unscoped) names = ruleAllowsResource(rule, attrs) ? ['*'] : undefined;
         // Requests without a name (create, deletecollection) never match resourceNames.
-        else if (q.names === 'any' && !NAMELESS_VERBS.has(verb) && ruleAllowsResource({ ...rule, resourceNames: undefined }, attrs)) names = [...rule.resourceNames!];
+        else if (q.names === 'any' && !NAMELESS_VERBS.has(verb) && ruleAllowsResource({ ...rule, resourceNames: undefined }, attrs))
+          names = [...rule.resourceNames!];
       } else {
         let hit: string[] | undefined;
         for (const n of q.names) {
@@ -144,10 +219,11 @@ function matchRole(role: CompiledRole, q: AccessQuestion): RoleMatch | undefined
  * identities added through whoCan. ClusterRoleBindings apply everywhere; a RoleBinding applies only
  * to namespaced questions, in its namespace.
  */
-function compute(engine: AuthzEngine, q: AccessQuestion): AccessEntry[] {
+function compute(index: AccessIndex, q: AccessQuestion): AccessEntry[] {
+  const engine = index.engine;
   const out = new Map<string, AccessEntry & { grantKeys: Set<string> }>();
   const entryFor = (subject: SubjectRef, via: AccessEntry['via']) => {
-    const key = `${subject.kind}/${subject.namespace ?? ''}/${subject.name}`;
+    const key = refKey(subject);
     let entry = out.get(key);
     if (!entry) out.set(key, (entry = { subject, via, grants: [], verbs: [], everyNamespace: false, namespaces: [], names: [], grantKeys: new Set() }));
     return entry;
@@ -181,12 +257,16 @@ function compute(engine: AuthzEngine, q: AccessQuestion): AccessEntry[] {
     }
   }
 
-  const matches = roleMatches(engine, q);
-  const byNs = bindingsByNamespace(engine);
-  const candidates = rolesThatMayMatch(engine, q);
-  const clusterBindings = candidateClusterBindings(engine, candidates);
+  const matches = index.roleMatches(q);
+  const byNs = index.bindingsByNamespace();
+  const candidates = index.rolesThatMayMatch(q);
+  const clusterBindings = index.candidateClusterBindings(candidates);
   const bindings =
-    q.scope === 'cluster' ? clusterBindings : q.namespaces ? [...clusterBindings, ...q.namespaces.flatMap((ns) => (ns === '' ? [] : (byNs.get(ns) ?? [])))] : engine.rbac.bindings;
+    q.scope === 'cluster'
+      ? clusterBindings
+      : q.namespaces
+        ? [...clusterBindings, ...q.namespaces.flatMap((ns) => (ns === '' ? [] : (byNs.get(ns) ?? [])))]
+        : engine.rbac.bindings;
   for (const b of bindings) {
     if (!b.role || b.subjects.length === 0 || !candidates.has(b.role.key)) continue;
     const ns = b.ref.namespace ?? '';
@@ -223,150 +303,16 @@ function compute(engine: AuthzEngine, q: AccessQuestion): AccessEntry[] {
     .sort((a, b) => compareSubjects(a.subject, b.subject));
 }
 
-const openRules = new WeakMap<PolicyRule, PolicyRule>();
-
-/** The rule without its resourceNames (what it allows for some name), made once per rule. */
-function openRule(rule: PolicyRule): PolicyRule {
-  let open = openRules.get(rule);
-  if (!open) openRules.set(rule, (open = { ...rule, resourceNames: undefined }));
-  return open;
-}
-
-const clusterBindingCache = new WeakMap<Set<string>, IndexedBinding[]>();
-
-/**
- * The ClusterRoleBindings (with subjects) whose role may match: the same for every namespace a check
- * asks about, so found once per candidate set rather than by walking every ClusterRoleBinding each time.
- */
-function candidateClusterBindings(engine: AuthzEngine, candidates: Set<string>): IndexedBinding[] {
-  let list = clusterBindingCache.get(candidates);
-  if (!list) {
-    list = (bindingsByNamespace(engine).get('') ?? []).filter((b) => b.role && b.subjects.length > 0 && candidates.has(b.role.key));
-    clusterBindingCache.set(candidates, list);
-  }
-  return list;
-}
-
-const mayMatchCache = new WeakMap<AuthzEngine, Map<string, Set<string>>>();
-
-/** Keys of the roles with a rule that matches the question's verbs and resource for some name (cached per engine). */
-function rolesThatMayMatch(engine: AuthzEngine, q: AccessQuestion): Set<string> {
-  let perEngine = mayMatchCache.get(engine);
-  if (!perEngine) mayMatchCache.set(engine, (perEngine = new Map()));
-  const key = JSON.stringify([q.verbs, q.group, q.resource, q.subresource ?? '']);
-  let set = perEngine.get(key);
-  if (!set) {
-    set = new Set();
-    // Only roles with a rule in the question's bucket of the RBAC index, or a wildcard rule, can match.
-    const subresource = q.subresource ?? '';
-    const combined = subresource ? `${q.resource}/${subresource}` : q.resource;
-    const refs = [...(engine.rbac.ruleBuckets.get(bucketKey(q.group, combined)) ?? []), ...engine.rbac.wildcardRules];
-    const attrs = q.verbs.map((verb): ResourceAttributes => ({ verb, group: q.group, resource: q.resource, subresource, namespace: '', name: '' }));
-    for (const { role, ruleIndex } of refs) {
-      if (set.has(role.key)) continue;
-      const rule = openRule(role.rules[ruleIndex].rule);
-      for (const a of attrs) {
-        if (ruleAllowsResource(rule, a, combined)) {
-          set.add(role.key);
-          break;
-        }
-      }
-    }
-    perEngine.set(key, set);
-  }
-  return set;
-}
-
-/** Namespaces of RoleBindings (with subjects) whose role may match the question. */
-export function roleBindingNamespaces(engine: AuthzEngine, q: AccessQuestion): string[] {
-  const candidates = rolesThatMayMatch(engine, q);
-  const out = new Set<string>();
-  for (const b of engine.rbac.bindings) {
-    if (b.ref.kind === 'RoleBinding' && b.role && b.subjects.length > 0 && candidates.has(b.role.key)) out.add(b.ref.namespace ?? '');
-  }
-  return [...out].sort();
-}
-
-const entryIndexes = new WeakMap<readonly AccessEntry[], Map<string, AccessEntry[]>>();
-
-function indexOf(entries: readonly AccessEntry[]): Map<string, AccessEntry[]> {
-  let index = entryIndexes.get(entries);
-  if (!index) {
-    index = new Map();
-    for (const e of entries) {
-      const key = subjectIndexKey(e.subject);
-      const list = index.get(key);
-      if (list) list.push(e);
-      else index.set(key, [e]);
-    }
-    entryIndexes.set(entries, index);
-  }
-  return index;
-}
-
-const subjectIndexKey = (s: SubjectRef) => {
-  const c = canonicalSubject(s);
-  return `${c.kind}/${c.namespace ?? ''}/${c.name}`;
-};
-
-/** Entries whose subject applies to `identity` (itself, or a group it carries); see subjectAppliesTo. */
-export function entriesFor(entries: readonly AccessEntry[], identity: SubjectRef): AccessEntry[] {
-  const index = indexOf(entries);
-  const id = canonicalSubject(identity);
-  const keys = [subjectIndexKey(id)];
-  if (id.kind !== 'Group') {
-    keys.push('Group//system:authenticated');
-    if (id.kind === 'ServiceAccount') keys.push('Group//system:serviceaccounts', `Group//system:serviceaccounts:${id.namespace ?? ''}`);
-    else keys.push('Group//system:nodes');
-  }
-  const out: AccessEntry[] = [];
-  for (const k of keys) for (const e of index.get(k) ?? []) if (subjectAppliesTo(e.subject, id)) out.push(e);
-  return out.sort((a, b) => compareSubjects(a.subject, b.subject));
-}
-
 export function compareGrants(a: WhoCanGrant, b: WhoCanGrant): number {
   return (
-    cmp(a.binding.kind, b.binding.kind) ||
-    cmp(a.binding.namespace ?? '', b.binding.namespace ?? '') ||
-    cmp(a.binding.name, b.binding.name) ||
-    cmp(a.role.kind, b.role.kind) ||
-    cmp(a.role.namespace ?? '', b.role.namespace ?? '') ||
-    cmp(a.role.name, b.role.name) ||
+    compareStrings(a.binding.kind, b.binding.kind) ||
+    compareStrings(a.binding.namespace ?? '', b.binding.namespace ?? '') ||
+    compareStrings(a.binding.name, b.binding.name) ||
+    compareStrings(a.role.kind, b.role.kind) ||
+    compareStrings(a.role.namespace ?? '', b.role.namespace ?? '') ||
+    compareStrings(a.role.name, b.role.name) ||
     a.ruleIndex - b.ruleIndex
   );
-}
-
-/** The effective rule a grant points at (aggregation already applied). */
-export function ruleOf(engine: AuthzEngine, role: { kind: string; name: string; namespace?: string }, ruleIndex: number): PolicyRule | undefined {
-  const compiled = role.kind === 'ClusterRole' ? engine.rbac.clusterRoles.get(role.name) : engine.rbac.roles.get(role.namespace ?? '')?.get(role.name);
-  return compiled?.rules[ruleIndex]?.rule;
-}
-
-/** A copy of a rule with only the fields Evidence carries, absent fields left out. */
-export function plainRule(rule: PolicyRule): Extract<Evidence, { type: 'grant' }>['rule'] {
-  const out: Extract<Evidence, { type: 'grant' }>['rule'] = { verbs: [...(rule.verbs ?? [])] };
-  if (rule.apiGroups) out.apiGroups = [...rule.apiGroups];
-  if (rule.resources) out.resources = [...rule.resources];
-  if (rule.resourceNames && rule.resourceNames.length > 0) out.resourceNames = [...rule.resourceNames];
-  if (rule.nonResourceURLs) out.nonResourceURLs = [...rule.nonResourceURLs];
-  return out;
-}
-
-export function bindingRef(g: { kind: string; name: string; namespace?: string }): ObjectRef {
-  return g.namespace !== undefined && g.namespace !== '' ? { kind: g.kind, namespace: g.namespace, name: g.name } : { kind: g.kind, name: g.name };
-}
-
-export function grantEvidence(engine: AuthzEngine, g: WhoCanGrant): Evidence {
-  const rule = ruleOf(engine, g.role, g.ruleIndex);
-  const ev: Evidence = {
-    type: 'grant',
-    binding: bindingRef(g.binding),
-    role: bindingRef(g.role),
-    ruleIndex: g.ruleIndex,
-    rule: plainRule(rule ?? { verbs: [] }),
-  };
-  if (g.aggregatedFrom) ev.aggregatedFrom = g.aggregatedFrom;
-  return ev;
 }
 
 /** Grants of several entries, deduplicated and sorted. */

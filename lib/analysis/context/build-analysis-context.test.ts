@@ -3,7 +3,6 @@ import { clusterRole, crb, Group, node, pod, rb, SA, User } from '@/lib/authz/__
 import type { ReplicaSet } from '@/lib/k8s/types';
 import { contextOf, daemonSet, namespace, pluginPod, sliceWriter } from '../__fixtures__/builders';
 import { DEFAULT_SETTINGS } from '../settings';
-import { componentReasons } from './build-analysis-context';
 import { exposesPluginDir, normaliseHostPath } from './pod-facts';
 
 const star = clusterRole('star', [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }]);
@@ -20,47 +19,65 @@ const rs: ReplicaSet = {
 const webPod = pod('tenant-a', 'web-5d8f-abc', { nodeName: 'n2', serviceAccountName: 'web' });
 webPod.metadata.ownerReferences = [{ kind: 'ReplicaSet', name: 'web-5d8f', controller: true }];
 
-const ctx = contextOf({
-  namespaces: [
-    namespace('kube-system'),
-    namespace('drivers'),
-    namespace('tenant-a'),
-    namespace('ops', { 'dra-posture.io/role': 'platform' }),
-    namespace('lab', { 'dra-posture.io/role': 'tenant' }),
-    namespace('extra-platform'),
-  ],
-  nodes: [node('n1'), node('n2')],
-  pods: [
-    pluginPod('drivers', 'gpu-plugin', 'a1', 'plugin', 'n1'),
-    pluginPod('drivers', 'gpu-plugin', 'b2', 'plugin', 'n2'),
-    // Labelled tenant: a driver pod does not make it platform.
-    pluginPod('lab', 'lab-plugin', 'x', 'plugin', 'n1'),
-    // Mounts the plugin dir but its SA cannot write ResourceSlices.
-    pod('tenant-a', 'debug', { nodeName: 'n1', serviceAccountName: 'runner', volumes: [{ name: 'k', hostPath: { path: '/var/lib/kubelet/' } }], containers: [{ name: 'c', volumeMounts: [{ name: 'k', mountPath: '/k' }] }] }),
-    // A kubelet hostPath that is not a plugin dir.
-    pod('tenant-a', 'profiler', { nodeName: 'n1', volumes: [{ name: 'pr', hostPath: { path: '/var/lib/kubelet/pod-resources' } }], containers: [{ name: 'c', volumeMounts: [{ name: 'pr', mountPath: '/pr' }] }] }),
-    // Declares the plugin hostPath but no container mounts it.
-    pod('tenant-a', 'unmounted', { nodeName: 'n1', volumes: [{ name: 'p', hostPath: { path: '/var/lib/kubelet/plugins' } }] }),
-    webPod,
-  ],
-  replicaSets: [rs],
-  // A DaemonSet without pods: its template stands in for them.
-  daemonSets: [daemonSet('kube-system', 'reporter', { serviceAccountName: 'reporter' })],
-  clusterRoles: [writer.clusterRole, star, draStar, clusterRole('claim-status', [{ verbs: ['update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'] }]), clusterRole('binding', [{ verbs: ['update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/binding'] }])],
-  clusterRoleBindings: [
-    writer.binding,
-    crb('ops-admin', { kind: 'ClusterRole', name: 'star' }, [Group('ops-admins'), SA('ops', 'automation')]),
-    crb('dra-ops', { kind: 'ClusterRole', name: 'dra-star' }, [Group('dra-ops')]),
-    // A User subject naming a service account is that service account.
-    crb('allocator', { kind: 'ClusterRole', name: 'binding' }, [User('system:serviceaccount:ops:allocator')]),
-    crb('system:controller:thing', { kind: 'ClusterRole', name: 'binding' }, [SA('kube-system', 'thing-controller')]),
-  ],
-  roleBindings: [
-    rb('tenant-a', 'status', { kind: 'ClusterRole', name: 'claim-status' }, [SA('tenant-a', 'queue')]),
-    // cluster-wide * through a RoleBinding is not admin-equivalent.
-    rb('tenant-a', 'local-admin', { kind: 'ClusterRole', name: 'star' }, [User('bob')]),
-  ],
-}, { ...DEFAULT_SETTINGS, platformNamespaces: [...DEFAULT_SETTINGS.platformNamespaces, 'extra-platform'] });
+const ctx = contextOf(
+  {
+    namespaces: [
+      namespace('kube-system'),
+      namespace('drivers'),
+      namespace('tenant-a'),
+      namespace('ops', { 'dra-posture.io/role': 'platform' }),
+      namespace('lab', { 'dra-posture.io/role': 'tenant' }),
+      namespace('extra-platform'),
+    ],
+    nodes: [node('n1'), node('n2')],
+    pods: [
+      pluginPod('drivers', 'gpu-plugin', 'a1', 'plugin', 'n1'),
+      pluginPod('drivers', 'gpu-plugin', 'b2', 'plugin', 'n2'),
+      // Labelled tenant: a driver pod does not make it platform.
+      pluginPod('lab', 'lab-plugin', 'x', 'plugin', 'n1'),
+      // Mounts the plugin dir but its SA cannot write ResourceSlices.
+      pod('tenant-a', 'debug', {
+        nodeName: 'n1',
+        serviceAccountName: 'runner',
+        volumes: [{ name: 'k', hostPath: { path: '/var/lib/kubelet/' } }],
+        containers: [{ name: 'c', volumeMounts: [{ name: 'k', mountPath: '/k' }] }],
+      }),
+      // A kubelet hostPath that is not a plugin dir.
+      pod('tenant-a', 'profiler', {
+        nodeName: 'n1',
+        volumes: [{ name: 'pr', hostPath: { path: '/var/lib/kubelet/pod-resources' } }],
+        containers: [{ name: 'c', volumeMounts: [{ name: 'pr', mountPath: '/pr' }] }],
+      }),
+      // Declares the plugin hostPath but no container mounts it.
+      pod('tenant-a', 'unmounted', { nodeName: 'n1', volumes: [{ name: 'p', hostPath: { path: '/var/lib/kubelet/plugins' } }] }),
+      webPod,
+    ],
+    replicaSets: [rs],
+    // A DaemonSet without pods: its template stands in for them.
+    daemonSets: [daemonSet('kube-system', 'reporter', { serviceAccountName: 'reporter' })],
+    clusterRoles: [
+      writer.clusterRole,
+      star,
+      draStar,
+      clusterRole('claim-status', [{ verbs: ['update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'] }]),
+      clusterRole('binding', [{ verbs: ['update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/binding'] }]),
+    ],
+    clusterRoleBindings: [
+      writer.binding,
+      crb('ops-admin', { kind: 'ClusterRole', name: 'star' }, [Group('ops-admins'), SA('ops', 'automation')]),
+      crb('dra-ops', { kind: 'ClusterRole', name: 'dra-star' }, [Group('dra-ops')]),
+      // A User subject naming a service account is that service account.
+      crb('allocator', { kind: 'ClusterRole', name: 'binding' }, [User('system:serviceaccount:ops:allocator')]),
+      crb('system:controller:thing', { kind: 'ClusterRole', name: 'binding' }, [SA('kube-system', 'thing-controller')]),
+    ],
+    roleBindings: [
+      rb('tenant-a', 'status', { kind: 'ClusterRole', name: 'claim-status' }, [SA('tenant-a', 'queue')]),
+      // cluster-wide * through a RoleBinding is not admin-equivalent.
+      rb('tenant-a', 'local-admin', { kind: 'ClusterRole', name: 'star' }, [User('bob')]),
+    ],
+  },
+  { ...DEFAULT_SETTINGS, platformNamespaces: [...DEFAULT_SETTINGS.platformNamespaces, 'extra-platform'] },
+);
 
 describe('buildAnalysisContext', () => {
   it('collects namespaces from Namespace objects and namespaced objects, sorted', () => {
@@ -91,7 +108,7 @@ describe('buildAnalysisContext', () => {
     ]);
     expect(ctx.isDraComponent({ kind: 'User', name: 'system:serviceaccount:tenant-a:queue' })).toBe(true);
     expect(ctx.isDraComponent({ kind: 'Group', name: 'dra-ops' })).toBe(false);
-    expect(componentReasons(ctx, { kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' })).toEqual({
+    expect(ctx.componentReasons({ kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' })).toEqual({
       capabilities: ['can write ResourceSlices'],
       driverWorkloads: [{ kind: 'DaemonSet', namespace: 'drivers', name: 'gpu-plugin' }],
     });
@@ -126,8 +143,8 @@ describe('buildAnalysisContext', () => {
   });
 
   it('knows the nodes of a service account and the workload of a pod', () => {
-    expect(ctx.nodesOfServiceAccount('drivers', 'plugin')).toEqual(['n1', 'n2']);
-    expect(ctx.nodesOfServiceAccount('kube-system', 'reporter')).toEqual([]);
+    expect(ctx.podIndex.nodesOfServiceAccount('drivers', 'plugin')).toEqual(['n1', 'n2']);
+    expect(ctx.podIndex.nodesOfServiceAccount('kube-system', 'reporter')).toEqual([]);
     expect(ctx.ownerOf(webPod)).toEqual({ kind: 'Deployment', namespace: 'tenant-a', name: 'web' });
     expect(ctx.ownerOf(ctx.state.pods[0])).toEqual({ kind: 'DaemonSet', namespace: 'drivers', name: 'gpu-plugin' });
     expect(ctx.ownerOf(ctx.state.pods[3])).toEqual({ kind: 'Pod', namespace: 'tenant-a', name: 'debug' });

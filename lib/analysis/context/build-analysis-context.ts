@@ -1,30 +1,23 @@
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
 import { serviceAccountUser } from '@/lib/authz/user-info';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import type { ObjectRef, Pod, SubjectRef } from '@/lib/k8s/types';
-import { subjectKey, type AnalysisContext } from '@/lib/analysis/context-types';
+import type { SubjectRef } from '@/lib/k8s/types';
+import type { AnalysisContext, ComponentReasons } from '@/lib/analysis/context-types';
+import { ClaimWriterAnalysis } from '@/lib/analysis/node-writers/claim-status-writers';
+import { analyseQuotas, type QuotaAnalysis } from '@/lib/analysis/quota/quota-usage';
+import { analyseDeviceClasses, type DeviceClassAnalysis } from '@/lib/analysis/zeroing/device-classes';
+import { compareSubjects, refKey } from '@/lib/k8s/refs';
 import type { AnalysisSettings } from '@/lib/analysis/settings';
-import { entriesFor, PROBE_NAME, whoCanAnywhere, type AccessEntry, type AccessQuestion } from './access';
-import { canonicalSubject, compareSubjects, isBroadGroup, isMastersGroup, serviceAccountRef, usernameOf } from './identities';
-import { mountsPluginDir, ownerOfPod, podKey, podServiceAccount, templatePods } from './pod-facts';
+import { AccessIndex, type AccessEntry, type AccessQuestion } from './access';
+import { roleBindingMembership, type Membership } from './membership';
+import { PodIndex } from './pod-index';
+import { canonicalSubject, isBroadGroup, isMastersGroup, serviceAccountRef, usernameOf } from './identities';
+import { indexReplicaSets, mountsPluginDir, ownerOfPod, podKey, podServiceAccount, templatePods } from './pod-facts';
 import { Q } from './questions';
+import { PROBE_NAME } from '@/lib/analysis/evidence';
 
 export const ROLE_LABEL = 'dra-posture.io/role';
 const ALWAYS_PLATFORM = ['kube-system', 'kube-public', 'kube-node-lease'];
-
-/** Why a service account is a DRA component identity (DESIGN §4), for messages. */
-export interface ComponentReasons {
-  capabilities: string[];
-  driverWorkloads: ObjectRef[];
-}
-
-interface ContextDetails {
-  /** Real pods plus stand-ins for workloads whose pods are absent (see templatePods). */
-  pods: Pod[];
-  componentReasons: Map<string, ComponentReasons>;
-}
-
-const details = new WeakMap<AnalysisContext, ContextDetails>();
 
 /**
  * Builds the shared analysis context once per report: namespace classes, DRA driver pods, DRA
@@ -33,6 +26,7 @@ const details = new WeakMap<AnalysisContext, ContextDetails>();
 export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, settings: AnalysisSettings): AnalysisContext {
   const namespaces = collectNamespaces(state);
   const pods = [...state.pods, ...templatePods(state)];
+  const replicaSets = indexReplicaSets(state);
 
   // DRA driver pods: mount a kubelet plugin directory AND their service account can create or update ResourceSlices.
   const pluginDirPods = pods.filter(mountsPluginDir);
@@ -40,7 +34,8 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
     const [ns, name] = key.split('/');
     const user = serviceAccountUser(ns, name);
     const can = (verb: string, resourceName: string) =>
-      engine.authorize({ user, resource: { verb, group: 'resource.k8s.io', resource: 'resourceslices', subresource: '', namespace: '', name: resourceName } }).allowed;
+      engine.authorize({ user, resource: { verb, group: 'resource.k8s.io', resource: 'resourceslices', subresource: '', namespace: '', name: resourceName } })
+        .allowed;
     return can('create', '') || can('update', PROBE_NAME);
   });
   const driverPods = pluginDirPods.filter((p) => saCanWriteSlices(`${p.metadata.namespace ?? ''}/${podServiceAccount(p)}`));
@@ -58,14 +53,15 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
     return driverNamespaces.has(ns);
   };
 
-  const ask = (q: AccessQuestion) => whoCanAnywhere(engine, namespaces, q);
+  const accessIndex = new AccessIndex(engine);
+  const ask = (q: AccessQuestion) => accessIndex.whoCan(q);
 
   // DRA component identities: service accounts that can write ResourceSlices or ResourceClaim
   // status/binding/driver (directly or as a User subject with their username), or run driver pods.
   // Grants to groups are reported on the group itself, not spread over every member.
   const componentReasons = new Map<string, ComponentReasons>();
   const reasonsOf = (sa: SubjectRef) => {
-    const key = subjectKey(sa);
+    const key = refKey(sa);
     let r = componentReasons.get(key);
     if (!r) componentReasons.set(key, (r = { capabilities: [], driverWorkloads: [] }));
     return r;
@@ -79,8 +75,8 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
   capability('can write resourceclaims/driver', ask(Q.claimDriver));
   for (const p of driverPods) {
     const r = reasonsOf(serviceAccountRef(p.metadata.namespace ?? '', podServiceAccount(p)));
-    const owner = ownerOfPod(state, p);
-    if (!r.driverWorkloads.some((w) => subjectKey(w as SubjectRef) === subjectKey(owner as SubjectRef))) r.driverWorkloads.push(owner);
+    const owner = ownerOfPod(replicaSets, p);
+    if (!r.driverWorkloads.some((w) => refKey(w) === refKey(owner))) r.driverWorkloads.push(owner);
   }
   for (const r of componentReasons.values()) r.capabilities = [...new Set(r.capabilities)];
   const draComponents = [...componentReasons.keys()].map(parseSaKey).sort(compareSubjects);
@@ -89,14 +85,14 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
   // Node-local identities: service accounts of DaemonSet pods and of DRA driver pods.
   const nodeLocal = new Map<string, SubjectRef>();
   for (const p of pods) {
-    if (ownerOfPod(state, p).kind !== 'DaemonSet' && !driverPodKeys.has(podKey(p))) continue;
+    if (ownerOfPod(replicaSets, p).kind !== 'DaemonSet' && !driverPodKeys.has(podKey(p))) continue;
     const sa = serviceAccountRef(p.metadata.namespace ?? '', podServiceAccount(p));
-    nodeLocal.set(subjectKey(sa), sa);
+    nodeLocal.set(refKey(sa), sa);
   }
   const nodeLocalIdentities = [...nodeLocal.values()].sort(compareSubjects);
 
   const adminEntries = ask(Q.adminProbe).filter((e) => e.via === 'rbac');
-  const isAdminEquivalent = (subject: SubjectRef): boolean => isMastersGroup(subject) || entriesFor(adminEntries, subject).length > 0;
+  const isAdminEquivalent = (subject: SubjectRef): boolean => isMastersGroup(subject) || accessIndex.entriesFor(adminEntries, subject).length > 0;
 
   // System identities: system:* users (scheduler, controller-manager, nodes...), system:* groups
   // other than the "everyone" groups, the settings' allocator identities, and kube-system service
@@ -107,7 +103,7 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
     if (!bootstrap) continue;
     for (const s of b.subjects ?? []) {
       const c = s.kind === 'ServiceAccount' || s.kind === 'User' ? canonicalSubject({ kind: s.kind, name: s.name, namespace: s.namespace }) : undefined;
-      if (c?.kind === 'ServiceAccount' && c.namespace === 'kube-system') bootstrapSAs.add(subjectKey(c));
+      if (c?.kind === 'ServiceAccount' && c.namespace === 'kube-system') bootstrapSAs.add(refKey(c));
     }
   }
   const allocators = new Set(settings.allocatorIdentities);
@@ -116,17 +112,16 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
     if (allocators.has(usernameOf(s))) return true;
     if (s.kind === 'Group') return s.name.startsWith('system:') && !isBroadGroup(s.name);
     if (s.kind === 'User') return s.name.startsWith('system:');
-    return bootstrapSAs.has(subjectKey(s));
+    return bootstrapSAs.has(refKey(s));
   };
 
-  const saNodes = new Map<string, Set<string>>();
-  for (const p of state.pods) {
-    if (!p.spec?.nodeName) continue;
-    const key = `${p.metadata.namespace ?? ''}/${podServiceAccount(p)}`;
-    let set = saNodes.get(key);
-    if (!set) saNodes.set(key, (set = new Set()));
-    set.add(p.spec.nodeName);
-  }
+  let podIndex: PodIndex | undefined;
+  let claimWriters: ClaimWriterAnalysis | undefined;
+  let members: Membership | undefined;
+  let drivers: string[] | undefined;
+  let quotas: QuotaAnalysis | undefined;
+  let deviceClasses: DeviceClassAnalysis[] | undefined;
+  const noReasons: ComponentReasons = { capabilities: [], driverWorkloads: [] };
 
   const ctx: AnalysisContext = {
     state,
@@ -139,40 +134,62 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
     isDriverPod: (pod) => driverPodKeys.has(podKey(pod)),
     pluginDirPods,
     draComponents,
-    isDraComponent: (subject) => componentKeys.has(subjectKey(canonicalSubject(subject))),
+    isDraComponent: (subject) => componentKeys.has(refKey(canonicalSubject(subject))),
     nodeLocalIdentities,
-    isNodeLocalIdentity: (subject) => nodeLocal.has(subjectKey(canonicalSubject(subject))),
+    isNodeLocalIdentity: (subject) => nodeLocal.has(refKey(canonicalSubject(subject))),
     isAdminEquivalent: (subject) => isAdminEquivalent(canonicalSubject(subject)),
     isSystemIdentity,
-    nodesOfServiceAccount: (namespace, name) => [...(saNodes.get(`${namespace}/${name}`) ?? [])].sort(),
-    ownerOf: (pod) => ownerOfPod(state, pod),
+    componentReasons: (subject) => componentReasons.get(refKey(canonicalSubject(subject))) ?? noReasons,
+    ownerOf: (pod) => ownerOfPod(replicaSets, pod),
+    pods,
+    access: accessIndex,
+    get podIndex() {
+      return (podIndex ??= new PodIndex(state.pods));
+    },
+    get claimWriters() {
+      return (claimWriters ??= new ClaimWriterAnalysis(ctx));
+    },
+    get roleBindingMembers() {
+      return (members ??= roleBindingMembership(engine.rbac));
+    },
+    get knownDrivers() {
+      return (drivers ??= collectDrivers(state));
+    },
+    get quotas() {
+      return (quotas ??= analyseQuotas(state));
+    },
+    get deviceClasses() {
+      return (deviceClasses ??= analyseDeviceClasses(ctx));
+    },
   };
-  details.set(ctx, { pods, componentReasons });
   return ctx;
 }
 
-/** Pods to analyse: the cluster's pods plus stand-ins for workloads with no observed pod. */
-export function analysisPods(ctx: AnalysisContext): Pod[] {
-  return details.get(ctx)?.pods ?? [...ctx.state.pods, ...templatePods(ctx.state)];
-}
-
-/** Why a service account counts as a DRA component (empty when the context was not built here). */
-export function componentReasons(ctx: AnalysisContext, subject: SubjectRef): ComponentReasons {
-  return details.get(ctx)?.componentReasons.get(subjectKey(canonicalSubject(subject))) ?? { capabilities: [], driverWorkloads: [] };
-}
-
-/** whoCanAnywhere over the context's namespaces. */
-export function access(ctx: AnalysisContext, q: AccessQuestion): AccessEntry[] {
-  return whoCanAnywhere(ctx.engine, ctx.namespaces, q);
+/** Driver names known in the cluster (ResourceSlices and claim allocation results), sorted. */
+function collectDrivers(state: ClusterState): string[] {
+  const set = new Set<string>();
+  for (const s of state.resourceSlices) if (s.spec?.driver) set.add(s.spec.driver);
+  for (const c of state.resourceClaims) for (const r of c.status?.allocation?.devices?.results ?? []) if (r.driver) set.add(r.driver);
+  return [...set].sort();
 }
 
 function collectNamespaces(state: ClusterState): string[] {
   const set = new Set<string>();
   for (const n of state.namespaces) set.add(n.metadata.name);
   const collections = [
-    state.pods, state.serviceAccounts, state.configMaps, state.persistentVolumeClaims, state.resourceQuotas,
-    state.daemonSets, state.deployments, state.statefulSets, state.replicaSets, state.roles, state.roleBindings,
-    state.resourceClaims, state.resourceClaimTemplates,
+    state.pods,
+    state.serviceAccounts,
+    state.configMaps,
+    state.persistentVolumeClaims,
+    state.resourceQuotas,
+    state.daemonSets,
+    state.deployments,
+    state.statefulSets,
+    state.replicaSets,
+    state.roles,
+    state.roleBindings,
+    state.resourceClaims,
+    state.resourceClaimTemplates,
   ];
   for (const list of collections) for (const o of list) if (o.metadata.namespace) set.add(o.metadata.namespace);
   return [...set].sort();

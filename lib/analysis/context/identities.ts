@@ -1,4 +1,5 @@
 import type { SubjectRef } from '@/lib/k8s/types';
+import { refKey } from '@/lib/k8s/refs';
 import { nodeNameFromUsername, parseServiceAccountUsername, serviceAccountUsername } from '@/lib/authz/user-info';
 
 // Identity helpers shared by the context and the checks. An RBAC subject and the identity it names
@@ -40,10 +41,7 @@ export function isMastersGroup(subject: SubjectRef): boolean {
  */
 export function isBroadGroup(name: string): boolean {
   return (
-    name === 'system:authenticated' ||
-    name === 'system:unauthenticated' ||
-    name === 'system:serviceaccounts' ||
-    name.startsWith('system:serviceaccounts:')
+    name === 'system:authenticated' || name === 'system:unauthenticated' || name === 'system:serviceaccounts' || name.startsWith('system:serviceaccounts:')
   );
 }
 
@@ -57,24 +55,9 @@ export function isBroadGroup(name: string): boolean {
 export function subjectAppliesTo(bindingSubject: SubjectRef, identity: SubjectRef): boolean {
   const s = canonicalSubject(bindingSubject);
   const id = canonicalSubject(identity);
-  if (s.kind === id.kind && s.name === id.name && (s.namespace ?? '') === (id.namespace ?? '')) return true;
+  if (refKey(s) === refKey(id)) return true;
   if (s.kind !== 'Group' || id.kind === 'Group') return false;
   if (s.name === 'system:authenticated') return true;
   if (id.kind === 'ServiceAccount') return s.name === 'system:serviceaccounts' || s.name === `system:serviceaccounts:${id.namespace}`;
   return isNodeIdentity(id) && s.name === 'system:nodes';
-}
-
-export function describeSubject(subject: SubjectRef): string {
-  if (subject.kind === 'ServiceAccount') return `ServiceAccount ${subject.namespace}/${subject.name}`;
-  return `${subject.kind} ${subject.name}`;
-}
-
-const KIND_ORDER: Record<string, number> = { Group: 0, User: 1, ServiceAccount: 2 };
-
-export function compareSubjects(a: SubjectRef, b: SubjectRef): number {
-  return (KIND_ORDER[a.kind] ?? 9) - (KIND_ORDER[b.kind] ?? 9) || cmp(a.namespace ?? '', b.namespace ?? '') || cmp(a.name, b.name);
-}
-
-export function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -58,15 +58,9 @@ export function podKey(pod: Pod): string {
   return `${pod.metadata.namespace ?? ''}/${pod.metadata.name}`;
 }
 
-const rsIndexes = new WeakMap<readonly ReplicaSet[], Map<string, ReplicaSet>>();
-
-function replicaSetIndex(state: Pick<ClusterState, 'replicaSets'>): Map<string, ReplicaSet> {
-  let index = rsIndexes.get(state.replicaSets);
-  if (!index) {
-    index = new Map(state.replicaSets.map((r) => [`${r.metadata.namespace ?? ''}/${r.metadata.name}`, r]));
-    rsIndexes.set(state.replicaSets, index);
-  }
-  return index;
+/** ReplicaSets by `namespace/name`, for ownerOfPod (built once per analysis). */
+export function indexReplicaSets(state: Pick<ClusterState, 'replicaSets'>): ReadonlyMap<string, ReplicaSet> {
+  return new Map(state.replicaSets.map((r) => [`${r.metadata.namespace ?? ''}/${r.metadata.name}`, r]));
 }
 
 const WORKLOAD_KINDS = new Set(['DaemonSet', 'Deployment', 'StatefulSet', 'ReplicaSet', 'Job', 'CronJob']);
@@ -75,13 +69,13 @@ const WORKLOAD_KINDS = new Set(['DaemonSet', 'Deployment', 'StatefulSet', 'Repli
  * The workload owning a pod: its controller (a ReplicaSet is followed to its Deployment when the
  * ReplicaSet is known), or the pod itself (bare pods, mirror pods owned by a Node).
  */
-export function ownerOfPod(state: Pick<ClusterState, 'replicaSets'>, pod: Pod): ObjectRef {
+export function ownerOfPod(replicaSets: ReadonlyMap<string, ReplicaSet>, pod: Pod): ObjectRef {
   const namespace = pod.metadata.namespace ?? '';
   const refs = pod.metadata.ownerReferences ?? [];
   const owner = refs.find((r) => r.controller) ?? refs[0];
   if (!owner || !WORKLOAD_KINDS.has(owner.kind)) return { kind: 'Pod', namespace, name: pod.metadata.name };
   if (owner.kind === 'ReplicaSet') {
-    const rs = replicaSetIndex(state).get(`${namespace}/${owner.name}`);
+    const rs = replicaSets.get(`${namespace}/${owner.name}`);
     const rsRefs = rs?.metadata.ownerReferences ?? [];
     const up = rsRefs.find((r) => r.controller) ?? rsRefs[0];
     if (up?.kind === 'Deployment') return { kind: 'Deployment', namespace, name: up.name };
@@ -107,8 +101,9 @@ export function isTemplatePod(pod: Pod): boolean {
  */
 export function templatePods(state: Pick<ClusterState, 'pods' | 'replicaSets' | 'daemonSets' | 'deployments' | 'statefulSets'>): Pod[] {
   const owned = new Set<string>();
+  const replicaSets = indexReplicaSets(state);
   for (const pod of state.pods) {
-    const o = ownerOfPod(state, pod);
+    const o = ownerOfPod(replicaSets, pod);
     owned.add(`${o.kind}/${o.namespace ?? ''}/${o.name}`);
   }
   const out: Pod[] = [];

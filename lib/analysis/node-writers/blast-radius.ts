@@ -3,10 +3,11 @@ import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { UserInfo } from '@/lib/authz/types';
 import { nodeUser, serviceAccountUser, serviceAccountUsername } from '@/lib/authz/user-info';
 import type { SubjectRef } from '@/lib/k8s/types';
-import type { ClaimStatusWriter, NodeStatusWriter } from '@/lib/report/types';
-import { ClaimWriterAnalysis, driversOf } from './claim-status-writers';
-import { listNodeStatusWriters, type NodeStatusWriterMap } from './node-status-writers';
-import { cmp, podServiceAccount } from './subjects';
+import type { ClaimStatusWriter, NodeStatusWriter } from '@/lib/analysis/types';
+import { driversOf } from './claim-placement';
+import type { ClaimWriterAnalysis } from './claim-status-writers';
+import type { NodeWriterLists } from './node-writers';
+import { compareStrings } from '@/lib/k8s/refs';
 
 export interface BlastRadiusClaim {
   namespace: string;
@@ -36,35 +37,18 @@ export interface BlastRadius {
   claims: Omit<BlastRadiusClaim, 'mode'>[];
 }
 
-export interface BlastRadiusInputs {
-  statusWriters?: NodeStatusWriterMap;
-  claimAnalysis?: ClaimWriterAnalysis;
-}
-
 /**
  * If `node` is compromised, its kubelet credentials and the tokens of every pod running there are
  * exposed. Pod tokens name this node, so associated-node grants (constrained node impersonation,
  * resourceclaims/driver associated-node verbs) reach only this node; everything else reaches as far
  * as the grants do.
  */
-export function computeBlastRadius(ctx: AnalysisContext, node: string, inputs: BlastRadiusInputs = {}): BlastRadius {
-  const statusWriters = inputs.statusWriters ?? listNodeStatusWriters(ctx);
-  const claims = inputs.claimAnalysis ?? new ClaimWriterAnalysis(ctx);
+export function computeBlastRadius(ctx: AnalysisContext, node: string, writers: NodeWriterLists): BlastRadius {
+  const claims = ctx.claimWriters;
 
   const identities: { subject: SubjectRef; user: UserInfo }[] = [{ subject: { kind: 'User', name: `system:node:${node}` }, user: nodeUser(node) }];
-  const seen = new Set<string>();
-  const sas: { namespace: string; name: string }[] = [];
-  for (const pod of ctx.state.pods) {
-    if (pod.spec?.nodeName !== node) continue;
-    const namespace = pod.metadata.namespace ?? '';
-    const name = podServiceAccount(pod);
-    const key = `${namespace}/${name}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    sas.push({ namespace, name });
-  }
-  sas.sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.name, b.name));
-  for (const sa of sas) identities.push({ subject: { kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace }, user: serviceAccountUser(sa.namespace, sa.name, node) });
+  for (const sa of ctx.podIndex.serviceAccountsOnNode(node))
+    identities.push({ subject: { kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace }, user: serviceAccountUser(sa.namespace, sa.name, node) });
 
   // One pass over every node's writers: which exposed identities does each writer subject cover?
   const byName = new Map<string, number[]>();
@@ -79,14 +63,14 @@ export function computeBlastRadius(ctx: AnalysisContext, node: string, inputs: B
     const s = w.subject;
     return s.kind === 'Group' ? byGroup.get(s.name) : byName.get(s.kind === 'ServiceAccount' ? serviceAccountUsername(s.namespace ?? '', s.name) : s.name);
   };
-  for (const w of statusWriters.allNodes) {
+  for (const w of writers.allNodes.statusWriters) {
     for (const i of hitsOf(w) ?? []) {
       allNodes[i] = true;
       for (const target of ctx.engine.nodeNames) statusNodes[i].add(target);
     }
   }
-  for (const [target, writers] of statusWriters.byNode) {
-    for (const w of writers) {
+  for (const { name: target, statusWriters } of writers.nodes) {
+    for (const w of statusWriters) {
       if (w.scope === 'own-node' && target !== node) continue;
       for (const i of hitsOf(w) ?? []) statusNodes[i].add(target);
     }
@@ -134,5 +118,5 @@ function claimsWritableBy(analysis: ClaimWriterAnalysis, identities: { subject: 
 }
 
 function compareClaims(a: Omit<BlastRadiusClaim, 'mode'>, b: Omit<BlastRadiusClaim, 'mode'>): number {
-  return cmp(a.namespace, b.namespace) || cmp(a.name, b.name) || cmp(a.driver, b.driver);
+  return compareStrings(a.namespace, b.namespace) || compareStrings(a.name, b.name) || compareStrings(a.driver, b.driver);
 }

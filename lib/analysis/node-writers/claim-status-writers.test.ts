@@ -5,12 +5,13 @@ import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import { clusterRole, crb, node, pod, rb, SA, singleNodeSelector, stateOf, User } from '@/lib/authz/__fixtures__/builders';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { NodeSelector, Pod, ResourceClaim } from '@/lib/k8s/types';
-import type { ClaimStatusWriter } from '@/lib/report/types';
+import type { ClaimStatusWriter } from '@/lib/analysis/types';
 import { computeBlastRadius } from './blast-radius';
-import { claimStatusWritersOf, listClaimStatusWriters, placeAllocatedClaims, type ClaimStatusWriterMap } from './claim-status-writers';
+import { placeAllocatedClaims } from './claim-placement';
+import { listNodeWriters, writersOfNode, type NodeWriterLists } from './node-writers';
 
 // The full writer list of every node with claims, from the all-nodes list and each node's own.
-const perNode = (m: ClaimStatusWriterMap) => new Map([...m.byNode.keys()].map((n) => [n, claimStatusWritersOf(m, n)]));
+const perNode = (w: NodeWriterLists) => new Map(w.nodes.filter((n) => n.claimDrivers.length > 0).map((n) => [n.name, writersOfNode(w, n).claimStatusWriters]));
 
 // dra-facts §10 / authz-semantics §8: who can write status.devices of the claims on each node.
 
@@ -44,8 +45,19 @@ function fixture(): ClusterState {
       workerB,
     ],
     clusterRoles: [
-      clusterRole('plugin', [statusRule, { verbs: ['associated-node:update', 'associated-node:patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] }]),
-      clusterRole('controller', [statusRule, { verbs: ['arbitrary-node:update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] }]),
+      clusterRole('plugin', [
+        statusRule,
+        {
+          verbs: ['associated-node:update', 'associated-node:patch'],
+          apiGroups: ['resource.k8s.io'],
+          resources: ['resourceclaims/driver'],
+          resourceNames: ['gpu.example.com'],
+        },
+      ]),
+      clusterRole('controller', [
+        statusRule,
+        { verbs: ['arbitrary-node:update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] },
+      ]),
       clusterRole('wildcard', [{ verbs: ['*'], apiGroups: ['resource.k8s.io'], resources: ['*'] }]),
       clusterRole('driver-only', [{ verbs: ['arbitrary-node:update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'] }]),
       clusterRole('node-status-patch-role', [{ verbs: ['patch', 'update'], apiGroups: [''], resources: ['nodes/status'] }]),
@@ -61,7 +73,10 @@ function fixture(): ClusterState {
     resourceClaims: [
       claim('team-a', 'on-n1', 'gpu.example.com', singleNodeSelector('n1'), [workerA]),
       // Multi-node: a label-based selector, reserved for pods on n1 and n2.
-      claim('team-a', 'multi', 'gpu.example.com', { nodeSelectorTerms: [{ matchExpressions: [{ key: 'pool', operator: 'In', values: ['a'] }] }] }, [workerA, workerB]),
+      claim('team-a', 'multi', 'gpu.example.com', { nodeSelectorTerms: [{ matchExpressions: [{ key: 'pool', operator: 'In', values: ['a'] }] }] }, [
+        workerA,
+        workerB,
+      ]),
       claim('team-a', 'other-driver', 'other.example.com', singleNodeSelector('n2')),
       claim('team-b', 'unreserved', 'gpu.example.com', undefined),
     ],
@@ -73,7 +88,7 @@ const label = (w: ClaimStatusWriter) => `${w.driver} ${w.mode} ${w.subject.kind}
 function analyse(state = fixture()) {
   const engine = createAuthzEngine(state);
   const ctx = buildAnalysisContext(state, engine, DEFAULT_SETTINGS);
-  return { ctx, map: perNode(listClaimStatusWriters(ctx)) };
+  return { ctx, map: perNode(listNodeWriters(ctx)) };
 }
 
 describe('placeAllocatedClaims', () => {
@@ -87,7 +102,7 @@ describe('placeAllocatedClaims', () => {
   });
 });
 
-describe('listClaimStatusWriters', () => {
+describe('claim status writers (listNodeWriters)', () => {
   const { map } = analyse();
 
   it('associated-node only through pods of that service account on that node; arbitrary-node and wildcard everywhere', () => {
@@ -133,7 +148,7 @@ describe('computeBlastRadius', () => {
   const { ctx } = analyse();
 
   it('n1: the node identity and the service accounts of its pods, with what they reach', () => {
-    const r = computeBlastRadius(ctx, 'n1');
+    const r = computeBlastRadius(ctx, 'n1', listNodeWriters(ctx));
     expect(r.identities.map((i) => `${i.subject.kind}/${i.subject.namespace ?? ''}/${i.subject.name}`)).toEqual([
       'User//system:node:n1',
       'ServiceAccount/drivers/plugin',
@@ -150,9 +165,13 @@ describe('computeBlastRadius', () => {
   });
 
   it('n3: the controller (arbitrary-node) reaches allocated claims anywhere, placed on a node or not', () => {
-    const r = computeBlastRadius(ctx, 'n3');
+    const r = computeBlastRadius(ctx, 'n3', listNodeWriters(ctx));
     const controller = r.identities.find((i) => i.subject.name === 'controller')!;
-    expect(controller.claims.map((c) => `${c.namespace}/${c.name}:${c.mode}`)).toEqual(['team-a/multi:arbitrary-node', 'team-a/on-n1:arbitrary-node', 'team-b/unreserved:arbitrary-node']);
+    expect(controller.claims.map((c) => `${c.namespace}/${c.name}:${c.mode}`)).toEqual([
+      'team-a/multi:arbitrary-node',
+      'team-a/on-n1:arbitrary-node',
+      'team-b/unreserved:arbitrary-node',
+    ]);
     expect(r.otherNodes).toEqual([]);
   });
 });
@@ -167,7 +186,7 @@ describe('scale', () => {
     const engine = createAuthzEngine(state);
     const ctx = buildAnalysisContext(state, engine, DEFAULT_SETTINGS);
     const t0 = performance.now();
-    const map = perNode(listClaimStatusWriters(ctx));
+    const map = perNode(listNodeWriters(ctx));
     const ms = performance.now() - t0;
     expect(map.size).toBe(5000);
     expect(map.get('node-4999')!.map(label)).toEqual([

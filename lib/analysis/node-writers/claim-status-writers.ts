@@ -1,87 +1,27 @@
 import { pushTo } from '@/lib/k8s/push-to';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import { canonicalSubject } from '@/lib/analysis/context/identities';
+
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
 import { allocatedNodeName, type ClaimStatusDecision } from '@/lib/authz/dra-status';
 import type { UserInfo } from '@/lib/authz/types';
-import type { IndexedBinding } from '@/lib/authz/rbac-index';
-import { ruleAllowsResource } from '@/lib/authz/rule-matches';
-import { serviceAccountUser, serviceAccountUsername } from '@/lib/authz/user-info';
-import type { ClusterState } from '@/lib/k8s/cluster-state';
-import type { Pod, ResourceClaim, SubjectRef } from '@/lib/k8s/types';
-import type { ClaimStatusWriter, Evidence } from '@/lib/report/types';
+
+import { serviceAccountUser } from '@/lib/authz/user-info';
+
+import type { ResourceClaim, SubjectRef } from '@/lib/k8s/types';
+import type { ClaimStatusWriter, Evidence } from '@/lib/analysis/types';
 import { resourceNamesInRules } from './rule-names';
-import { cmp, compareSubjects, evidenceFromDecision, keyOfSubject, normaliseEvidence, podServiceAccount, PROBE_NAME, userForSubject } from './subjects';
+import { userForSubject } from './subjects';
+import { decisionEvidence, normaliseEvidence, PROBE_NAME, PROBE_NAMESPACE } from '@/lib/analysis/evidence';
+import { compareStrings, compareSubjects, refKey } from '@/lib/k8s/refs';
 
 // DESIGN §3 / dra-facts §10: per node and driver with claims allocated there, who can write those
 // claims' status.devices: `associated-node` (a service account whose pod token names the claim's
 // node) or `arbitrary-node` (any claim of that driver, wherever it is allocated).
 
-const WRITE_VERBS = ['update', 'patch'] as const;
 const MODE_ORDER: Record<ClaimStatusWriter['mode'], number> = { 'associated-node': 0, 'arbitrary-node': 1 };
 
-/** Claims with an allocation, per node and driver (node = the strict allocated node, else the nodes of the reserved pods). */
-export type ClaimPlacement = Map<string, Map<string, ResourceClaim[]>>;
-
-/** The drivers of a claim's allocation results, sorted. */
-export function driversOf(claim: ResourceClaim): string[] {
-  const results = claim.status?.allocation?.devices?.results ?? [];
-  return [...new Set(results.map((r) => r.driver).filter((d): d is string => typeof d === 'string' && d !== ''))].sort();
-}
-
-/** Allocated claims sorted by namespace and name. */
-export function allocatedClaims(state: ClusterState): ResourceClaim[] {
-  return state.resourceClaims
-    .filter((c) => driversOf(c).length > 0)
-    .sort((a, b) => cmp(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || cmp(a.metadata.name, b.metadata.name));
-}
-
-interface PodLookup {
-  byUid: Map<string, Pod>;
-  byName: Map<string, Pod>;
-}
-
-export function placeAllocatedClaims(state: ClusterState): ClaimPlacement {
-  // Only claims without a strict allocated node need their pods: the lookup is built on first use.
-  let pods: PodLookup | undefined;
-  const lookup = (): PodLookup => {
-    if (pods) return pods;
-    pods = { byUid: new Map(), byName: new Map() };
-    for (const p of state.pods) {
-      if (p.metadata.uid) pods.byUid.set(p.metadata.uid, p);
-      pods.byName.set(`${p.metadata.namespace ?? ''}/${p.metadata.name}`, p);
-    }
-    return pods;
-  };
-  const out: ClaimPlacement = new Map();
-  for (const claim of allocatedClaims(state)) {
-    const drivers = driversOf(claim);
-    for (const node of nodesOfClaim(claim, lookup)) {
-      let byDriver = out.get(node);
-      if (!byDriver) out.set(node, (byDriver = new Map()));
-      for (const driver of drivers) {
-        let list = byDriver.get(driver);
-        if (!list) byDriver.set(driver, (list = []));
-        list.push(claim);
-      }
-    }
-  }
-  return out;
-}
-
-function nodesOfClaim(claim: ResourceClaim, lookup: () => PodLookup): string[] {
-  const strict = allocatedNodeName(claim);
-  if (strict !== undefined) return [strict];
-  const { byUid: podsByUid, byName: podsByName } = lookup();
-  const ns = claim.metadata.namespace ?? '';
-  const nodes = new Set<string>();
-  for (const ref of claim.status?.reservedFor ?? []) {
-    if (ref.resource !== 'pods' || (ref.apiGroup ?? '') !== '') continue;
-    const pod = (ref.uid ? podsByUid.get(ref.uid) : undefined) ?? podsByName.get(`${ns}/${ref.name}`);
-    if (pod && (pod.metadata.namespace ?? '') === ns && pod.spec?.nodeName) nodes.add(pod.spec.nodeName);
-  }
-  return [...nodes].sort();
-}
+import { allocatedClaims, placeAllocatedClaims, type ClaimPlacement } from './claim-placement';
+import { candidate, CandidateFinder, WRITE_VERBS, type Candidate, type CandidateKind } from './writer-candidates';
 
 /**
  * Writers through grants that hold in every namespace (arbitrary-node, or legacy resourceclaims/status,
@@ -89,71 +29,21 @@ function nodesOfClaim(claim: ResourceClaim, lookup: () => PodLookup): string[] {
  * `allNodes`. `byNode` has, per node with allocated claims, the writers specific to that node or to
  * the namespaces of its claims, and `drivers` the drivers whose claims are allocated there.
  */
-export interface ClaimStatusWriterMap {
+interface ClaimStatusWriterMap {
   allNodes: ClaimStatusWriter[];
   byNode: Map<string, ClaimStatusWriter[]>;
   drivers: Map<string, string[]>;
 }
 
-/** Every writer of the claims allocated on one node: the all-nodes ones of its drivers and its own. */
-export function claimStatusWritersOf(writers: ClaimStatusWriterMap, node: string): ClaimStatusWriter[] {
-  const drivers = new Set(writers.drivers.get(node) ?? []);
-  return [...writers.allNodes.filter((w) => drivers.has(w.driver)), ...(writers.byNode.get(node) ?? [])].sort(compareClaimWriters);
-}
-
-export function listClaimStatusWriters(ctx: AnalysisContext): ClaimStatusWriterMap {
-  return new ClaimWriterAnalysis(ctx).run();
-}
-
-/** associated-node / arbitrary-node verbs on resourceclaims/driver, or (before 1.36) resourceclaims/status itself. */
-export type CandidateKind = 'associated' | 'arbitrary' | 'legacy-status';
-
-interface Candidate {
-  subject: SubjectRef;
-  /** keyOfSubject(subject) and the identity, computed once: candidates are tested per node and namespace. */
-  key: string;
-  user: UserInfo;
-}
-
-function candidate(subject: SubjectRef): Candidate {
-  return { subject, key: keyOfSubject(subject), user: userForSubject(subject) };
-}
-
-/** Candidates plus a constant-time "does one of them apply to this identity" test. */
-class CandidateSet {
-  readonly list: Candidate[];
-  private readonly users = new Set<string>();
-  private readonly groups = new Set<string>();
-
-  constructor(candidates: Map<string, Candidate>) {
-    this.list = [...candidates.values()].sort((a, b) => compareSubjects(a.subject, b.subject));
-    for (const { subject } of this.list) {
-      if (subject.kind === 'Group') this.groups.add(subject.name);
-      else this.users.add(subject.kind === 'ServiceAccount' ? serviceAccountUsername(subject.namespace ?? '', subject.name) : subject.name);
-    }
-  }
-
-  get size(): number {
-    return this.list.length;
-  }
-
-  /** As subjectAppliesTo for any member. */
-  appliesTo(user: UserInfo): boolean {
-    if (this.users.has(user.name)) return true;
-    for (const g of user.groups) if (this.groups.has(g)) return true;
-    return false;
-  }
-}
-
 export type WriteDecision = { mode?: ClaimStatusWriter['mode']; via: Evidence[] };
 
-/** A namespace no object lives in: only ClusterRoleBindings apply there. */
-const PROBE_NAMESPACE = '\u0000dra-posture-probe-namespace';
-
-const LEGACY_NOTE: Evidence = { type: 'note', text: 'granular ResourceClaim status authorization is off: resourceclaims/status alone lets it write status.devices' };
+const LEGACY_NOTE: Evidence = {
+  type: 'note',
+  text: 'granular ResourceClaim status authorization is off: resourceclaims/status alone lets it write status.devices',
+};
 
 /**
- * Shared by listClaimStatusWriters and the blast radius. Candidates are the binding subjects of
+ * Owned by the analysis context (ctx.claimWriters), shared by the report and the blast radius. Candidates are the binding subjects of
  * grants that could allow the write: those of ClusterRoleBindings (one who-can question per driver)
  * and those of the RoleBindings in the claim's namespace (read from the RBAC index). Each candidate
  * is then decided by the engine (claimStatusWrite); decisions are cached on what they depend on.
@@ -163,15 +53,13 @@ export class ClaimWriterAnalysis {
   readonly placement: ClaimPlacement;
   /** Every claim with an allocation, placed on a node or not. */
   readonly allocatedClaims: ResourceClaim[];
-  private readonly saOnNode = new Map<string, { namespace: string; name: string; candidate?: Candidate }[]>();
+  private readonly saCandidates = new Map<string, Candidate>();
   /** Names listed in resourceNames of rules on resourceclaims/status: only these claim names can change a decision. */
   private readonly statusNames: Set<string>;
   private readonly statusNamesMatter: boolean;
-  private readonly clusterCache = new Map<string, CandidateSet>();
-  private readonly localCache = new Map<string, CandidateSet>();
   private readonly userCache = new Map<string, UserInfo>();
   private readonly normalised = new WeakMap<Evidence[], Evidence[]>();
-  private readonly roleBindingsByNs = new Map<string, IndexedBinding[]>();
+  private readonly candidates: CandidateFinder;
   private readonly decisionCache = new Map<string, WriteDecision | null>();
   /** Writers of every claim of a driver, by writerKey; filled as drivers are met. */
   private readonly everywhere = new Map<string, ClaimStatusWriter>();
@@ -189,23 +77,7 @@ export class ClaimWriterAnalysis {
     this.allocatedClaims = allocatedClaims(ctx.state);
     this.statusNames = resourceNamesInRules(this.engine, 'resource.k8s.io', 'resourceclaims', 'status', WRITE_VERBS);
     this.statusNamesMatter = this.statusNames.size > 0;
-    for (const pod of ctx.state.pods) {
-      const node = pod.spec?.nodeName;
-      if (!node) continue;
-      let list = this.saOnNode.get(node);
-      if (!list) this.saOnNode.set(node, (list = []));
-      const ns = pod.metadata.namespace ?? '';
-      const name = podServiceAccount(pod);
-      if (!list.some((s) => s.namespace === ns && s.name === name)) list.push({ namespace: ns, name });
-    }
-    for (const list of this.saOnNode.values()) list.sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.name, b.name));
-    for (const b of this.engine.rbac.bindings) {
-      if (b.ref.kind !== 'RoleBinding' || !b.role) continue;
-      const ns = b.ref.namespace ?? '';
-      let list = this.roleBindingsByNs.get(ns);
-      if (!list) this.roleBindingsByNs.set(ns, (list = []));
-      list.push(b);
-    }
+    this.candidates = new CandidateFinder(ctx.access);
   }
 
   private get granular(): boolean {
@@ -225,7 +97,10 @@ export class ClaimWriterAnalysis {
       const arbitrary = (w: ClaimStatusWriter) => writerKey(w.driver, 'arbitrary-node', w.subject);
       const list = [...writers.values()].filter((w) => w.mode === 'arbitrary-node' || (!writers.has(arbitrary(w)) && !this.everywhere.has(arbitrary(w))));
       list.sort(compareClaimWriters);
-      byNode.set(node, list.map((w) => ({ ...w, via: this.normalise(w.via) })));
+      byNode.set(
+        node,
+        list.map((w) => ({ ...w, via: this.normalise(w.via) })),
+      );
     }
     const allNodes = [...this.everywhere.values()].sort(compareClaimWriters).map((w) => ({ ...w, via: this.normalise(w.via) }));
     return { allNodes, byNode, drivers };
@@ -237,7 +112,7 @@ export class ClaimWriterAnalysis {
     if (rest) return rest;
     rest = [];
     const kind: CandidateKind = this.granular ? 'arbitrary' : 'legacy-status';
-    for (const c of this.clusterCandidates(kind, driver).list) {
+    for (const c of this.candidates.cluster(kind, driver).list) {
       const d = this.clusterWideDecision(c.subject, driver, sample);
       const accepted = this.granular ? d?.mode === 'arbitrary-node' : d !== undefined;
       if (accepted) {
@@ -281,7 +156,13 @@ export class ClaimWriterAnalysis {
    * names are decided alike and the answer is shared by every node holding the same kind of claims
    * of this namespace: it is cached on the namespace and the listed names, in order.
    */
-  private namespaceWriters(kind: CandidateKind, driver: string, ns: string, perNamespace: Candidate[], claims: ResourceClaim[]): { subject: SubjectRef; via: Evidence[] }[] {
+  private namespaceWriters(
+    kind: CandidateKind,
+    driver: string,
+    ns: string,
+    perNamespace: Candidate[],
+    claims: ResourceClaim[],
+  ): { subject: SubjectRef; via: Evidence[] }[] {
     const samples = new Map<string, ResourceClaim>();
     for (const claim of claims) {
       const name = this.listedName(claim);
@@ -295,7 +176,7 @@ export class ClaimWriterAnalysis {
     // Every cluster-wide candidate is worth asking only when one of these claims has a listed name.
     const listed = samples.size > 1 || !samples.has('');
     const cluster = listed ? perNamespace : this.boundIn(driver, perNamespace, ns);
-    for (const c of [...this.localCandidates(kind, ns, driver).list, ...cluster]) {
+    for (const c of [...this.candidates.local(kind, ns, driver).list, ...cluster]) {
       const key = `${driver}|arbitrary-node|${c.key}`;
       if (seen.has(key) || this.everywhere.has(key)) continue;
       // Without a RoleBinding here, only a claim name listed in some rule can change the
@@ -351,11 +232,13 @@ export class ClaimWriterAnalysis {
   private collectAssociated(node: string, driver: string, ns: string, claims: ResourceClaim[], writers: Map<string, ClaimStatusWriter>): void {
     const strict = claims.filter((c) => allocatedNodeName(c) === node);
     if (strict.length === 0) return;
-    const cluster = this.clusterCandidates('associated', driver);
-    const local = this.localCandidates('associated', ns, driver);
+    const cluster = this.candidates.cluster('associated', driver);
+    const local = this.candidates.local('associated', ns, driver);
     if (cluster.size === 0 && local.size === 0) return;
-    for (const sa of this.saOnNode.get(node) ?? []) {
-      const c = (sa.candidate ??= candidate({ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace }));
+    for (const sa of this.ctx.podIndex.serviceAccountsOnNode(node)) {
+      const saKey = `${sa.namespace}/${sa.name}`;
+      let c = this.saCandidates.get(saKey);
+      if (!c) this.saCandidates.set(saKey, (c = candidate({ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace })));
       const subject = c.subject;
       // The set tests first: most service accounts on a node hold no such grant, and the key is a new string.
       if (!cluster.appliesTo(c.user) && !local.appliesTo(c.user)) continue;
@@ -384,7 +267,7 @@ export class ClaimWriterAnalysis {
     if (!clusterHit) {
       // Only a RoleBinding in the namespace naming the identity (or its groups) can still grant it.
       if (!this.hasRoleBindingsIn(user, ns)) return undefined;
-      if (!this.kinds().some((k) => this.localCandidates(k, ns, driver).appliesTo(user))) return undefined;
+      if (!this.kinds().some((k) => this.candidates.local(k, ns, driver).appliesTo(user))) return undefined;
     }
     const d = this.cachedDecision(`id|${userKey}`, claim, driver, () => user);
     if (!d) return undefined;
@@ -393,67 +276,16 @@ export class ClaimWriterAnalysis {
 
   /** Whether a ClusterRoleBinding candidate for `driver` applies to the identity. */
   clusterApplies(user: UserInfo, driver: string): boolean {
-    return this.kinds().some((k) => this.clusterCandidates(k, driver).appliesTo(user));
+    return this.kinds().some((k) => this.candidates.cluster(k, driver).appliesTo(user));
   }
 
   private kinds(): CandidateKind[] {
     return this.granular ? ['associated', 'arbitrary'] : ['legacy-status'];
   }
 
-  /** Binding subjects of ClusterRoleBindings that could grant the write (any namespace). */
-  private clusterCandidates(kind: CandidateKind, driver: string): CandidateSet {
-    const key = `${kind}|${driver}`;
-    let set = this.clusterCache.get(key);
-    if (!set) {
-      const m = new Map<string, Candidate>();
-      for (const verb of WRITE_VERBS) {
-        const resource =
-          kind === 'legacy-status'
-            ? { verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespace: PROBE_NAMESPACE, name: PROBE_NAME }
-            : { verb: `${kind}-node:${verb}`, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'driver', namespace: PROBE_NAMESPACE, name: driver };
-        for (const e of this.engine.whoCan({ resource })) {
-          if (e.via !== 'rbac') continue;
-          const subject = canonicalSubject(e.subject);
-          const c = candidate(subject);
-          m.set(c.key, c);
-        }
-      }
-      set = new CandidateSet(m);
-      this.clusterCache.set(key, set);
-    }
-    return set;
-  }
-
-  /** Binding subjects of the namespace's RoleBindings whose role could grant the write. */
-  private localCandidates(kind: CandidateKind, ns: string, driver: string): CandidateSet {
-    const key = `${kind}|${ns}|${driver}`;
-    let set = this.localCache.get(key);
-    if (!set) {
-      const m = new Map<string, Candidate>();
-      for (const b of this.roleBindingsByNs.get(ns) ?? []) {
-        const matches = b.role!.rules.some(({ rule }) =>
-          WRITE_VERBS.some((verb) =>
-            kind === 'legacy-status'
-              ? ruleAllowsResource({ ...rule, resourceNames: undefined }, { verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespace: ns, name: '' })
-              : ruleAllowsResource(rule, { verb: `${kind}-node:${verb}`, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'driver', namespace: ns, name: driver }),
-          ),
-        );
-        if (!matches) continue;
-        for (const s of b.subjects) {
-          const subject = canonicalSubject(s);
-          const c = candidate(subject);
-          m.set(c.key, c);
-        }
-      }
-      set = new CandidateSet(m);
-      this.localCache.set(key, set);
-    }
-    return set;
-  }
-
   /** The identity of a binding subject, built once. */
   private userOf(subject: SubjectRef): UserInfo {
-    const key = keyOfSubject(subject);
+    const key = refKey(subject);
     let user = this.userCache.get(key);
     if (!user) this.userCache.set(key, (user = userForSubject(subject)));
     return user;
@@ -469,7 +301,7 @@ export class ClaimWriterAnalysis {
   /** The decision at a namespace where only ClusterRoleBindings apply (and, for a name, one no rule lists). */
   private clusterWideDecision(subject: SubjectRef, driver: string, sample: ResourceClaim): WriteDecision | undefined {
     const probe: ResourceClaim = { ...sample, metadata: { ...sample.metadata, namespace: PROBE_NAMESPACE, name: PROBE_NAME } };
-    return this.cachedDecision(`subject|${keyOfSubject(subject)}`, probe, driver, () => this.userOf(subject));
+    return this.cachedDecision(`subject|${refKey(subject)}`, probe, driver, () => this.userOf(subject));
   }
 
   /** Whether any RoleBinding in `ns` names the user or one of its groups (else the namespace changes nothing). */
@@ -507,7 +339,7 @@ export class ClaimWriterAnalysis {
       const d: ClaimStatusDecision = this.engine.claimStatusWrite(user, claim, { verb, changesBinding: false, drivers: [driver] });
       if (!d.allowed) continue;
       const via: Evidence[] = [];
-      for (const c of d.checks) via.push(...evidenceFromDecision(c.decision));
+      for (const c of d.checks) via.push(...decisionEvidence(c.decision));
       return { mode: d.drivers[0]?.mode, via };
     }
     return undefined;
@@ -515,9 +347,9 @@ export class ClaimWriterAnalysis {
 }
 
 function writerKey(driver: string, mode: ClaimStatusWriter['mode'], subject: SubjectRef): string {
-  return `${driver}|${mode}|${keyOfSubject(subject)}`;
+  return `${driver}|${mode}|${refKey(subject)}`;
 }
 
 export function compareClaimWriters(a: ClaimStatusWriter, b: ClaimStatusWriter): number {
-  return cmp(a.driver, b.driver) || MODE_ORDER[a.mode] - MODE_ORDER[b.mode] || compareSubjects(a.subject, b.subject);
+  return compareStrings(a.driver, b.driver) || MODE_ORDER[a.mode] - MODE_ORDER[b.mode] || compareSubjects(a.subject, b.subject);
 }

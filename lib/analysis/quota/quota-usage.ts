@@ -1,8 +1,8 @@
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { compareQuantities, formatQuantity, parseQuantity, quantityFromInteger, type Quantity } from '@/lib/k8s/quantity';
 import type { ResourceClaim, ResourceClaimSpec, ResourceQuota } from '@/lib/k8s/types';
-import type { QuotaUsage } from '@/lib/report/types';
-import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
+import type { QuotaUsage } from '@/lib/analysis/types';
+import { compareStrings } from '@/lib/k8s/refs';
 
 // DRA quota usage as the ResourceQuota evaluator computes it (dra-facts §6,
 // pkg/quota/v1/evaluator/core/resource_claims.go): from the claim spec, not from the allocation.
@@ -22,10 +22,7 @@ export const EXTENDED_PREFIX = 'requests.deviceclass.resource.kubernetes.io/';
 /** resourceapi.AllocationResultsMaxSize: what allocationMode All charges. */
 export const ALL_MODE_DEVICES = 32;
 
-export type DraQuotaKey =
-  | { kind: 'claims' }
-  | { kind: 'devices'; deviceClass: string }
-  | { kind: 'extended'; deviceClass: string };
+export type DraQuotaKey = { kind: 'claims' } | { kind: 'devices'; deviceClass: string } | { kind: 'extended'; deviceClass: string };
 
 /** What a ResourceQuota hard key means for DRA, or undefined when it is not a DRA key. */
 export function parseDraQuotaKey(key: string): DraQuotaKey | undefined {
@@ -79,17 +76,12 @@ export interface QuotaAnalysis {
   notes: string[];
 }
 
-const cache = new WeakMap<ClusterState, QuotaAnalysis>();
-
 /** Every DRA hard key of every ResourceQuota: hard, reported used (status.used) and computed usage. */
 export function computeQuotaUsage(state: ClusterState): QuotaUsage[] {
   return analyseQuotas(state).quotas;
 }
 
 export function analyseQuotas(state: ClusterState): QuotaAnalysis {
-  const cached = cache.get(state);
-  if (cached) return cached;
-
   const claimsByNs = new Map<string, ResourceClaim[]>();
   for (const c of state.resourceClaims) {
     const ns = c.metadata.namespace ?? '';
@@ -116,7 +108,9 @@ export function analyseQuotas(state: ClusterState): QuotaAnalysis {
   for (const rq of state.resourceQuotas) {
     const ns = rq.metadata.namespace ?? '';
     const hardMap = rq.spec?.hard ?? rq.status?.hard ?? {};
-    const keys = Object.keys(hardMap).filter((k) => parseDraQuotaKey(k) !== undefined).sort();
+    const keys = Object.keys(hardMap)
+      .filter((k) => parseDraQuotaKey(k) !== undefined)
+      .sort();
     if (keys.length === 0) continue;
     const scoped = isScoped(rq);
     if (scoped) {
@@ -140,10 +134,9 @@ export function analyseQuotas(state: ClusterState): QuotaAnalysis {
       });
     }
   }
-  quotas.sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.name, b.name) || cmp(a.resource, b.resource));
+  quotas.sort((a, b) => compareStrings(a.namespace, b.namespace) || compareStrings(a.name, b.name) || compareStrings(a.resource, b.resource));
   notes.sort();
   const result = { quotas, notes };
-  cache.set(state, result);
   return result;
 }
 

@@ -6,7 +6,7 @@ import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import { slice, stateOf } from '@/lib/authz/__fixtures__/builders';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { DeviceClass, DeviceRequest, ResourceClaim, ResourceClaimTemplate } from '@/lib/k8s/types';
-import { analyseDeviceClasses, driverFromSelectors } from './device-classes';
+import { deviceClassReports, driverFromSelectors } from './device-classes';
 
 // DESIGN §4 zeroing indicators, dra-facts §9.
 
@@ -36,7 +36,11 @@ function fixture(): ClusterState {
   return stateOf({
     deviceClasses: [
       dc('gpu.example.com', { selectors: [sel("device.driver == 'gpu.example.com'")] }),
-      dc('h100-isolated.nvidia.com', { selectors: [sel('device.driver == "gpu.nvidia.com" && device.attributes["gpu.nvidia.com"].type == "gpu"')] }, { 'dra-posture.io/zero-on-release': 'true' }),
+      dc(
+        'h100-isolated.nvidia.com',
+        { selectors: [sel('device.driver == "gpu.nvidia.com" && device.attributes["gpu.nvidia.com"].type == "gpu"')] },
+        { 'dra-posture.io/zero-on-release': 'true' },
+      ),
       dc('opaque-zero', { config: [{ opaque: { driver: 'zeroing.platform.example.com', parameters: { resetPolicy: 'ZeroVRAMOnRelease' } } }] }),
       dc('plain'),
       dc('orphan', {}, { 'dra-posture.io/zero-on-release': 'false' }),
@@ -48,15 +52,30 @@ function fixture(): ClusterState {
       claim('tenant-b', 'b', [exact('g', 'gpu.example.com'), exact('h', 'h100-isolated.nvidia.com')]),
       claim('tenant-a', 'h', [exact('h', 'h100-isolated.nvidia.com')]),
       claim('kube-system', 'monitor', [exact('g', 'gpu.example.com')]),
-      claim('tenant-a', 'fpga', [{ name: 'f', firstAvailable: [{ name: 'x', deviceClassName: 'opaque-zero' }] }], [{ request: 'f/x', driver: 'fpga.example.com' }]),
+      claim(
+        'tenant-a',
+        'fpga',
+        [{ name: 'f', firstAvailable: [{ name: 'x', deviceClassName: 'opaque-zero' }] }],
+        [{ request: 'f/x', driver: 'fpga.example.com' }],
+      ),
     ],
-    resourceClaimTemplates: [template('tenant-c', 'tpl', [{ name: 'pick', firstAvailable: [{ name: 'big', deviceClassName: 'tpu-v5' }, { name: 'small', deviceClassName: 'gpu.example.com' }] }])],
+    resourceClaimTemplates: [
+      template('tenant-c', 'tpl', [
+        {
+          name: 'pick',
+          firstAvailable: [
+            { name: 'big', deviceClassName: 'tpu-v5' },
+            { name: 'small', deviceClassName: 'gpu.example.com' },
+          ],
+        },
+      ]),
+    ],
   });
 }
 
 function analyse(settings: AnalysisSettings = DEFAULT_SETTINGS, state = fixture()) {
   const ctx = buildAnalysisContext(state, createAuthzEngine(state), settings);
-  return { ctx, classes: analyseDeviceClasses(ctx) };
+  return { ctx, classes: deviceClassReports(ctx) };
 }
 
 describe('driverFromSelectors', () => {
@@ -71,7 +90,7 @@ describe('driverFromSelectors', () => {
   });
 });
 
-describe('analyseDeviceClasses', () => {
+describe('deviceClassReports', () => {
   it('driver, zeroing state and using namespaces, sorted by name (default indicators)', () => {
     expect(analyse().classes).toEqual([
       { name: 'gpu.example.com', driver: 'gpu.example.com', zeroing: 'missing', usedByNamespaces: ['kube-system', 'tenant-a', 'tenant-b', 'tenant-c'] },

@@ -2,8 +2,8 @@ import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { AnalysisSettings, ZeroingIndicator } from '@/lib/analysis/settings';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { DeviceClass, ResourceClaimSpec } from '@/lib/k8s/types';
-import type { DeviceClassReport } from '@/lib/report/types';
-import { compareStrings as cmp } from '@/lib/k8s/compare-strings';
+import type { DeviceClassReport } from '@/lib/analysis/types';
+import { compareStrings } from '@/lib/k8s/refs';
 
 // DESIGN §4 zeroing indicators / dra-facts §9: no real driver exposes "zero on release", so the
 // evidence is configurable per driver (settings.zeroingIndicators; "*" applies to every driver).
@@ -17,22 +17,20 @@ export interface DeviceClassAnalysis extends DeviceClassReport {
   driverSource: 'selector' | 'allocation' | 'slice' | null;
 }
 
-const cache = new WeakMap<AnalysisContext, DeviceClassAnalysis[]>();
-
-export function analyseDeviceClasses(ctx: AnalysisContext): DeviceClassReport[] {
-  return analyseDeviceClassesDetailed(ctx).map(({ name, driver, zeroing, usedByNamespaces }) => ({ name, driver, zeroing, usedByNamespaces }));
+/** The report's view of the context's DeviceClass analysis. */
+export function deviceClassReports(ctx: AnalysisContext): DeviceClassReport[] {
+  return ctx.deviceClasses.map(({ name, driver, zeroing, usedByNamespaces }) => ({ name, driver, zeroing, usedByNamespaces }));
 }
 
-export function analyseDeviceClassesDetailed(ctx: AnalysisContext): DeviceClassAnalysis[] {
-  const cached = cache.get(ctx);
-  if (cached) return cached;
+/** Every DeviceClass with its driver, zeroing state and the namespaces using it (read through ctx.deviceClasses). */
+export function analyseDeviceClasses(ctx: Pick<AnalysisContext, 'state' | 'settings'>): DeviceClassAnalysis[] {
   const state = ctx.state;
   const usedBy = namespacesByClass(state);
   const allocatedDrivers = allocatedDriversByClass(state);
   const sliceDrivers = new Set(state.resourceSlices.map((s) => s.spec?.driver).filter((d): d is string => !!d));
 
   const out: DeviceClassAnalysis[] = [];
-  for (const dc of [...state.deviceClasses].sort((a, b) => cmp(a.metadata.name, b.metadata.name))) {
+  for (const dc of [...state.deviceClasses].sort((a, b) => compareStrings(a.metadata.name, b.metadata.name))) {
     const name = dc.metadata.name;
     let driver: string | null = driverFromSelectors(dc);
     let driverSource: DeviceClassAnalysis['driverSource'] = driver ? 'selector' : null;
@@ -50,7 +48,6 @@ export function analyseDeviceClassesDetailed(ctx: AnalysisContext): DeviceClassA
     const { zeroing, matched } = zeroingState(dc, driver, ctx.settings);
     out.push({ name, driver, zeroing, usedByNamespaces: [...(usedBy.get(name) ?? [])].sort(), matchedIndicators: matched, driverSource });
   }
-  cache.set(ctx, out);
   return out;
 }
 
@@ -145,7 +142,9 @@ export function indicatorMatches(dc: DeviceClass, indicator: ZeroingIndicator): 
       const opaque = cfg?.opaque;
       if (!opaque) continue;
       if (indicator.driver !== undefined && opaque.driver !== indicator.driver) continue;
-      const value = lookup(opaque.parameters, indicator.path) ?? (indicator.path.startsWith('parameters.') ? lookup(opaque.parameters, indicator.path.slice('parameters.'.length)) : undefined);
+      const value =
+        lookup(opaque.parameters, indicator.path) ??
+        (indicator.path.startsWith('parameters.') ? lookup(opaque.parameters, indicator.path.slice('parameters.'.length)) : undefined);
       if (value === undefined) continue;
       if (indicator.equals === undefined || scalarText(value) === indicator.equals) return true;
     }
@@ -156,7 +155,8 @@ export function indicatorMatches(dc: DeviceClass, indicator: ZeroingIndicator): 
 
 export function describeIndicator(i: ZeroingIndicator): string {
   if (i.kind === 'deviceClassAnnotation') return `annotation ${i.key}${i.equals !== undefined ? `=${i.equals}` : ''}`;
-  if (i.kind === 'opaqueParameter') return `opaque parameter ${i.path}${i.equals !== undefined ? `=${i.equals}` : ''}${i.driver ? ` (driver ${i.driver})` : ''}`;
+  if (i.kind === 'opaqueParameter')
+    return `opaque parameter ${i.path}${i.equals !== undefined ? `=${i.equals}` : ''}${i.driver ? ` (driver ${i.driver})` : ''}`;
   return String((i as { kind?: unknown }).kind);
 }
 

@@ -2,8 +2,8 @@ import 'server-only';
 import { parseArgs } from 'node:util';
 import { buildBundle } from '@/lib/role-builder/build-bundle';
 import { checkInput } from '@/lib/role-builder/check-input';
-import { CustomRuleError, parseCustomRule } from '@/lib/role-builder/custom-rules';
-import { isPersonaId } from '@/lib/role-builder/personas/registry';
+import { CustomRuleError, parseCustomRule } from '@/lib/personas/custom-rules';
+import { isPersonaId } from '@/lib/personas/registry';
 import { renderBundleYaml } from '@/lib/role-builder/render-yaml';
 import { reviewRole } from '@/lib/role-builder/review-role';
 import { sha256Hex } from '@/lib/role-builder/sha256';
@@ -35,7 +35,8 @@ function identityFrom(values: { 'service-account'?: string; user?: string; group
   if (values.group !== undefined) return { kind: 'Group', name: values.group };
   if (values['service-account'] === undefined) return { kind: 'ServiceAccount', namespace: values.namespace ?? 'default', name: persona, create: true };
   const parts = values['service-account'].split('/');
-  if (parts.length !== 2 || parts[0] === '' || parts[1] === '') throw new UsageError(`--service-account expects NAMESPACE/NAME (got "${values['service-account']}")`);
+  if (parts.length !== 2 || parts[0] === '' || parts[1] === '')
+    throw new UsageError(`--service-account expects NAMESPACE/NAME (got "${values['service-account']}")`);
   return { kind: 'ServiceAccount', namespace: parts[0], name: parts[1], create: true };
 }
 
@@ -68,15 +69,24 @@ export async function runBuildRole(argv: string[], io: CommandIO): Promise<numbe
 }
 
 /** `--from-audit PATH`: the custom-persona rules covering what the identity did in the audit log. */
-async function buildFromAudit(path: string, values: Parameters<typeof identityFrom>[0] & SourceFlags & { persona?: string; rule?: string[]; driver?: string[] }, output: 'yaml' | 'json', io: CommandIO): Promise<number> {
-  if (values.persona !== undefined && values.persona !== 'custom') throw new UsageError('--from-audit builds the custom persona from observed use; leave out --persona');
-  if (values.rule !== undefined || values.driver !== undefined || values.group !== undefined) throw new UsageError('--from-audit takes the rules from the log: no --rule, --driver or --group');
-  if (values['service-account'] === undefined && values.user === undefined) throw new UsageError('--from-audit needs the identity observed: --service-account NS/NAME or --user NAME');
+async function buildFromAudit(
+  path: string,
+  values: Parameters<typeof identityFrom>[0] & SourceFlags & { persona?: string; rule?: string[]; driver?: string[] },
+  output: 'yaml' | 'json',
+  io: CommandIO,
+): Promise<number> {
+  if (values.persona !== undefined && values.persona !== 'custom')
+    throw new UsageError('--from-audit builds the custom persona from observed use; leave out --persona');
+  if (values.rule !== undefined || values.driver !== undefined || values.group !== undefined)
+    throw new UsageError('--from-audit takes the rules from the log: no --rule, --driver or --group');
+  if (values['service-account'] === undefined && values.user === undefined)
+    throw new UsageError('--from-audit needs the identity observed: --service-account NS/NAME or --user NAME');
   const id = identityFrom(values, 'custom');
   const username = id.kind === 'ServiceAccount' ? serviceAccountUsername(id.namespace, id.name) : id.name;
   const aggregate = await readAuditLog(path);
   const usage = aggregate.usage.get(username);
-  if (!usage || usage.used.size === 0) throw new UsageError(`--from-audit ${path}: no successful request of ${username} in the log (${aggregate.activity.events} events)`);
+  if (!usage || usage.used.size === 0)
+    throw new UsageError(`--from-audit ${path}: no successful request of ${username} in the log (${aggregate.activity.events} events)`);
   const { input, notes } = observedRole(username, usage.used, aggregate.activity.window);
   if (values.namespace !== undefined) input.namespace = values.namespace;
   for (const n of notes) io.err(`dra-posture build-role: ${n}`);
@@ -100,7 +110,11 @@ async function emitBundle(input: BuildInput, values: SourceFlags, output: 'yaml'
   } else {
     io.out(review.yaml);
     const failed = [...review.validation.intended, ...review.validation.dangerous].filter((r) => !r.ok).length + review.validation.findings.length;
-    io.err(failed === 0 ? 'dra-posture build-role: validated against the cluster: intended operations allowed, dangerous ones refused, no findings' : `dra-posture build-role: ${failed} validation problem(s); see -o json`);
+    io.err(
+      failed === 0
+        ? 'dra-posture build-role: validated against the cluster: intended operations allowed, dangerous ones refused, no findings'
+        : `dra-posture build-role: ${failed} validation problem(s); see -o json`,
+    );
   }
   return 0;
 }

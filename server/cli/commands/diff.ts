@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { computeDrift, driftIsEmpty, type DriftSide } from '@/lib/compliance/drift';
 import { renderDriftText } from '@/lib/compliance/render-drift';
-import { openBundle } from '@/server/compliance/load-bundle';
+import { openBundle } from '@/server/sources/bundle-source';
 import { getSnapshotBundle, getSnapshotRecord, SNAPSHOT_ID } from '@/server/compliance/snapshot-store';
 import { UsageError } from '../usage-error';
 import type { CommandIO } from '../command-io';

@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { auditEvent, jsonLines } from '@/lib/audit/__fixtures__/events';
-import type { Report } from '@/lib/report/types';
+import type { Report } from '@/lib/analysis/types';
 import { runCli as run } from '../__fixtures__/run-cli';
 
 // `report --audit PATH` on the demo cluster with a folder of logs (plain JSON lines with a bad line,
@@ -167,7 +167,7 @@ describe('export --audit', () => {
       const e = await run('export', '--demo', '--audit', join(dir, 'audit.log'), '--out', out);
       expect(e.code).toBe(0);
       expect((await run('verify', out)).code).toBe(0);
-      const { openBundle } = await import('@/server/compliance/load-bundle');
+      const { openBundle } = await import('@/server/sources/bundle-source');
       const { report } = openBundle(new Uint8Array(await readFile(out)), out);
       expect(report.activity?.events).toBe(2);
       expect(report.findings.some((f) => f.check === 'AUDIT004')).toBe(true);

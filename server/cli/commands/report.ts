@@ -7,7 +7,7 @@ import { renderReportHtmlChunks } from '@/lib/report/render-html';
 import { renderReportMarkdown } from '@/lib/report/render-markdown';
 import { TOOL_VERSION } from '@/server/compliance/tool-version';
 import { reportJsonChunks } from '@/lib/report/report-json';
-import { SEVERITIES, type Severity } from '@/lib/report/types';
+import { SEVERITIES, type Severity } from '@/lib/analysis/types';
 import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
 import { authorizersFlag } from '../authorizers-flag';
 import { UsageError } from '../usage-error';

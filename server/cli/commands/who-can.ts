@@ -35,7 +35,9 @@ function formatTable(entries: WhoCanEntry[]): string {
   for (const e of entries) {
     const via =
       e.via === 'rbac'
-        ? e.grants.map((g) => `${g.binding.kind}/${g.binding.namespace ? `${g.binding.namespace}/` : ''}${g.binding.name} → ${g.role.kind}/${g.role.name}`).join(', ')
+        ? e.grants
+            .map((g) => `${g.binding.kind}/${g.binding.namespace ? `${g.binding.namespace}/` : ''}${g.binding.name} → ${g.role.kind}/${g.role.name}`)
+            .join(', ')
         : (e.note ?? e.via);
     rows.push([e.subject.kind, e.subject.namespace ?? '', e.subject.name, via]);
   }

@@ -1,5 +1,5 @@
-import { isNamespacedResource } from '../custom-rules';
-import type { Persona } from '../types';
+import { isNamespacedResource } from './custom-rules';
+import type { Persona } from './types';
 import { commonDangerous, request } from './persona-helpers';
 
 /** Rules the user writes; the builder still picks Role vs ClusterRole and validates them. */
@@ -13,7 +13,8 @@ export const custom: Persona = {
   rules: (input) => {
     const rules = input.customRules ?? [];
     // resourceclaims/binding is checked at cluster scope: a Role could never grant it.
-    const inNamespace = (r: (typeof rules)[number]) => !!input.namespace && (r.rule.resources ?? []).every((res) => isNamespacedResource(res) && res !== 'resourceclaims/binding');
+    const inNamespace = (r: (typeof rules)[number]) =>
+      !!input.namespace && (r.rule.resources ?? []).every((res) => isNamespacedResource(res) && res !== 'resourceclaims/binding');
     return { cluster: rules.filter((r) => !inNamespace(r)), namespaced: rules.filter(inNamespace) };
   },
   intended: (ctx, input) =>

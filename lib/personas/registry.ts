@@ -1,4 +1,4 @@
-import type { Persona, PersonaId } from '../types';
+import type { Persona, PersonaId } from './types';
 import { auditor } from './auditor';
 import { custom } from './custom';
 import { driverController } from './driver-controller';

@@ -5,9 +5,9 @@ import { describeProblems } from '@/lib/compliance/verify-bundle';
 import { buildClusterState } from '@/lib/k8s/build-cluster-state';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { SnapshotError } from '@/lib/k8s/snapshot-error';
-import type { Report } from '@/lib/report/types';
-import { parseDocuments } from '@/server/sources/parse-documents';
-import { verifyBundleBytes } from './read-bundle';
+import type { Report } from '@/lib/analysis/types';
+import { parseDocuments } from './parse-documents';
+import { verifyBundleBytes } from '@/server/compliance/read-bundle';
 
 export interface OpenedBundle {
   state: ClusterState;
@@ -35,7 +35,9 @@ export function openBundle(bytes: Uint8Array, fileName: string): OpenedBundle {
   const result = verifyBundleBytes(bytes);
   if (!result.ok) {
     const lines = describeProblems(result.problems);
-    throw new SnapshotError(`bundle does not verify: ${lines.slice(0, 3).join('; ')}${lines.length > 3 ? ` (and ${lines.length - 3} more)` : ''}`, { file: fileName });
+    throw new SnapshotError(`bundle does not verify: ${lines.slice(0, 3).join('; ')}${lines.length > 3 ? ` (and ${lines.length - 3} more)` : ''}`, {
+      file: fileName,
+    });
   }
   const metadata = parseJsonEntry<BundleMetadata>(result.entries.get(ENTRY.metadata)!, ENTRY.metadata, fileName);
   let report: Report;

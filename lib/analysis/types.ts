@@ -4,17 +4,11 @@ import type { ActivityReport } from '@/lib/audit/activity-types';
 
 // The report contract (DESIGN.md §5) shared by the CLI, the HTTP API, the UI and exports.
 
-export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
-export type Severity = (typeof SEVERITIES)[number];
+import type { CheckId } from './catalog';
+import type { Severity } from './severity';
 
-export type CheckId =
-  | 'DRA001' | 'DRA002' | 'DRA003' | 'DRA004' | 'DRA005' | 'DRA006' | 'DRA007' | 'DRA008' | 'DRA009'
-  | 'NODE001' | 'NODE002' | 'NODE003' | 'NODE004' | 'NODE005'
-  | 'CLAIM001' | 'CLAIM002' | 'CLAIM003' | 'CLAIM004' | 'CLAIM005'
-  | 'QUOTA001' | 'QUOTA002' | 'QUOTA003' | 'QUOTA004'
-  | 'ZERO001' | 'ZERO002'
-  | 'POD001' | 'POD002' | 'POD003' | 'POD004'
-  | 'AUDIT001' | 'AUDIT002' | 'AUDIT003' | 'AUDIT004' | 'AUDIT005' | 'AUDIT006';
+export { SEVERITIES, type Severity } from './severity';
+export type { CheckId } from './catalog';
 
 /** One step of why a finding exists: a grant (binding → role → rule) or an object field. */
 export type Evidence =
@@ -60,7 +54,7 @@ export interface ClaimStatusWriter {
 
 /**
  * One node. Writers that reach every node are not repeated here but listed once in
- * `Report.allNodes` (see `writersOfNode` in lib/report/node-writers.ts for the full list of a node).
+ * `Report.allNodes` (see `writersOfNode` in lib/analysis/node-writers/writers-of-node.ts for the full list of a node).
  */
 export interface NodeReport {
   name: string;

@@ -1,0 +1,335 @@
+import type { Severity } from './severity';
+
+// The check catalogue (DESIGN §4): every stable check ID with its family, severity, title, what it
+// means and the fix in general terms. Checks, the CheckId type, family labels, the finding detail,
+// the Markdown/HTML report and `dra-posture checks` all read it; IDs are never renumbered.
+
+export interface CatalogEntry {
+  family: CheckFamilyId;
+  severity: Severity;
+  title: string;
+  /** What the check looks for, in a sentence or two. */
+  description: string;
+  /** The fix in general terms (each finding's own remediation is specific to its objects). */
+  remediation: string;
+}
+
+/** Check families in catalogue order, with their labels. */
+export const CHECK_FAMILIES = {
+  DRA: 'DRA RBAC',
+  NODE: 'Nodes & impersonation',
+  CLAIM: 'Claims & admin access',
+  QUOTA: 'Quota',
+  ZERO: 'Device zeroing',
+  POD: 'Driver pods',
+  AUDIT: 'Audit log',
+} as const;
+
+export type CheckFamilyId = keyof typeof CHECK_FAMILIES;
+
+export const CATALOG = {
+  DRA001: {
+    family: 'DRA',
+    severity: 'critical',
+    title: 'DRA component identity is cluster-admin equivalent',
+    description:
+      'A DRA component identity (a service account that writes ResourceSlices or ResourceClaim status/binding/driver, or runs DRA driver pods) holds * verbs on * resources in * groups cluster-wide.',
+    remediation:
+      "Bind the component's service account to a least-privilege role for its persona (dra-posture build-role) and remove the cluster-admin-equivalent binding.",
+  },
+  DRA002: {
+    family: 'DRA',
+    severity: 'high',
+    title: 'Bound role grants wildcard verbs or resources in resource.k8s.io',
+    description:
+      'A bound role other than cluster-admin and the bootstrap system:* roles grants * verbs or * resources in resource.k8s.io (or in * groups); a wildcard also matches the synthetic resourceclaims/binding and resourceclaims/driver subresources.',
+    remediation:
+      'Replace the wildcards with the verbs and resources the subjects need in resource.k8s.io (resourceclaims, resourceclaims/status, resourceslices, deviceclasses…).',
+  },
+  DRA003: {
+    family: 'DRA',
+    severity: 'high',
+    title: 'Tenant or non-DRA identity can write DeviceClasses or ResourceSlices',
+    description:
+      'An identity of a tenant namespace, or a subject that is neither a DRA component nor a system identity, can create/update/patch/delete DeviceClasses (cluster-wide device selection and config) or ResourceSlices (advertise fake devices).',
+    remediation:
+      "Remove write access to DeviceClasses and ResourceSlices from tenants and non-DRA identities; keep it for the driver's kubelet plugin (its own node's slices) and the platform admins.",
+  },
+  DRA004: {
+    family: 'DRA',
+    severity: 'medium',
+    title: 'resourceclaims/driver rule not scoped to a driver',
+    description:
+      'A bound rule on resourceclaims/driver (or */driver) has no resourceNames, so its holders may write status.devices for every driver. A plain * resource is reported by DRA002.',
+    remediation: "Add resourceNames with the driver's name to every rule on resourceclaims/driver.",
+  },
+  DRA005: {
+    family: 'DRA',
+    severity: 'high',
+    title: 'Node-local identity can write device status of claims on any node',
+    description:
+      'A node-local identity (DaemonSet or DRA driver pod service account) holds arbitrary-node:update/patch (or *) on resourceclaims/driver: a compromised node can rewrite device status of claims allocated on every other node.',
+    remediation:
+      "Grant node-local identities associated-node:update/patch on resourceclaims/driver, scoped to the driver's name, instead of arbitrary-node verbs.",
+  },
+  DRA006: {
+    family: 'DRA',
+    severity: 'medium',
+    title: 'resourceclaims/status writer lacks binding and driver grants (breaks on 1.36)',
+    description:
+      'An identity can update/patch resourceclaims/status but holds neither resourceclaims/binding nor resourceclaims/driver: with granular status authorization (1.36+) its writes to allocation, reservedFor or status.devices are refused.',
+    remediation:
+      "Grant resourceclaims/binding (allocators) or resourceclaims/driver with the driver's name (drivers) beside resourceclaims/status before enabling granular status authorization.",
+  },
+  DRA007: {
+    family: 'DRA',
+    severity: 'high',
+    title: 'Identity other than the allocators can write resourceclaims/binding',
+    description:
+      'An identity other than the scheduler and the resource-claim controller (settings.allocatorIdentities) can update/patch resourceclaims/binding: it can forge allocations. Admin-equivalents are left to DRA001.',
+    remediation: 'Keep update/patch of resourceclaims/binding for the scheduler and the resource-claim controller only.',
+  },
+  DRA008: {
+    family: 'DRA',
+    severity: 'high',
+    title: 'DRA component identity holds escalation-grade permissions',
+    description:
+      'A DRA component identity can read Secrets cluster-wide, exec into pods, write Namespaces, or escalate/bind/impersonate (impersonate:associated-node, tied to the own node, is not counted). Admin-equivalents are left to DRA001.',
+    remediation: "Remove Secret reads, pods/exec, Namespace writes and escalate/bind/impersonate from the DRA component's roles.",
+  },
+  DRA009: {
+    family: 'DRA',
+    severity: 'low',
+    title: 'One role shared by unrelated DRA components',
+    description:
+      'A role (other than cluster-admin and bootstrap system:* roles) is bound to DRA component service accounts of two or more namespaces: unrelated drivers share one permission set, so narrowing it for one breaks or over-grants another.',
+    remediation: "Give each DRA component its own role with only what its persona needs, so one compromised identity does not carry the others' permissions.",
+  },
+  NODE001: {
+    family: 'NODE',
+    severity: 'high',
+    title: 'Plain RBAC write on nodes/status of every node',
+    description:
+      'An identity other than system:node:* and admin-equivalents can update/patch nodes/status of all nodes through plain RBAC; node-local reporters should use constrained impersonation (impersonate:associated-node) so a compromised node can only write its own status.',
+    remediation:
+      'Replace plain nodes/status update/patch with constrained impersonation (impersonate:associated-node and impersonate-on:associated-node:update on nodes/status).',
+  },
+  NODE002: {
+    family: 'NODE',
+    severity: 'critical',
+    title: 'Legacy unconstrained impersonation',
+    description:
+      'A non-admin identity holds the legacy impersonate verb on users or groups (any name or system:* names such as system:node:<name>, system:masters) or on service accounts cluster-wide: it can act as any node or any user. Namespaced service-account impersonation (stock edit/admin) is not counted.',
+    remediation:
+      'Replace the legacy impersonate verb with constrained impersonation modes scoped to what is needed (associated-node, serviceaccount, user-info).',
+  },
+  NODE003: {
+    family: 'NODE',
+    severity: 'medium',
+    title: 'Write on nodes (labels, taints) of every node',
+    description:
+      'An identity other than system:node:* and admin-equivalents can update/patch nodes of all nodes: it can relabel and untaint any node (steer workloads, defeat readiness taints).',
+    remediation: 'Remove update/patch on nodes from the identity, or limit it to named nodes and rely on NodeRestriction for kubelets.',
+  },
+  NODE004: {
+    family: 'NODE',
+    severity: 'medium',
+    title: 'Token audience grant not narrowed',
+    description:
+      'request-serviceaccounts-token-audience is granted for * audiences or without resourceNames: the node can mint tokens for any audience or any service account, defeating ServiceAccountNodeAudienceRestriction.',
+    remediation: "List the allowed audiences in resourceNames of request-serviceaccounts-token-audience; never grant '*'.",
+  },
+  NODE005: {
+    family: 'NODE',
+    severity: 'high',
+    title: 'API server without the Node authorizer or NodeRestriction',
+    description:
+      'The kube-apiserver flags are visible (a kube-system kube-apiserver-* pod) and --authorization-mode lacks Node or --enable-admission-plugins lacks NodeRestriction. With --authorization-config the authorizer chain is unknown and only NodeRestriction is judged.',
+    remediation: 'Run kube-apiserver with --authorization-mode including Node and --enable-admission-plugins including NodeRestriction.',
+  },
+  CLAIM001: {
+    family: 'CLAIM',
+    severity: 'high',
+    title: 'Tenant namespace allows DRA admin access',
+    description:
+      'A tenant namespace carries resource.kubernetes.io/admin-access: "true": every claim creator in it may request adminAccess and reach devices already in use by other namespaces.',
+    remediation: 'Remove the resource.kubernetes.io/admin-access label from tenant namespaces and restrict who may label namespaces.',
+  },
+  CLAIM002: {
+    family: 'CLAIM',
+    severity: 'high',
+    title: 'Tenant claim or template requests adminAccess',
+    description:
+      'A ResourceClaim or ResourceClaimTemplate in a tenant namespace requests adminAccess (exactly.adminAccess: true). A claim generated from a template is reported too: it is the live allocation.',
+    remediation: 'Remove adminAccess from tenant claims and templates, and keep the admin-access label off tenant namespaces.',
+  },
+  CLAIM003: {
+    family: 'CLAIM',
+    severity: 'high',
+    title: 'Tenant identity can label its own namespace',
+    description:
+      'An identity of a tenant namespace (its service accounts, or a subject of one of its RoleBindings) can update/patch its own Namespace object, including through a resourceNames-scoped Role: it can set resource.kubernetes.io/admin-access=true and grant itself adminAccess to devices.',
+    remediation: "Remove update/patch on the tenant's own Namespace object from tenant roles (namespaces are managed by the platform).",
+  },
+  CLAIM004: {
+    family: 'CLAIM',
+    severity: 'medium',
+    title: 'No admission policy guards ResourceClaim creation',
+    description:
+      'DRA is in use but no ValidatingAdmissionPolicy, bound with validationActions Deny, covers CREATE of resourceclaims and resourceclaimtemplates in resource.k8s.io: nothing allow-lists DeviceClasses per tenant or guards adminAccess.',
+    remediation:
+      'Bind a ValidatingAdmissionPolicy on create of resourceclaims and resourceclaimtemplates that allow-lists DeviceClasses and refuses adminAccess in tenant namespaces.',
+  },
+  CLAIM005: {
+    family: 'CLAIM',
+    severity: 'info',
+    title: 'Legacy admin-access label present',
+    description:
+      'A namespace carries the 1.33-only label resource.k8s.io/admin-access, inert since 1.34 (the active key is resource.kubernetes.io/admin-access).',
+    remediation:
+      'Remove the legacy resource.k8s.io/admin-access label (inert since 1.34) and use resource.kubernetes.io/admin-access where admin access is intended.',
+  },
+  QUOTA001: {
+    family: 'QUOTA',
+    severity: 'medium',
+    title: 'Tenant namespace without a ResourceClaim count quota',
+    description:
+      'A tenant namespace has ResourceClaims or ResourceClaimTemplates, or identities bound in it that can create them, but no (unscoped) ResourceQuota on count/resourceclaims.resource.k8s.io.',
+    remediation: 'Add a ResourceQuota with count/resourceclaims.resource.k8s.io to every tenant namespace.',
+  },
+  QUOTA002: {
+    family: 'QUOTA',
+    severity: 'low',
+    title: 'DeviceClass used without a per-class device quota',
+    description:
+      'A tenant namespace requests devices of a DeviceClass (in claims or templates, firstAvailable included) and no unscoped ResourceQuota there limits <class>.deviceclass.resource.k8s.io/devices (or its requests.deviceclass.resource.kubernetes.io/<class> mirror).',
+    remediation: "Add <class>.deviceclass.resource.k8s.io/devices to the tenant namespace's ResourceQuota for every DeviceClass it uses.",
+  },
+  QUOTA003: {
+    family: 'QUOTA',
+    severity: 'low',
+    title: 'DRA quota nearly exhausted',
+    description:
+      'A DRA ResourceQuota key (claim count or devices per DeviceClass) is at or above the high watermark (settings.quotaHighWatermark, default 90%) of its hard limit, by the reported usage (status.used) or by the usage computed from the claims. A disagreement between the two is reported.',
+    remediation: 'Raise the quota or reduce usage before tenants are refused new claims.',
+  },
+  QUOTA004: {
+    family: 'QUOTA',
+    severity: 'info',
+    title: 'allocationMode All charges 32 devices of quota',
+    description:
+      'A ResourceClaim or ResourceClaimTemplate request (or firstAvailable subrequest) uses allocationMode: All; quota charges each such claim the worst case of 32 devices of its DeviceClass (claims generated from a template are charged too, so they are reported beside the template).',
+    remediation: 'Prefer ExactCount requests; allocationMode: All charges 32 devices of quota per request.',
+  },
+  ZERO001: {
+    family: 'ZERO',
+    severity: 'high',
+    title: 'DeviceClass shared by tenants without zeroing',
+    description:
+      'A DeviceClass is requested by claims or claim templates in two or more tenant namespaces and has no zeroing indicator: device memory can leak from one tenant to the next.',
+    remediation:
+      'Configure device zeroing for the DeviceClass (driver config or the dra-posture.io/zero-on-release annotation once the driver zeroes memory), or give each tenant its own class.',
+  },
+  ZERO002: {
+    family: 'ZERO',
+    severity: 'medium',
+    title: 'Accelerator DeviceClass without zeroing',
+    description:
+      'An accelerator DeviceClass (its name or driver matches settings.acceleratorPattern — gpu, tpu, npu, fpga, accel — or it is listed in settings.acceleratorClasses) has no zeroing indicator.',
+    remediation: 'Configure device zeroing for the accelerator DeviceClass, or record with the annotation that the driver zeroes devices on release.',
+  },
+  POD001: {
+    family: 'POD',
+    severity: 'high',
+    title: 'DRA kubelet-plugin container runs privileged',
+    description:
+      'A container (including init containers) of a DRA driver pod runs with securityContext.privileged: true: all host devices and capabilities, no seccomp/AppArmor confinement.',
+    remediation: 'Run the kubelet plugin container unprivileged, with only the capabilities and host paths it needs.',
+  },
+  POD002: {
+    family: 'POD',
+    severity: 'medium',
+    title: 'DRA driver pod shares host namespaces or mounts /, /proc or /sys',
+    description: 'A DRA driver pod uses hostPID, hostNetwork or hostIPC, or mounts exactly /, /proc or /sys from the host.',
+    remediation: 'Drop hostPID/hostNetwork/hostIPC and mount only the kubelet plugin directories, not /, /proc or /sys.',
+  },
+  POD003: {
+    family: 'POD',
+    severity: 'low',
+    title: 'DRA driver container lacks baseline hardening',
+    description:
+      'A DRA driver container (or init container) lacks capabilities drop ALL, readOnlyRootFilesystem, runAsNonRoot (pod or container), seccomp RuntimeDefault (pod or container) or allowPrivilegeEscalation=false. One finding per container.',
+    remediation:
+      'Set drop ALL capabilities, readOnlyRootFilesystem, runAsNonRoot, seccompProfile RuntimeDefault and allowPrivilegeEscalation=false on the driver containers.',
+  },
+  POD004: {
+    family: 'POD',
+    severity: 'critical',
+    title: 'Tenant pod mounts the kubelet plugin directories',
+    description:
+      'A pod in a tenant namespace that is not a DRA driver pod mounts /var/lib/kubelet/plugins or /var/lib/kubelet/plugins_registry (or a parent or a sub-directory of them): it can talk to every driver socket on the node.',
+    remediation: 'Remove the kubelet plugin directory mounts from tenant pods and forbid hostPath in tenant namespaces (Pod Security Admission restricted).',
+  },
+  AUDIT001: {
+    family: 'AUDIT',
+    severity: 'high',
+    title: 'ResourceClaim with adminAccess created',
+    description:
+      'From an audit log (--audit): a ResourceClaim or ResourceClaimTemplate create whose request asks for adminAccess: true (seen only when the audit policy logs request bodies: Request or RequestResponse).',
+    remediation:
+      'Confirm the namespace is meant to carry resource.kubernetes.io/admin-access=true and that the creator should have device admin access; otherwise remove the label and the claim.',
+  },
+  AUDIT002: {
+    family: 'AUDIT',
+    severity: 'high',
+    title: 'Opaque device parameters over 16 KiB',
+    description:
+      "From an audit log: a claim, claim template or DeviceClass write carrying opaque parameters larger than 16,384 characters of JSON. The API server refuses more than 10 KiB, so such a request is a probe of the drivers' parsers or of validation (needs request bodies in the log).",
+    remediation: 'Find out why the identity sends oversized driver parameters; restrict who can create claims in that namespace.',
+  },
+  AUDIT003: {
+    family: 'AUDIT',
+    severity: 'medium',
+    title: 'DeviceClass or ResourceSlice mutated by a non-driver',
+    description:
+      'From an audit log: any DeviceClass create/update/patch/delete, and ResourceSlice writes by an identity that is not a node, not a DRA driver (a service account the report lists as a claim status writer) and not the garbage collector deleting slices.',
+    remediation: 'DeviceClasses should change only through reviewed deployments; slices only through their driver. Remove the write grant from the identity.',
+  },
+  AUDIT004: {
+    family: 'AUDIT',
+    severity: 'high',
+    title: 'Denied resourceclaims/driver or resourceclaims/binding writes',
+    description:
+      'From an audit log: claim status writes refused by the v1.36 granular checks on resourceclaims/driver or resourceclaims/binding (a 422 or 403 on resourceclaims/status naming them): a driver that lost (or never had) its grant after a least-privilege rollout, or an identity probing claim status.',
+    remediation:
+      'If the identity is a driver, grant associated-node:update/patch on resourceclaims/driver for its driver name (resourceNames); otherwise investigate the source node.',
+  },
+  AUDIT005: {
+    family: 'AUDIT',
+    severity: 'critical',
+    title: 'nodes/status written by impersonating another node',
+    description:
+      "From an audit log: nodes/status update/patch made (or attempted) while impersonating system:node:X by a requester whose token is not bound to X: legacy or arbitrary-node impersonation used to rewrite another node's status.",
+    remediation:
+      'Replace legacy/arbitrary-node impersonation grants with constrained impersonation (impersonate:associated-node + impersonate-on:associated-node:update on nodes/status).',
+  },
+  AUDIT006: {
+    family: 'AUDIT',
+    severity: 'medium',
+    title: 'API server audit log misses claim mutations',
+    description:
+      'The kube-apiserver flags are visible (a kube-system kube-apiserver-* pod) and there is no --audit-policy-file (nothing is audited), or no backend (--audit-log-path or --audit-webhook-config-file) to write events to: denied driver writes, adminAccess claims and DeviceClass edits leave no trace.',
+    remediation:
+      'Write the policy printed by `dra-posture audit-policy` (merged above your own rules) and start kube-apiserver with --audit-policy-file and --audit-log-path (or --audit-webhook-config-file); then read the log with `dra-posture report --audit PATH`.',
+  },
+} as const satisfies Record<string, CatalogEntry>;
+
+export type CheckId = keyof typeof CATALOG;
+
+/** Every check ID in catalogue order. */
+export const CHECK_IDS = Object.keys(CATALOG) as CheckId[];
+
+/** The catalogue entry of a check ID, or undefined for an ID this version does not know. */
+export function catalogEntry(id: string): CatalogEntry | undefined {
+  return Object.hasOwn(CATALOG, id) ? CATALOG[id as CheckId] : undefined;
+}

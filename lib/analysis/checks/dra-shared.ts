@@ -1,0 +1,134 @@
+import type { PolicyRule, ObjectRef, SubjectRef } from '@/lib/k8s/types';
+import { ruleAllowsResource } from '@/lib/authz/rule-matches';
+import { DRIVER_VERBS, Q } from '@/lib/analysis/context/questions';
+import { PROBE_NAME } from '@/lib/analysis/evidence';
+import type { CompiledRole } from '@/lib/authz/rbac-index';
+import type { AnalysisContext } from '@/lib/analysis/context-types';
+import { type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
+import { canonicalSubject, isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
+import { mountedHostPaths, podServiceAccount } from '@/lib/analysis/context/pod-facts';
+import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
+import { nodeLocalDriver } from '@/lib/personas/node-local-driver';
+import { clusterRoleBindingYaml, clusterRoleYaml, list, ruleYaml, slug } from './check-helpers';
+import { describeRef, describeSubject, toObjectRef, compareStrings } from '@/lib/k8s/refs';
+
+// Helpers shared by the DRA checks: bound roles, the entries of ordinary identities, driver names and
+// the kubelet plugin's least-privilege role for remediations.
+
+export const DRA_GROUP = 'resource.k8s.io';
+export const DRA_RESOURCES = new Set(['deviceclasses', 'resourceclaims', 'resourceclaimtemplates', 'resourceslices', 'devicetaintrules']);
+
+/** RBAC-granted entries of ordinary identities: not system:masters, not the Node authorizer. */
+export function rbacEntries(ctx: AnalysisContext, q: AccessQuestion): AccessEntry[] {
+  return ctx.access.whoCan(q).filter((e) => e.via === 'rbac' && !isMastersGroup(e.subject) && !isNodeIdentity(e.subject));
+}
+
+/** Roles (with their effective rules) that some binding with at least one subject points at. */
+export function boundRoles(ctx: AnalysisContext): { role: CompiledRole; bindings: { ref: ObjectRef; subjects: SubjectRef[] }[] }[] {
+  const out: { role: CompiledRole; bindings: { ref: ObjectRef; subjects: SubjectRef[] }[] }[] = [];
+  const roles: CompiledRole[] = [...ctx.engine.rbac.clusterRoles.values()];
+  for (const inNs of ctx.engine.rbac.roles.values()) roles.push(...inNs.values());
+  for (const role of roles) {
+    const bindings = (ctx.engine.rbac.bindingsByRole.get(role.key) ?? [])
+      .filter((b) => b.subjects.length > 0)
+      .map((b) => ({ ref: toObjectRef(b.ref), subjects: b.subjects.map(canonicalSubject) }));
+    if (bindings.length > 0) out.push({ role, bindings });
+  }
+  return out.sort((a, b) => compareStrings(a.role.key, b.role.key));
+}
+
+/** cluster-admin and the bootstrap `system:*` ClusterRoles. */
+export function isBootstrapOrClusterAdmin(role: CompiledRole): boolean {
+  return role.ref.kind === 'ClusterRole' && (role.ref.name === 'cluster-admin' || role.ref.name.startsWith('system:'));
+}
+
+export function boundText(bindings: { ref: ObjectRef; subjects: SubjectRef[] }[]): string {
+  return bindings.map((b) => `${describeRef(b.ref)} (${b.subjects.map(describeSubject).join(', ')})`).join('; ');
+}
+
+/** Driver names a service account serves: plugin sub-directories its driver pods mount, or driver names its grants list. */
+export function driverNamesOf(ctx: AnalysisContext, sa: SubjectRef): string[] {
+  const names = new Set<string>();
+  for (const pod of ctx.driverPods) {
+    if ((pod.metadata.namespace ?? '') !== sa.namespace || podServiceAccount(pod) !== sa.name) continue;
+    for (const m of mountedHostPaths(pod)) {
+      const sub = /^\/var\/lib\/kubelet\/plugins\/([^/]+)/.exec(m.path);
+      if (sub) names.add(sub[1]);
+    }
+  }
+  for (const e of ctx.access.entriesFor(ctx.access.whoCan(Q.claimDriver), sa)) for (const n of e.names) if (n !== '*') names.add(n);
+  return [...names].sort();
+}
+
+export function driverNamesHint(ctx: AnalysisContext, names: string[]): string[] {
+  if (names.length > 0) return names;
+  const known = ctx.knownDrivers;
+  return [known.length === 1 ? known[0] : '<driver-name>'];
+}
+
+/** Least-privilege ClusterRole + binding of a node-local DRA kubelet plugin: the node-local-driver persona's rules. */
+export function kubeletPluginRoleYaml(sa: SubjectRef, drivers: string[]): string {
+  const name = `${slug(sa)}-dra-kubelet-plugin`;
+  const identity = { kind: 'ServiceAccount' as const, namespace: sa.namespace ?? '', name: sa.name, create: false };
+  const { cluster } = nodeLocalDriver.rules({ persona: 'node-local-driver', identity, drivers });
+  return manifestYamlDocs(
+    clusterRoleYaml(
+      name,
+      cluster.map(({ rule }) => ruleYaml(rule)),
+    ),
+    clusterRoleBindingYaml(name, name, sa),
+  );
+}
+
+/** Why the service account is a DRA component: the driver workloads it runs, else what it can write. */
+export function componentText(ctx: AnalysisContext, sa: SubjectRef): string {
+  const r = ctx.componentReasons(sa);
+  if (r.driverWorkloads.length > 0) return `runs DRA driver pods (${r.driverWorkloads.map(describeRef).join(', ')})`;
+  return r.capabilities.length > 0 ? list(r.capabilities) : 'is a DRA component';
+}
+
+export function reachesDra(rule: PolicyRule): boolean {
+  if (!(rule.apiGroups ?? []).some((g) => g === DRA_GROUP || g === '*')) return false;
+  return (rule.resources ?? []).some((r) => r === '*' || r.startsWith('*/') || DRA_RESOURCES.has(r.split('/')[0]));
+}
+
+export function isWildcardDraRule(rule: PolicyRule): boolean {
+  if (!reachesDra(rule)) return false;
+  return (rule.verbs ?? []).includes('*') || (rule.resources ?? []).some((r) => r === '*' || r.startsWith('*/'));
+}
+
+export function narrowedDraRule(rule: PolicyRule): { [k: string]: string[] } {
+  const explicit = (rule.resources ?? []).filter((r) => r !== '*' && !r.startsWith('*/') && DRA_RESOURCES.has(r.split('/')[0]));
+  const resources = explicit.length > 0 ? explicit : ['deviceclasses', 'resourceclaims', 'resourceclaimtemplates', 'resourceslices'];
+  const verbs = (rule.verbs ?? []).includes('*') ? ['get', 'list', 'watch'] : [...rule.verbs];
+  return { apiGroups: [DRA_GROUP], resources, verbs };
+}
+
+const DRIVER_PROBES = DRIVER_VERBS.map((verb) => ({
+  verb,
+  group: DRA_GROUP,
+  resource: 'resourceclaims',
+  subresource: 'driver',
+  namespace: 'ns',
+  name: PROBE_NAME,
+}));
+
+// Verbs a rule grants on resourceclaims/driver for every driver name, by naming the subresource (`resourceclaims/driver` or `*/driver`).
+export function unscopedDriverVerbs(rule: PolicyRule): string[] {
+  const named = (rule.resources ?? []).filter((r) => r === 'resourceclaims/driver' || r === '*/driver');
+  if (named.length === 0) return [];
+  const narrowed: PolicyRule = { ...rule, resources: named };
+  return DRIVER_PROBES.filter((p) => ruleAllowsResource(narrowed, p)).map((p) => p.verb);
+}
+
+export function isTenantIdentity(ctx: AnalysisContext, subject: SubjectRef): boolean {
+  const ns = tenantNamespace(subject);
+  return ns !== undefined && ctx.isTenantNamespace(ns);
+}
+
+export function tenantNamespace(subject: SubjectRef): string | undefined {
+  const s = canonicalSubject(subject);
+  if (s.kind === 'ServiceAccount') return s.namespace;
+  if (s.kind === 'Group' && s.name.startsWith('system:serviceaccounts:')) return s.name.slice('system:serviceaccounts:'.length);
+  return undefined;
+}

@@ -1,0 +1,71 @@
+import { allocatedNodeName } from '@/lib/authz/dra-status';
+
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import type { Pod, ResourceClaim } from '@/lib/k8s/types';
+
+import { compareStrings } from '@/lib/k8s/refs';
+
+// Where allocated claims sit: on their strict allocated node, or on the nodes of the pods reserving them.
+
+/** Claims with an allocation, per node and driver (node = the strict allocated node, else the nodes of the reserved pods). */
+export type ClaimPlacement = Map<string, Map<string, ResourceClaim[]>>;
+
+/** The drivers of a claim's allocation results, sorted. */
+export function driversOf(claim: ResourceClaim): string[] {
+  const results = claim.status?.allocation?.devices?.results ?? [];
+  return [...new Set(results.map((r) => r.driver).filter((d): d is string => typeof d === 'string' && d !== ''))].sort();
+}
+
+/** Allocated claims sorted by namespace and name. */
+export function allocatedClaims(state: ClusterState): ResourceClaim[] {
+  return state.resourceClaims
+    .filter((c) => driversOf(c).length > 0)
+    .sort((a, b) => compareStrings(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareStrings(a.metadata.name, b.metadata.name));
+}
+
+interface PodLookup {
+  byUid: Map<string, Pod>;
+  byName: Map<string, Pod>;
+}
+
+export function placeAllocatedClaims(state: ClusterState): ClaimPlacement {
+  // Only claims without a strict allocated node need their pods: the lookup is built on first use.
+  let pods: PodLookup | undefined;
+  const lookup = (): PodLookup => {
+    if (pods) return pods;
+    pods = { byUid: new Map(), byName: new Map() };
+    for (const p of state.pods) {
+      if (p.metadata.uid) pods.byUid.set(p.metadata.uid, p);
+      pods.byName.set(`${p.metadata.namespace ?? ''}/${p.metadata.name}`, p);
+    }
+    return pods;
+  };
+  const out: ClaimPlacement = new Map();
+  for (const claim of allocatedClaims(state)) {
+    const drivers = driversOf(claim);
+    for (const node of nodesOfClaim(claim, lookup)) {
+      let byDriver = out.get(node);
+      if (!byDriver) out.set(node, (byDriver = new Map()));
+      for (const driver of drivers) {
+        let list = byDriver.get(driver);
+        if (!list) byDriver.set(driver, (list = []));
+        list.push(claim);
+      }
+    }
+  }
+  return out;
+}
+
+function nodesOfClaim(claim: ResourceClaim, lookup: () => PodLookup): string[] {
+  const strict = allocatedNodeName(claim);
+  if (strict !== undefined) return [strict];
+  const { byUid: podsByUid, byName: podsByName } = lookup();
+  const ns = claim.metadata.namespace ?? '';
+  const nodes = new Set<string>();
+  for (const ref of claim.status?.reservedFor ?? []) {
+    if (ref.resource !== 'pods' || (ref.apiGroup ?? '') !== '') continue;
+    const pod = (ref.uid ? podsByUid.get(ref.uid) : undefined) ?? podsByName.get(`${ns}/${ref.name}`);
+    if (pod && (pod.metadata.namespace ?? '') === ns && pod.spec?.nodeName) nodes.add(pod.spec.nodeName);
+  }
+  return [...nodes].sort();
+}
