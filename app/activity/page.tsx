@@ -25,7 +25,7 @@ export default async function ActivityPage() {
         {header}
         <EmptyState title="No audit log loaded">
           Start the dashboard with <Mono>dra-posture serve --audit PATH</Mono> (a log file or a folder of rotated, possibly gzipped, logs), or upload one on the{' '}
-          <Link href="/sources" className="text-teal-800 underline-offset-2 hover:underline">
+          <Link href="/sources" className="text-teal-800 underline underline-offset-2">
             Sources
           </Link>{' '}
           page. <Mono>dra-posture audit-policy</Mono> prints the policy that logs what this page needs.

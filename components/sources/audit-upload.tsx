@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useRef, useState } from 'react';
+import { fileProblem, sendRequest } from './send-file';
 
 type Outcome =
   { kind: 'ok'; name: string; events: number; malformed: number; alerts: number } | { kind: 'cleared' } | { kind: 'error'; message: string } | undefined;
@@ -16,34 +17,28 @@ export function AuditUpload({ maxBytes, current, uploaded }: { maxBytes: number;
 
   async function send(method: 'POST' | 'DELETE') {
     const file = input.current?.files?.[0];
-    if (method === 'POST' && !file) {
-      setOutcome({ kind: 'error', message: 'Choose a file first.' });
-      return;
-    }
-    if (file && method === 'POST' && file.size > maxBytes) {
-      setOutcome({ kind: 'error', message: `${file.name} is ${file.size.toLocaleString('en-US')} bytes; the limit is ${maxBytes.toLocaleString('en-US')}.` });
+    const problem = method === 'POST' ? fileProblem(file, maxBytes) : undefined;
+    if (problem) {
+      setOutcome({ kind: 'error', message: problem });
       return;
     }
     setBusy(true);
     setOutcome(undefined);
-    try {
-      const url = method === 'POST' ? `/api/v1/sources/audit?name=${encodeURIComponent(file!.name)}` : '/api/v1/sources/audit';
-      const res = await fetch(url, { method, body: method === 'POST' ? file : undefined });
-      const body = (await res.json()) as { name?: string; events?: number; malformed?: number; alerts?: number; error?: { message: string } };
-      if (!res.ok) setOutcome({ kind: 'error', message: body.error?.message ?? `upload failed (HTTP ${res.status})` });
-      else {
-        setOutcome(
-          method === 'POST'
-            ? { kind: 'ok', name: body.name ?? file!.name, events: body.events ?? 0, malformed: body.malformed ?? 0, alerts: body.alerts ?? 0 }
-            : { kind: 'cleared' },
-        );
-        router.refresh();
-      }
-    } catch {
-      setOutcome({ kind: 'error', message: 'The server did not answer.' });
-    } finally {
-      setBusy(false);
+    const url = method === 'POST' && file ? `/api/v1/sources/audit?name=${encodeURIComponent(file.name)}` : '/api/v1/sources/audit';
+    const r = await sendRequest<{ name?: string; events?: number; malformed?: number; alerts?: number }>(url, {
+      method,
+      body: method === 'POST' ? file : undefined,
+    });
+    if (!r.ok) setOutcome({ kind: 'error', message: r.message });
+    else {
+      setOutcome(
+        method === 'POST'
+          ? { kind: 'ok', name: r.body.name ?? file?.name ?? '', events: r.body.events ?? 0, malformed: r.body.malformed ?? 0, alerts: r.body.alerts ?? 0 }
+          : { kind: 'cleared' },
+      );
+      router.refresh();
     }
+    setBusy(false);
   }
 
   return (
