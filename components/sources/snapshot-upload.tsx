@@ -22,7 +22,10 @@ export function SnapshotUpload({ maxBytes }: { maxBytes: number }) {
     }
     setBusy(true);
     setOutcome(undefined);
-    const r = await sendRequest<{ source?: { name: string }; objects?: number; warnings?: string[] }>(`/api/v1/sources/upload?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file });
+    const r = await sendRequest<{ source?: { name: string }; objects?: number; warnings?: string[] }>(
+      `/api/v1/sources/upload?name=${encodeURIComponent(file.name)}`,
+      { method: 'POST', body: file },
+    );
     if (!r.ok) setOutcome({ kind: 'error', message: r.message });
     else {
       setOutcome({ kind: 'ok', name: r.body.source?.name ?? file.name, objects: r.body.objects ?? 0, warnings: r.body.warnings ?? [] });
