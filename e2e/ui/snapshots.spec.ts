@@ -64,7 +64,7 @@ test('exports: the HTML report renders offline; the bundle verifies and loads ba
   expect(md.startsWith('# DRA posture report\n')).toBe(true);
   const bundle = await download(page, () => exportPanel.getByRole('link', { name: 'Bundle (.tar)' }).click());
 
-  // The HTML report, opened from disk: cover, chart, findings, node writers, quotas, zeroing.
+  // The HTML report, opened from disk: cover, chart, ranked issues, findings by issue, node writers, quotas, zeroing.
   const report = await page.context().newPage();
   const blocked: string[] = [];
   report.on('request', (r) => {
@@ -73,7 +73,11 @@ test('exports: the HTML report renders offline; the bundle verifies and loads ba
   await report.goto(pathToFileURL(html).href);
   await expect(report.getByRole('heading', { level: 1, name: 'DRA posture report' })).toBeVisible();
   await expect(report.getByRole('img', { name: /Findings by severity: 3 critical, 15 high/ })).toBeVisible();
-  for (const h of ['Findings', 'Node writers', 'DRA quotas', 'Device zeroing']) await expect(report.getByRole('heading', { level: 2, name: h })).toBeVisible();
+  for (const h of ['Issues, highest risk first', 'Findings by issue', 'Checks with findings', 'Node writers', 'DRA quotas', 'Device zeroing']) {
+    await expect(report.getByRole('heading', { level: 2, name: h, exact: true })).toBeVisible();
+  }
+  // Issues lead, highest risk first: the first row is the demo's top issue (demo/EXPECTED.md §7).
+  await expect(report.locator('#issues tbody tr').first()).toContainText('DRA001');
   await expect(report.locator('article.finding')).toHaveCount(50);
   await expect(report.locator('script')).toHaveCount(0);
   await report.screenshot({ path: 'test-results/screenshots/snapshots-html-cover.png' });

@@ -12,7 +12,15 @@ export interface CatalogEntry {
   description: string;
   /** The fix in general terms (each finding's own remediation is specific to its objects). */
   remediation: string;
+  /**
+   * What a person changes to fix the findings, so findings with the same root cause form one issue:
+   * the roles that grant it, the workload whose pod template it is, the DeviceClass, the object
+   * itself, or (for namespace-level gaps) one missing policy for the whole check.
+   */
+  rootCause: RootCauseKind;
 }
+
+export type RootCauseKind = 'role' | 'workload' | 'device-class' | 'object' | 'check';
 
 /** Check families in catalogue order, with their labels. */
 export const CHECK_FAMILIES = {
@@ -36,6 +44,7 @@ export const CATALOG = {
       'A DRA component identity (a service account that writes ResourceSlices or ResourceClaim status/binding/driver, or runs DRA driver pods) holds * verbs on * resources in * groups cluster-wide.',
     remediation:
       "Bind the component's service account to a least-privilege role for its persona (dra-posture build-role) and remove the cluster-admin-equivalent binding.",
+    rootCause: 'role',
   },
   DRA002: {
     family: 'DRA',
@@ -45,6 +54,7 @@ export const CATALOG = {
       'A bound role other than cluster-admin and the bootstrap system:* roles grants * verbs or * resources in resource.k8s.io (or in * groups); a wildcard also matches the synthetic resourceclaims/binding and resourceclaims/driver subresources.',
     remediation:
       'Replace the wildcards with the verbs and resources the subjects need in resource.k8s.io (resourceclaims, resourceclaims/status, resourceslices, deviceclasses…).',
+    rootCause: 'role',
   },
   DRA003: {
     family: 'DRA',
@@ -54,6 +64,7 @@ export const CATALOG = {
       'An identity of a tenant namespace, or a subject that is neither a DRA component nor a system identity, can create/update/patch/delete DeviceClasses (cluster-wide device selection and config) or ResourceSlices (advertise fake devices).',
     remediation:
       "Remove write access to DeviceClasses and ResourceSlices from tenants and non-DRA identities; keep it for the driver's kubelet plugin (its own node's slices) and the platform admins.",
+    rootCause: 'role',
   },
   DRA004: {
     family: 'DRA',
@@ -62,6 +73,7 @@ export const CATALOG = {
     description:
       'A bound rule on resourceclaims/driver (or */driver) has no resourceNames, so its holders may write status.devices for every driver. A plain * resource is reported by DRA002.',
     remediation: "Add resourceNames with the driver's name to every rule on resourceclaims/driver.",
+    rootCause: 'role',
   },
   DRA005: {
     family: 'DRA',
@@ -71,6 +83,7 @@ export const CATALOG = {
       'A node-local identity (DaemonSet or DRA driver pod service account) holds arbitrary-node:update/patch (or *) on resourceclaims/driver: a compromised node can rewrite device status of claims allocated on every other node.',
     remediation:
       "Grant node-local identities associated-node:update/patch on resourceclaims/driver, scoped to the driver's name, instead of arbitrary-node verbs.",
+    rootCause: 'role',
   },
   DRA006: {
     family: 'DRA',
@@ -80,6 +93,7 @@ export const CATALOG = {
       'An identity can update/patch resourceclaims/status but holds neither resourceclaims/binding nor resourceclaims/driver: with granular status authorization (1.36+) its writes to allocation, reservedFor or status.devices are refused.',
     remediation:
       "Grant resourceclaims/binding (allocators) or resourceclaims/driver with the driver's name (drivers) beside resourceclaims/status before enabling granular status authorization.",
+    rootCause: 'role',
   },
   DRA007: {
     family: 'DRA',
@@ -88,6 +102,7 @@ export const CATALOG = {
     description:
       'An identity other than the scheduler and the resource-claim controller (settings.allocatorIdentities) can update/patch resourceclaims/binding: it can forge allocations. Admin-equivalents are left to DRA001.',
     remediation: 'Keep update/patch of resourceclaims/binding for the scheduler and the resource-claim controller only.',
+    rootCause: 'role',
   },
   DRA008: {
     family: 'DRA',
@@ -96,6 +111,7 @@ export const CATALOG = {
     description:
       'A DRA component identity can read Secrets cluster-wide, exec into pods, write Namespaces, or escalate/bind/impersonate (impersonate:associated-node, tied to the own node, is not counted). Admin-equivalents are left to DRA001.',
     remediation: "Remove Secret reads, pods/exec, Namespace writes and escalate/bind/impersonate from the DRA component's roles.",
+    rootCause: 'role',
   },
   DRA009: {
     family: 'DRA',
@@ -104,6 +120,7 @@ export const CATALOG = {
     description:
       'A role (other than cluster-admin and bootstrap system:* roles) is bound to DRA component service accounts of two or more namespaces: unrelated drivers share one permission set, so narrowing it for one breaks or over-grants another.',
     remediation: "Give each DRA component its own role with only what its persona needs, so one compromised identity does not carry the others' permissions.",
+    rootCause: 'role',
   },
   NODE001: {
     family: 'NODE',
@@ -113,6 +130,7 @@ export const CATALOG = {
       'An identity other than system:node:* and admin-equivalents can update/patch nodes/status of all nodes through plain RBAC; node-local reporters should use constrained impersonation (impersonate:associated-node) so a compromised node can only write its own status.',
     remediation:
       'Replace plain nodes/status update/patch with constrained impersonation (impersonate:associated-node and impersonate-on:associated-node:update on nodes/status).',
+    rootCause: 'role',
   },
   NODE002: {
     family: 'NODE',
@@ -122,6 +140,7 @@ export const CATALOG = {
       'A non-admin identity holds the legacy impersonate verb on users or groups (any name or system:* names such as system:node:<name>, system:masters) or on service accounts cluster-wide: it can act as any node or any user. Namespaced service-account impersonation (stock edit/admin) is not counted.',
     remediation:
       'Replace the legacy impersonate verb with constrained impersonation modes scoped to what is needed (associated-node, serviceaccount, user-info).',
+    rootCause: 'role',
   },
   NODE003: {
     family: 'NODE',
@@ -130,6 +149,7 @@ export const CATALOG = {
     description:
       'An identity other than system:node:* and admin-equivalents can update/patch nodes of all nodes: it can relabel and untaint any node (steer workloads, defeat readiness taints).',
     remediation: 'Remove update/patch on nodes from the identity, or limit it to named nodes and rely on NodeRestriction for kubelets.',
+    rootCause: 'role',
   },
   NODE004: {
     family: 'NODE',
@@ -138,6 +158,7 @@ export const CATALOG = {
     description:
       'request-serviceaccounts-token-audience is granted for * audiences or without resourceNames: the node can mint tokens for any audience or any service account, defeating ServiceAccountNodeAudienceRestriction.',
     remediation: "List the allowed audiences in resourceNames of request-serviceaccounts-token-audience; never grant '*'.",
+    rootCause: 'role',
   },
   NODE005: {
     family: 'NODE',
@@ -146,6 +167,7 @@ export const CATALOG = {
     description:
       'The kube-apiserver flags are visible (a kube-system kube-apiserver-* pod) and --authorization-mode lacks Node or --enable-admission-plugins lacks NodeRestriction. With --authorization-config the authorizer chain is unknown and only NodeRestriction is judged.',
     remediation: 'Run kube-apiserver with --authorization-mode including Node and --enable-admission-plugins including NodeRestriction.',
+    rootCause: 'object',
   },
   CLAIM001: {
     family: 'CLAIM',
@@ -154,6 +176,7 @@ export const CATALOG = {
     description:
       'A tenant namespace carries resource.kubernetes.io/admin-access: "true": every claim creator in it may request adminAccess and reach devices already in use by other namespaces.',
     remediation: 'Remove the resource.kubernetes.io/admin-access label from tenant namespaces and restrict who may label namespaces.',
+    rootCause: 'check',
   },
   CLAIM002: {
     family: 'CLAIM',
@@ -162,6 +185,7 @@ export const CATALOG = {
     description:
       'A ResourceClaim or ResourceClaimTemplate in a tenant namespace requests adminAccess (exactly.adminAccess: true). A claim generated from a template is reported too: it is the live allocation.',
     remediation: 'Remove adminAccess from tenant claims and templates, and keep the admin-access label off tenant namespaces.',
+    rootCause: 'check',
   },
   CLAIM003: {
     family: 'CLAIM',
@@ -170,6 +194,7 @@ export const CATALOG = {
     description:
       'An identity of a tenant namespace (its service accounts, or a subject of one of its RoleBindings) can update/patch its own Namespace object, including through a resourceNames-scoped Role: it can set resource.kubernetes.io/admin-access=true and grant itself adminAccess to devices.',
     remediation: "Remove update/patch on the tenant's own Namespace object from tenant roles (namespaces are managed by the platform).",
+    rootCause: 'role',
   },
   CLAIM004: {
     family: 'CLAIM',
@@ -179,6 +204,7 @@ export const CATALOG = {
       'DRA is in use but no ValidatingAdmissionPolicy, bound with validationActions Deny, covers CREATE of resourceclaims and resourceclaimtemplates in resource.k8s.io: nothing allow-lists DeviceClasses per tenant or guards adminAccess.',
     remediation:
       'Bind a ValidatingAdmissionPolicy on create of resourceclaims and resourceclaimtemplates that allow-lists DeviceClasses and refuses adminAccess in tenant namespaces.',
+    rootCause: 'check',
   },
   CLAIM005: {
     family: 'CLAIM',
@@ -188,6 +214,7 @@ export const CATALOG = {
       'A namespace carries the 1.33-only label resource.k8s.io/admin-access, inert since 1.34 (the active key is resource.kubernetes.io/admin-access).',
     remediation:
       'Remove the legacy resource.k8s.io/admin-access label (inert since 1.34) and use resource.kubernetes.io/admin-access where admin access is intended.',
+    rootCause: 'check',
   },
   QUOTA001: {
     family: 'QUOTA',
@@ -196,6 +223,7 @@ export const CATALOG = {
     description:
       'A tenant namespace has ResourceClaims or ResourceClaimTemplates, or identities bound in it that can create them, but no (unscoped) ResourceQuota on count/resourceclaims.resource.k8s.io.',
     remediation: 'Add a ResourceQuota with count/resourceclaims.resource.k8s.io to every tenant namespace.',
+    rootCause: 'check',
   },
   QUOTA002: {
     family: 'QUOTA',
@@ -204,6 +232,7 @@ export const CATALOG = {
     description:
       'A tenant namespace requests devices of a DeviceClass (in claims or templates, firstAvailable included) and no unscoped ResourceQuota there limits <class>.deviceclass.resource.k8s.io/devices (or its requests.deviceclass.resource.kubernetes.io/<class> mirror).',
     remediation: "Add <class>.deviceclass.resource.k8s.io/devices to the tenant namespace's ResourceQuota for every DeviceClass it uses.",
+    rootCause: 'check',
   },
   QUOTA003: {
     family: 'QUOTA',
@@ -212,6 +241,7 @@ export const CATALOG = {
     description:
       'A DRA ResourceQuota key (claim count or devices per DeviceClass) is at or above the high watermark (settings.quotaHighWatermark, default 90%) of its hard limit, by the reported usage (status.used) or by the usage computed from the claims. A disagreement between the two is reported.',
     remediation: 'Raise the quota or reduce usage before tenants are refused new claims.',
+    rootCause: 'object',
   },
   QUOTA004: {
     family: 'QUOTA',
@@ -220,6 +250,7 @@ export const CATALOG = {
     description:
       'A ResourceClaim or ResourceClaimTemplate request (or firstAvailable subrequest) uses allocationMode: All; quota charges each such claim the worst case of 32 devices of its DeviceClass (claims generated from a template are charged too, so they are reported beside the template).',
     remediation: 'Prefer ExactCount requests; allocationMode: All charges 32 devices of quota per request.',
+    rootCause: 'check',
   },
   ZERO001: {
     family: 'ZERO',
@@ -229,6 +260,7 @@ export const CATALOG = {
       'A DeviceClass is requested by claims or claim templates in two or more tenant namespaces and has no zeroing indicator: device memory can leak from one tenant to the next.',
     remediation:
       'Configure device zeroing for the DeviceClass (driver config or the dra-posture.io/zero-on-release annotation once the driver zeroes memory), or give each tenant its own class.',
+    rootCause: 'device-class',
   },
   ZERO002: {
     family: 'ZERO',
@@ -237,6 +269,7 @@ export const CATALOG = {
     description:
       'An accelerator DeviceClass (its name or driver matches settings.acceleratorPattern — gpu, tpu, npu, fpga, accel — or it is listed in settings.acceleratorClasses) has no zeroing indicator.',
     remediation: 'Configure device zeroing for the accelerator DeviceClass, or record with the annotation that the driver zeroes devices on release.',
+    rootCause: 'device-class',
   },
   POD001: {
     family: 'POD',
@@ -245,6 +278,7 @@ export const CATALOG = {
     description:
       'A container (including init containers) of a DRA driver pod runs with securityContext.privileged: true: all host devices and capabilities, no seccomp/AppArmor confinement.',
     remediation: 'Run the kubelet plugin container unprivileged, with only the capabilities and host paths it needs.',
+    rootCause: 'workload',
   },
   POD002: {
     family: 'POD',
@@ -252,6 +286,7 @@ export const CATALOG = {
     title: 'DRA driver pod shares host namespaces or mounts /, /proc or /sys',
     description: 'A DRA driver pod uses hostPID, hostNetwork or hostIPC, or mounts exactly /, /proc or /sys from the host.',
     remediation: 'Drop hostPID/hostNetwork/hostIPC and mount only the kubelet plugin directories, not /, /proc or /sys.',
+    rootCause: 'workload',
   },
   POD003: {
     family: 'POD',
@@ -261,6 +296,7 @@ export const CATALOG = {
       'A DRA driver container (or init container) lacks capabilities drop ALL, readOnlyRootFilesystem, runAsNonRoot (pod or container), seccomp RuntimeDefault (pod or container) or allowPrivilegeEscalation=false. One finding per container.',
     remediation:
       'Set drop ALL capabilities, readOnlyRootFilesystem, runAsNonRoot, seccompProfile RuntimeDefault and allowPrivilegeEscalation=false on the driver containers.',
+    rootCause: 'workload',
   },
   POD004: {
     family: 'POD',
@@ -269,9 +305,11 @@ export const CATALOG = {
     description:
       'A pod in a tenant namespace that is not a DRA driver pod mounts /var/lib/kubelet/plugins or /var/lib/kubelet/plugins_registry (or a parent or a sub-directory of them): it can talk to every driver socket on the node.',
     remediation: 'Remove the kubelet plugin directory mounts from tenant pods and forbid hostPath in tenant namespaces (Pod Security Admission restricted).',
+    rootCause: 'workload',
   },
   AUDIT001: {
     family: 'AUDIT',
+    rootCause: 'object',
     severity: 'high',
     title: 'ResourceClaim with adminAccess created',
     description:
@@ -281,6 +319,7 @@ export const CATALOG = {
   },
   AUDIT002: {
     family: 'AUDIT',
+    rootCause: 'object',
     severity: 'high',
     title: 'Opaque device parameters over 16 KiB',
     description:
@@ -289,6 +328,7 @@ export const CATALOG = {
   },
   AUDIT003: {
     family: 'AUDIT',
+    rootCause: 'object',
     severity: 'medium',
     title: 'DeviceClass or ResourceSlice mutated by a non-driver',
     description:
@@ -297,6 +337,7 @@ export const CATALOG = {
   },
   AUDIT004: {
     family: 'AUDIT',
+    rootCause: 'object',
     severity: 'high',
     title: 'Denied resourceclaims/driver or resourceclaims/binding writes',
     description:
@@ -306,6 +347,7 @@ export const CATALOG = {
   },
   AUDIT005: {
     family: 'AUDIT',
+    rootCause: 'object',
     severity: 'critical',
     title: 'nodes/status written by impersonating another node',
     description:
@@ -315,6 +357,7 @@ export const CATALOG = {
   },
   AUDIT006: {
     family: 'AUDIT',
+    rootCause: 'object',
     severity: 'medium',
     title: 'API server audit log misses claim mutations',
     description:

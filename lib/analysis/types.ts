@@ -28,12 +28,47 @@ export interface Finding {
   id: string;
   check: CheckId;
   severity: Severity;
+  /** The issue (check + root cause) this finding belongs to: `Report.issues[].id`. */
+  issueId: string;
   title: string;
   subjects: SubjectRef[];
   objects: ObjectRef[];
   message: string;
   evidence: Evidence[];
   remediation: string;
+}
+
+/**
+ * Findings grouped by cause: one issue per check and root cause (the roles that grant it, the
+ * workload, the DeviceClass, the object, or the check itself for namespace-level gaps), ranked by risk.
+ */
+export interface Issue {
+  /** Stable: a hash of the check ID and the root-cause refs. */
+  id: string;
+  check: CheckId;
+  severity: Severity;
+  /** The check's title and the root cause in words. */
+  title: string;
+  /** What a person changes (empty for a check-level gap: one policy for every affected namespace). */
+  rootCause: ObjectRef[];
+  /** Distinct subjects and objects the findings are about (root-cause refs left out), by kind. */
+  affected: Record<string, number>;
+  findingIds: string[];
+  /** One fix for the whole group. */
+  remediation: string;
+  risk: IssueRisk;
+}
+
+/** Risk = severity × reach × exposure (lib/analysis/issues/risk.ts), each part explained. */
+export interface IssueRisk {
+  score: number;
+  severity: number;
+  /** 1 + log10(1 + nodes + claims + tenant namespaces reached). */
+  reach: number;
+  /** The largest exposure multiplier of the identities behind the issue (1 when none applies). */
+  exposure: number;
+  /** The score's parts in words, reach first, then exposure. */
+  reasons: string[];
 }
 
 export type StatusWriterMode = 'node-authorizer' | 'constrained-impersonation' | 'rbac' | 'impersonation';
@@ -92,6 +127,8 @@ export interface Report {
   schemaVersion: 1;
   source: { kind: SourceKind; name: string; collectedAt: string | null; kubernetesVersion: string | null };
   summary: Record<Severity, number>;
+  /** Findings grouped by cause, highest risk first; every finding is in exactly one issue. */
+  issues: Issue[];
   findings: Finding[];
   allNodes: AllNodesWriters;
   nodes: NodeReport[];

@@ -1,6 +1,7 @@
 import { usernameOf } from '@/lib/analysis/context/identities';
 import { compareFindings } from '@/lib/analysis/checks/registry';
-import type { AuthzEngine } from '@/lib/authz/authz-engine';
+import type { AnalysisContext } from '@/lib/analysis/context-types';
+import { groupIssues } from '@/lib/analysis/issues/group-issues';
 import { SEVERITIES, type Report, type Severity } from '@/lib/analysis/types';
 import type { AuditAggregate } from './aggregate-activity';
 import { auditFindings } from './audit-findings';
@@ -15,14 +16,16 @@ function driverUsernames(report: Report): Set<string> {
 }
 
 /**
- * The report with what the audit log adds: AUDIT findings merged into `findings` and `summary`, and
- * the `activity` section. Existing fields keep their meaning; nothing is removed.
+ * The report with what the audit log adds: AUDIT findings merged into `findings`, `summary` and
+ * `issues`, and the `activity` section. Existing fields keep their meaning; nothing is removed.
  */
-export function withActivity(report: Report, engine: AuthzEngine, aggregate: AuditAggregate): Report {
+export function withActivity(build: { report: Report; context: AnalysisContext }, aggregate: AuditAggregate): Report {
+  const { report, context } = build;
   const drivers = driverUsernames(report);
   const extra = auditFindings(aggregate.alerts, { isDriver: (u) => drivers.has(u) });
   const findings = [...report.findings, ...extra].sort(compareFindings);
   const summary = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
   for (const f of findings) summary[f.severity]++;
-  return { ...report, findings, summary, activity: { ...aggregate.activity, unusedGrants: unusedGrants(engine, aggregate) } };
+  const issues = extra.length > 0 ? groupIssues(findings, context, { allNodes: report.allNodes, nodes: report.nodes }) : report.issues;
+  return { ...report, issues, findings, summary, activity: { ...aggregate.activity, unusedGrants: unusedGrants(context.engine, aggregate) } };
 }

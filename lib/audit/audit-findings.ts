@@ -1,5 +1,6 @@
 import { usernameOf } from '@/lib/analysis/context/identities';
 import { findingId } from '@/lib/analysis/finding-id';
+import { issueIdOf, rootCauseOf } from '@/lib/analysis/issues/root-cause';
 import { describeSubject } from '@/lib/k8s/refs';
 import { CATALOG } from '@/lib/analysis/catalog';
 import type { Finding } from '@/lib/analysis/types';
@@ -32,6 +33,7 @@ export function auditFindings(alerts: readonly AggregatedAlert[], options: Audit
     }
     out.push({
       id: findingId(a.check, [a.subject], a.objects),
+      issueId: issueIdOf(a.check, rootCauseOf({ check: a.check, objects: a.objects })),
       check: a.check,
       severity: check.severity,
       title: check.title,

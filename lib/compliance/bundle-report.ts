@@ -21,5 +21,8 @@ export function parseBundleReport(value: unknown): Report {
   for (const key of ['findings', 'nodes', 'quotas', 'deviceClasses', 'warnings'] as const) if (!Array.isArray(r![key])) fail(`has no ${key} list`);
   if (!r!.allNodes || !Array.isArray(r!.allNodes.statusWriters) || !Array.isArray(r!.allNodes.claimStatusWriters))
     fail('has no allNodes writer lists (made by an older dra-posture?)');
+  // Bundles made before issues existed carry none: their findings are read as they were.
+  if (r!.issues === undefined) return { ...(r as Report), issues: [] };
+  if (!Array.isArray(r!.issues)) fail('has an issues field that is not a list');
   return r as Report;
 }

@@ -19,6 +19,7 @@ describe('findings CSV', () => {
       id: 'f1',
       check: 'DRA003',
       severity: 'high',
+      issueId: 'issue-0',
       title: 'title',
       subjects: [{ kind: 'User', name: '=cmd|calc' }],
       objects: [],

@@ -213,6 +213,7 @@ describe('annotateFindings', () => {
       id: severity,
       check: 'DRA003' as const,
       severity,
+      issueId: `issue-${severity}`,
       title: '',
       subjects: [subject],
       objects: [{ kind: 'ClusterRoleBinding', name: 'driver' }],

@@ -2,6 +2,7 @@ import { groupNodeWriters } from './node-writer-groups';
 import { describeRef, describeSubject } from '@/lib/k8s/refs';
 import { describeEvidence } from '@/lib/analysis/evidence';
 import { checksFired } from './checks-fired';
+import { issuePages } from './issue-pages';
 import { SEVERITY_COLOURS, summaryChartSvg } from './summary-chart-svg';
 import { SEVERITIES, type Finding, type NodeStatusWriter, type Report } from '@/lib/analysis/types';
 
@@ -13,8 +14,6 @@ export interface HtmlReportOptions {
   generatedAt: string;
   toolVersion: string;
 }
-
-const TITLES: Record<string, string> = { critical: 'Critical', high: 'High', medium: 'Medium', low: 'Low', info: 'Info' };
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -60,6 +59,31 @@ function renderFinding(f: Finding): string {
   if (f.remediation) parts.push(`<p><strong>Remediation:</strong></p><pre>${h(f.remediation)}</pre>`);
   parts.push(`<p class="muted">ID <code>${h(f.id)}</code></p></article>`);
   return parts.join('');
+}
+
+function* renderIssues(report: Report): Generator<string> {
+  yield '<section id="issues"><h2>Issues, highest risk first</h2>';
+  if (report.issues.length === 0) {
+    yield '<p>No findings.</p></section>';
+    return;
+  }
+  yield '<table><thead><tr><th scope="col" style="width:3rem">#</th><th scope="col" style="width:4rem">Risk</th><th scope="col" style="width:5.5rem">Severity</th><th scope="col">Issue</th><th scope="col" style="width:5rem">Findings</th><th scope="col">Why</th></tr></thead><tbody>';
+  for (const [n, i] of report.issues.entries()) {
+    yield `<tr><td>${n + 1}</td><td>${i.risk.score}</td><td>${h(i.severity)}</td><td><a href="#issue-${h(i.id)}">${h(i.check)}: ${h(i.title)}</a></td><td>${i.findingIds.length}</td><td>${h(i.risk.reasons.join('; ')) || '–'}</td></tr>`;
+  }
+  yield '</tbody></table></section>';
+  yield '<section id="findings"><h2>Findings by issue</h2>';
+  for (const page of issuePages(report)) {
+    const i = page.issue;
+    const colour = SEVERITY_COLOURS[i.severity];
+    yield `<section class="issue" id="issue-${h(i.id)}"><h3><span class="badge" style="background:${colour}">${h(i.severity)}</span> ${page.rank}. ${h(i.check)}: ${h(i.title)}</h3>`;
+    yield `<p>Risk <strong>${i.risk.score}</strong> <span class="muted">(severity ${i.risk.severity} × reach ${i.risk.reach} × exposure ${i.risk.exposure})</span>${i.risk.reasons.length > 0 ? `: ${h(i.risk.reasons.join('; '))}` : ''}</p>`;
+    yield `<p><strong>Fix:</strong></p><pre>${h(i.remediation)}</pre>`;
+    for (const f of page.findings) yield renderFinding(f);
+    if (page.more > 0) yield `<p class="muted">… and ${page.more} more findings of this issue (all of them are in report.json).</p>`;
+    yield '</section>';
+  }
+  yield '</section>';
 }
 
 const writer = (w: NodeStatusWriter) =>
@@ -137,6 +161,7 @@ export function* renderReportHtmlChunks(report: Report, options: HtmlReportOptio
   yield `<dt>Findings</dt><dd>${total}</dd></dl>`;
   yield `<h2>Summary</h2><figure>${summaryChartSvg(report.summary)}<figcaption class="muted">Findings by severity</figcaption></figure></section>`;
 
+  yield* renderIssues(report);
   const fired = checksFired(report);
   if (fired.length > 0) {
     yield '<section id="checks"><h2>Checks with findings</h2><table><thead><tr><th scope="col">Check</th><th scope="col">Severity</th><th scope="col">Findings</th><th scope="col">What it means</th><th scope="col">Fix</th></tr></thead><tbody>';
@@ -144,15 +169,6 @@ export function* renderReportHtmlChunks(report: Report, options: HtmlReportOptio
       yield `<tr><td>${h(c.id)}: ${h(c.entry.title)}</td><td>${h(c.entry.severity)}</td><td>${c.findings}</td><td>${h(c.entry.description)}</td><td>${h(c.entry.remediation)}</td></tr>`;
     yield '</tbody></table></section>';
   }
-  yield '<section id="findings"><h2>Findings</h2>';
-  if (report.findings.length === 0) yield '<p>No findings.</p>';
-  for (const sev of SEVERITIES) {
-    const group = report.findings.filter((f) => f.severity === sev);
-    if (group.length === 0) continue;
-    yield `<h3>${TITLES[sev]} (${group.length})</h3>`;
-    for (const f of group) yield renderFinding(f);
-  }
-  yield '</section>';
   yield* renderNodes(report);
   yield* renderQuotas(report);
   yield* renderZeroing(report);

@@ -2,6 +2,7 @@ import { SEVERITIES, type ClaimStatusWriter, type Finding, type NodeStatusWriter
 import { describeRef, describeSubject } from '@/lib/k8s/refs';
 import { describeEvidence } from '@/lib/analysis/evidence';
 import { checksFired } from './checks-fired';
+import { issuePages } from './issue-pages';
 
 // The posture report as Markdown: summary, findings by severity (evidence and remediation), node
 // status writers, claim status writers, quotas, device classes, warnings. Pure; every name coming
@@ -22,6 +23,28 @@ export function fenced(text: string, info = ''): string {
 }
 
 const e = escapeMarkdown;
+
+function renderIssues(report: Report): string[] {
+  const lines = ['## Issues, highest risk first', ''];
+  if (report.issues.length === 0) return [...lines, 'No findings.', ''];
+  lines.push('| # | Risk | Severity | Issue | Findings | Why |', '|---|---|---|---|---|---|');
+  report.issues.forEach((i, n) =>
+    lines.push(
+      `| ${n + 1} | ${i.risk.score} | ${i.severity} | ${e(i.check)}: ${e(i.title)} | ${i.findingIds.length} | ${e(i.risk.reasons.join('; ')) || '–'} |`,
+    ),
+  );
+  lines.push('', '## Findings by issue', '');
+  for (const page of issuePages(report)) {
+    const i = page.issue;
+    lines.push(`### ${page.rank}. ${e(i.check)}: ${e(i.title)}`, '');
+    lines.push(`- **Severity:** ${i.severity} · **Risk:** ${i.risk.score} (severity ${i.risk.severity} × reach ${i.risk.reach} × exposure ${i.risk.exposure})`);
+    if (i.risk.reasons.length > 0) lines.push(`- **Why:** ${e(i.risk.reasons.join('; '))}`);
+    lines.push(`- **ID:** ${e(i.id)} · **Findings:** ${i.findingIds.length}`, '', 'Fix:', '', fenced(i.remediation), '');
+    for (const f of page.findings) lines.push(...renderFinding(f));
+    if (page.more > 0) lines.push(`… and ${page.more} more findings of this issue (all of them are in \`report -o json\`).`, '');
+  }
+  return lines;
+}
 
 function renderFinding(f: Finding): string[] {
   const lines = [`#### ${e(f.check)}: ${e(f.title)}`, ''];
@@ -102,21 +125,13 @@ export function renderReportMarkdown(report: Report): string {
   for (const sev of SEVERITIES) lines.push(`| ${SEVERITY_TITLE[sev]} | ${report.summary[sev] ?? 0} |`);
   lines.push('');
 
+  lines.push(...renderIssues(report));
   const fired = checksFired(report);
   if (fired.length > 0) {
     lines.push('## Checks with findings', '', '| Check | Severity | Findings | What it means | Fix |', '|---|---|---|---|---|');
     for (const c of fired)
       lines.push(`| ${c.id}: ${e(c.entry.title)} | ${c.entry.severity} | ${c.findings} | ${e(c.entry.description)} | ${e(c.entry.remediation)} |`);
     lines.push('');
-  }
-
-  lines.push('## Findings', '');
-  if (report.findings.length === 0) lines.push('No findings.', '');
-  for (const sev of SEVERITIES) {
-    const group = report.findings.filter((f) => f.severity === sev);
-    if (group.length === 0) continue;
-    lines.push(`### ${SEVERITY_TITLE[sev]} (${group.length})`, '');
-    for (const f of group) lines.push(...renderFinding(f));
   }
 
   lines.push(...renderNodes(report), ...renderQuotas(report), ...renderDeviceClasses(report));

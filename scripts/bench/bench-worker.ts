@@ -6,6 +6,7 @@ import type { AuthzRequest, ResourceAttributes } from '@/lib/authz/types';
 import { serviceAccountUser } from '@/lib/authz/user-info';
 import { loadSnapshot } from '@/server/sources/snapshot-source';
 import { buildReport } from '@/lib/report/build-report';
+import { reportJsonChunks } from '@/lib/report/report-json';
 import { runVerify } from '@/server/cli/commands/verify';
 import type { CommandIO } from '@/server/cli/command-io';
 import { makeBundle, writeBundleFile } from '@/server/compliance/write-bundle';
@@ -138,6 +139,26 @@ async function main() {
         findings: report.findings.length,
         nodes: report.nodes.length,
         peakRssBytes: process.resourceUsage().maxRSS * 1024,
+      }),
+    );
+    return;
+  }
+  if (phase === 'issues') {
+    // Issue 13's figures: how many issues, whether they partition the findings, the JSON's size, the top ten.
+    const state = await loadSnapshot(path, { maxBytes: MAX_BYTES });
+    const report = buildReport(state);
+    const owner = new Map<string, number>();
+    for (const i of report.issues) for (const id of i.findingIds) owner.set(id, (owner.get(id) ?? 0) + 1);
+    const partition = report.findings.every((f) => owner.get(f.id) === 1) && owner.size === report.findings.length;
+    let jsonBytes = 0;
+    for (const chunk of reportJsonChunks(report)) jsonBytes += Buffer.byteLength(chunk) + 1;
+    console.log(
+      JSON.stringify({
+        issues: report.issues.length,
+        findings: report.findings.length,
+        partition: partition ? 1 : 0,
+        jsonBytes,
+        top: report.issues.slice(0, 10).map((i) => ({ score: i.risk.score, check: i.check, title: i.title, findings: i.findingIds.length, reasons: i.risk.reasons })),
       }),
     );
     return;

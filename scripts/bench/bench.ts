@@ -12,6 +12,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 let file = '';
 
 function runPhase(phase: string, path = file, ...rest: string[]): Record<string, number> {
+  return runWorker(phase, path, ...rest) as Record<string, number>;
+}
+
+function runWorker(phase: string, path = file, ...rest: string[]): unknown {
   const out = execFileSync(
     process.execPath,
     ['--conditions=react-server', '--max-old-space-size=4096', '--import', 'tsx', join(here, 'bench-worker.ts'), phase, path, ...rest],
@@ -126,8 +130,24 @@ async function main() {
       .map(([k, v]) => `${v.toLocaleString('en-US')} ${k}`)
       .join(', ')}\n`,
   );
+  const issues = runWorker('issues') as IssueFigures;
+  rows.push(
+    ['issues (findings grouped by cause)', `${issues.issues.toLocaleString('en-US')} for ${issues.findings.toLocaleString('en-US')} findings`, '≤ 1,000', check(issues.issues <= 1000)],
+    ['every finding in exactly one issue', issues.partition ? 'yes' : 'no', 'yes', check(issues.partition === 1)],
+    ['report JSON size', `${mb(issues.jsonBytes)} = ${((issues.jsonBytes / bytes) * 100).toFixed(0)}% of the snapshot`, '≤ 25%', check(issues.jsonBytes <= bytes / 4)],
+  );
   const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
   for (const r of rows) console.log(`${r[0].padEnd(w[0])}  ${r[1].padEnd(w[1])}  ${r[2].padEnd(w[2])}  ${r[3]}`);
+  console.log('\nTen highest-risk issues:');
+  issues.top.forEach((t, n) => console.log(`${String(n + 1).padStart(2)}. ${t.score.toFixed(1).padStart(6)}  ${t.title} (${t.findings} findings)\n            ${t.reasons.join('; ') || '–'}`));
+}
+
+interface IssueFigures {
+  issues: number;
+  findings: number;
+  partition: number;
+  jsonBytes: number;
+  top: { score: number; check: string; title: string; findings: number; reasons: string[] }[];
 }
 
 main().catch((e) => {

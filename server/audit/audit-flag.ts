@@ -8,5 +8,5 @@ import { readAuditLog } from './read-audit-log';
 export async function reportWithAudit(build: ReportBuild, auditPath: string | undefined): Promise<Report> {
   if (auditPath === undefined) return build.report;
   const aggregate = await readAuditLog(auditPath);
-  return withActivity(build.report, build.context.engine, aggregate);
+  return withActivity(build, aggregate);
 }

@@ -35,7 +35,7 @@ export async function getAnalysis(): Promise<CachedAnalysis> {
   let entry = cache.get(state);
   if (!entry || entry.auditKey !== auditKey) {
     const base = buildReportWithContext(state);
-    const report = uploaded ? withActivity(base.report, base.context.engine, uploaded.aggregate) : await reportWithAudit(base, process.env.DRA_POSTURE_AUDIT);
+    const report = uploaded ? withActivity(base, uploaded.aggregate) : await reportWithAudit(base, process.env.DRA_POSTURE_AUDIT);
     const build = { ...base, report };
     entry = {
       ...build,

@@ -2,6 +2,7 @@ import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { findingId } from '@/lib/analysis/finding-id';
 import { SEVERITIES, type CheckId, type Finding } from '@/lib/analysis/types';
 import { CATALOG } from '@/lib/analysis/catalog';
+import { issueIdOf, rootCauseOf } from '@/lib/analysis/issues/root-cause';
 import type { Check } from './check-types';
 import { AUDIT_CHECKS } from './audit-checks';
 import { CLAIM_CHECKS } from './claim-checks';
@@ -42,6 +43,7 @@ export function runChecks(ctx: AnalysisContext, checks: readonly Check[] = CHECK
         id: findingId(check.id, draft.subjects, draft.objects),
         check: check.id,
         severity,
+        issueId: issueIdOf(check.id, rootCauseOf({ check: check.id, objects: draft.objects })),
         title,
         subjects: draft.subjects,
         objects: draft.objects,

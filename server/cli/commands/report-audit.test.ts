@@ -77,6 +77,10 @@ describe('report --audit', () => {
     ]);
     const checks = report.findings.filter((f) => f.check.startsWith('AUDIT')).map((f) => f.check);
     expect(checks.sort()).toEqual(['AUDIT003', 'AUDIT004']);
+    // Every finding, the audit ones included, belongs to an issue of the report.
+    const issueIds = new Set(report.issues.map((i) => i.id));
+    for (const f of report.findings) expect(issueIds.has(f.issueId)).toBe(true);
+    expect(report.issues.some((i) => i.check === 'AUDIT004')).toBe(true);
     expect(report.summary.high + report.summary.medium).toBeGreaterThanOrEqual(2);
     // The plugin's grants: read of claims used, driver writes it holds but never made successfully.
     const plugin = a.unusedGrants.find((g) => g.identity === PLUGIN)!;

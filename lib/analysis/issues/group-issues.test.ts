@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { clusterRole, crb, node, rb, stateOf, User } from '@/lib/authz/__fixtures__/builders';
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import type { Namespace, ResourceClaim } from '@/lib/k8s/types';
+import type { Issue, Report } from '@/lib/analysis/types';
+import { buildReport } from '@/lib/report/build-report';
+import { loadDemo } from '@/server/sources/demo-source';
+
+// Findings grouped by cause (DESIGN §4 checks, issue 13): one issue per check and root cause, every
+// finding in exactly one issue, ranked by a reproducible risk score.
+
+const namespace = (name: string): Namespace => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+const claimIn = (ns: string): ResourceClaim => ({
+  apiVersion: 'resource.k8s.io/v1',
+  kind: 'ResourceClaim',
+  metadata: { name: 'gpu', namespace: ns },
+  spec: { devices: { requests: [{ name: 'g', exactly: { deviceClassName: 'gpu.example.com' } }] } },
+});
+const classWriter = clusterRole('deviceclass-writer', [{ verbs: ['create', 'update'], apiGroups: ['resource.k8s.io'], resources: ['deviceclasses'] }]);
+
+function issuesOf(state: ClusterState, check: string): { report: Report; issues: Issue[] } {
+  const report = buildReport(state);
+  return { report, issues: report.issues.filter((i) => i.check === check) };
+}
+
+function expectPartition(report: Report) {
+  const owner = new Map<string, string>();
+  for (const issue of report.issues)
+    for (const id of issue.findingIds) {
+      expect(owner.has(id), `finding ${id} in two issues`).toBe(false);
+      owner.set(id, issue.id);
+    }
+  expect([...owner.keys()].sort()).toEqual(report.findings.map((f) => f.id).sort());
+  for (const f of report.findings) expect(owner.get(f.id)).toBe(f.issueId);
+}
+
+describe('issues: findings grouped by root cause', () => {
+  it('two bindings of one role → one issue naming the role, with both subjects affected', () => {
+    const { report, issues } = issuesOf(
+      stateOf({
+        namespaces: [namespace('team-a')],
+        clusterRoles: [classWriter],
+        clusterRoleBindings: [
+          crb('alice-classes', { kind: 'ClusterRole', name: 'deviceclass-writer' }, [User('alice')]),
+          crb('bob-classes', { kind: 'ClusterRole', name: 'deviceclass-writer' }, [User('bob')]),
+        ],
+      }),
+      'DRA003',
+    );
+    expect(report.findings.filter((f) => f.check === 'DRA003')).toHaveLength(2);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ rootCause: [{ kind: 'ClusterRole', name: 'deviceclass-writer' }], affected: { ClusterRoleBinding: 2, User: 2 } });
+    expect(issues[0].findingIds).toHaveLength(2);
+    expectPartition(report);
+  });
+
+  it('one binding, two subjects → one issue', () => {
+    const { report, issues } = issuesOf(
+      stateOf({
+        clusterRoles: [classWriter],
+        clusterRoleBindings: [crb('classes', { kind: 'ClusterRole', name: 'deviceclass-writer' }, [User('alice'), User('bob')])],
+      }),
+      'DRA003',
+    );
+    expect(issues).toHaveLength(1);
+    expect(issues[0].affected).toEqual({ ClusterRoleBinding: 1, User: 2 });
+    expectPartition(report);
+  });
+
+  it('two roles granting the same thing stay two issues (two different fixes)', () => {
+    const other = clusterRole('other-writer', classWriter.rules!);
+    const { issues } = issuesOf(
+      stateOf({
+        clusterRoles: [classWriter, other],
+        clusterRoleBindings: [
+          crb('a', { kind: 'ClusterRole', name: 'deviceclass-writer' }, [User('alice')]),
+          crb('b', { kind: 'ClusterRole', name: 'other-writer' }, [User('bob')]),
+        ],
+      }),
+      'DRA003',
+    );
+    expect(issues.map((i) => i.rootCause.map((r) => r.name).join())).toEqual(expect.arrayContaining(['deviceclass-writer', 'other-writer']));
+    expect(issues).toHaveLength(2);
+  });
+
+  it('a stock role (cluster-admin, edit, system:*) is not the root cause: its bindings are', () => {
+    const { issues } = issuesOf(
+      stateOf({
+        namespaces: [namespace('tenant-a'), namespace('tenant-b')],
+        clusterRoles: [clusterRole('edit', [{ verbs: ['patch'], apiGroups: [''], resources: ['namespaces'] }])],
+        roleBindings: [
+          rb('tenant-a', 'devs', { kind: 'ClusterRole', name: 'edit' }, [User('alice')]),
+          rb('tenant-b', 'devs', { kind: 'ClusterRole', name: 'edit' }, [User('bob')]),
+        ],
+      }),
+      'CLAIM003',
+    );
+    expect(issues.map((i) => i.rootCause.map((r) => `${r.kind} ${r.namespace}/${r.name}`))).toEqual(
+      expect.arrayContaining([['RoleBinding tenant-a/devs'], ['RoleBinding tenant-b/devs']]),
+    );
+  });
+
+  it('3 tenant namespaces missing a claim quota → one QUOTA001 issue with 3 namespaces affected and one fix', () => {
+    const names = ['tenant-a', 'tenant-b', 'tenant-c'];
+    const { report, issues } = issuesOf(stateOf({ namespaces: names.map(namespace), resourceClaims: names.map(claimIn), nodes: [node('n1')] }), 'QUOTA001');
+    expect(report.findings.filter((f) => f.check === 'QUOTA001')).toHaveLength(3);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ rootCause: [], affected: { Namespace: 3 }, title: expect.stringContaining('3 namespaces') });
+    expect(issues[0].remediation).toContain('count/resourceclaims.resource.k8s.io');
+    expect(issues[0].risk.reasons).toContain('affects 3 tenant namespaces');
+    expectPartition(report);
+  });
+});
+
+describe('issues of the demo', () => {
+  it('partition the findings, carry stable IDs and an explained, reproducible risk', async () => {
+    const state = await loadDemo();
+    const a = buildReport(state);
+    expectPartition(a);
+    expect(buildReport(state).issues).toEqual(a.issues);
+    for (const i of a.issues) {
+      expect(i.risk.score).toBeCloseTo(Math.round(i.risk.severity * i.risk.reach * i.risk.exposure * 10) / 10, 0);
+      expect(i.findingIds.length).toBeGreaterThan(0);
+    }
+    const scores = a.issues.map((i) => i.risk.score);
+    expect([...scores].sort((x, y) => y - x)).toEqual(scores);
+  });
+
+  it('rank the reviewed top risks in the order demo/EXPECTED.md §6 explains', async () => {
+    const top = buildReport(await loadDemo())
+      .issues.slice(0, 6)
+      .map((i) => `${i.check} ${i.rootCause.map((r) => `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`).join(', ')}`);
+    expect(top).toEqual([
+      'DRA001 ClusterRoleBinding intel-driver-admin',
+      'DRA005 ClusterRole nv-status-writer',
+      'POD001 DaemonSet gpu-operator/dra-driver-nvidia-gpu-kubelet-plugin',
+      'POD004 Pod tenant-b/nvidia-smi-debug',
+      'NODE001 ClusterRole node-status-patch-role',
+      'NODE002 ClusterRole support-impersonator',
+    ]);
+  });
+});

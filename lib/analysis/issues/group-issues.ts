@@ -1,0 +1,110 @@
+import { CATALOG } from '@/lib/analysis/catalog';
+import type { AnalysisContext } from '@/lib/analysis/context-types';
+import type { NodeWriterLists } from '@/lib/analysis/node-writers/node-writers';
+import { SEVERITIES, type Finding, type Issue, type IssueRisk, type Severity } from '@/lib/analysis/types';
+import { compareStrings, describeRef, refKey, sortSubjects } from '@/lib/k8s/refs';
+import type { SubjectRef } from '@/lib/k8s/types';
+import { ReachIndex } from './reach';
+import { rootCauseOf } from './root-cause';
+
+// Findings grouped by cause and ranked by risk = severity × reach × exposure:
+// - severity: critical 10, high 6, medium 3, low 1.5, info 0.5;
+// - reach: 1 + log10(1 + the nodes whose nodes/status the issue's identities can write + the allocated
+//   claims whose device status they can forge + the tenant namespaces it affects);
+// - exposure: the largest multiplier among its identities: 3 for a group every identity carries
+//   (system:authenticated, system:serviceaccounts…), 2 for a service account whose token sits on every
+//   node (a DaemonSet) or in a tenant namespace, else 1.
+// The score is rounded to one decimal; ties go by severity, check and ID so the order is reproducible.
+
+export const SEVERITY_WEIGHT: Record<Severity, number> = { critical: 10, high: 6, medium: 3, low: 1.5, info: 0.5 };
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+const plural = (n: number, one: string, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one : many}`;
+
+export function groupIssues(findings: readonly Finding[], ctx: AnalysisContext, writers: NodeWriterLists): Issue[] {
+  const groups = new Map<string, Finding[]>();
+  for (const f of findings) {
+    const list = groups.get(f.issueId);
+    if (list) list.push(f);
+    else groups.set(f.issueId, [f]);
+  }
+  const reach = new ReachIndex(ctx, writers);
+  const issues = [...groups.entries()].map(([id, list]) => buildIssue(id, list, ctx, reach));
+  const rank = (s: Severity) => SEVERITIES.indexOf(s);
+  return issues.sort(
+    (a, b) => b.risk.score - a.risk.score || rank(a.severity) - rank(b.severity) || compareStrings(a.check, b.check) || compareStrings(a.id, b.id),
+  );
+}
+
+function buildIssue(id: string, findings: Finding[], ctx: AnalysisContext, reach: ReachIndex): Issue {
+  const first = findings[0];
+  const entry = CATALOG[first.check];
+  const rootCause = rootCauseOf(first);
+  const rootKeys = new Set(rootCause.map(refKey));
+  const affectedRefs = new Map<string, string>();
+  for (const f of findings) for (const r of [...f.subjects, ...f.objects]) if (!rootKeys.has(refKey(r))) affectedRefs.set(refKey(r), r.kind);
+  const affected: Record<string, number> = {};
+  for (const kind of [...affectedRefs.values()].sort(compareStrings)) affected[kind] = (affected[kind] ?? 0) + 1;
+  const subjects = sortSubjects(findings.flatMap((f) => f.subjects));
+  return {
+    id,
+    check: first.check,
+    severity: first.severity,
+    title: `${entry.title}: ${rootCause.length > 0 ? rootCause.map(describeRef).join(', ') : affectedText(affected)}`,
+    rootCause,
+    affected,
+    findingIds: findings.map((f) => f.id),
+    remediation: remediationOf(findings, entry.remediation, rootCause.length === 0),
+    risk: riskOf(first.severity, subjects, findings, ctx, reach),
+  };
+}
+
+function affectedText(affected: Record<string, number>): string {
+  const parts = Object.entries(affected).map(([kind, n]) =>
+    kind === 'Namespace' ? plural(n, 'namespace') : plural(n, kind, kind.endsWith('s') ? `${kind}es` : `${kind}s`),
+  );
+  return parts.length > 0 ? parts.join(', ') : 'cluster-wide';
+}
+
+/** One fix for the group: a check-level gap gets the general fix and one worked example; otherwise the first finding's own fix, which every finding of the same root cause shares. */
+function remediationOf(findings: Finding[], general: string, checkLevel: boolean): string {
+  const example = findings[0].remediation;
+  if (!checkLevel) return example || general;
+  if (findings.length === 1) return example ? `${general}\n\n${example}` : general;
+  return example ? `${general} The same fix applies to each of the ${fmt(findings.length)} findings; for the first:\n\n${example}` : general;
+}
+
+function riskOf(severity: Severity, subjects: SubjectRef[], findings: Finding[], ctx: AnalysisContext, reach: ReachIndex): IssueRisk {
+  const reasons: string[] = [];
+  const nodes = reach.statusNodes(subjects);
+  if (nodes > 0)
+    reasons.push(nodes === reach.nodeCount && nodes > 1 ? `writes status of all ${fmt(nodes)} nodes` : `writes status of ${plural(nodes, 'node')}`);
+  const claims = reach.claims(subjects);
+  if (claims > 0) reasons.push(`can forge device status of ${plural(claims, 'allocated claim')}`);
+  const tenants = new Set<string>();
+  for (const f of findings) {
+    for (const r of [...f.subjects, ...f.objects]) {
+      const ns = r.kind === 'Namespace' ? r.name : r.namespace;
+      if (ns && ctx.isTenantNamespace(ns)) tenants.add(ns);
+    }
+  }
+  if (tenants.size > 0) reasons.push(`affects ${plural(tenants.size, 'tenant namespace')}`);
+  let exposure = 1;
+  const exposures: string[] = [];
+  for (const s of subjects) {
+    const e = reach.exposure(s);
+    if (e.factor > 1) exposures.push(e.text);
+    exposure = Math.max(exposure, e.factor);
+  }
+  if (exposures.length > 3) reasons.push(...exposures.slice(0, 3), `and ${plural(exposures.length - 3, 'more exposed identity', 'more exposed identities')}`);
+  else reasons.push(...exposures);
+  const reachFactor = 1 + Math.log10(1 + nodes + claims + tenants.size);
+  const weight = SEVERITY_WEIGHT[severity];
+  return {
+    score: Math.round(weight * reachFactor * exposure * 10) / 10,
+    severity: weight,
+    reach: Math.round(reachFactor * 100) / 100,
+    exposure,
+    reasons,
+  };
+}
