@@ -24,6 +24,18 @@ export function FindingsFilters({
     onChange({ ...filters, severity: filters.severity.includes(s) ? filters.severity.filter((x) => x !== s) : [...filters.severity, s] });
   return (
     <form role="search" aria-label="Filter findings" className="space-y-4" onSubmit={(e) => e.preventDefault()}>
+      {filters.issue && (
+        <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
+          Showing the findings of issue <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs">{filters.issue}</code>
+          <button
+            type="button"
+            onClick={() => onChange({ ...filters, issue: '' })}
+            className="rounded-full border border-slate-300 px-2.5 py-0.5 text-xs font-medium text-slate-700 hover:border-slate-400"
+          >
+            Show every issue
+          </button>
+        </p>
+      )}
       <fieldset>
         <legend className="mb-1.5 text-xs font-medium uppercase tracking-wide text-slate-500">Severity</legend>
         <div className="flex flex-wrap gap-2">

@@ -7,6 +7,7 @@ import { EmptyState, PageHeader, Panel } from '@/components/ui/panel';
 import { CheckFamilies } from './check-families';
 import { SeverityCards } from './severity-cards';
 import { TopFindings } from './top-findings';
+import { TopRisks } from './top-risks';
 import { ViewLinks } from './view-links';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -20,6 +21,17 @@ export function OverviewView({ report, facts, bindings }: { report: Report; fact
         description="Who can do what to ResourceClaims, ResourceSlices, DeviceClasses and nodes/status, how DRA quota is used, and whether shared accelerators are zeroed between tenants."
       />
       <SeverityCards summary={report.summary} />
+      {facts.topIssues.length > 0 && (
+        <Panel
+          className="mt-6"
+          id="top-risks"
+          title="Top risks"
+          description={`Findings grouped by cause: ${plural(report.issues.length, 'issue')}, ranked by severity × reach × exposure`}
+          bodyClassName="px-4 py-1"
+        >
+          <TopRisks issues={facts.topIssues} />
+        </Panel>
+      )}
       <div className="mt-6 grid gap-6 lg:grid-cols-5">
         <Panel
           className="lg:col-span-2"

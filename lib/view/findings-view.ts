@@ -11,11 +11,13 @@ export interface FindingFilters {
   check: string[];
   namespace: string;
   subject: string;
+  /** Only the findings of one issue (Report.issues[].id). */
+  issue: string;
   q: string;
   sort: FindingSort;
 }
 
-export const DEFAULT_FILTERS: FindingFilters = { severity: [], check: [], namespace: '', subject: '', q: '', sort: 'severity' };
+export const DEFAULT_FILTERS: FindingFilters = { severity: [], check: [], namespace: '', subject: '', issue: '', q: '', sort: 'severity' };
 
 type Params = { get(name: string): string | null; getAll(name: string): string[] };
 
@@ -35,6 +37,7 @@ export function parseFindingFilters(params: Params): FindingFilters {
     check: list(params, 'check').filter((c) => /^[A-Z]+[0-9]{3}$/.test(c)),
     namespace: (params.get('namespace') ?? '').slice(0, 253),
     subject: (params.get('subject') ?? '').slice(0, 512),
+    issue: /^[0-9a-f]{16}$/.test(params.get('issue') ?? '') ? params.get('issue')! : '',
     q: (params.get('q') ?? '').slice(0, 200),
     sort: (SORT_KEYS as readonly string[]).includes(sort) ? (sort as FindingSort) : 'severity',
   };
@@ -46,6 +49,7 @@ export function findingFiltersToQuery(f: FindingFilters): Record<string, string 
     check: f.check.length ? f.check.join(',') : undefined,
     namespace: f.namespace || undefined,
     subject: f.subject || undefined,
+    issue: f.issue || undefined,
     q: f.q || undefined,
     sort: f.sort === 'severity' ? undefined : f.sort,
   };
@@ -71,6 +75,7 @@ export function filterFindings(findings: readonly Finding[], f: FindingFilters):
     if (f.check.length && !f.check.includes(x.check)) return false;
     if (f.namespace && !findingNamespaces(x).includes(f.namespace)) return false;
     if (f.subject && !x.subjects.some((s) => refKey(s) === f.subject)) return false;
+    if (f.issue && x.issueId !== f.issue) return false;
     if (q) {
       const hay = [x.title, x.message, x.check, ...x.subjects.map(describeSubject), ...x.objects.map((o) => `${o.kind} ${refName(o)}`)]
         .join('\n')

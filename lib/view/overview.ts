@@ -1,4 +1,4 @@
-import { SEVERITIES, type Report, type Severity } from '@/lib/analysis/types';
+import { SEVERITIES, type Issue, type Report, type Severity } from '@/lib/analysis/types';
 import { filterFindings, DEFAULT_FILTERS } from './findings-view';
 import { buildQuotaRows } from './quota-view';
 import { refKey } from '@/lib/k8s/refs';
@@ -24,6 +24,8 @@ export function checkFamilies(findings: Report['findings']): CheckFamily[] {
 
 export interface OverviewFacts {
   families: CheckFamily[];
+  /** The highest-risk issues, first first. */
+  topIssues: Issue[];
   topFindings: Report['findings'];
   nodes: number;
   /** Identities (other than kubelets) that can write the status of every node. */
@@ -42,6 +44,7 @@ export function overviewFacts(report: Report, topN = 8): OverviewFacts {
   const quotas = buildQuotaRows(report.quotas);
   return {
     families: checkFamilies(report.findings),
+    topIssues: report.issues.slice(0, 5),
     topFindings: filterFindings(report.findings, DEFAULT_FILTERS).slice(0, topN),
     nodes: report.nodes.length,
     allNodeStatusWriters: allNodes.size,

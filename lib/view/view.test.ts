@@ -118,3 +118,17 @@ describe('splitRemediation', () => {
     expect(splitRemediation('Just do it.\nCarefully.')).toEqual([{ type: 'text', text: 'Just do it.\nCarefully.' }]);
   });
 });
+
+describe('findings of one issue', () => {
+  it('the issue filter keeps only the findings whose issueId matches, and survives the URL', () => {
+    const params = new URLSearchParams({ issue: 'issue-0' });
+    // Only 16 lower-case hex digits are an issue ID: anything else from the URL is dropped.
+    expect(parseFindingFilters(params).issue).toBe('');
+    const id = '0123456789abcdef';
+    const parsed = parseFindingFilters(new URLSearchParams({ issue: id }));
+    expect(parsed.issue).toBe(id);
+    expect(findingFiltersToQuery(parsed).issue).toBe(id);
+    const findings = SAMPLE_REPORT.findings.map((f, i) => ({ ...f, issueId: i === 1 ? id : f.issueId }));
+    expect(filterFindings(findings, parsed).map((f) => f.id)).toEqual([SAMPLE_REPORT.findings[1].id]);
+  });
+});

@@ -1,0 +1,43 @@
+import Link from 'next/link';
+import { pages } from '@/lib/api/routes';
+import type { Issue } from '@/lib/analysis/types';
+import { CodeBlock } from '@/components/ui/code-block';
+import { SeverityBadge } from '@/components/ui/severity';
+
+/** The highest-risk issues: what it is, why it ranks there (reach and exposure in words), its findings and its fix. */
+export function TopRisks({ issues }: { issues: Issue[] }) {
+  return (
+    <ol className="divide-y divide-slate-100" aria-label="Top risks">
+      {issues.map((issue, i) => (
+        <li key={issue.id} className="py-3" data-issue={issue.id}>
+          <div className="flex items-start gap-3">
+            <span className="mt-0.5 w-5 shrink-0 text-right font-mono text-sm text-slate-400">{i + 1}</span>
+            <SeverityBadge severity={issue.severity} className="mt-0.5 shrink-0" />
+            <div className="min-w-0 flex-1">
+              <p className="text-sm font-medium text-slate-900">
+                <span className="font-mono text-slate-600">{issue.check}</span> {issue.title}
+              </p>
+              <p className="mt-0.5 text-xs text-slate-600">
+                {issue.risk.reasons.length > 0 ? issue.risk.reasons.join('; ') : 'no reach beyond its own objects'}
+              </p>
+              <div className="mt-1.5 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs">
+                <span className="text-slate-500" title={`severity ${issue.risk.severity} × reach ${issue.risk.reach} × exposure ${issue.risk.exposure}`}>
+                  risk <span className="font-semibold text-slate-800">{issue.risk.score}</span>
+                </span>
+                <Link href={pages.findings({ issue: issue.id })} className="font-medium text-teal-800 hover:underline">
+                  {issue.findingIds.length === 1 ? '1 finding' : `${issue.findingIds.length.toLocaleString('en-US')} findings`} →
+                </Link>
+                <details className="group w-full">
+                  <summary className="cursor-pointer font-medium text-teal-800 hover:underline">The fix</summary>
+                  <div className="mt-2">
+                    <CodeBlock code={issue.remediation} label="Fix" />
+                  </div>
+                </details>
+              </div>
+            </div>
+          </div>
+        </li>
+      ))}
+    </ol>
+  );
+}
