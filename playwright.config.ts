@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/ui/chromium';
-import { DEMO_PORT, DEMO_URL, HOSTILE_PORT, HOSTILE_URL, LIVE_PORT, LIVE_URL } from './e2e/ui/servers';
+import { AUDIT_FIXTURE, AUDIT_PORT, AUDIT_URL, DEMO_PORT, DEMO_URL, HOSTILE_PORT, HOSTILE_URL, LIVE_PORT, LIVE_URL } from './e2e/ui/servers';
 
 // Browser tests of the dashboard against real `next start` servers (built beforehand: `npm run
 // test:e2e` or scripts/test-all.sh build first). Debian's Chromium only: never `playwright install`.
@@ -40,6 +40,19 @@ export default defineConfig({
       reuseExistingServer: !process.env.CI,
       timeout: 120_000,
       env: { ...serverEnv, DRA_POSTURE_SNAPSHOT: 'e2e/fixtures/hostile' },
+    },
+    {
+      command: `npx next start -H 127.0.0.1 -p ${AUDIT_PORT}`,
+      url: `${AUDIT_URL}/api/healthz`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+      env: {
+        ...serverEnv,
+        DRA_POSTURE_STORE: `test-results/store-${AUDIT_PORT}-${Date.now()}.sqlite`,
+        DRA_POSTURE_SNAPSHOT: '',
+        DRA_POSTURE_SOURCE: 'demo',
+        DRA_POSTURE_AUDIT: AUDIT_FIXTURE,
+      },
     },
     {
       // A real kube-apiserver seeded with the demo, read live; the script stops it with the server.

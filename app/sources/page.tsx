@@ -1,11 +1,13 @@
 import type { Metadata } from 'next';
 import { ContextSwitcher } from '@/components/sources/context-switcher';
+import { AuditUpload } from '@/components/sources/audit-upload';
 import { SnapshotUpload } from '@/components/sources/snapshot-upload';
 import { PageHeader, Panel } from '@/components/ui/panel';
 import { listKubeContexts } from '@/server/services/kube-contexts';
 import { getShellInfo } from '@/server/services/shell-info';
 import { getSourceSelection } from '@/server/services/source-selection';
 import { getUploadedSnapshot, maxUploadBytes } from '@/server/services/uploaded-source';
+import { getUploadedAudit, maxAuditUploadBytes } from '@/server/services/uploaded-audit';
 
 export const metadata: Metadata = { title: 'Sources' };
 export const dynamic = 'force-dynamic';
@@ -40,6 +42,18 @@ export default async function SourcesPage() {
         description={`Output of kubectl get … -o json, a List, or multi-document YAML; at most ${Math.round(maxUploadBytes() / 1024 / 1024)} MiB. Secrets in it are dropped unread.`}
       >
         <SnapshotUpload maxBytes={maxUploadBytes()} />
+      </Panel>
+      <Panel
+        id="audit-upload"
+        className="mt-6"
+        title="Upload an audit log"
+        description={`Kubernetes audit events (audit.k8s.io/v1) from the log backend, read as they arrive; at most ${Math.round(maxAuditUploadBytes() / 1024 / 1024)} MiB. They add the Activity page and AUDIT findings to the current source.`}
+      >
+        <AuditUpload
+          maxBytes={maxAuditUploadBytes()}
+          uploaded={!!getUploadedAudit()}
+          current={getUploadedAudit()?.name ?? (process.env.DRA_POSTURE_AUDIT ? 'given at start (serve --audit)' : undefined)}
+        />
       </Panel>
     </>
   );

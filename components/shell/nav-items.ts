@@ -11,6 +11,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { href: '/nodes', label: 'Nodes', description: 'nodes/status and claim-status writers' },
   { href: '/quotas', label: 'Quotas', description: 'DRA quota usage' },
   { href: '/devices', label: 'Devices', description: 'DeviceClasses and zeroing' },
+  { href: '/activity', label: 'Activity', description: 'What identities did (audit log)' },
   { href: '/explorer', label: 'Who-can explorer', description: 'Ask the authorizer' },
   { href: '/roles', label: 'Role builder', description: 'Least-privilege roles, approved' },
   { href: '/snapshots', label: 'Snapshots', description: 'Export, history and drift' },

@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useRef, useState } from 'react';
+import { fileProblem, sendRequest } from './send-file';
 
 type Outcome = { kind: 'ok'; name: string; objects: number; warnings: string[] } | { kind: 'error'; message: string } | undefined;
 
@@ -14,29 +15,23 @@ export function SnapshotUpload({ maxBytes }: { maxBytes: number }) {
 
   async function upload() {
     const file = input.current?.files?.[0];
-    if (!file) {
-      setOutcome({ kind: 'error', message: 'Choose a file first.' });
-      return;
-    }
-    if (file.size > maxBytes) {
-      setOutcome({ kind: 'error', message: `${file.name} is ${file.size.toLocaleString('en-US')} bytes; the limit is ${maxBytes.toLocaleString('en-US')}.` });
+    const problem = fileProblem(file, maxBytes);
+    if (problem || !file) {
+      setOutcome({ kind: 'error', message: problem ?? 'Choose a file first.' });
       return;
     }
     setBusy(true);
     setOutcome(undefined);
-    try {
-      const res = await fetch(`/api/v1/sources/upload?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file });
-      const body = (await res.json()) as { source?: { name: string }; objects?: number; warnings?: string[]; error?: { message: string } };
-      if (!res.ok) setOutcome({ kind: 'error', message: body.error?.message ?? `upload failed (HTTP ${res.status})` });
-      else {
-        setOutcome({ kind: 'ok', name: body.source?.name ?? file.name, objects: body.objects ?? 0, warnings: body.warnings ?? [] });
-        router.refresh();
-      }
-    } catch {
-      setOutcome({ kind: 'error', message: 'The server did not answer.' });
-    } finally {
-      setBusy(false);
+    const r = await sendRequest<{ source?: { name: string }; objects?: number; warnings?: string[] }>(
+      `/api/v1/sources/upload?name=${encodeURIComponent(file.name)}`,
+      { method: 'POST', body: file },
+    );
+    if (!r.ok) setOutcome({ kind: 'error', message: r.message });
+    else {
+      setOutcome({ kind: 'ok', name: r.body.source?.name ?? file.name, objects: r.body.objects ?? 0, warnings: r.body.warnings ?? [] });
+      router.refresh();
     }
+    setBusy(false);
   }
 
   return (

@@ -17,6 +17,7 @@ import { PERSONA_IDS, type BuildInput, type Operation, type RoleBundle } from '.
 import { decideOperation, validateBundle } from '../../lib/role-builder/validate-bundle';
 import { collectLiveCluster } from '../../server/kube/collect-cluster';
 import { startControlPlane, type ControlPlane } from '../kube/control-plane';
+import { createAllocatedClaim, createNodeBoundToken } from '../kube/dra-traffic';
 import { kubeRequest } from '../kube/http';
 import { pathFor, readManifests, seedObjects } from '../kube/seed-manifests';
 
@@ -124,58 +125,16 @@ const tokens = new Map<string, Promise<string>>();
 /** A pod of the service account bound to `node`, and a token bound to that pod (it carries the node name). */
 function nodeBoundToken(namespace: string, sa: string, node: string): Promise<string> {
   const key = `${namespace}/${sa}@${node}`;
-  if (!tokens.has(key)) tokens.set(key, createNodeBoundToken(namespace, sa, node));
+  if (!tokens.has(key)) tokens.set(key, createNodeBoundToken(cp, namespace, sa, node));
   return tokens.get(key)!;
-}
-
-async function createNodeBoundToken(namespace: string, sa: string, node: string): Promise<string> {
-  const name = `${sa}-on-${node}`.slice(0, 60);
-  const pod = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace },
-    spec: { serviceAccountName: sa, nodeName: node, containers: [{ name: 'c', image: 'registry.invalid/pause:1' }] },
-  };
-  const created = await cp.request('admin', `/api/v1/namespaces/${namespace}/pods`, { method: 'POST', body: pod });
-  if (created.status !== 201) throw new Error(`pod ${name}: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`);
-  const res = await cp.request('admin', `/api/v1/namespaces/${namespace}/serviceaccounts/${sa}/token`, {
-    method: 'POST',
-    body: {
-      apiVersion: 'authentication.k8s.io/v1',
-      kind: 'TokenRequest',
-      spec: { audiences: [], expirationSeconds: 3600, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name, uid: created.body.metadata.uid } },
-    },
-  });
-  if (res.status !== 201) throw new Error(`token for ${namespace}/${sa}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-  return res.body.status.token as string;
 }
 
 const asToken = <T = any>(token: string, path: string, opts: Parameters<ControlPlane['request']>[2] = {}) => kubeRequest<T>(cp.url, token, path, opts);
 const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
 /** A claim in `namespace`, allocated (by admin) to one device of `driver` on `node`, in the strict single-node form. */
-async function allocatedClaim(namespace: string, name: string, driver: string, node: string): Promise<ResourceClaim> {
-  const base = `/apis/resource.k8s.io/v1/namespaces/${namespace}/resourceclaims`;
-  const created = await cp.request('admin', base, {
-    method: 'POST',
-    body: {
-      apiVersion: 'resource.k8s.io/v1',
-      kind: 'ResourceClaim',
-      metadata: { name, namespace },
-      spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: driver } }] } },
-    },
-  });
-  if (created.status !== 201) throw new Error(`claim ${name}: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`);
-  const status = {
-    allocation: {
-      devices: { results: [{ request: 'gpu', driver, pool: node, device: 'gpu-0' }] },
-      nodeSelector: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }] },
-    },
-  };
-  const res = await cp.request('admin', `${base}/${name}/status`, { method: 'PUT', body: { ...created.body, status } });
-  if (res.status !== 200) throw new Error(`allocate ${name}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-  return res.body as ResourceClaim;
-}
+const allocatedClaim = (namespace: string, name: string, driver: string, node: string): Promise<ResourceClaim> =>
+  createAllocatedClaim(cp, namespace, name, driver, node);
 
 describe('node-bound tokens on the real API server', () => {
   it('node-local-driver: status.devices of its driver on its own node only (associated-node), as the engine predicts', async () => {

@@ -12,6 +12,7 @@ export const PAGES = [
   { path: '/nodes', name: 'nodes', heading: 'Nodes' },
   { path: '/quotas', name: 'quotas', heading: 'Quotas' },
   { path: '/devices', name: 'devices', heading: 'Devices' },
+  { path: '/activity', name: 'activity', heading: 'Activity' },
   { path: '/explorer', name: 'explorer', heading: 'Who-can / can-i explorer' },
   { path: '/roles', name: 'roles', heading: 'Least-privilege role builder' },
   { path: '/snapshots', name: 'snapshots', heading: 'Snapshots' },

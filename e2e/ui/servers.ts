@@ -10,3 +10,7 @@ export const HOSTILE_URL = `http://127.0.0.1:${HOSTILE_PORT}`;
 /** A real kube-apiserver seeded with the demo, read live (e2e/ui/live-server.ts). */
 export const LIVE_PORT = base + 2;
 export const LIVE_URL = `http://127.0.0.1:${LIVE_PORT}`;
+/** The demo with the audit log the integration test captured from a real kube-apiserver (Activity page). */
+export const AUDIT_PORT = base + 3;
+export const AUDIT_URL = `http://127.0.0.1:${AUDIT_PORT}`;
+export const AUDIT_FIXTURE = 'e2e/fixtures/audit/integration-audit.log';

@@ -30,6 +30,7 @@ export const CHECK_FAMILIES = {
   QUOTA: 'Quota',
   ZERO: 'Device zeroing',
   POD: 'Driver pods',
+  AUDIT: 'Audit log',
 } as const;
 
 export type CheckFamilyId = keyof typeof CHECK_FAMILIES;
@@ -305,6 +306,64 @@ export const CATALOG = {
       'A pod in a tenant namespace that is not a DRA driver pod mounts /var/lib/kubelet/plugins or /var/lib/kubelet/plugins_registry (or a parent or a sub-directory of them): it can talk to every driver socket on the node.',
     remediation: 'Remove the kubelet plugin directory mounts from tenant pods and forbid hostPath in tenant namespaces (Pod Security Admission restricted).',
     rootCause: 'workload',
+  },
+  AUDIT001: {
+    family: 'AUDIT',
+    rootCause: 'object',
+    severity: 'high',
+    title: 'ResourceClaim with adminAccess created',
+    description:
+      'From an audit log (--audit): a ResourceClaim or ResourceClaimTemplate create whose request asks for adminAccess: true (seen only when the audit policy logs request bodies: Request or RequestResponse).',
+    remediation:
+      'Confirm the namespace is meant to carry resource.kubernetes.io/admin-access=true and that the creator should have device admin access; otherwise remove the label and the claim.',
+  },
+  AUDIT002: {
+    family: 'AUDIT',
+    rootCause: 'object',
+    severity: 'high',
+    title: 'Opaque device parameters over 16 KiB',
+    description:
+      "From an audit log: a claim, claim template or DeviceClass write carrying opaque parameters larger than 16,384 characters of JSON. The API server refuses more than 10 KiB, so such a request is a probe of the drivers' parsers or of validation (needs request bodies in the log).",
+    remediation: 'Find out why the identity sends oversized driver parameters; restrict who can create claims in that namespace.',
+  },
+  AUDIT003: {
+    family: 'AUDIT',
+    rootCause: 'object',
+    severity: 'medium',
+    title: 'DeviceClass or ResourceSlice mutated by a non-driver',
+    description:
+      'From an audit log: any DeviceClass create/update/patch/delete, and ResourceSlice writes by an identity that is not a node, not a DRA driver (a service account the report lists as a claim status writer) and not the garbage collector deleting slices.',
+    remediation: 'DeviceClasses should change only through reviewed deployments; slices only through their driver. Remove the write grant from the identity.',
+  },
+  AUDIT004: {
+    family: 'AUDIT',
+    rootCause: 'object',
+    severity: 'high',
+    title: 'Denied resourceclaims/driver or resourceclaims/binding writes',
+    description:
+      'From an audit log: claim status writes refused by the v1.36 granular checks on resourceclaims/driver or resourceclaims/binding (a 422 or 403 on resourceclaims/status naming them): a driver that lost (or never had) its grant after a least-privilege rollout, or an identity probing claim status.',
+    remediation:
+      'If the identity is a driver, grant associated-node:update/patch on resourceclaims/driver for its driver name (resourceNames); otherwise investigate the source node.',
+  },
+  AUDIT005: {
+    family: 'AUDIT',
+    rootCause: 'object',
+    severity: 'critical',
+    title: 'nodes/status written by impersonating another node',
+    description:
+      "From an audit log: nodes/status update/patch made (or attempted) while impersonating system:node:X by a requester whose token is not bound to X: legacy or arbitrary-node impersonation used to rewrite another node's status.",
+    remediation:
+      'Replace legacy/arbitrary-node impersonation grants with constrained impersonation (impersonate:associated-node + impersonate-on:associated-node:update on nodes/status).',
+  },
+  AUDIT006: {
+    family: 'AUDIT',
+    rootCause: 'object',
+    severity: 'medium',
+    title: 'API server audit log misses claim mutations',
+    description:
+      'The kube-apiserver flags are visible (a kube-system kube-apiserver-* pod) and there is no --audit-policy-file (nothing is audited), or no backend (--audit-log-path or --audit-webhook-config-file) to write events to: denied driver writes, adminAccess claims and DeviceClass edits leave no trace.',
+    remediation:
+      'Write the policy printed by `dra-posture audit-policy` (merged above your own rules) and start kube-apiserver with --audit-policy-file and --audit-log-path (or --audit-webhook-config-file); then read the log with `dra-posture report --audit PATH`.',
   },
 } as const satisfies Record<string, CatalogEntry>;
 

@@ -1,5 +1,6 @@
 import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
 import type { SourceKind } from '@/lib/k8s/cluster-state';
+import type { ActivityReport } from '@/lib/audit/activity-types';
 
 // The report contract (DESIGN.md §5) shared by the CLI, the HTTP API, the UI and exports.
 
@@ -134,4 +135,6 @@ export interface Report {
   quotas: QuotaUsage[];
   deviceClasses: DeviceClassReport[];
   warnings: string[];
+  /** Present when an audit log was read (--audit): what identities did in the window. */
+  activity?: ActivityReport;
 }

@@ -12,7 +12,9 @@ export const custom: Persona = {
   namespaced: false,
   rules: (input) => {
     const rules = input.customRules ?? [];
-    const inNamespace = (r: (typeof rules)[number]) => !!input.namespace && (r.rule.resources ?? []).every(isNamespacedResource);
+    // resourceclaims/binding is checked at cluster scope: a Role could never grant it.
+    const inNamespace = (r: (typeof rules)[number]) =>
+      !!input.namespace && (r.rule.resources ?? []).every((res) => isNamespacedResource(res) && res !== 'resourceclaims/binding');
     return { cluster: rules.filter((r) => !inNamespace(r)), namespaced: rules.filter(inNamespace) };
   },
   intended: (ctx, input) =>

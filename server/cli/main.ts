@@ -10,17 +10,23 @@ Usage:
   dra-posture can-i VERB /PATH --as USER ...
   dra-posture can-i --batch FILE
   dra-posture who-can VERB TYPE[/NAME] [--subresource S] [-n NS] [-o json]
-  dra-posture report [-o markdown|json|html] [--fail-on critical|high|medium|low|info] [--authorizers Node,RBAC]
+  dra-posture report [-o markdown|json|html] [--fail-on critical|high|medium|low|info] [--authorizers Node,RBAC] [--audit PATH]
   dra-posture build-role --persona P [--driver D]... [-n NS] [--service-account NS/NAME | --user U | --group G]
                         [--rule "VERBS RESOURCE[.GROUP][/SUB] [NAMES] # why"]... [-o yaml|json] [--demo | --snapshot PATH]
-  dra-posture export --out FILE [--key PRIVATE.pem] [--pdf]      compliance bundle (tar: report, objects, CSV, HTML, manifest)
+  dra-posture build-role --from-audit PATH (--service-account NS/NAME | --user U) [-o yaml|json] [--demo | --snapshot PATH]
+                        the least role covering what the identity did in the audit log (custom persona, validated)
+  dra-posture export --out FILE [--key PRIVATE.pem] [--pdf] [--audit PATH]  compliance bundle (tar: report, objects, CSV, HTML, manifest)
   dra-posture verify FILE [--key PUBLIC.pem]                     exit 0 only if every digest (and the signature) holds
   dra-posture diff A B [-o json]                                 drift between two bundles (or stored snapshot ids)
+  dra-posture audit-policy [--tenant-namespace NS]... [-o yaml|json]   the recommended audit policy for DRA
+  dra-posture audit-policy --check POLICY.yaml                   exit 1 when the policy misses claim mutations
+  dra-posture serve [--host 127.0.0.1] [--port 3000] [--demo | --snapshot PATH] [--audit PATH]
   dra-posture serve [--host 127.0.0.1] [--port 3000] [--demo | --snapshot PATH]
   dra-posture checks [-o table|json|yaml]                         the check catalogue: ID, severity, meaning, general fix
 
 Every command reads one cluster: --snapshot PATH (file or folder of kubectl -o json / YAML, or a compliance bundle), or --demo
-(optional for build-role: with one, it validates the bundle and compares it with today's grants).
+(optional for build-role: with one, it validates the bundle and compares it with today's grants). --audit PATH adds what an
+audit log (file or folder; JSON lines, EventList, .gz) shows identities did: AUDIT findings and an activity section.
 Exit codes: can-i 0 = yes, 1 = no; report 3 = findings at or above --fail-on; verify 1 = not verified; diff 1 = changes; 2 = usage error or unreadable input.`;
 
 type Command = (argv: string[], io: CommandIO) => Promise<number>;
@@ -34,6 +40,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   export: async () => (await import('./commands/export')).runExport,
   verify: async () => (await import('./commands/verify')).runVerify,
   diff: async () => (await import('./commands/diff')).runDiff,
+  'audit-policy': async () => (await import('./commands/audit-policy')).runAuditPolicy,
   checks: async () => (await import('./commands/checks')).runChecks,
 };
 

@@ -7,6 +7,9 @@ import type { GraphModel } from '@/lib/graph/types';
 import { buildReportWithContext, type ReportBuild } from '@/lib/report/build-report';
 import type { Finding, Report } from '@/lib/analysis/types';
 import { ApiError } from '@/server/http/api-errors';
+import { withActivity } from '@/lib/audit/attach-activity';
+import { reportWithAudit } from '@/server/audit/audit-flag';
+import { getUploadedAudit } from './uploaded-audit';
 import { getCurrentCluster } from './current-cluster';
 
 interface CachedAnalysis extends ReportBuild {
@@ -16,6 +19,8 @@ interface CachedAnalysis extends ReportBuild {
   findingsById: Map<string, Finding>;
   graph?: GraphModel;
   blastRadius: Map<string, BlastRadius>;
+  /** Which audit log the report includes ('' none, the --audit path, or an upload's sequence number). */
+  auditKey: string;
 }
 
 // One analysis per ClusterState object: a source that reloads hands out a new state, which gets a new
@@ -24,11 +29,17 @@ const cache = new WeakMap<ClusterState, CachedAnalysis>();
 
 export async function getAnalysis(): Promise<CachedAnalysis> {
   const state = await getCurrentCluster();
+  // An uploaded audit log, else `serve --audit PATH`: its findings and activity section join the report.
+  const uploaded = getUploadedAudit();
+  const auditKey = uploaded ? `upload:${uploaded.seq}` : (process.env.DRA_POSTURE_AUDIT ?? '');
   let entry = cache.get(state);
-  if (!entry) {
-    const build = buildReportWithContext(state);
+  if (!entry || entry.auditKey !== auditKey) {
+    const base = buildReportWithContext(state);
+    const report = uploaded ? withActivity(base, uploaded.aggregate) : await reportWithAudit(base, process.env.DRA_POSTURE_AUDIT);
+    const build = { ...base, report };
     entry = {
       ...build,
+      auditKey,
       state,
       computedAt: new Date().toISOString(),
       findingsById: new Map(build.report.findings.map((f) => [f.id, f])),

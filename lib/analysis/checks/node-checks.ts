@@ -257,6 +257,17 @@ function parseFlags(argv: { value: string; at: string }[]): Map<string, Flag> {
   return flags;
 }
 
+/** kube-system kube-apiserver-* pods whose command line shows the API server, by name, with their flags. */
+export function visibleApiServers(pods: readonly Pod[]): { pod: Pod; found: ApiServerArgs; flags: Map<string, Flag> }[] {
+  return pods
+    .filter((p) => p.metadata.namespace === 'kube-system' && p.metadata.name.startsWith('kube-apiserver'))
+    .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))
+    .flatMap((pod) => {
+      const found = apiServerContainer(pod);
+      return found ? [{ pod, found, flags: parseFlags(found.argv) }] : [];
+    });
+}
+
 const csv = (flag: Flag | undefined) =>
   (flag?.values ?? [])
     .flatMap((v) => v.split(','))
@@ -267,13 +278,7 @@ export const node005: Check = {
   id: 'NODE005',
   run(ctx) {
     const out: FindingDraft[] = [];
-    const pods = ctx.state.pods
-      .filter((p) => p.metadata.namespace === 'kube-system' && p.metadata.name.startsWith('kube-apiserver'))
-      .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
-    for (const pod of pods) {
-      const found = apiServerContainer(pod);
-      if (!found) continue;
-      const flags = parseFlags(found.argv);
+    for (const { pod, found, flags } of visibleApiServers(ctx.state.pods)) {
       const object = objectRef('Pod', pod.metadata.name, 'kube-system');
       const base = `spec.containers[${found.index}]`;
       const problems: string[] = [];

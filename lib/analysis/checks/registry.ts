@@ -4,6 +4,7 @@ import { SEVERITIES, type CheckId, type Finding } from '@/lib/analysis/types';
 import { CATALOG } from '@/lib/analysis/catalog';
 import { issueIdOf, rootCauseOf } from '@/lib/analysis/issues/root-cause';
 import type { Check } from './check-types';
+import { AUDIT_CHECKS } from './audit-checks';
 import { CLAIM_CHECKS } from './claim-checks';
 import { DRA_CHECKS } from './dra-checks';
 import { NODE_CHECKS } from './node-checks';
@@ -14,7 +15,7 @@ import { compareStrings } from '@/lib/k8s/refs';
 import { refKey } from '@/lib/k8s/refs';
 
 /** Every check, one family per module, in catalogue order (a test holds them to CHECK_IDS). */
-export const CHECK_LIST: readonly Check[] = [...DRA_CHECKS, ...NODE_CHECKS, ...CLAIM_CHECKS, ...QUOTA_CHECKS, ...ZERO_CHECKS, ...POD_CHECKS];
+export const CHECK_LIST: readonly Check[] = [...DRA_CHECKS, ...NODE_CHECKS, ...CLAIM_CHECKS, ...QUOTA_CHECKS, ...ZERO_CHECKS, ...POD_CHECKS, ...AUDIT_CHECKS];
 
 /** Checks keyed by their stable ID. */
 export const CHECKS: Readonly<Partial<Record<CheckId, Check>>> = Object.freeze(Object.fromEntries(CHECK_LIST.map((c) => [c.id, c])));

@@ -8,7 +8,10 @@ import { renderBundleYaml } from '@/lib/role-builder/render-yaml';
 import { reviewRole } from '@/lib/role-builder/review-role';
 import { sha256Hex } from '@/lib/role-builder/sha256';
 import { PERSONA_IDS, type BuilderIdentity, type BuildInput } from '@/lib/role-builder/types';
-import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
+import { observedRole } from '@/lib/audit/observed-role';
+import { serviceAccountUsername } from '@/lib/authz/user-info';
+import { readAuditLog } from '@/server/audit/read-audit-log';
+import { loadClusterFromFlags, SOURCE_OPTIONS, type SourceFlags } from '../load-cluster';
 import { UsageError } from '../usage-error';
 import type { CommandIO } from '../command-io';
 
@@ -22,6 +25,7 @@ const OPTIONS = {
   group: { type: 'string' },
   rule: { type: 'string', multiple: true },
   output: { type: 'string', short: 'o' },
+  'from-audit': { type: 'string' },
 } as const;
 
 function identityFrom(values: { 'service-account'?: string; user?: string; group?: string; namespace?: string }, persona: string): BuilderIdentity {
@@ -47,6 +51,7 @@ export async function runBuildRole(argv: string[], io: CommandIO): Promise<numbe
   if (positionals.length > 0) throw new UsageError(`unexpected arguments: ${positionals.join(' ')}`);
   const output = values.output ?? 'yaml';
   if (output !== 'yaml' && output !== 'json') throw new UsageError(`-o must be yaml or json (got "${output}")`);
+  if (values['from-audit'] !== undefined) return buildFromAudit(values['from-audit'], values, output, io);
   const persona = values.persona;
   if (persona === undefined) throw new UsageError(`--persona is required (one of ${PERSONA_IDS.join(', ')})`);
   if (!isPersonaId(persona)) throw new UsageError(`unknown persona "${persona}" (one of ${PERSONA_IDS.join(', ')})`);
@@ -60,6 +65,35 @@ export async function runBuildRole(argv: string[], io: CommandIO): Promise<numbe
   const input: BuildInput = { persona, identity: identityFrom(values, persona), drivers: values.driver ?? [] };
   if (values.namespace !== undefined) input.namespace = values.namespace;
   if (customRules) input.customRules = customRules;
+  return emitBundle(input, values, output, io);
+}
+
+/** `--from-audit PATH`: the custom-persona rules covering what the identity did in the audit log. */
+async function buildFromAudit(
+  path: string,
+  values: Parameters<typeof identityFrom>[0] & SourceFlags & { persona?: string; rule?: string[]; driver?: string[] },
+  output: 'yaml' | 'json',
+  io: CommandIO,
+): Promise<number> {
+  if (values.persona !== undefined && values.persona !== 'custom')
+    throw new UsageError('--from-audit builds the custom persona from observed use; leave out --persona');
+  if (values.rule !== undefined || values.driver !== undefined || values.group !== undefined)
+    throw new UsageError('--from-audit takes the rules from the log: no --rule, --driver or --group');
+  if (values['service-account'] === undefined && values.user === undefined)
+    throw new UsageError('--from-audit needs the identity observed: --service-account NS/NAME or --user NAME');
+  const id = identityFrom(values, 'custom');
+  const username = id.kind === 'ServiceAccount' ? serviceAccountUsername(id.namespace, id.name) : id.name;
+  const aggregate = await readAuditLog(path);
+  const usage = aggregate.usage.get(username);
+  if (!usage || usage.used.size === 0)
+    throw new UsageError(`--from-audit ${path}: no successful request of ${username} in the log (${aggregate.activity.events} events)`);
+  const { input, notes } = observedRole(username, usage.used, aggregate.activity.window);
+  if (values.namespace !== undefined) input.namespace = values.namespace;
+  for (const n of notes) io.err(`dra-posture build-role: ${n}`);
+  return emitBundle(input, values, output, io);
+}
+
+async function emitBundle(input: BuildInput, values: SourceFlags, output: 'yaml' | 'json', io: CommandIO): Promise<number> {
   const problems = checkInput(input);
   if (problems.length > 0) throw new UsageError(problems.join('; '));
 

@@ -2,7 +2,8 @@ import 'server-only';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { KeyFileError } from '@/server/compliance/signing';
-import { buildReport } from '@/lib/report/build-report';
+import { buildReportWithContext } from '@/lib/report/build-report';
+import { reportWithAudit } from '@/server/audit/audit-flag';
 import { PdfError, pdfEntry } from '@/server/compliance/html-to-pdf';
 import { makeBundle, writeBundleFile } from '@/server/compliance/write-bundle';
 import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
@@ -16,6 +17,7 @@ const OPTIONS = {
   key: { type: 'string' },
   pdf: { type: 'boolean' },
   authorizers: { type: 'string' },
+  audit: { type: 'string' },
 } as const;
 
 /**
@@ -32,7 +34,7 @@ export async function runExport(argv: string[], io: CommandIO): Promise<number> 
   let bundle;
   try {
     const createdAt = new Date().toISOString();
-    const report = buildReport(state, chain ? { chain } : {});
+    const report = await reportWithAudit(buildReportWithContext(state, chain ? { chain } : {}), values.audit);
     const extraEntries = values.pdf ? [await pdfEntry(report, createdAt)] : [];
     bundle = await makeBundle(state, { keyPath: values.key, chain, report, createdAt, extraEntries });
   } catch (e) {

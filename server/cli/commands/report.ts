@@ -1,6 +1,8 @@
 import 'server-only';
 import { parseArgs } from 'node:util';
-import { buildReport, countAtOrAbove } from '@/lib/report/build-report';
+import { buildReportWithContext, countAtOrAbove } from '@/lib/report/build-report';
+import { renderActivityMarkdown } from '@/lib/audit/render-activity-markdown';
+import { reportWithAudit } from '@/server/audit/audit-flag';
 import { renderReportHtmlChunks } from '@/lib/report/render-html';
 import { renderReportMarkdown } from '@/lib/report/render-markdown';
 import { TOOL_VERSION } from '@/server/compliance/tool-version';
@@ -16,6 +18,7 @@ const OPTIONS = {
   output: { type: 'string', short: 'o' },
   'fail-on': { type: 'string' },
   authorizers: { type: 'string' },
+  audit: { type: 'string' },
 } as const;
 
 /** Exit code when --fail-on is given and a finding at or above that severity exists. */
@@ -42,7 +45,7 @@ export async function runReport(argv: string[], io: CommandIO): Promise<number> 
   const chain = authorizersFlag(values.authorizers);
 
   const state = await loadClusterFromFlags(values);
-  const report = buildReport(state, chain ? { chain } : {});
+  const report = await reportWithAudit(buildReportWithContext(state, chain ? { chain } : {}), values.audit);
   if (output === 'json') {
     // In pieces: a large cluster's report can exceed the longest string the engine can build.
     for (const chunk of reportJsonChunks(report)) io.out(chunk);
@@ -51,6 +54,7 @@ export async function runReport(argv: string[], io: CommandIO): Promise<number> 
     for (const chunk of renderReportHtmlChunks(report, { generatedAt: new Date().toISOString(), toolVersion: TOOL_VERSION })) io.out(chunk);
   } else {
     io.out(renderReportMarkdown(report));
+    if (report.activity) io.out(renderActivityMarkdown(report.activity));
   }
 
   if (failOn !== undefined) {

@@ -14,6 +14,7 @@ const OPTIONS = {
   kubeconfig: { type: 'string' },
   context: { type: 'string' },
   rebuild: { type: 'boolean' },
+  audit: { type: 'string' },
 } as const;
 
 /** Serves the production build of the dashboard, building it first when there is none. */
@@ -38,6 +39,12 @@ export async function runServe(argv: string[], io: CommandIO): Promise<number> {
   if (values.kubeconfig !== undefined) env.DRA_POSTURE_KUBECONFIG = resolve(values.kubeconfig);
   if (values.context !== undefined) env.DRA_POSTURE_CONTEXT = values.context;
   if (values.demo) env.DRA_POSTURE_SOURCE = 'demo';
+  delete env.DRA_POSTURE_AUDIT;
+  if (values.audit !== undefined) {
+    const path = resolve(values.audit);
+    if (!existsSync(path)) throw new UsageError(`--audit ${values.audit}: no such file or folder`);
+    env.DRA_POSTURE_AUDIT = path;
+  }
 
   if (values.rebuild || !existsSync(join(root, '.next', 'BUILD_ID'))) {
     io.err('building the dashboard (first run only; takes a minute or two) ...');

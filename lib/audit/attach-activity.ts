@@ -1,0 +1,31 @@
+import { usernameOf } from '@/lib/analysis/context/identities';
+import { compareFindings } from '@/lib/analysis/checks/registry';
+import type { AnalysisContext } from '@/lib/analysis/context-types';
+import { groupIssues } from '@/lib/analysis/issues/group-issues';
+import { SEVERITIES, type Report, type Severity } from '@/lib/analysis/types';
+import type { AuditAggregate } from './aggregate-activity';
+import { auditFindings } from './audit-findings';
+import { unusedGrants } from './unused-grants';
+
+/** Identities the report shows as DRA drivers (writers of claim status, any mode). */
+function driverUsernames(report: Report): Set<string> {
+  const out = new Set<string>();
+  for (const w of report.allNodes.claimStatusWriters) out.add(usernameOf(w.subject));
+  for (const n of report.nodes) for (const w of n.claimStatusWriters) out.add(usernameOf(w.subject));
+  return out;
+}
+
+/**
+ * The report with what the audit log adds: AUDIT findings merged into `findings`, `summary` and
+ * `issues`, and the `activity` section. Existing fields keep their meaning; nothing is removed.
+ */
+export function withActivity(build: { report: Report; context: AnalysisContext }, aggregate: AuditAggregate): Report {
+  const { report, context } = build;
+  const drivers = driverUsernames(report);
+  const extra = auditFindings(aggregate.alerts, { isDriver: (u) => drivers.has(u) });
+  const findings = [...report.findings, ...extra].sort(compareFindings);
+  const summary = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
+  for (const f of findings) summary[f.severity]++;
+  const issues = extra.length > 0 ? groupIssues(findings, context, { allNodes: report.allNodes, nodes: report.nodes }) : report.issues;
+  return { ...report, issues, findings, summary, activity: { ...aggregate.activity, unusedGrants: unusedGrants(context.engine, aggregate) } };
+}
