@@ -2,7 +2,7 @@ import { isNamespacedResource } from '@/lib/personas/custom-rules';
 import type { BuildInput, BuilderIdentity, ReasonedRule } from '@/lib/role-builder/types';
 import { compareStrings as cmp } from '@/lib/k8s/refs';
 import type { PolicyRule } from '@/lib/k8s/types';
-import { parseUsageKey } from './aggregate-activity';
+import { parseUsageKey } from './classify-request';
 
 // The role builder's "from observed use": the least rules that cover exactly the successful requests
 // an identity made in the audit window (audit2rbac's idea, DRA-aware). Output is a custom-persona

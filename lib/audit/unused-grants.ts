@@ -5,7 +5,8 @@ import type { RbacGrant } from '@/lib/authz/types';
 import { compareStrings as cmp } from '@/lib/k8s/refs';
 import type { PolicyRule } from '@/lib/k8s/types';
 import type { CoverageRow, IdentityUnusedGrants, UnusedGrant } from './activity-types';
-import { parseUsageKey, type AuditAggregate } from './aggregate-activity';
+import { type AuditAggregate } from './aggregate-activity';
+import { parseUsageKey } from './classify-request';
 
 // Unused grants: for each identity seen in the log, the RBAC rules it holds (as the engine resolves
 // them) that no successful request of it matched in the window. A rule is "covered" when the log

@@ -3,6 +3,7 @@
 // lives in one module-level stack that normalisers push to as they descend; it is only turned into
 // text when an error is thrown.
 
+import type { KubeObject } from './types';
 import { SnapshotError } from './snapshot-error';
 
 export type RawObject = Record<string, unknown>;
@@ -297,4 +298,15 @@ export function copyUndeclared(source: RawObject, declared: ReadonlySet<string>,
     const v = source[k];
     if (v !== undefined) out[k] = cloneJson(v, k);
   }
+}
+
+/**
+ * The object itself is reused when it already names its kind and version (typed-list items may
+ * not) and has no undeclared keys.
+ */
+export function top<T extends KubeObject>(o: RawObject, kind: string, apiVersion: string, declared: ReadonlySet<string>): T {
+  const out = (o.kind === kind && o.apiVersion === apiVersion && isClean(o, declared) ? o : {}) as unknown as T;
+  out.apiVersion = apiVersion;
+  out.kind = kind;
+  return out;
 }

@@ -6,18 +6,11 @@
 // The input is consumed: parts of it are reused (and updated in place) when they already have the
 // minimal shape, so callers must not use `raw` afterwards. See isClean in normalize-helpers.ts.
 
-import {
-  normalizeConditions,
-  normalizeLabelSelector,
-  normalizeLabelSelectorArray,
-  normalizeMeta,
-  normalizeNameRefs,
-  normalizeTaints,
-} from './normalize-common';
-import { normalizeDeviceClass, normalizeResourceClaim, normalizeResourceClaimTemplate, normalizeResourceSlice } from './normalize-dra';
+import { normalizeConditions, normalizeLabelSelector, normalizeMeta, normalizeNameRefs, normalizeTaints } from './normalize-common';
+import { normalizeResourceClaim, normalizeResourceClaimTemplate } from './normalize-dra';
+import { normalizeDeviceClass, normalizeResourceSlice } from './normalize-dra-slices';
 import {
   asObject,
-  copyUndeclared,
   enter,
   fail,
   fields,
@@ -27,20 +20,19 @@ import {
   optNumber,
   optObject,
   optObjectList,
-  optObjectListCopy,
   optQuantityMap,
   optString,
   optStringArray,
   reqObject,
   reqString,
-  reqStringArray,
   resetPath,
   type RawObject,
+  top,
 } from './normalize-helpers';
+import { normalizeBinding, normalizeRole } from './normalize-rbac';
+import { normalizeValidatingAdmissionPolicy, normalizeValidatingAdmissionPolicyBinding } from './normalize-admission';
 import { normalizePodSpec, normalizePodTemplate } from './normalize-pod';
 import type {
-  ClusterRole,
-  ClusterRoleBinding,
   ConfigMap,
   DaemonSet,
   Deployment,
@@ -50,17 +42,10 @@ import type {
   PersistentVolume,
   PersistentVolumeClaim,
   Pod,
-  PolicyRule,
   ReplicaSet,
   ResourceQuota,
-  Role,
-  RoleBinding,
-  RoleRef,
   ServiceAccount,
   StatefulSet,
-  Subject,
-  ValidatingAdmissionPolicy,
-  ValidatingAdmissionPolicyBinding,
 } from './types';
 
 /**
@@ -115,17 +100,6 @@ export function normalizeObject(raw: unknown, kind: string, apiVersion: string):
     default:
       return fail('kind', `kind ${JSON.stringify(kind)} is not read by dra-posture`);
   }
-}
-
-/**
- * The object itself is reused when it already names its kind and version (typed-list items may
- * not) and has no undeclared keys.
- */
-function top<T extends KubeObject>(o: RawObject, kind: string, apiVersion: string, declared: ReadonlySet<string>): T {
-  const out = (o.kind === kind && o.apiVersion === apiVersion && isClean(o, declared) ? o : {}) as unknown as T;
-  out.apiVersion = apiVersion;
-  out.kind = kind;
-  return out;
 }
 
 const NAMESPACE_FIELDS = fields('apiVersion', 'kind', 'metadata');
@@ -397,185 +371,5 @@ function normalizeWorkload(o: RawObject, kind: Workload['kind'], apiVersion: str
   const out = top<Workload>(o, kind, apiVersion, WORKLOAD_FIELDS);
   out.metadata = metadata;
   (out as ReplicaSet).spec = specOut;
-  return out;
-}
-
-const RULE_FIELDS = fields('verbs', 'apiGroups', 'resources', 'resourceNames', 'nonResourceURLs');
-
-function normalizeRule(r: RawObject): PolicyRule {
-  const verbs = reqStringArray(r.verbs, 'verbs');
-  const apiGroups = optStringArray(r.apiGroups, 'apiGroups');
-  const resources = optStringArray(r.resources, 'resources');
-  const resourceNames = optStringArray(r.resourceNames, 'resourceNames');
-  const nonResourceURLs = optStringArray(r.nonResourceURLs, 'nonResourceURLs');
-  if (isClean(r, RULE_FIELDS)) return r as unknown as PolicyRule;
-  const rule: PolicyRule = { verbs };
-  if (apiGroups !== undefined) rule.apiGroups = apiGroups;
-  if (resources !== undefined) rule.resources = resources;
-  if (resourceNames !== undefined) rule.resourceNames = resourceNames;
-  if (nonResourceURLs !== undefined) rule.nonResourceURLs = nonResourceURLs;
-  return rule;
-}
-
-const ROLE_FIELDS = fields('apiVersion', 'kind', 'metadata', 'rules');
-const CLUSTER_ROLE_FIELDS = fields('apiVersion', 'kind', 'metadata', 'rules', 'aggregationRule');
-const AGGREGATION_RULE_FIELDS = fields('clusterRoleSelectors');
-type AggregationRule = NonNullable<ClusterRole['aggregationRule']>;
-
-function normalizeRole(o: RawObject, kind: 'Role' | 'ClusterRole', apiVersion: string): Role | ClusterRole {
-  const metadata = normalizeMeta(o.metadata);
-  const rules = optObjectList(o.rules, 'rules', normalizeRule);
-  let aggregationRule: AggregationRule | undefined;
-  if (kind === 'ClusterRole') {
-    const a = optObject(o.aggregationRule, 'aggregationRule');
-    if (a !== undefined) {
-      enter('aggregationRule');
-      const selectors = normalizeLabelSelectorArray(a.clusterRoleSelectors, 'clusterRoleSelectors');
-      leave();
-      aggregationRule = (isClean(a, AGGREGATION_RULE_FIELDS) ? a : {}) as unknown as AggregationRule;
-      if (selectors !== undefined) aggregationRule.clusterRoleSelectors = selectors;
-    }
-  }
-  const out = top<Role | ClusterRole>(o, kind, apiVersion, kind === 'Role' ? ROLE_FIELDS : CLUSTER_ROLE_FIELDS);
-  out.metadata = metadata;
-  if (rules !== undefined) out.rules = rules;
-  if (aggregationRule !== undefined) (out as ClusterRole).aggregationRule = aggregationRule;
-  return out;
-}
-
-const BINDING_FIELDS = fields('apiVersion', 'kind', 'metadata', 'subjects', 'roleRef');
-const ROLE_REF_FIELDS = fields('apiGroup', 'kind', 'name');
-const SUBJECT_FIELDS = fields('kind', 'name', 'namespace', 'apiGroup');
-
-function normalizeSubject(s: RawObject): Subject {
-  const subjectKind = reqString(s.kind, 'kind');
-  const name = reqString(s.name, 'name');
-  const namespace = optString(s.namespace, 'namespace');
-  const group = optString(s.apiGroup, 'apiGroup');
-  if (isClean(s, SUBJECT_FIELDS)) return s as unknown as Subject;
-  const subject: Subject = { kind: subjectKind, name };
-  if (namespace !== undefined) subject.namespace = namespace;
-  if (group !== undefined) subject.apiGroup = group;
-  return subject;
-}
-
-function normalizeBinding(o: RawObject, kind: 'RoleBinding' | 'ClusterRoleBinding', apiVersion: string): RoleBinding | ClusterRoleBinding {
-  const metadata = normalizeMeta(o.metadata);
-  const ref = reqObject(o.roleRef, 'roleRef');
-  enter('roleRef');
-  const refKind = reqString(ref.kind, 'kind');
-  const refName = reqString(ref.name, 'name');
-  const refGroup = optString(ref.apiGroup, 'apiGroup');
-  leave();
-  let roleRef: RoleRef;
-  if (isClean(ref, ROLE_REF_FIELDS)) {
-    roleRef = ref as unknown as RoleRef;
-  } else {
-    roleRef = { kind: refKind, name: refName };
-    if (refGroup !== undefined) roleRef.apiGroup = refGroup;
-  }
-  // `subjects: null` (what the API returns for none) reads as an empty list.
-  const subjects = o.subjects === null ? [] : optObjectList(o.subjects, 'subjects', normalizeSubject);
-  const out = top<RoleBinding | ClusterRoleBinding>(o, kind, apiVersion, BINDING_FIELDS);
-  out.metadata = metadata;
-  out.roleRef = roleRef;
-  if (subjects !== undefined) out.subjects = subjects;
-  return out;
-}
-
-// Admission policies are few and small, and their undeclared parts (variables, paramKind, paramRef,
-// auditAnnotations) matter for "does a policy cover this", so those are copied as free-form JSON.
-// These objects are always copied.
-const VAP_SPEC_DECLARED = fields('failurePolicy', 'matchConstraints', 'matchConditions', 'validations');
-const VAPB_SPEC_DECLARED = fields('policyName', 'validationActions', 'matchResources');
-const MATCH_RESOURCES_DECLARED = fields('namespaceSelector', 'objectSelector');
-
-type ResourceRule = NonNullable<NonNullable<NonNullable<ValidatingAdmissionPolicy['spec']>['matchConstraints']>['resourceRules']>[number];
-
-// Copied into new arrays (optObjectListCopy) rather than normalised in place: admission policies
-// never keep parsed parts, as said above.
-function normalizeResourceRule(r: RawObject): ResourceRule {
-  const rule: ResourceRule = {};
-  const apiGroups = optStringArray(r.apiGroups, 'apiGroups');
-  if (apiGroups !== undefined) rule.apiGroups = apiGroups;
-  const apiVersions = optStringArray(r.apiVersions, 'apiVersions');
-  if (apiVersions !== undefined) rule.apiVersions = apiVersions;
-  const operations = optStringArray(r.operations, 'operations');
-  if (operations !== undefined) rule.operations = operations;
-  const resources = optStringArray(r.resources, 'resources');
-  if (resources !== undefined) rule.resources = resources;
-  const resourceNames = optStringArray(r.resourceNames, 'resourceNames');
-  if (resourceNames !== undefined) rule.resourceNames = resourceNames;
-  return rule;
-}
-
-function normalizeMatchCondition(e: RawObject): { name: string; expression: string } {
-  const name = reqString(e.name, 'name');
-  return { name, expression: reqString(e.expression, 'expression') };
-}
-
-function normalizeValidation(e: RawObject): { expression: string; message?: string } {
-  const entry: { expression: string; message?: string } = { expression: reqString(e.expression, 'expression') };
-  const message = optString(e.message, 'message');
-  if (message !== undefined) entry.message = message;
-  return entry;
-}
-
-function normalizeValidatingAdmissionPolicy(o: RawObject, apiVersion: string): ValidatingAdmissionPolicy {
-  const out: ValidatingAdmissionPolicy = { apiVersion, kind: 'ValidatingAdmissionPolicy', metadata: normalizeMeta(o.metadata) };
-  const spec = optObject(o.spec, 'spec');
-  if (spec === undefined) return out;
-  enter('spec');
-  const s: NonNullable<ValidatingAdmissionPolicy['spec']> = {};
-  const failurePolicy = optString(spec.failurePolicy, 'failurePolicy');
-  if (failurePolicy !== undefined) s.failurePolicy = failurePolicy;
-  const constraints = optObject(spec.matchConstraints, 'matchConstraints');
-  if (constraints !== undefined) {
-    enter('matchConstraints');
-    const c: NonNullable<NonNullable<ValidatingAdmissionPolicy['spec']>['matchConstraints']> = {};
-    const resourceRules = optObjectListCopy(constraints.resourceRules, 'resourceRules', normalizeResourceRule);
-    if (resourceRules !== undefined) c.resourceRules = resourceRules;
-    const namespaceSelector = normalizeLabelSelector(constraints.namespaceSelector, 'namespaceSelector');
-    if (namespaceSelector !== undefined) c.namespaceSelector = namespaceSelector;
-    const objectSelector = normalizeLabelSelector(constraints.objectSelector, 'objectSelector');
-    if (objectSelector !== undefined) c.objectSelector = objectSelector;
-    s.matchConstraints = c;
-    leave();
-  }
-  const matchConditions = optObjectListCopy(spec.matchConditions, 'matchConditions', normalizeMatchCondition);
-  if (matchConditions !== undefined) s.matchConditions = matchConditions;
-  const validations = optObjectListCopy(spec.validations, 'validations', normalizeValidation);
-  if (validations !== undefined) s.validations = validations;
-  copyUndeclared(spec, VAP_SPEC_DECLARED, s);
-  out.spec = s;
-  leave();
-  return out;
-}
-
-function normalizeValidatingAdmissionPolicyBinding(o: RawObject, apiVersion: string): ValidatingAdmissionPolicyBinding {
-  const out: ValidatingAdmissionPolicyBinding = { apiVersion, kind: 'ValidatingAdmissionPolicyBinding', metadata: normalizeMeta(o.metadata) };
-  const spec = optObject(o.spec, 'spec');
-  if (spec === undefined) return out;
-  enter('spec');
-  const s: NonNullable<ValidatingAdmissionPolicyBinding['spec']> = {};
-  const policyName = optString(spec.policyName, 'policyName');
-  if (policyName !== undefined) s.policyName = policyName;
-  const validationActions = optStringArray(spec.validationActions, 'validationActions');
-  if (validationActions !== undefined) s.validationActions = validationActions;
-  const matchResources = optObject(spec.matchResources, 'matchResources');
-  if (matchResources !== undefined) {
-    enter('matchResources');
-    const m: NonNullable<NonNullable<ValidatingAdmissionPolicyBinding['spec']>['matchResources']> = {};
-    const namespaceSelector = normalizeLabelSelector(matchResources.namespaceSelector, 'namespaceSelector');
-    if (namespaceSelector !== undefined) m.namespaceSelector = namespaceSelector;
-    const objectSelector = normalizeLabelSelector(matchResources.objectSelector, 'objectSelector');
-    if (objectSelector !== undefined) m.objectSelector = objectSelector;
-    copyUndeclared(matchResources, MATCH_RESOURCES_DECLARED, m);
-    s.matchResources = m;
-    leave();
-  }
-  copyUndeclared(spec, VAPB_SPEC_DECLARED, s);
-  out.spec = s;
-  leave();
   return out;
 }
