@@ -43,7 +43,7 @@ function user(v: unknown, where: string): AuditUser {
   return out;
 }
 
-function objectRef(v: unknown): AuditObjectRef | undefined {
+function readAuditObjectRef(v: unknown): AuditObjectRef | undefined {
   if (v === undefined || v === null) return undefined;
   if (!isObj(v)) throw new FieldError('objectRef must be an object');
   return {
@@ -144,7 +144,7 @@ export function parseAuditEvent(value: unknown): ParsedEvent {
       decision: 'unknown',
     };
     if (value.impersonatedUser !== undefined && value.impersonatedUser !== null) rec.impersonatedUser = user(value.impersonatedUser, 'impersonatedUser');
-    const ref = objectRef(value.objectRef);
+    const ref = readAuditObjectRef(value.objectRef);
     if (ref) rec.objectRef = ref;
     const status = value.responseStatus;
     if (status !== undefined && status !== null) {

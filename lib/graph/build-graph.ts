@@ -1,12 +1,12 @@
 import type { RbacIndex } from '@/lib/authz/rbac-index';
 import { apiGroupMatches, resourceMatches } from '@/lib/authz/rule-matches';
-import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
+import type { ObjectRef } from '@/lib/k8s/types';
 import { DRA_RESOURCES, draResourceName, isRiskyWrite } from './dra-resources';
 import { groupOf, nodeId, tierOf } from './node-id';
 import type { Finding } from '@/lib/analysis/types';
 import { SEVERITIES } from '@/lib/analysis/types';
 import type { EdgeReason, GraphEdge, GraphModel, GraphNode, GraphNodeKind } from './types';
-import { compareStrings } from '@/lib/k8s/refs';
+import { compareStrings, subjectRef, toObjectRef } from '@/lib/k8s/refs';
 
 /**
  * The identity graph of a cluster from its RBAC index (aggregated ClusterRoles already recomputed,
@@ -74,16 +74,14 @@ export function buildIdentityGraph(rbac: RbacIndex): GraphModel {
     const roleId = nodeId(b.role.ref.kind, b.role.ref.kind === 'Role' ? b.role.ref.namespace : undefined, b.role.ref.name);
     const info = rolesWithDra.get(roleId);
     if (!info || b.subjects.length === 0) continue;
-    const bindingRef: ObjectRef =
-      b.ref.kind === 'RoleBinding' ? { kind: 'RoleBinding', name: b.ref.name, namespace: b.ref.namespace } : { kind: 'ClusterRoleBinding', name: b.ref.name };
-    const roleRef: ObjectRef =
-      b.role.ref.kind === 'Role' ? { kind: 'Role', name: b.role.ref.name, namespace: b.role.ref.namespace } : { kind: 'ClusterRole', name: b.role.ref.name };
+    const bindingObject = toObjectRef(b.ref);
+    const roleObject = toObjectRef(b.role.ref);
     const binding = addNode(b.ref.kind, b.ref.kind === 'RoleBinding' ? b.ref.namespace : undefined, b.ref.name);
-    addEdge('roleRef', binding.id, roleId, { type: 'roleRef', binding: bindingRef, role: roleRef }, [], info.risky);
+    addEdge('roleRef', binding.id, roleId, { type: 'roleRef', binding: bindingObject, role: roleObject }, [], info.risky);
     for (const s of b.subjects) {
       const subject = addNode(s.kind, s.kind === 'ServiceAccount' ? s.namespace : undefined, s.name);
-      const subjectRef: SubjectRef = s.kind === 'ServiceAccount' ? { kind: s.kind, name: s.name, namespace: s.namespace } : { kind: s.kind, name: s.name };
-      addEdge('subject', subject.id, binding.id, { type: 'subject', binding: bindingRef, subject: subjectRef }, [], info.risky);
+      const subjectOfBinding = s.kind === 'ServiceAccount' ? subjectRef(s.kind, s.name, s.namespace) : subjectRef(s.kind, s.name);
+      addEdge('subject', subject.id, binding.id, { type: 'subject', binding: bindingObject, subject: subjectOfBinding }, [], info.risky);
     }
   }
 
