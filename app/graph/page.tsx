@@ -20,7 +20,7 @@ export default async function GraphPage({ searchParams }: { searchParams: Search
   const qc = makeQueryClient();
   await qc.prefetchQuery({
     queryKey: queryKeys.graph(q),
-    queryFn: () => getGraphView({ focus: q.focus, expand: q.expand, all: q.expandAll ? '1' : undefined, risky: q.riskyOnly ? '1' : undefined }),
+    queryFn: () => getGraphView({ focus: q.focus, expand: q.expand, all: q.expandAll ? '1' : undefined, risky: q.riskyOnly ? '1' : undefined, path: q.path }),
   });
   return (
     <>

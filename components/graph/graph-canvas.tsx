@@ -41,7 +41,8 @@ export function GraphCanvas({
         data: { node: n, focused: view.focus === n.id },
         draggable: false,
         selected: n.id === selectedNode,
-        ariaLabel: `${t.subtitle}: ${t.title}${n.risky ? ' (risky path)' : ''}`,
+        ariaLabel: `${t.subtitle}: ${t.title}${n.onPath ? ' (on the attack path)' : n.risky ? ' (risky path)' : ''}`,
+        className: n.onPath ? 'on-path' : undefined,
         width: NODE_WIDTH,
         height: 48,
       };
@@ -55,10 +56,10 @@ export function GraphCanvas({
       id: e.id,
       source: e.source,
       target: e.target,
-      className: e.risky ? 'risky' : undefined,
+      className: e.onPath ? 'on-path' : e.risky ? 'risky' : undefined,
       selected: e.id === selectedEdge,
-      markerEnd: { type: MarkerType.ArrowClosed, width: 14, height: 14, color: e.risky ? '#c2410c' : '#94a3b8' },
-      ariaLabel: `Edge from ${title.get(e.source) ?? e.source} to ${title.get(e.target) ?? e.target}${e.risky ? ' (risky)' : ''}`,
+      markerEnd: { type: MarkerType.ArrowClosed, width: 14, height: 14, color: e.onPath ? '#7c3aed' : e.risky ? '#c2410c' : '#94a3b8' },
+      ariaLabel: `Edge from ${title.get(e.source) ?? e.source} to ${title.get(e.target) ?? e.target}${e.onPath ? ' (attack path)' : e.risky ? ' (risky)' : ''}`,
       interactionWidth: 14,
     }));
   }, [view, selectedEdge]);

@@ -45,6 +45,12 @@ export function GraphDetails({
           <span className="font-medium text-orange-800">Orange edges</span> are risky paths: they end in a write to resourceclaims status, binding or driver,
           ResourceSlices, DeviceClasses, DeviceTaintRules or nodes. A number on a node counts its findings, coloured by the worst.
         </p>
+        {view.path.length > 0 && (
+          <p>
+            <span className="font-medium text-violet-800">Purple boxes and edges</span> are the attack path: the identity whose credentials an attacker takes,
+            the binding and role that grant the impact, and the resource it acts on.
+          </p>
+        )}
       </div>
     );
   }

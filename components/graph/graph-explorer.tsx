@@ -63,6 +63,18 @@ export function GraphExplorer() {
             </button>
           ) : null}
         </fieldset>
+        {q.path && (
+          <div className="flex items-center gap-2 text-sm" role="status">
+            <span className="inline-block h-1 w-6 rounded bg-violet-600" aria-hidden="true" />
+            <span className="text-slate-700">
+              Attack path of issue <span className="font-mono text-[13px]">{q.path}</span>
+              {view && view.path.length > 0 ? `: ${view.path.length} steps highlighted` : ''}
+            </span>
+            <button type="button" onClick={() => navigate({ ...q, path: undefined })} className="font-medium text-teal-800 hover:underline">
+              Clear path
+            </button>
+          </div>
+        )}
         {q.focus && (
           <div className="flex items-center gap-2 text-sm">
             <span className="text-slate-500">Focused on</span>

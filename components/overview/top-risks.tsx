@@ -1,11 +1,11 @@
 import Link from 'next/link';
 import { pages } from '@/lib/api/routes';
-import type { Issue } from '@/lib/analysis/types';
+import type { AttackPath, Issue } from '@/lib/analysis/types';
 import { CodeBlock } from '@/components/ui/code-block';
 import { SeverityBadge } from '@/components/ui/severity';
 
 /** The highest-risk issues: what it is, why it ranks there (reach and exposure in words), its findings and its fix. */
-export function TopRisks({ issues }: { issues: Issue[] }) {
+export function TopRisks({ issues, attackPaths }: { issues: Issue[]; attackPaths: Record<string, AttackPath> }) {
   return (
     <ol className="divide-y divide-slate-100" aria-label="Top risks">
       {issues.map((issue, i) => (
@@ -27,6 +27,7 @@ export function TopRisks({ issues }: { issues: Issue[] }) {
                 <Link href={pages.findings({ issue: issue.id })} className="font-medium text-teal-800 hover:underline">
                   {issue.findingIds.length === 1 ? '1 finding' : `${issue.findingIds.length.toLocaleString('en-US')} findings`} →
                 </Link>
+                {attackPaths[issue.id] && <AttackPathDetails path={attackPaths[issue.id]} />}
                 <details className="group w-full">
                   <summary className="cursor-pointer font-medium text-teal-800 hover:underline">The fix</summary>
                   <div className="mt-2">
@@ -39,5 +40,33 @@ export function TopRisks({ issues }: { issues: Issue[] }) {
         </li>
       ))}
     </ol>
+  );
+}
+
+/** The engine's foothold-to-impact chain for an issue, each request step with the grant that allows it. */
+function AttackPathDetails({ path }: { path: AttackPath }) {
+  return (
+    <details className="w-full">
+      <summary className="cursor-pointer font-medium text-teal-800 hover:underline">Attack path: {path.impact}</summary>
+      <ol className="mt-2 list-decimal space-y-1 pl-5 text-slate-700" aria-label="Attack path">
+        {path.steps.map((step, n) => (
+          <li key={n}>
+            {step.text}
+            {step.evidence?.map((e, k) =>
+              e.type === 'grant' ? (
+                <span key={k} className="text-slate-500">
+                  {' '}
+                  (via {e.binding.kind} {e.binding.namespace ? `${e.binding.namespace}/` : ''}
+                  {e.binding.name} → {e.role.kind} {e.role.name})
+                </span>
+              ) : null,
+            )}
+          </li>
+        ))}
+      </ol>
+      <Link href={pages.graphView({ path: path.issueId })} className="mt-1 inline-block font-medium text-teal-800 hover:underline">
+        Show the path on the graph →
+      </Link>
+    </details>
   );
 }

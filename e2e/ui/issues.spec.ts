@@ -62,3 +62,22 @@ test('the findings page groups by issue: ranked issues, each opened to its findi
   await expect(issues).toHaveCount(3);
   expect(consoleErrors).toEqual([]);
 });
+
+test('an attack path from the overview is drawn highlighted on the graph', async ({ page, consoleErrors }) => {
+  await gotoAndSettle(page, '/', 'Posture overview');
+  const first = page.getByRole('list', { name: 'Top risks' }).locator(':scope > li').first();
+  await first.getByText(/^Attack path:/).click();
+  const steps = first.getByRole('list', { name: 'Attack path' }).locator('li');
+  await expect(steps).toHaveCount(3);
+  await expect(steps.first()).toContainText('a compromised node');
+  await expect(steps.last()).toContainText('cluster-admin');
+  await first.getByRole('link', { name: 'Show the path on the graph →' }).click();
+  await expect(page).toHaveURL(/\/graph\?path=[0-9a-f]{16}/);
+  await expect(page.getByRole('status').filter({ hasText: 'Attack path of issue' })).toContainText('3 steps highlighted');
+  await expect(page.locator('.react-flow__edge.on-path')).toHaveCount(2);
+  await expect(page.locator('.react-flow__node.on-path')).toHaveCount(3);
+  await screenshot(page, 'graph-attack-path');
+  await page.getByRole('button', { name: 'Clear path' }).click();
+  await expect(page.locator('.react-flow__edge.on-path')).toHaveCount(0);
+  expect(consoleErrors).toEqual([]);
+});

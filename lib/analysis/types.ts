@@ -71,6 +71,24 @@ export interface IssueRisk {
   reasons: string[];
 }
 
+/** One step of an attack path: what happens, and for a request, the review the engine allowed and why. */
+export interface AttackStep {
+  text: string;
+  /** A SubjectAccessReview spec (v1 field names) that the API server answers the same way. */
+  review?: { user: string; groups: string[]; extra: Record<string, string[]>; resourceAttributes: { verb: string; group: string; resource: string; subresource: string; namespace: string; name: string } };
+  evidence?: Evidence[];
+}
+
+/** From a foothold to an impact, for one of the highest-risk issues (computed by the engine). */
+export interface AttackPath {
+  issueId: string;
+  /** The identity whose credentials the attacker uses. */
+  subject: SubjectRef;
+  foothold: string;
+  impact: string;
+  steps: AttackStep[];
+}
+
 export type StatusWriterMode = 'node-authorizer' | 'constrained-impersonation' | 'rbac' | 'impersonation';
 
 export interface NodeStatusWriter {
@@ -129,6 +147,8 @@ export interface Report {
   summary: Record<Severity, number>;
   /** Findings grouped by cause, highest risk first; every finding is in exactly one issue. */
   issues: Issue[];
+  /** For the highest-risk issues, a foothold-to-impact chain, each request step as a SubjectAccessReview. */
+  attackPaths: AttackPath[];
   findings: Finding[];
   allNodes: AllNodesWriters;
   nodes: NodeReport[];

@@ -20,6 +20,8 @@ export interface GraphQuery {
   expand?: string[];
   expandAll?: boolean;
   riskyOnly?: boolean;
+  /** An issue ID: highlight its attack path. */
+  path?: string;
 }
 
 function qs(params: Record<string, string | string[] | boolean | undefined>): string {
@@ -40,7 +42,7 @@ export const api = {
   blastRadius: (node: string) => `/api/v1/nodes/${encodeURIComponent(node)}/blast-radius`,
   whoCan: (q: AccessQuery) => `/api/v1/who-can${qs({ ...q })}`,
   canI: (q: CanIQuery) => `/api/v1/can-i${qs({ ...q, groups: q.groups?.filter(Boolean) })}`,
-  graph: (q: GraphQuery) => `/api/v1/graph${qs({ focus: q.focus, expand: q.expand, all: q.expandAll, risky: q.riskyOnly })}`,
+  graph: (q: GraphQuery) => `/api/v1/graph${qs({ focus: q.focus, expand: q.expand, all: q.expandAll, risky: q.riskyOnly, path: q.path })}`,
   graphSearch: (q: string) => `/api/v1/graph/search${qs({ q })}`,
 };
 
@@ -73,12 +75,14 @@ export function parseGraphQuery(params: ParamsLike): GraphQuery {
   ].sort();
   if (expand.length) q.expand = expand;
   if (params.get('all') === '1') q.expandAll = true;
+  const path = params.get('path');
+  if (path && /^[0-9a-f]{16}$/.test(path)) q.path = path;
   if (params.get('risky') === '1') q.riskyOnly = true;
   return q;
 }
 
 export function graphQueryString(q: GraphQuery): string {
-  return qs({ focus: q.focus, expand: q.expand?.length ? q.expand.join(',') : undefined, all: q.expandAll, risky: q.riskyOnly });
+  return qs({ focus: q.focus, expand: q.expand?.length ? q.expand.join(',') : undefined, all: q.expandAll, risky: q.riskyOnly, path: q.path });
 }
 
 export type ExplorerMode = 'who-can' | 'can-i';

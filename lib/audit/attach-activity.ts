@@ -1,7 +1,7 @@
 import { usernameOf } from '@/lib/analysis/context/identities';
 import { compareFindings } from '@/lib/analysis/checks/registry';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import { groupIssues } from '@/lib/analysis/issues/group-issues';
+import { analyseIssues } from '@/lib/analysis/issues/group-issues';
 import { SEVERITIES, type Report, type Severity } from '@/lib/analysis/types';
 import type { AuditAggregate } from './aggregate-activity';
 import { auditFindings } from './audit-findings';
@@ -26,6 +26,6 @@ export function withActivity(build: { report: Report; context: AnalysisContext }
   const findings = [...report.findings, ...extra].sort(compareFindings);
   const summary = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
   for (const f of findings) summary[f.severity]++;
-  const issues = extra.length > 0 ? groupIssues(findings, context, { allNodes: report.allNodes, nodes: report.nodes }) : report.issues;
-  return { ...report, issues, findings, summary, activity: { ...aggregate.activity, unusedGrants: unusedGrants(context.engine, aggregate) } };
+  const { issues, attackPaths } = extra.length > 0 ? analyseIssues(findings, context, { allNodes: report.allNodes, nodes: report.nodes }) : report;
+  return { ...report, issues, attackPaths, findings, summary, activity: { ...aggregate.activity, unusedGrants: unusedGrants(context.engine, aggregate) } };
 }

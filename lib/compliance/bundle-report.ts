@@ -22,7 +22,8 @@ export function parseBundleReport(value: unknown): Report {
   if (!r!.allNodes || !Array.isArray(r!.allNodes.statusWriters) || !Array.isArray(r!.allNodes.claimStatusWriters))
     fail('has no allNodes writer lists (made by an older dra-posture?)');
   // Bundles made before issues existed carry none: their findings are read as they were.
-  if (r!.issues === undefined) return { ...(r as Report), issues: [] };
+  if (r!.issues === undefined) return { ...(r as Report), issues: [], attackPaths: [] };
+  if (r!.attackPaths === undefined) return { ...(r as Report), attackPaths: [] };
   if (!Array.isArray(r!.issues)) fail('has an issues field that is not a list');
   return r as Report;
 }

@@ -49,6 +49,8 @@ export interface GraphModel {
 
 /** A node as displayed: a real node or a collapsed group standing for several. */
 export interface ViewNode extends GraphNode {
+  /** On the highlighted attack path. */
+  onPath?: boolean;
   /** Set for a collapsed group: how many real nodes it stands for. */
   memberCount?: number;
   x: number;
@@ -56,6 +58,8 @@ export interface ViewNode extends GraphNode {
 }
 
 export interface ViewEdge extends Omit<GraphEdge, 'reasons'> {
+  /** Between two consecutive nodes of the highlighted attack path. */
+  onPath?: boolean;
   /** At most VIEW_REASON_LIMIT reasons; `reasonCount` tells how many there are. */
   reasons: EdgeReason[];
   reasonCount: number;
@@ -70,12 +74,16 @@ export interface GraphViewOptions {
   expandAll?: boolean;
   /** Keep only risky edges (and the nodes on them). */
   riskyOnly?: boolean;
+  /** Node ids of an attack path (identity → binding → role → resource): drawn highlighted, focused on its first node. */
+  path?: string[];
 }
 
 export interface GraphView {
   nodes: ViewNode[];
   edges: ViewEdge[];
   focus: string | null;
+  /** The highlighted attack path's node ids, in order (empty when none). */
+  path: string[];
   /** Node count of the whole model and of the (possibly focused) subgraph before collapsing. */
   totalNodes: number;
   subgraphNodes: number;

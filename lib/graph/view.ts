@@ -66,7 +66,9 @@ export function riskySubgraph(model: GraphModel, keepId?: string): GraphModel {
  * roles), edges merged between collapsed groups, then laid out in columns.
  */
 export function buildGraphView(model: GraphModel, options: GraphViewOptions = {}): GraphView {
-  const focus = options.focus && model.nodes.some((n) => n.id === options.focus) ? options.focus : null;
+  const path = (options.path ?? []).filter((id) => model.nodes.some((n) => n.id === id));
+  const wanted = options.focus ?? path[0];
+  const focus = wanted && model.nodes.some((n) => n.id === wanted) ? wanted : null;
   let sub = focus ? focusSubgraph(model, focus) : model;
   if (options.riskyOnly) sub = riskySubgraph(sub, focus ?? undefined);
 
@@ -80,6 +82,11 @@ export function buildGraphView(model: GraphModel, options: GraphViewOptions = {}
   const expanded = new Set(options.expand ?? []);
   const focusNode = focus ? sub.nodes.find((n) => n.id === focus) : undefined;
   if (focusNode && focusNode.tier !== 3) expanded.add(groupNodeId(focusNode.tier, focusNode.group));
+  // Every node of the path stays visible on its own (never folded into a group).
+  for (const id of path) {
+    const n = sub.nodes.find((x) => x.id === id);
+    if (n && n.tier !== 3) expanded.add(groupNodeId(n.tier, n.group));
+  }
 
   // Columns that would still hold too many boxes fold their (not expanded) namespace groups into one.
   const folded = new Map<GraphTier, number>();
@@ -152,12 +159,16 @@ export function buildGraphView(model: GraphModel, options: GraphViewOptions = {}
     [...viewNodes.values()].map((n) => ({ id: n.id, tier: n.tier, order: order.get(n.id)! })),
     [...edges.values()],
   );
-  const nodes: ViewNode[] = [...viewNodes.values()].map((n) => ({ ...n, ...layout.positions.get(n.id)! }));
+  const onPath = new Set(path);
+  const pathEdges = new Set(path.slice(1).map((id, i) => `${path[i]}→${id}`));
+  for (const e of edges.values()) if (pathEdges.has(`${e.source}→${e.target}`)) e.onPath = true;
+  const nodes: ViewNode[] = [...viewNodes.values()].map((n) => ({ ...n, ...(onPath.has(n.id) ? { onPath: true } : {}), ...layout.positions.get(n.id)! }));
   nodes.sort((a, b) => a.tier - b.tier || a.y - b.y);
   return {
     nodes,
     edges: [...edges.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
     focus,
+    path,
     totalNodes: model.nodes.length,
     subgraphNodes: sub.nodes.length,
     width: layout.width,

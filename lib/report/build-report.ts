@@ -1,7 +1,7 @@
 import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-context';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { runChecks } from '@/lib/analysis/checks/registry';
-import { groupIssues } from '@/lib/analysis/issues/group-issues';
+import { analyseIssues } from '@/lib/analysis/issues/group-issues';
 import { listNodeWriters } from '@/lib/analysis/node-writers/node-writers';
 import { mergeSettings, type AnalysisSettings } from '@/lib/analysis/settings';
 import { deviceClassReports } from '@/lib/analysis/zeroing/device-classes';
@@ -43,7 +43,7 @@ export function buildReportWithContext(state: ClusterState, options: BuildReport
   for (const f of findings) summary[f.severity]++;
 
   const { allNodes, nodes } = listNodeWriters(context);
-  const issues = groupIssues(findings, context, { allNodes, nodes });
+  const { issues, attackPaths } = analyseIssues(findings, context, { allNodes, nodes });
   const quotaAnalysis = context.quotas;
   const warnings = [...new Set([...state.warnings, ...engine.rbac.notes, ...quotaAnalysis.notes])].sort(compareStrings);
 
@@ -57,6 +57,7 @@ export function buildReportWithContext(state: ClusterState, options: BuildReport
     },
     summary,
     issues,
+    attackPaths,
     findings,
     allNodes,
     nodes,

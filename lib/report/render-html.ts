@@ -78,6 +78,12 @@ function* renderIssues(report: Report): Generator<string> {
     const colour = SEVERITY_COLOURS[i.severity];
     yield `<section class="issue" id="issue-${h(i.id)}"><h3><span class="badge" style="background:${colour}">${h(i.severity)}</span> ${page.rank}. ${h(i.check)}: ${h(i.title)}</h3>`;
     yield `<p>Risk <strong>${i.risk.score}</strong> <span class="muted">(severity ${i.risk.severity} × reach ${i.risk.reach} × exposure ${i.risk.exposure})</span>${i.risk.reasons.length > 0 ? `: ${h(i.risk.reasons.join('; '))}` : ''}</p>`;
+    if (page.attackPath) {
+      const steps = page.attackPath.steps.map(
+        (s) => `<li>${h(s.text)}${s.evidence?.length ? ` <span class="muted">(${h(s.evidence.map(describeEvidence).join('; '))})</span>` : ''}</li>`,
+      );
+      yield `<p><strong>Attack path:</strong></p><ol class="attack-path">${steps.join('')}</ol>`;
+    }
     yield `<p><strong>Fix:</strong></p><pre>${h(i.remediation)}</pre>`;
     for (const f of page.findings) yield renderFinding(f);
     if (page.more > 0) yield `<p class="muted">… and ${page.more} more findings of this issue (all of them are in report.json).</p>`;

@@ -39,7 +39,15 @@ function renderIssues(report: Report): string[] {
     lines.push(`### ${page.rank}. ${e(i.check)}: ${e(i.title)}`, '');
     lines.push(`- **Severity:** ${i.severity} · **Risk:** ${i.risk.score} (severity ${i.risk.severity} × reach ${i.risk.reach} × exposure ${i.risk.exposure})`);
     if (i.risk.reasons.length > 0) lines.push(`- **Why:** ${e(i.risk.reasons.join('; '))}`);
-    lines.push(`- **ID:** ${e(i.id)} · **Findings:** ${i.findingIds.length}`, '', 'Fix:', '', fenced(i.remediation), '');
+    lines.push(`- **ID:** ${e(i.id)} · **Findings:** ${i.findingIds.length}`, '');
+    if (page.attackPath) {
+      lines.push('Attack path:', '');
+      page.attackPath.steps.forEach((s, n) =>
+        lines.push(`${n + 1}. ${e(s.text)}${s.evidence?.length ? ` (${e(s.evidence.map(describeEvidence).join('; '))})` : ''}`),
+      );
+      lines.push('');
+    }
+    lines.push('Fix:', '', fenced(i.remediation), '');
     for (const f of page.findings) lines.push(...renderFinding(f));
     if (page.more > 0) lines.push(`… and ${page.more} more findings of this issue (all of them are in \`report -o json\`).`, '');
   }

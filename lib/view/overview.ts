@@ -1,4 +1,4 @@
-import { SEVERITIES, type Issue, type Report, type Severity } from '@/lib/analysis/types';
+import { SEVERITIES, type AttackPath, type Issue, type Report, type Severity } from '@/lib/analysis/types';
 import { filterFindings, DEFAULT_FILTERS } from './findings-view';
 import { buildQuotaRows } from './quota-view';
 import { refKey } from '@/lib/k8s/refs';
@@ -26,6 +26,8 @@ export interface OverviewFacts {
   families: CheckFamily[];
   /** The highest-risk issues, first first. */
   topIssues: Issue[];
+  /** Attack paths of the top issues, by issue ID. */
+  attackPaths: Record<string, AttackPath>;
   topFindings: Report['findings'];
   nodes: number;
   /** Identities (other than kubelets) that can write the status of every node. */
@@ -45,6 +47,7 @@ export function overviewFacts(report: Report, topN = 8): OverviewFacts {
   return {
     families: checkFamilies(report.findings),
     topIssues: report.issues.slice(0, 5),
+    attackPaths: Object.fromEntries(report.attackPaths.filter((p) => report.issues.slice(0, 5).some((i) => i.id === p.issueId)).map((p) => [p.issueId, p])),
     topFindings: filterFindings(report.findings, DEFAULT_FILTERS).slice(0, topN),
     nodes: report.nodes.length,
     allNodeStatusWriters: allNodes.size,

@@ -1,7 +1,8 @@
 import { CATALOG } from '@/lib/analysis/catalog';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { NodeWriterLists } from '@/lib/analysis/node-writers/node-writers';
-import { SEVERITIES, type Finding, type Issue, type IssueRisk, type Severity } from '@/lib/analysis/types';
+import { SEVERITIES, type AttackPath, type Finding, type Issue, type IssueRisk, type Severity } from '@/lib/analysis/types';
+import { attackPaths } from './attack-paths';
 import { compareStrings, describeRef, refKey, sortSubjects } from '@/lib/k8s/refs';
 import type { SubjectRef } from '@/lib/k8s/types';
 import { ReachIndex } from './reach';
@@ -21,14 +22,24 @@ export const SEVERITY_WEIGHT: Record<Severity, number> = { critical: 10, high: 6
 const fmt = (n: number) => n.toLocaleString('en-US');
 const plural = (n: number, one: string, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one : many}`;
 
+/** Issues and the attack paths of the highest-risk ones: what the report carries. */
+export function analyseIssues(findings: readonly Finding[], ctx: AnalysisContext, writers: NodeWriterLists): { issues: Issue[]; attackPaths: AttackPath[] } {
+  const reach = new ReachIndex(ctx, writers);
+  const issues = groupIssuesWith(findings, ctx, reach);
+  return { issues, attackPaths: attackPaths(ctx, reach, issues, new Map(findings.map((f) => [f.id, f]))) };
+}
+
 export function groupIssues(findings: readonly Finding[], ctx: AnalysisContext, writers: NodeWriterLists): Issue[] {
+  return groupIssuesWith(findings, ctx, new ReachIndex(ctx, writers));
+}
+
+function groupIssuesWith(findings: readonly Finding[], ctx: AnalysisContext, reach: ReachIndex): Issue[] {
   const groups = new Map<string, Finding[]>();
   for (const f of findings) {
     const list = groups.get(f.issueId);
     if (list) list.push(f);
     else groups.set(f.issueId, [f]);
   }
-  const reach = new ReachIndex(ctx, writers);
   const issues = [...groups.entries()].map(([id, list]) => buildIssue(id, list, ctx, reach));
   const rank = (s: Severity) => SEVERITIES.indexOf(s);
   return issues.sort(

@@ -33,7 +33,7 @@ export class ReachIndex {
   private readonly claimsByDriver = new Map<string, number>();
   private readonly claimsByNodeDriver = new Map<string, number>();
   private readonly reach = new Map<string, SubjectReach>();
-  private readonly daemonSetsOf = new Map<string, ObjectRef[]>();
+  private readonly daemonSetsByAccount = new Map<string, ObjectRef[]>();
 
   constructor(
     private readonly ctx: AnalysisContext,
@@ -68,7 +68,7 @@ export class ReachIndex {
       const key = `${sa}|${refKey(owner)}`;
       if (!seen.has(key)) {
         seen.add(key);
-        pushTo(this.daemonSetsOf, sa, owner);
+        pushTo(this.daemonSetsByAccount, sa, owner);
       }
     }
   }
@@ -101,11 +101,16 @@ export class ReachIndex {
     return total;
   }
 
+  /** The DaemonSets whose pods run as this service account, described. */
+  daemonSetsOf(subject: SubjectRef): string[] {
+    return (this.daemonSetsByAccount.get(refKey(subject)) ?? []).map(describeRef);
+  }
+
   /** How exposed a subject's credentials are; factor 1 when nothing applies. */
   exposure(subject: SubjectRef): Exposure {
     if (subject.kind === 'Group' && isBroadGroup(subject.name)) return { factor: BROAD, text: `bound to group ${subject.name}: every such identity holds it` };
     if (subject.kind !== 'ServiceAccount') return { factor: 1, text: '' };
-    const daemonSets = this.daemonSetsOf.get(refKey(subject)) ?? [];
+    const daemonSets = this.daemonSetsByAccount.get(refKey(subject)) ?? [];
     if (daemonSets.length > 0) return { factor: EVERY_NODE, text: `token on every node through ${daemonSets.map(describeRef).join(', ')}` };
     if (this.ctx.isTenantNamespace(subject.namespace ?? '')) return { factor: TENANT, text: `token in tenant namespace ${subject.namespace}` };
     return { factor: 1, text: '' };

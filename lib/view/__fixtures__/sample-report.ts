@@ -6,6 +6,7 @@ export const SAMPLE_REPORT: Report = {
   source: { kind: 'demo', name: 'sample', collectedAt: '2026-01-01T00:00:00Z', kubernetesVersion: '1.36.3' },
   summary: { critical: 1, high: 2, medium: 1, low: 0, info: 0 },
   issues: [],
+  attackPaths: [],
   findings: [
     {
       id: 'f-high-b',
