@@ -75,7 +75,12 @@ export interface IssueRisk {
 export interface AttackStep {
   text: string;
   /** A SubjectAccessReview spec (v1 field names) that the API server answers the same way. */
-  review?: { user: string; groups: string[]; extra: Record<string, string[]>; resourceAttributes: { verb: string; group: string; resource: string; subresource: string; namespace: string; name: string } };
+  review?: {
+    user: string;
+    groups: string[];
+    extra: Record<string, string[]>;
+    resourceAttributes: { verb: string; group: string; resource: string; subresource: string; namespace: string; name: string };
+  };
   evidence?: Evidence[];
 }
 
