@@ -80,13 +80,23 @@ function isInputError(e: unknown): boolean {
   return (e as Error)?.name === 'SnapshotError';
 }
 
+/**
+ * Exits once stdout and stderr have flushed: writes to a pipe are asynchronous, and exiting at once
+ * cut `report -o json | jq` off at the pipe's 64 KiB buffer.
+ */
+function flushAndExit(code: number): void {
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
 const isEntry = process.argv[1] && /server[\\/]cli[\\/]main\.ts$/.test(process.argv[1]);
 if (isEntry) {
-  main(process.argv.slice(2), processIO).then(
-    (code) => process.exit(code),
-    (e) => {
-      process.stderr.write(`dra-posture: ${errorMessage(e)}\n`);
-      process.exit(1);
-    },
-  );
+  main(process.argv.slice(2), processIO).then(flushAndExit, (e) => {
+    process.stderr.write(`dra-posture: ${errorMessage(e)}\n`);
+    flushAndExit(1);
+  });
 }
