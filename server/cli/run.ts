@@ -1,0 +1,24 @@
+import 'server-only';
+import { processIO } from './command-io';
+import { main } from './main';
+
+// Entry of the compiled CLI (dist/cli/run.mjs): main.ts only runs itself when started as a .ts file.
+
+// A reader that stops early (`| head`) is not an error of ours.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
+main(process.argv.slice(2), processIO).then(
+  (code) => {
+    process.exitCode = code;
+    // Flush stdout before leaving: process.exit would cut a piped report short.
+    if (process.stdout.writableNeedDrain) process.stdout.once('drain', () => process.exit(code));
+    else process.exit(code);
+  },
+  (e: unknown) => {
+    process.stderr.write(`dra-posture: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
+    process.exit(1);
+  },
+);
