@@ -6,6 +6,7 @@ import { formatZodIssue, requestFromSubjectAccessReview, SubjectAccessReviewSche
 import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
 import { userFromAsFlags } from '../build-user';
 import { TARGET_OPTIONS, targetFromArgs } from '../request-target';
+import { kindsForCanI } from '@/lib/authz/kinds-for-question';
 import { authorizersFlag } from '../authorizers-flag';
 import { collectExtra, UsageError } from '../usage-error';
 import type { CommandIO } from '../command-io';
@@ -44,7 +45,8 @@ export async function runCanI(argv: string[], io: CommandIO): Promise<number> {
   if (rest.length > 0) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
   const target = targetFromArgs(verb, type, name, values, io.err);
   const requester = userFromAsFlags(values.as, values['as-group'], values['as-user-extra']);
-  const engine = createAuthzEngine(await loadClusterFromFlags(values), { chain });
+  const impersonated = values['impersonate-user'] === undefined ? undefined : { name: values['impersonate-user'], groups: values['impersonate-group'] ?? [] };
+  const engine = createAuthzEngine(await loadClusterFromFlags(values, { kinds: kindsForCanI(chain, [requester, impersonated]) }), { chain });
 
   if (values['impersonate-user'] === undefined && (values['impersonate-group'] || values['impersonate-uid'] || values['impersonate-extra'])) {
     throw new UsageError('--impersonate-group, --impersonate-uid and --impersonate-extra need --impersonate-user');

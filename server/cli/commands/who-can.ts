@@ -2,6 +2,7 @@ import 'server-only';
 import { parseArgs } from 'node:util';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import type { WhoCanEntry } from '@/lib/authz/who-can';
+import { kindsForWhoCan } from '@/lib/authz/kinds-for-question';
 import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
 import { TARGET_OPTIONS, targetFromArgs } from '../request-target';
 import { authorizersFlag } from '../authorizers-flag';
@@ -23,7 +24,7 @@ export async function runWhoCan(argv: string[], io: CommandIO): Promise<number> 
   if (rest.length > 0) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
   const target = targetFromArgs(verb, type, name, values, io.err);
   const chain = authorizersFlag(values.authorizers);
-  const engine = createAuthzEngine(await loadClusterFromFlags(values), { chain });
+  const engine = createAuthzEngine(await loadClusterFromFlags(values, { kinds: kindsForWhoCan(chain, target.resource) }), { chain });
   const entries = engine.whoCan(target);
   if (output === 'json') io.out(JSON.stringify({ request: target.resource ?? target.nonResource, subjects: entries }, null, 2));
   else io.out(formatTable(entries));
