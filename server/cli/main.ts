@@ -1,6 +1,7 @@
 import 'server-only';
 import { processIO, type CommandIO } from './command-io';
 import { UsageError } from './usage-error';
+import { asksForHelp, COMMAND_HELP } from './command-help';
 
 const HELP = `dra-posture: security posture of Kubernetes Dynamic Resource Allocation
 
@@ -9,18 +10,23 @@ Usage:
                     [--impersonate-user U [--impersonate-group G]... [--impersonate-extra k=v]...] [--authorizers Node,RBAC] [-o json]
   dra-posture can-i VERB /PATH --as USER ...
   dra-posture can-i --batch FILE
-  dra-posture who-can VERB TYPE[/NAME] [--subresource S] [-n NS] [-o json]
-  dra-posture report [-o markdown|json|html] [--fail-on critical|high|medium|low|info] [--authorizers Node,RBAC]
+  dra-posture who-can VERB TYPE[/NAME] [--subresource S] [-n NS | -A] [-o wide|json|yaml]
+  dra-posture who-can --batch FILE
+  dra-posture report [-o markdown|json|html|sarif|junit] [--fail-on critical|high|medium|low|info] [--authorizers Node,RBAC]
   dra-posture build-role --persona P [--driver D]... [-n NS] [--service-account NS/NAME | --user U | --group G]
                         [--rule "VERBS RESOURCE[.GROUP][/SUB] [NAMES] # why"]... [-o yaml|json] [--demo | --snapshot PATH]
   dra-posture export --out FILE [--key PRIVATE.pem] [--pdf]      compliance bundle (tar: report, objects, CSV, HTML, manifest)
   dra-posture verify FILE [--key PUBLIC.pem]                     exit 0 only if every digest (and the signature) holds
   dra-posture diff A B [-o json]                                 drift between two bundles (or stored snapshot ids)
   dra-posture serve [--host 127.0.0.1] [--port 3000] [--demo | --snapshot PATH]
+  dra-posture completion bash|zsh
+  dra-posture COMMAND --help                                     usage and examples of one command
+  dra-posture --version
 
 Every command reads one cluster: --snapshot PATH (file or folder of kubectl -o json / YAML, or a compliance bundle), or --demo
 (optional for build-role: with one, it validates the bundle and compares it with today's grants).
-Exit codes: can-i 0 = yes, 1 = no; report 3 = findings at or above --fail-on; verify 1 = not verified; diff 1 = changes; 2 = usage error or unreadable input.`;
+Also a kubectl plugin: kubectl dra-posture COMMAND ...
+Exit codes: can-i 0 = yes, 1 = no; who-can 0 = answered; report 3 = findings at or above --fail-on; verify 1 = not verified; diff 1 = changes; 2 = usage error or unreadable input.`;
 
 type Command = (argv: string[], io: CommandIO) => Promise<number>;
 
@@ -33,6 +39,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   export: async () => (await import('./commands/export')).runExport,
   verify: async () => (await import('./commands/verify')).runVerify,
   diff: async () => (await import('./commands/diff')).runDiff,
+  completion: async () => (await import('./commands/completion')).runCompletion,
 };
 
 export async function main(argv: string[], io: CommandIO): Promise<number> {
@@ -41,16 +48,34 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
     io.out(HELP);
     return name ? 0 : 2;
   }
+  if (name === '--version' || name === 'version') {
+    io.out(`dra-posture ${await packageVersion()}`);
+    return 0;
+  }
   const load = COMMANDS[name];
   if (!load) {
     io.err(`dra-posture: unknown command "${name}" (try --help)`);
     return 2;
+  }
+  if (asksForHelp(rest)) {
+    io.out(COMMAND_HELP[name] ?? HELP);
+    return 0;
   }
   try {
     return await (await load())(rest, io);
   } catch (e) {
     io.err(`dra-posture ${name}: ${errorMessage(e)}`);
     return e instanceof UsageError || isArgError(e) ? 2 : isInputError(e) ? 2 : 1;
+  }
+}
+
+async function packageVersion(): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  try {
+    return (JSON.parse(await readFile(join(process.env.DRA_POSTURE_ROOT ?? process.cwd(), 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
   }
 }
 
