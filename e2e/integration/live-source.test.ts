@@ -620,7 +620,7 @@ let deployed: Promise<Obj[]> | undefined;
 function applyDeploy(): Promise<Obj[]> {
   deployed ??= (async () => {
     const docs: Obj[] = [];
-    for (const file of readdirSync(DEPLOY).filter((f) => f.endsWith('.yaml')).sort()) {
+    for (const file of readdirSync(DEPLOY).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml').sort()) {
       for (const doc of parseAllDocuments(readFileSync(join(DEPLOY, file), 'utf8'))) {
         const o = doc.toJS() as Obj | null;
         if (o?.kind) docs.push(o);
