@@ -20,7 +20,9 @@ export default async function NodesPage({ searchParams }: { searchParams: Promis
   const wanted = typeof sp.node === 'string' ? sp.node : undefined;
   const matrix = buildNodeMatrix(report);
   // Without a choice, open the node with the most claim drivers and writers of its own (the most interesting one).
-  const busiest = [...report.nodes].sort((a, b) => b.claimDrivers.length - a.claimDrivers.length || b.claimStatusWriters.length - a.claimStatusWriters.length)[0];
+  const busiest = [...report.nodes].sort(
+    (a, b) => b.claimDrivers.length - a.claimDrivers.length || b.claimStatusWriters.length - a.claimStatusWriters.length,
+  )[0];
   const node = report.nodes.find((n) => n.name === wanted) ?? busiest;
   const tabs = node && !matrix.nodes.includes(node.name) ? [...matrix.nodes, node.name] : matrix.nodes;
 
@@ -37,7 +39,12 @@ export default async function NodesPage({ searchParams }: { searchParams: Promis
         <EmptyState title="No nodes in this source" />
       ) : (
         <div className="space-y-6">
-          <Panel id="matrix" title="nodes/status writers" description={`${matrix.rows.length} identities × ${matrix.nodes.length + matrix.hiddenNodes} nodes; broadest first${matrix.hiddenNodes ? ` (showing ${matrix.nodes.length} nodes, those with writers of their own first)` : ''}`} bodyClassName="p-0">
+          <Panel
+            id="matrix"
+            title="nodes/status writers"
+            description={`${matrix.rows.length} identities × ${matrix.nodes.length + matrix.hiddenNodes} nodes; broadest first${matrix.hiddenNodes ? ` (showing ${matrix.nodes.length} nodes, those with writers of their own first)` : ''}`}
+            bodyClassName="p-0"
+          >
             <NodeMatrixTable matrix={matrix} selected={node?.name} />
             <div id="matrix-help" className="border-t border-slate-100 px-5 py-3">
               <ModeLegend />

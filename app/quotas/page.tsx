@@ -31,14 +31,21 @@ export default async function QuotasPage() {
       ) : (
         <div className="space-y-6">
           <Panel id="quota-chart" title="Usage against hard limit" description="Computed usage as a share of each quota's hard limit">
-            <QuotaBarChart rows={rows.map((r) => ({ key: r.key, label: `${r.namespace} · ${r.label}`, percent: r.ratio === null ? 0 : Math.round(r.ratio * 1000) / 10 }))} />
+            <QuotaBarChart
+              rows={rows.map((r) => ({ key: r.key, label: `${r.namespace} · ${r.label}`, percent: r.ratio === null ? 0 : Math.round(r.ratio * 1000) / 10 }))}
+            />
           </Panel>
           <Panel id="quota-table" title="Quotas per namespace" bodyClassName="p-0">
             <QuotaTable rows={rows} />
           </Panel>
         </div>
       )}
-      <Panel className="mt-6" id="quota-gaps" title="Tenants without DRA quota" description="Tenant namespaces with claims but no claim-count quota, and device classes used without a devices quota">
+      <Panel
+        className="mt-6"
+        id="quota-gaps"
+        title="Tenants without DRA quota"
+        description="Tenant namespaces with claims but no claim-count quota, and device classes used without a devices quota"
+      >
         <QuotaGaps findings={gaps} />
       </Panel>
     </>

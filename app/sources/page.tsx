@@ -26,10 +26,19 @@ export default async function SourcesPage() {
           {info.source.kind} · {info.source.name} · Kubernetes {info.source.kubernetesVersion ?? 'version unknown'}
         </p>
       </Panel>
-      <Panel id="contexts" title="Demo or a live context" description="Contexts of the server's own kubeconfig. Choosing one reads that cluster live with the server's credentials; a context that cannot be read leaves the current source as it is." className="mb-6">
+      <Panel
+        id="contexts"
+        title="Demo or a live context"
+        description="Contexts of the server's own kubeconfig. Choosing one reads that cluster live with the server's credentials; a context that cannot be read leaves the current source as it is."
+        className="mb-6"
+      >
         <ContextSwitcher contexts={listKubeContexts()} selected={liveContext} overridden={!!selection || uploaded} />
       </Panel>
-      <Panel id="upload" title="Upload a snapshot" description={`Output of kubectl get … -o json, a List, or multi-document YAML; at most ${Math.round(maxUploadBytes() / 1024 / 1024)} MiB. Secrets in it are dropped unread.`}>
+      <Panel
+        id="upload"
+        title="Upload a snapshot"
+        description={`Output of kubectl get … -o json, a List, or multi-document YAML; at most ${Math.round(maxUploadBytes() / 1024 / 1024)} MiB. Secrets in it are dropped unread.`}
+      >
         <SnapshotUpload maxBytes={maxUploadBytes()} />
       </Panel>
     </>

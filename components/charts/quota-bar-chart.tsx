@@ -24,9 +24,20 @@ export function QuotaBarChart({ rows }: { rows: QuotaChartRow[] }) {
         style={{ width: '100%', height: '100%' }}
       >
         <CartesianGrid horizontal={false} stroke="#e2e8f0" />
-        <XAxis type="number" domain={[0, (max: number) => Math.max(100, Math.ceil(max / 10) * 10)]} unit="%" tickLine={false} axisLine={false} tick={{ fill: '#64748b', fontSize: 12 }} />
+        <XAxis
+          type="number"
+          domain={[0, (max: number) => Math.max(100, Math.ceil(max / 10) * 10)]}
+          unit="%"
+          tickLine={false}
+          axisLine={false}
+          tick={{ fill: '#64748b', fontSize: 12 }}
+        />
         <YAxis type="category" dataKey="label" width={300} tickLine={false} axisLine={false} tick={{ fill: '#334155', fontSize: 12 }} />
-        <Tooltip cursor={{ fill: '#f1f5f9' }} formatter={(v) => [`${v}%`, 'of hard limit']} contentStyle={{ borderRadius: 6, borderColor: '#e2e8f0', fontSize: 12 }} />
+        <Tooltip
+          cursor={{ fill: '#f1f5f9' }}
+          formatter={(v) => [`${v}%`, 'of hard limit']}
+          contentStyle={{ borderRadius: 6, borderColor: '#e2e8f0', fontSize: 12 }}
+        />
         <ReferenceLine x={90} stroke="#ea580c" strokeDasharray="4 4" label={{ value: '90%', position: 'top', fill: '#9a3412', fontSize: 11 }} />
         <Bar dataKey="percent" radius={[0, 4, 4, 0]} maxBarSize={18} isAnimationActive={false}>
           {rows.map((r) => (

@@ -29,7 +29,11 @@ const ZEROING = {
 const SHOWN = { namespaces: 60, claims: 100, findings: 20 };
 
 function More({ count, what }: { count: number; what: string }) {
-  return count > 0 ? <p className="mt-1 text-xs text-slate-500">and {count.toLocaleString('en-US')} more {what}</p> : null;
+  return count > 0 ? (
+    <p className="mt-1 text-xs text-slate-500">
+      and {count.toLocaleString('en-US')} more {what}
+    </p>
+  ) : null;
 }
 
 const DRIVER_SOURCE = { selector: 'from the CEL selector', allocation: 'from allocated claims', slice: 'from ResourceSlices' } as const;
@@ -137,7 +141,9 @@ export function DeviceClassCard({ dc }: { dc: DeviceClassViewData }) {
               <span className="font-mono text-xs text-slate-700">{f.check}</span>
             </Link>
           ))}
-          {dc.findingIds.length > SHOWN.findings && <span className="text-xs text-slate-500">and {(dc.findingIds.length - SHOWN.findings).toLocaleString('en-US')} more</span>}
+          {dc.findingIds.length > SHOWN.findings && (
+            <span className="text-xs text-slate-500">and {(dc.findingIds.length - SHOWN.findings).toLocaleString('en-US')} more</span>
+          )}
         </div>
       )}
     </Panel>

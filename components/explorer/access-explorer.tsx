@@ -12,7 +12,22 @@ import { Panel } from '@/components/ui/panel';
 import { Skeleton } from '@/components/ui/skeleton';
 import { CanIResult, WhoCanResults } from './access-results';
 
-const VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'impersonate', 'associated-node:update', 'arbitrary-node:update', 'escalate', 'bind', '*'];
+const VERBS = [
+  'get',
+  'list',
+  'watch',
+  'create',
+  'update',
+  'patch',
+  'delete',
+  'deletecollection',
+  'impersonate',
+  'associated-node:update',
+  'arbitrary-node:update',
+  'escalate',
+  'bind',
+  '*',
+];
 const RESOURCES = [
   'resourceclaims',
   'resourceclaims/status',
@@ -96,7 +111,13 @@ export function AccessExplorer() {
           <form onSubmit={submit} className="space-y-3" aria-label="Access question">
             <div role="radiogroup" aria-label="Question type" className="grid grid-cols-2 rounded-md bg-slate-100 p-1 text-sm">
               {(['who-can', 'can-i'] as const).map((m) => (
-                <label key={m} className={cn('cursor-pointer rounded px-3 py-1.5 text-center font-medium', mode === m ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600')}>
+                <label
+                  key={m}
+                  className={cn(
+                    'cursor-pointer rounded px-3 py-1.5 text-center font-medium',
+                    mode === m ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600',
+                  )}
+                >
                   <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => setMode(m)} className="sr-only" />
                   {m === 'who-can' ? 'Who can…' : 'Can this identity…'}
                 </label>
@@ -125,7 +146,15 @@ export function AccessExplorer() {
               </label>
               <label className="block">
                 <span className="mb-1 block text-xs font-medium text-slate-600">Resource</span>
-                <input className={field} value={form.resource} onChange={set('resource')} list="resources" required placeholder="resourceclaims/status" autoComplete="off" />
+                <input
+                  className={field}
+                  value={form.resource}
+                  onChange={set('resource')}
+                  list="resources"
+                  required
+                  placeholder="resourceclaims/status"
+                  autoComplete="off"
+                />
               </label>
               <label className="block">
                 <span className="mb-1 block text-xs font-medium text-slate-600">Namespace</span>
@@ -166,8 +195,25 @@ export function AccessExplorer() {
           </ul>
         </Panel>
       </div>
-      <Panel className="self-start" id="answer" title="Answer" description={asked.mode === 'who-can' ? 'Every subject allowed, with the binding, role and rule (or authorizer) that allows it' : 'Decided like kube-apiserver: system:masters, then Node, then RBAC'}>
-        {asked.ready ? asked.mode === 'who-can' ? <WhoCanAnswer state={asked} /> : <CanIAnswer state={asked} /> : <p className="text-sm text-slate-500">Ask a question, or pick an example.</p>}
+      <Panel
+        className="self-start"
+        id="answer"
+        title="Answer"
+        description={
+          asked.mode === 'who-can'
+            ? 'Every subject allowed, with the binding, role and rule (or authorizer) that allows it'
+            : 'Decided like kube-apiserver: system:masters, then Node, then RBAC'
+        }
+      >
+        {asked.ready ? (
+          asked.mode === 'who-can' ? (
+            <WhoCanAnswer state={asked} />
+          ) : (
+            <CanIAnswer state={asked} />
+          )
+        ) : (
+          <p className="text-sm text-slate-500">Ask a question, or pick an example.</p>
+        )}
       </Panel>
     </div>
   );

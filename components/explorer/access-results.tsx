@@ -47,9 +47,15 @@ export function WhoCanResults({ data }: { data: WhoCanResponse }) {
             </colgroup>
             <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
               <tr>
-                <th scope="col" className="py-2 pr-3 font-medium">Subject</th>
-                <th scope="col" className="px-3 py-2 font-medium">Authorizer</th>
-                <th scope="col" className="px-3 py-2 font-medium">Why</th>
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  Subject
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Authorizer
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Why
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -58,7 +64,9 @@ export function WhoCanResults({ data }: { data: WhoCanResponse }) {
                   <td className="py-2 pr-3">
                     <RefText value={e.subject} />
                   </td>
-                  <td className="whitespace-nowrap px-3 py-2 text-xs text-slate-600">{e.via === 'rbac' ? 'RBAC' : e.via === 'node' ? 'Node' : 'system:masters'}</td>
+                  <td className="whitespace-nowrap px-3 py-2 text-xs text-slate-600">
+                    {e.via === 'rbac' ? 'RBAC' : e.via === 'node' ? 'Node' : 'system:masters'}
+                  </td>
                   <td className="space-y-1 px-3 py-2 text-xs text-slate-700">
                     {e.grants.map((g, j) => (
                       <div key={j}>

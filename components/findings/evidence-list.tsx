@@ -2,7 +2,11 @@ import type { Evidence } from '@/lib/report/types';
 import { RefText } from '@/components/ui/refs';
 
 /** A PolicyRule as a compact definition list (text only). */
-export function RuleSummary({ rule }: { rule: { verbs: string[]; apiGroups?: string[]; resources?: string[]; resourceNames?: string[]; nonResourceURLs?: string[] } }) {
+export function RuleSummary({
+  rule,
+}: {
+  rule: { verbs: string[]; apiGroups?: string[]; resources?: string[]; resourceNames?: string[]; nonResourceURLs?: string[] };
+}) {
   const rows: [string, string[] | undefined][] = [
     ['verbs', rule.verbs],
     ['apiGroups', rule.apiGroups?.map((g) => (g === '' ? '"" (core)' : g))],

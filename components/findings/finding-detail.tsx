@@ -68,7 +68,10 @@ export function FindingDetail({ finding }: { finding: Finding }) {
                       <Link className="font-medium text-teal-800 hover:underline" href={pages.graph(nodeId(s.kind, s.namespace, s.name))}>
                         In the graph
                       </Link>
-                      <Link className="font-medium text-teal-800 hover:underline" href={pages.findings({ subject: `${s.kind}/${s.namespace ?? ''}/${s.name}` })}>
+                      <Link
+                        className="font-medium text-teal-800 hover:underline"
+                        href={pages.findings({ subject: `${s.kind}/${s.namespace ?? ''}/${s.name}` })}
+                      >
                         Its findings
                       </Link>
                     </span>

@@ -50,9 +50,15 @@ export function FindingsFilters({
       </fieldset>
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
         <div className="block lg:col-span-1">
-          <label htmlFor="filter-check" className="mb-1 block text-xs font-medium text-slate-600">Check</label>
+          <label htmlFor="filter-check" className="mb-1 block text-xs font-medium text-slate-600">
+            Check
+          </label>
           <select
-            id="filter-check" className={selectClass} value={filters.check[0] ?? ''} onChange={(e) => onChange({ ...filters, check: e.target.value ? [e.target.value] : [] })}>
+            id="filter-check"
+            className={selectClass}
+            value={filters.check[0] ?? ''}
+            onChange={(e) => onChange({ ...filters, check: e.target.value ? [e.target.value] : [] })}
+          >
             <option value="">All checks</option>
             {facets.checks.map((c) => (
               <option key={c.check} value={c.check}>
@@ -62,9 +68,10 @@ export function FindingsFilters({
           </select>
         </div>
         <div className="block">
-          <label htmlFor="filter-namespace" className="mb-1 block text-xs font-medium text-slate-600">Namespace</label>
-          <select
-            id="filter-namespace" className={selectClass} value={filters.namespace} onChange={(e) => onChange({ ...filters, namespace: e.target.value })}>
+          <label htmlFor="filter-namespace" className="mb-1 block text-xs font-medium text-slate-600">
+            Namespace
+          </label>
+          <select id="filter-namespace" className={selectClass} value={filters.namespace} onChange={(e) => onChange({ ...filters, namespace: e.target.value })}>
             <option value="">All namespaces</option>
             {facets.namespaces.map((n) => (
               <option key={n.namespace} value={n.namespace}>
@@ -74,9 +81,10 @@ export function FindingsFilters({
           </select>
         </div>
         <div className="block">
-          <label htmlFor="filter-subject" className="mb-1 block text-xs font-medium text-slate-600">Subject</label>
-          <select
-            id="filter-subject" className={selectClass} value={filters.subject} onChange={(e) => onChange({ ...filters, subject: e.target.value })}>
+          <label htmlFor="filter-subject" className="mb-1 block text-xs font-medium text-slate-600">
+            Subject
+          </label>
+          <select id="filter-subject" className={selectClass} value={filters.subject} onChange={(e) => onChange({ ...filters, subject: e.target.value })}>
             <option value="">All subjects</option>
             {facets.subjects.map((s) => (
               <option key={s.key} value={s.key}>
@@ -86,7 +94,9 @@ export function FindingsFilters({
           </select>
         </div>
         <div className="block">
-          <label htmlFor="filter-text" className="mb-1 block text-xs font-medium text-slate-600">Text</label>
+          <label htmlFor="filter-text" className="mb-1 block text-xs font-medium text-slate-600">
+            Text
+          </label>
           <input
             id="filter-text"
             type="search"
@@ -97,9 +107,15 @@ export function FindingsFilters({
           />
         </div>
         <div className="block">
-          <label htmlFor="filter-sort-by" className="mb-1 block text-xs font-medium text-slate-600">Sort by</label>
+          <label htmlFor="filter-sort-by" className="mb-1 block text-xs font-medium text-slate-600">
+            Sort by
+          </label>
           <select
-            id="filter-sort-by" className={selectClass} value={filters.sort} onChange={(e) => onChange({ ...filters, sort: e.target.value as FindingSort })}>
+            id="filter-sort-by"
+            className={selectClass}
+            value={filters.sort}
+            onChange={(e) => onChange({ ...filters, sort: e.target.value as FindingSort })}
+          >
             {(Object.keys(SORT_LABEL) as FindingSort[]).map((k) => (
               <option key={k} value={k}>
                 {SORT_LABEL[k]}

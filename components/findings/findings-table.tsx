@@ -19,11 +19,21 @@ export function FindingsTable({ findings }: { findings: FindingRow[] }) {
         </colgroup>
         <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
           <tr>
-            <th scope="col" className="px-4 py-2.5 font-medium">Severity</th>
-            <th scope="col" className="px-2 py-2.5 font-medium">Check</th>
-            <th scope="col" className="px-2 py-2.5 font-medium">Finding</th>
-            <th scope="col" className="px-2 py-2.5 font-medium">About</th>
-            <th scope="col" className="px-2 py-2.5 font-medium">Namespace</th>
+            <th scope="col" className="px-4 py-2.5 font-medium">
+              Severity
+            </th>
+            <th scope="col" className="px-2 py-2.5 font-medium">
+              Check
+            </th>
+            <th scope="col" className="px-2 py-2.5 font-medium">
+              Finding
+            </th>
+            <th scope="col" className="px-2 py-2.5 font-medium">
+              About
+            </th>
+            <th scope="col" className="px-2 py-2.5 font-medium">
+              Namespace
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">

@@ -52,15 +52,15 @@ export function GraphCanvas({
   const edges = useMemo<Edge[]>(() => {
     const title = new Map(view.nodes.map((n) => [n.id, viewNodeText(n).title]));
     return view.edges.map((e) => ({
-        id: e.id,
-        source: e.source,
-        target: e.target,
-        className: e.risky ? 'risky' : undefined,
-        selected: e.id === selectedEdge,
-        markerEnd: { type: MarkerType.ArrowClosed, width: 14, height: 14, color: e.risky ? '#c2410c' : '#94a3b8' },
-        ariaLabel: `Edge from ${title.get(e.source) ?? e.source} to ${title.get(e.target) ?? e.target}${e.risky ? ' (risky)' : ''}`,
-        interactionWidth: 14,
-      }));
+      id: e.id,
+      source: e.source,
+      target: e.target,
+      className: e.risky ? 'risky' : undefined,
+      selected: e.id === selectedEdge,
+      markerEnd: { type: MarkerType.ArrowClosed, width: 14, height: 14, color: e.risky ? '#c2410c' : '#94a3b8' },
+      ariaLabel: `Edge from ${title.get(e.source) ?? e.source} to ${title.get(e.target) ?? e.target}${e.risky ? ' (risky)' : ''}`,
+      interactionWidth: 14,
+    }));
   }, [view, selectedEdge]);
 
   // Selection is controlled: React Flow reports clicks and Enter/Space on a focused element as

@@ -42,7 +42,8 @@ export function GraphDetails({
         <p>Select a node (click, or Tab to it and press Enter) to see its connections; select an edge to see why it exists.</p>
         <p>Dashed boxes are collapsed groups: select one and expand it.</p>
         <p>
-          <span className="font-medium text-orange-800">Orange edges</span> are risky paths: they end in a write to resourceclaims status, binding or driver, ResourceSlices, DeviceClasses, DeviceTaintRules or nodes. A number on a node counts its findings, coloured by the worst.
+          <span className="font-medium text-orange-800">Orange edges</span> are risky paths: they end in a write to resourceclaims status, binding or driver,
+          ResourceSlices, DeviceClasses, DeviceTaintRules or nodes. A number on a node counts its findings, coloured by the worst.
         </p>
       </div>
     );
@@ -70,13 +71,21 @@ export function GraphDetails({
       </div>
       <div className="flex flex-wrap gap-2">
         {group ? (
-          <button type="button" onClick={() => onExpand(node.id)} className="rounded-md bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800">
+          <button
+            type="button"
+            onClick={() => onExpand(node.id)}
+            className="rounded-md bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800"
+          >
             Expand this group
           </button>
         ) : (
           <>
             {view.focus !== node.id && (
-              <button type="button" onClick={() => onFocus(node.id)} className="rounded-md bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800">
+              <button
+                type="button"
+                onClick={() => onFocus(node.id)}
+                className="rounded-md bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800"
+              >
                 Focus on this
               </button>
             )}

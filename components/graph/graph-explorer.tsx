@@ -40,11 +40,21 @@ export function GraphExplorer() {
         <fieldset className="flex flex-wrap items-center gap-x-5 gap-y-2">
           <legend className="sr-only">Display options</legend>
           <label className="inline-flex items-center gap-2 text-sm text-slate-700">
-            <input type="checkbox" className="size-4 accent-teal-700" checked={!!q.riskyOnly} onChange={(e) => navigate({ ...q, riskyOnly: e.target.checked || undefined })} />
+            <input
+              type="checkbox"
+              className="size-4 accent-teal-700"
+              checked={!!q.riskyOnly}
+              onChange={(e) => navigate({ ...q, riskyOnly: e.target.checked || undefined })}
+            />
             Risky paths only
           </label>
           <label className="inline-flex items-center gap-2 text-sm text-slate-700">
-            <input type="checkbox" className="size-4 accent-teal-700" checked={!!q.expandAll} onChange={(e) => navigate({ ...q, expandAll: e.target.checked || undefined, expand: undefined })} />
+            <input
+              type="checkbox"
+              className="size-4 accent-teal-700"
+              checked={!!q.expandAll}
+              onChange={(e) => navigate({ ...q, expandAll: e.target.checked || undefined, expand: undefined })}
+            />
             Expand all groups
           </label>
           {q.expand?.length ? (
@@ -56,7 +66,9 @@ export function GraphExplorer() {
         {q.focus && (
           <div className="flex items-center gap-2 text-sm">
             <span className="text-slate-500">Focused on</span>
-            <span className="rounded bg-teal-50 px-2 py-0.5 font-mono text-[13px] text-teal-900 ring-1 ring-teal-200">{focusNode ? viewNodeText(focusNode).title : q.focus}</span>
+            <span className="rounded bg-teal-50 px-2 py-0.5 font-mono text-[13px] text-teal-900 ring-1 ring-teal-200">
+              {focusNode ? viewNodeText(focusNode).title : q.focus}
+            </span>
             <button type="button" onClick={() => navigate({ ...q, focus: undefined })} className="font-medium text-teal-800 hover:underline">
               Clear focus
             </button>
@@ -79,7 +91,8 @@ export function GraphExplorer() {
             aria-busy={isFetching}
           >
             <p className="border-b border-slate-100 px-4 py-2 text-xs text-slate-500" role="status" aria-live="polite">
-              {view.nodes.length} boxes shown · {view.subgraphNodes} {view.focus ? 'on paths through the focus' : 'in this view'} · {view.totalNodes} in the whole graph
+              {view.nodes.length} boxes shown · {view.subgraphNodes} {view.focus ? 'on paths through the focus' : 'in this view'} · {view.totalNodes} in the
+              whole graph
             </p>
             <div className="relative min-h-0 flex-1">
               {view.nodes.length ? (

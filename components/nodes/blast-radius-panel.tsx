@@ -13,7 +13,11 @@ export function BlastRadiusPanel({ node }: { node: string }) {
   return (
     <Panel
       id="blast-radius"
-      title={<>Blast radius if <span className="font-mono">{node}</span> is compromised</>}
+      title={
+        <>
+          Blast radius if <span className="font-mono">{node}</span> is compromised
+        </>
+      }
       description="The kubelet credentials and the service-account tokens of every pod on the node, and what they can write beyond it"
     >
       {isPending ? (
@@ -28,7 +32,11 @@ export function BlastRadiusPanel({ node }: { node: string }) {
         <div className="space-y-5">
           <div className="grid grid-cols-3 gap-3">
             <Stat label="Credentials on node" value={data.identities.length} />
-            <Stat label="Other nodes' status" value={data.allNodes ? 'all' : data.otherNodes.length} hint={data.allNodes ? 'every node in the cluster' : data.otherNodes.join(', ') || 'none'} />
+            <Stat
+              label="Other nodes' status"
+              value={data.allNodes ? 'all' : data.otherNodes.length}
+              hint={data.allNodes ? 'every node in the cluster' : data.otherNodes.join(', ') || 'none'}
+            />
             <Stat label="Claims writable" value={data.claims.length} hint="status.devices, any driver" />
           </div>
           <div className="overflow-x-auto">
@@ -36,9 +44,15 @@ export function BlastRadiusPanel({ node }: { node: string }) {
               <caption className="sr-only">Identities exposed on {node}</caption>
               <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
                 <tr>
-                  <th scope="col" className="py-2 pr-3 font-medium">Identity</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Can write nodes/status of</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Claims (status.devices)</th>
+                  <th scope="col" className="py-2 pr-3 font-medium">
+                    Identity
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Can write nodes/status of
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Claims (status.devices)
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -66,7 +80,10 @@ export function BlastRadiusPanel({ node }: { node: string }) {
                           <ul className="mt-1 space-y-0.5 font-mono text-slate-600">
                             {id.claims.map((c, j) => (
                               <li key={j}>
-                                {c.namespace}/{c.name} <span className="text-slate-500">({c.driver}, {c.mode})</span>
+                                {c.namespace}/{c.name}{' '}
+                                <span className="text-slate-500">
+                                  ({c.driver}, {c.mode})
+                                </span>
                               </li>
                             ))}
                           </ul>

@@ -43,9 +43,13 @@ export function ModeTag({ mode, scope, compact }: { mode: StatusWriterMode; scop
 
 export function DriverModeTag({ mode }: { mode: ClaimStatusWriter['mode'] }) {
   return mode === 'arbitrary-node' ? (
-    <span className="inline-flex rounded bg-orange-50 px-1.5 py-0.5 text-[11px] font-semibold text-orange-900 ring-1 ring-inset ring-orange-300">arbitrary-node</span>
+    <span className="inline-flex rounded bg-orange-50 px-1.5 py-0.5 text-[11px] font-semibold text-orange-900 ring-1 ring-inset ring-orange-300">
+      arbitrary-node
+    </span>
   ) : (
-    <span className="inline-flex rounded bg-teal-50 px-1.5 py-0.5 text-[11px] font-semibold text-teal-900 ring-1 ring-inset ring-teal-300">associated-node</span>
+    <span className="inline-flex rounded bg-teal-50 px-1.5 py-0.5 text-[11px] font-semibold text-teal-900 ring-1 ring-inset ring-teal-300">
+      associated-node
+    </span>
   );
 }
 

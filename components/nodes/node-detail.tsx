@@ -10,7 +10,15 @@ export function NodeDetail({ node }: { node: NodeReport }) {
   const drivers = claimWritersByDriver(node);
   return (
     <div className="grid gap-6 xl:grid-cols-2">
-      <Panel id="claim-writers" title={<>Claim-status writers on <span className="font-mono">{node.name}</span></>} description="Who can write status.devices of claims allocated on this node, per driver">
+      <Panel
+        id="claim-writers"
+        title={
+          <>
+            Claim-status writers on <span className="font-mono">{node.name}</span>
+          </>
+        }
+        description="Who can write status.devices of claims allocated on this node, per driver"
+      >
         {drivers.length ? (
           <div className="space-y-5">
             {drivers.map((d) => (
@@ -31,7 +39,15 @@ export function NodeDetail({ node }: { node: NodeReport }) {
           <EmptyState title="No claim-status writers">No claims with a driver are allocated on this node, or nobody can write their status.</EmptyState>
         )}
       </Panel>
-      <Panel id="status-writers" title={<>nodes/status writers of <span className="font-mono">{node.name}</span></>} description="Expand a row for the binding, role and rule that allow it">
+      <Panel
+        id="status-writers"
+        title={
+          <>
+            nodes/status writers of <span className="font-mono">{node.name}</span>
+          </>
+        }
+        description="Expand a row for the binding, role and rule that allow it"
+      >
         <ul className="divide-y divide-slate-100">
           {node.statusWriters.map((w, i) => (
             <li key={i} className="py-1.5">

@@ -14,12 +14,19 @@ export function NodeMatrixTable({ matrix, selected }: { matrix: NodeMatrix; sele
         <caption className="sr-only">Identities that can write nodes/status, per node</caption>
         <thead>
           <tr>
-            <th scope="col" className="sticky left-0 z-10 border-b border-slate-200 bg-white px-4 py-2 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
+            <th
+              scope="col"
+              className="sticky left-0 z-10 border-b border-slate-200 bg-white px-4 py-2 text-left text-xs font-medium uppercase tracking-wide text-slate-500"
+            >
               Identity
             </th>
             {matrix.nodes.map((n) => (
               <th key={n} scope="col" className={cn('border-b border-slate-200 px-2 py-2 text-center text-xs font-medium', n === selected ? 'bg-teal-50' : '')}>
-                <Link href={pages.nodes(n)} className="font-mono text-slate-700 hover:text-teal-800 hover:underline" aria-current={n === selected ? 'true' : undefined}>
+                <Link
+                  href={pages.nodes(n)}
+                  className="font-mono text-slate-700 hover:text-teal-800 hover:underline"
+                  aria-current={n === selected ? 'true' : undefined}
+                >
                   {n}
                 </Link>
               </th>
@@ -30,7 +37,11 @@ export function NodeMatrixTable({ matrix, selected }: { matrix: NodeMatrix; sele
           {matrix.rows.map((row) => (
             <tr key={row.key} className="hover:bg-slate-50/70">
               <th scope="row" className="sticky left-0 z-10 min-w-[16rem] max-w-[22rem] border-b border-slate-100 bg-white px-4 py-2 text-left font-normal">
-                {row.subject ? <RefText value={row.subject} /> : <span className="text-slate-600">{row.key === NODE_AUTHORIZER_ROW ? row.label : row.label}</span>}
+                {row.subject ? (
+                  <RefText value={row.subject} />
+                ) : (
+                  <span className="text-slate-600">{row.key === NODE_AUTHORIZER_ROW ? row.label : row.label}</span>
+                )}
               </th>
               {row.uniform ? (
                 // One cell across the row: the same writer on every node, said once.

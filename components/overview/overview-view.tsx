@@ -21,7 +21,12 @@ export function OverviewView({ report, facts, bindings }: { report: Report; fact
       />
       <SeverityCards summary={report.summary} />
       <div className="mt-6 grid gap-6 lg:grid-cols-5">
-        <Panel className="lg:col-span-2" id="by-severity" title="Findings by severity" description={`${plural(total, 'finding')} from ${plural(new Set(report.findings.map((f) => f.check)).size, 'check')}`}>
+        <Panel
+          className="lg:col-span-2"
+          id="by-severity"
+          title="Findings by severity"
+          description={`${plural(total, 'finding')} from ${plural(new Set(report.findings.map((f) => f.check)).size, 'check')}`}
+        >
           <SeverityBarChart summary={report.summary} />
           <h3 className="mb-2 mt-5 text-xs font-medium uppercase tracking-wide text-slate-500">By check family</h3>
           <CheckFamilies families={facts.families} />
@@ -38,7 +43,11 @@ export function OverviewView({ report, facts, bindings }: { report: Report; fact
           }
           bodyClassName="px-4 py-1"
         >
-          {facts.topFindings.length ? <TopFindings findings={facts.topFindings} /> : <EmptyState title="No findings">Every check passed on this source.</EmptyState>}
+          {facts.topFindings.length ? (
+            <TopFindings findings={facts.topFindings} />
+          ) : (
+            <EmptyState title="No findings">Every check passed on this source.</EmptyState>
+          )}
         </Panel>
       </div>
       <h2 className="mb-3 mt-8 text-sm font-semibold text-slate-900">Views</h2>

@@ -20,7 +20,10 @@ export function SeverityCards({ summary }: { summary: Record<Severity, number> }
         <li key={s}>
           <Link
             href={pages.findings({ severity: s })}
-            className={cn('block rounded-md border border-l-4 border-slate-200 bg-white px-4 py-3 shadow-sm transition hover:border-slate-300 hover:shadow', ACCENT[s])}
+            className={cn(
+              'block rounded-md border border-l-4 border-slate-200 bg-white px-4 py-3 shadow-sm transition hover:border-slate-300 hover:shadow',
+              ACCENT[s],
+            )}
           >
             <span className="block text-xs font-medium uppercase tracking-wide text-slate-500">{SEVERITY_LABEL[s]}</span>
             <span className="mt-1 block text-2xl font-semibold tabular-nums text-slate-900">{summary[s]}</span>

@@ -1,5 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { BlastRadiusResponse, CanIResponse, FindingsListResponse, GraphResponse, GraphSearchResponse, ReportResponse, WhoCanResponse } from '@/lib/api/dto';
+import type {
+  BlastRadiusResponse,
+  CanIResponse,
+  FindingsListResponse,
+  GraphResponse,
+  GraphSearchResponse,
+  ReportResponse,
+  WhoCanResponse,
+} from '@/lib/api/dto';
 import { queryKeys } from '@/lib/api/query-keys';
 import { api, type AccessQuery, type CanIQuery, type GraphQuery } from '@/lib/api/routes';
 import { findingFiltersToQuery, type FindingFilters } from '@/lib/view/findings-view';
@@ -20,7 +28,8 @@ export const findingsQuery = (f: FindingFilters) =>
 export const blastRadiusQuery = (node: string) =>
   queryOptions({ queryKey: queryKeys.blastRadius(node), queryFn: ({ signal }) => fetchJson<BlastRadiusResponse>(api.blastRadius(node), signal) });
 
-export const whoCanQuery = (q: AccessQuery) => queryOptions({ queryKey: queryKeys.whoCan(q), queryFn: ({ signal }) => fetchJson<WhoCanResponse>(api.whoCan(q), signal) });
+export const whoCanQuery = (q: AccessQuery) =>
+  queryOptions({ queryKey: queryKeys.whoCan(q), queryFn: ({ signal }) => fetchJson<WhoCanResponse>(api.whoCan(q), signal) });
 
 export const canIQuery = (q: CanIQuery) => queryOptions({ queryKey: queryKeys.canI(q), queryFn: ({ signal }) => fetchJson<CanIResponse>(api.canI(q), signal) });
 
@@ -28,4 +37,8 @@ export const graphQuery = (q: GraphQuery) =>
   queryOptions({ queryKey: queryKeys.graph(q), queryFn: ({ signal }) => fetchJson<GraphResponse>(api.graph(q), signal), placeholderData: (prev) => prev });
 
 export const graphSearchQuery = (q: string) =>
-  queryOptions({ queryKey: queryKeys.graphSearch(q), queryFn: ({ signal }) => fetchJson<GraphSearchResponse>(api.graphSearch(q), signal), enabled: q.trim().length > 0 });
+  queryOptions({
+    queryKey: queryKeys.graphSearch(q),
+    queryFn: ({ signal }) => fetchJson<GraphSearchResponse>(api.graphSearch(q), signal),
+    enabled: q.trim().length > 0,
+  });

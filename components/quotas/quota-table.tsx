@@ -25,12 +25,24 @@ export function QuotaTable({ rows }: { rows: QuotaRow[] }) {
         <caption className="sr-only">DRA quota usage per namespace</caption>
         <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
           <tr>
-            <th scope="col" className="px-5 py-2.5 font-medium">Resource</th>
-            <th scope="col" className="px-3 py-2.5 font-medium">Quota</th>
-            <th scope="col" className="px-3 py-2.5 text-right font-medium">Hard</th>
-            <th scope="col" className="px-3 py-2.5 text-right font-medium">Reported used</th>
-            <th scope="col" className="px-3 py-2.5 text-right font-medium">Computed used</th>
-            <th scope="col" className="px-3 py-2.5 font-medium">Usage</th>
+            <th scope="col" className="px-5 py-2.5 font-medium">
+              Resource
+            </th>
+            <th scope="col" className="px-3 py-2.5 font-medium">
+              Quota
+            </th>
+            <th scope="col" className="px-3 py-2.5 text-right font-medium">
+              Hard
+            </th>
+            <th scope="col" className="px-3 py-2.5 text-right font-medium">
+              Reported used
+            </th>
+            <th scope="col" className="px-3 py-2.5 text-right font-medium">
+              Computed used
+            </th>
+            <th scope="col" className="px-3 py-2.5 font-medium">
+              Usage
+            </th>
           </tr>
         </thead>
         {groupByNamespace(rows).map((g) => (

@@ -11,7 +11,17 @@ import { postJson } from '@/components/query/fetch-json';
 import { downloadText } from './download-text';
 
 /** Approve or reject exactly the YAML shown, with a name and a comment; the decision is stored. */
-export function DecisionForm({ review, request, onReviewChange, approvedFileName }: { review: RoleBuildResponse; request: BuildRequestBody; onReviewChange: (r: RoleBuildResponse) => void; approvedFileName: string }) {
+export function DecisionForm({
+  review,
+  request,
+  onReviewChange,
+  approvedFileName,
+}: {
+  review: RoleBuildResponse;
+  request: BuildRequestBody;
+  onReviewChange: (r: RoleBuildResponse) => void;
+  approvedFileName: string;
+}) {
   const [approver, setApprover] = useState('');
   const [comment, setComment] = useState('');
   const [busy, setBusy] = useState(false);
@@ -28,7 +38,13 @@ export function DecisionForm({ review, request, onReviewChange, approvedFileName
     setBusy(true);
     setError(undefined);
     try {
-      const res = await postJson<DecisionResponse>('/api/v1/role-builder/approvals', { build: request, yamlSha256: review.yamlSha256, decision, approver, comment });
+      const res = await postJson<DecisionResponse>('/api/v1/role-builder/approvals', {
+        build: request,
+        yamlSha256: review.yamlSha256,
+        decision,
+        approver,
+        comment,
+      });
       setResult(res);
       onReviewChange({ ...review, decisions: { records: [res.record, ...records], superseded } });
     } catch (e) {
@@ -39,7 +55,16 @@ export function DecisionForm({ review, request, onReviewChange, approvedFileName
   }
 
   return (
-    <Panel id="review-decision" title="Approval" description="A platform lead approves or rejects exactly this YAML (by its SHA-256). Any later change to the YAML invalidates the approval." actions={<Link href="/roles/history" className="text-sm font-medium text-teal-800 underline">History</Link>}>
+    <Panel
+      id="review-decision"
+      title="Approval"
+      description="A platform lead approves or rejects exactly this YAML (by its SHA-256). Any later change to the YAML invalidates the approval."
+      actions={
+        <Link href="/roles/history" className="text-sm font-medium text-teal-800 underline">
+          History
+        </Link>
+      }
+    >
       {'error' in review.decisions && (
         <p role="alert" className="mb-4 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
           Decisions cannot be read or recorded: {review.decisions.error}
@@ -64,7 +89,8 @@ export function DecisionForm({ review, request, onReviewChange, approvedFileName
         <ul className="mb-4 space-y-1 text-sm">
           {superseded.map((r) => (
             <li key={r.id}>
-              <Tag tone="amber">invalid</Tag> {r.decision === 'approve' ? 'approved' : 'rejected'} by {r.approver} at {r.at} for a different YAML (SHA-256 {r.yamlSha256.slice(0, 12)}…): the YAML has changed since, so that decision does not cover this one.
+              <Tag tone="amber">invalid</Tag> {r.decision === 'approve' ? 'approved' : 'rejected'} by {r.approver} at {r.at} for a different YAML (SHA-256{' '}
+              {r.yamlSha256.slice(0, 12)}…): the YAML has changed since, so that decision does not cover this one.
             </li>
           ))}
         </ul>

@@ -13,11 +13,15 @@ export function DiffView({ review }: { review: RoleBuildResponse }) {
   return (
     <Panel id="review-diff" title="Diff against today" description="Grants every authenticated user holds (discovery, self-review) are left out.">
       {d.noGrantsToday ? (
-        <p className="text-sm text-slate-700">This identity holds no RBAC grants today: applying the bundle adds {d.missing.length} rule(s) and nothing needs removing.</p>
+        <p className="text-sm text-slate-700">
+          This identity holds no RBAC grants today: applying the bundle adds {d.missing.length} rule(s) and nothing needs removing.
+        </p>
       ) : (
         <div className="grid gap-6 md:grid-cols-3">
           <section aria-labelledby="diff-remove">
-            <h3 id="diff-remove" className="mb-2 text-sm font-semibold text-slate-800">Held today, not in the bundle: remove ({d.toRemove.length})</h3>
+            <h3 id="diff-remove" className="mb-2 text-sm font-semibold text-slate-800">
+              Held today, not in the bundle: remove ({d.toRemove.length})
+            </h3>
             <ul className="space-y-1 text-xs text-slate-700">
               {d.toRemove.map((g) => (
                 <li key={`${ref(g.binding)}#${g.role.name}#${g.ruleIndex}`}>
@@ -30,7 +34,9 @@ export function DiffView({ review }: { review: RoleBuildResponse }) {
             </ul>
           </section>
           <section aria-labelledby="diff-missing">
-            <h3 id="diff-missing" className="mb-2 text-sm font-semibold text-slate-800">In the bundle, not held today ({d.missing.length})</h3>
+            <h3 id="diff-missing" className="mb-2 text-sm font-semibold text-slate-800">
+              In the bundle, not held today ({d.missing.length})
+            </h3>
             <ul className="space-y-1 text-xs text-slate-700">
               {d.missing.map((m, i) => (
                 <li key={i} className="font-mono">
@@ -41,7 +47,9 @@ export function DiffView({ review }: { review: RoleBuildResponse }) {
             </ul>
           </section>
           <section aria-labelledby="diff-escalation">
-            <h3 id="diff-escalation" className="mb-2 text-sm font-semibold text-slate-800">Escalation primitives held today ({d.escalation.length})</h3>
+            <h3 id="diff-escalation" className="mb-2 text-sm font-semibold text-slate-800">
+              Escalation primitives held today ({d.escalation.length})
+            </h3>
             <ul className="space-y-1 text-xs text-slate-700">
               {d.escalation.map((e) => (
                 <li key={`${ref(e.grant.binding)}#${e.grant.role.name}#${e.grant.ruleIndex}`}>

@@ -25,7 +25,11 @@ function OperationList({ title, results }: { title: string; results: OperationRe
             <Tag tone={r.ok ? 'green' : 'red'}>{r.allowed ? 'allowed' : 'refused'}</Tag>
             <span className="min-w-0">
               <span className="text-slate-800">{r.operation.label}</span>
-              {!r.ok && <span className="block text-xs text-red-800">Expected {r.expected}: {r.reason}</span>}
+              {!r.ok && (
+                <span className="block text-xs text-red-800">
+                  Expected {r.expected}: {r.reason}
+                </span>
+              )}
             </span>
           </li>
         ))}
@@ -35,7 +39,15 @@ function OperationList({ title, results }: { title: string; results: OperationRe
 }
 
 /** The built bundle: YAML with reasons, version notes, the engine's validation, the diff against today, and the decision. */
-export function ReviewPanel({ review, request, onReviewChange }: { review: RoleBuildResponse; request: BuildRequestBody; onReviewChange: (r: RoleBuildResponse) => void }) {
+export function ReviewPanel({
+  review,
+  request,
+  onReviewChange,
+}: {
+  review: RoleBuildResponse;
+  request: BuildRequestBody;
+  onReviewChange: (r: RoleBuildResponse) => void;
+}) {
   const v = review.validation;
   const failures = [...v.intended, ...v.dangerous].filter((r) => !r.ok).length + v.findings.length;
   return (
@@ -47,7 +59,13 @@ export function ReviewPanel({ review, request, onReviewChange }: { review: RoleB
         actions={v.ok ? <Tag tone="green">validated: least privilege holds</Tag> : <Tag tone="red">{failures} validation problem(s)</Tag>}
       >
         <ul className="list-disc space-y-1 pl-5 text-sm text-slate-700">
-          <li>{review.identityExists ? (review.bundle.input.identity.kind === 'ServiceAccount' ? 'The service account exists: the bundle does not create it.' : 'Users and groups are not Kubernetes objects: the bundle only binds the name.') : 'The service account is new: the bundle creates it.'}</li>
+          <li>
+            {review.identityExists
+              ? review.bundle.input.identity.kind === 'ServiceAccount'
+                ? 'The service account exists: the bundle does not create it.'
+                : 'Users and groups are not Kubernetes objects: the bundle only binds the name.'
+              : 'The service account is new: the bundle creates it.'}
+          </li>
           {review.bundle.versionNotes.map((n) => (
             <li key={n}>
               <span className="font-medium text-amber-900">Version note:</span> {n}
@@ -86,9 +104,15 @@ export function ReviewPanel({ review, request, onReviewChange }: { review: RoleB
                 <table className="w-full text-left text-sm">
                   <thead className="text-xs text-slate-500">
                     <tr>
-                      <th scope="col" className="py-1 pr-3 font-medium">Resources</th>
-                      <th scope="col" className="py-1 pr-3 font-medium">Verbs</th>
-                      <th scope="col" className="py-1 font-medium">Why</th>
+                      <th scope="col" className="py-1 pr-3 font-medium">
+                        Resources
+                      </th>
+                      <th scope="col" className="py-1 pr-3 font-medium">
+                        Verbs
+                      </th>
+                      <th scope="col" className="py-1 font-medium">
+                        Why
+                      </th>
                     </tr>
                   </thead>
                   <tbody className="divide-y divide-slate-100">
@@ -112,7 +136,11 @@ export function ReviewPanel({ review, request, onReviewChange }: { review: RoleB
         </div>
       </Panel>
 
-      <Panel id="review-validation" title="Validation by the engine" description={`The cluster as it is plus this bundle; example names: node ${v.context.node}, namespace ${v.context.namespace}.`}>
+      <Panel
+        id="review-validation"
+        title="Validation by the engine"
+        description={`The cluster as it is plus this bundle; example names: node ${v.context.node}, namespace ${v.context.namespace}.`}
+      >
         <div className="grid gap-6 md:grid-cols-2">
           <OperationList title="Intended operations (must be allowed)" results={v.intended} />
           <OperationList title="Dangerous operations (must be refused)" results={v.dangerous} />

@@ -66,7 +66,9 @@ export function RoleBuilder({ options }: { options: BuilderOptions }) {
     return [...out, ...checkInput({ persona, identity, drivers: body.drivers, namespace: body.namespace, customRules: rules })];
   }, [body, persona, customRules]);
   const stepProblems = (i: number) =>
-    problems.filter((m) => (i === 1 ? m.startsWith('identity') : i === 2 ? m.startsWith('drivers') || m.startsWith('customRules') : i === 3 ? m.startsWith('namespace') : false));
+    problems.filter((m) =>
+      i === 1 ? m.startsWith('identity') : i === 2 ? m.startsWith('drivers') || m.startsWith('customRules') : i === 3 ? m.startsWith('namespace') : false,
+    );
 
   const preview = useMemo(() => {
     try {
@@ -109,12 +111,19 @@ export function RoleBuilder({ options }: { options: BuilderOptions }) {
       <WizardSteps current={step} reachable={reachable} onSelect={(i) => void go(i)} />
       <div ref={content}>
         {step === 0 && (
-          <Panel id="step-persona" title="1. Who needs access?" description="Pick the component or person the role is for. Each persona grants only what that job needs.">
+          <Panel
+            id="step-persona"
+            title="1. Who needs access?"
+            description="Pick the component or person the role is for. Each persona grants only what that job needs."
+          >
             <fieldset>
               <legend className="sr-only">Persona</legend>
               <div className="grid gap-3 md:grid-cols-2">
                 {PERSONA_IDS.map((id) => (
-                  <label key={id} className="flex cursor-pointer gap-3 rounded-md border border-slate-200 p-3 hover:bg-slate-50 has-[:checked]:border-teal-600 has-[:checked]:bg-teal-50/50">
+                  <label
+                    key={id}
+                    className="flex cursor-pointer gap-3 rounded-md border border-slate-200 p-3 hover:bg-slate-50 has-[:checked]:border-teal-600 has-[:checked]:bg-teal-50/50"
+                  >
                     <input type="radio" name="persona" value={id} checked={persona === id} onChange={() => setPersona(id)} className="mt-1 accent-teal-700" />
                     <span>
                       <span className="block text-sm font-medium text-slate-900">{PERSONAS[id].title}</span>
@@ -128,13 +137,29 @@ export function RoleBuilder({ options }: { options: BuilderOptions }) {
           </Panel>
         )}
         {step === 1 && (
-          <Panel id="step-identity" title="2. Which identity gets the role?" description={p.serviceAccountOnly ? `${p.title}: only a ServiceAccount works (its pod-bound token names the node).` : 'A ServiceAccount (created by the bundle if it does not exist yet), a user or a group.'}>
+          <Panel
+            id="step-identity"
+            title="2. Which identity gets the role?"
+            description={
+              p.serviceAccountOnly
+                ? `${p.title}: only a ServiceAccount works (its pod-bound token names the node).`
+                : 'A ServiceAccount (created by the bundle if it does not exist yet), a user or a group.'
+            }
+          >
             <fieldset className="mb-4">
               <legend className="mb-2 text-sm font-medium text-slate-700">Kind</legend>
               <div className="flex flex-wrap gap-4">
                 {(['ServiceAccount', 'User', 'Group'] as const).map((k) => (
                   <label key={k} className="flex items-center gap-2 text-sm text-slate-800">
-                    <input type="radio" name="identity-kind" value={k} checked={kind === k} onChange={() => setKind(k)} disabled={k !== 'ServiceAccount' && p.serviceAccountOnly} className="accent-teal-700" />
+                    <input
+                      type="radio"
+                      name="identity-kind"
+                      value={k}
+                      checked={kind === k}
+                      onChange={() => setKind(k)}
+                      disabled={k !== 'ServiceAccount' && p.serviceAccountOnly}
+                      className="accent-teal-700"
+                    />
                     {k}
                   </label>
                 ))}
@@ -143,51 +168,147 @@ export function RoleBuilder({ options }: { options: BuilderOptions }) {
             {kind === 'ServiceAccount' ? (
               <div className="grid gap-4 md:grid-cols-2">
                 <Field id="sa-namespace" label="Namespace">
-                  <input id="sa-namespace" className={INPUT} value={saNamespace} onChange={(e) => setSaNamespace(e.target.value)} list="known-namespaces" autoComplete="off" />
+                  <input
+                    id="sa-namespace"
+                    className={INPUT}
+                    value={saNamespace}
+                    onChange={(e) => setSaNamespace(e.target.value)}
+                    list="known-namespaces"
+                    autoComplete="off"
+                  />
                 </Field>
                 <Field id="sa-name" label="ServiceAccount name" hint="An existing service account is reused; a new one is created by the bundle.">
-                  <input id="sa-name" aria-describedby="sa-name-hint" className={INPUT} value={saName} onChange={(e) => setSaName(e.target.value)} list="known-service-accounts" autoComplete="off" />
+                  <input
+                    id="sa-name"
+                    aria-describedby="sa-name-hint"
+                    className={INPUT}
+                    value={saName}
+                    onChange={(e) => setSaName(e.target.value)}
+                    list="known-service-accounts"
+                    autoComplete="off"
+                  />
                 </Field>
-                <datalist id="known-namespaces">{options.namespaces.map((n) => <option key={n} value={n} />)}</datalist>
+                <datalist id="known-namespaces">
+                  {options.namespaces.map((n) => (
+                    <option key={n} value={n} />
+                  ))}
+                </datalist>
                 <datalist id="known-service-accounts">
-                  {options.serviceAccounts.filter((s) => s.startsWith(`${saNamespace}/`)).map((s) => <option key={s} value={s.slice(s.indexOf('/') + 1)} />)}
+                  {options.serviceAccounts
+                    .filter((s) => s.startsWith(`${saNamespace}/`))
+                    .map((s) => (
+                      <option key={s} value={s.slice(s.indexOf('/') + 1)} />
+                    ))}
                 </datalist>
               </div>
             ) : (
-              <Field id="subject-name" label={`${kind} name`} hint={kind === 'Group' ? 'As your authenticator reports it (e.g. an OIDC group).' : 'As your authenticator reports it.'}>
-                <input id="subject-name" aria-describedby="subject-name-hint" className={INPUT} value={subjectName} onChange={(e) => setSubjectName(e.target.value)} autoComplete="off" />
+              <Field
+                id="subject-name"
+                label={`${kind} name`}
+                hint={kind === 'Group' ? 'As your authenticator reports it (e.g. an OIDC group).' : 'As your authenticator reports it.'}
+              >
+                <input
+                  id="subject-name"
+                  aria-describedby="subject-name-hint"
+                  className={INPUT}
+                  value={subjectName}
+                  onChange={(e) => setSubjectName(e.target.value)}
+                  autoComplete="off"
+                />
               </Field>
             )}
           </Panel>
         )}
         {step === 2 && (
-          <Panel id="step-drivers" title="3. Drivers" description={p.needsDrivers ? 'The DRA driver names this identity serves: they scope resourceclaims/driver (resourceNames) so it can write status for its own driver only.' : `${p.title} does not need driver names.`}>
+          <Panel
+            id="step-drivers"
+            title="3. Drivers"
+            description={
+              p.needsDrivers
+                ? 'The DRA driver names this identity serves: they scope resourceclaims/driver (resourceNames) so it can write status for its own driver only.'
+                : `${p.title} does not need driver names.`
+            }
+          >
             <div className="space-y-4">
-              <Field id="drivers" label={`Driver names${p.needsDrivers ? '' : ' (optional)'}`} hint={`Separate several with commas.${options.drivers.length ? ` In this cluster: ${options.drivers.join(', ')}.` : ''}`}>
-                <input id="drivers" aria-describedby="drivers-hint" className={INPUT} value={drivers} onChange={(e) => setDrivers(e.target.value)} list="known-drivers" autoComplete="off" placeholder="gpu.example.com" />
+              <Field
+                id="drivers"
+                label={`Driver names${p.needsDrivers ? '' : ' (optional)'}`}
+                hint={`Separate several with commas.${options.drivers.length ? ` In this cluster: ${options.drivers.join(', ')}.` : ''}`}
+              >
+                <input
+                  id="drivers"
+                  aria-describedby="drivers-hint"
+                  className={INPUT}
+                  value={drivers}
+                  onChange={(e) => setDrivers(e.target.value)}
+                  list="known-drivers"
+                  autoComplete="off"
+                  placeholder="gpu.example.com"
+                />
               </Field>
-              <datalist id="known-drivers">{options.drivers.map((d) => <option key={d} value={d} />)}</datalist>
+              <datalist id="known-drivers">
+                {options.drivers.map((d) => (
+                  <option key={d} value={d} />
+                ))}
+              </datalist>
               {persona === 'custom' && (
-                <Field id="custom-rules" label="Rules, one per line" hint="VERBS RESOURCE[.GROUP][/SUBRESOURCE] [NAMES] # why — e.g. get,list resourceclaims.resource.k8s.io # read claims. Wildcards are refused.">
-                  <textarea id="custom-rules" aria-describedby="custom-rules-hint" rows={6} className={`${INPUT} font-mono`} value={customRules} onChange={(e) => setCustomRules(e.target.value)} />
+                <Field
+                  id="custom-rules"
+                  label="Rules, one per line"
+                  hint="VERBS RESOURCE[.GROUP][/SUBRESOURCE] [NAMES] # why — e.g. get,list resourceclaims.resource.k8s.io # read claims. Wildcards are refused."
+                >
+                  <textarea
+                    id="custom-rules"
+                    aria-describedby="custom-rules-hint"
+                    rows={6}
+                    className={`${INPUT} font-mono`}
+                    value={customRules}
+                    onChange={(e) => setCustomRules(e.target.value)}
+                  />
                 </Field>
               )}
             </div>
           </Panel>
         )}
         {step === 3 && (
-          <Panel id="step-scope" title="4. Scope" description="Rules that one namespace is enough for go into a Role; cluster-scoped resources, all-namespace access and cluster-scope checks need a ClusterRole.">
+          <Panel
+            id="step-scope"
+            title="4. Scope"
+            description="Rules that one namespace is enough for go into a Role; cluster-scoped resources, all-namespace access and cluster-scope checks need a ClusterRole."
+          >
             <div className="space-y-4">
-              <Field id="scope-namespace" label="Namespace for namespaced rules" hint={body.identity.kind === 'ServiceAccount' ? `Defaults to the service account’s namespace (${body.identity.namespace || 'not set'}).` : 'Required for personas with namespaced rules.'}>
-                <input id="scope-namespace" aria-describedby="scope-namespace-hint" className={INPUT} value={namespace} onChange={(e) => setNamespace(e.target.value)} list="known-namespaces-scope" autoComplete="off" />
+              <Field
+                id="scope-namespace"
+                label="Namespace for namespaced rules"
+                hint={
+                  body.identity.kind === 'ServiceAccount'
+                    ? `Defaults to the service account’s namespace (${body.identity.namespace || 'not set'}).`
+                    : 'Required for personas with namespaced rules.'
+                }
+              >
+                <input
+                  id="scope-namespace"
+                  aria-describedby="scope-namespace-hint"
+                  className={INPUT}
+                  value={namespace}
+                  onChange={(e) => setNamespace(e.target.value)}
+                  list="known-namespaces-scope"
+                  autoComplete="off"
+                />
               </Field>
-              <datalist id="known-namespaces-scope">{options.namespaces.map((n) => <option key={n} value={n} />)}</datalist>
+              <datalist id="known-namespaces-scope">
+                {options.namespaces.map((n) => (
+                  <option key={n} value={n} />
+                ))}
+              </datalist>
               <ul className="space-y-1 text-sm text-slate-700">
                 <li>
-                  <strong>ClusterRole</strong> + ClusterRoleBinding: {preview.cluster.length} rule(s){preview.cluster.length > 0 && ` (${preview.cluster.map((r) => (r.rule.resources ?? []).join(', ')).join('; ')})`}
+                  <strong>ClusterRole</strong> + ClusterRoleBinding: {preview.cluster.length} rule(s)
+                  {preview.cluster.length > 0 && ` (${preview.cluster.map((r) => (r.rule.resources ?? []).join(', ')).join('; ')})`}
                 </li>
                 <li>
-                  <strong>Role</strong> + RoleBinding{effectiveNs ? ` in ${effectiveNs}` : ''}: {preview.namespaced.length} rule(s){preview.namespaced.length > 0 && ` (${preview.namespaced.map((r) => (r.rule.resources ?? []).join(', ')).join('; ')})`}
+                  <strong>Role</strong> + RoleBinding{effectiveNs ? ` in ${effectiveNs}` : ''}: {preview.namespaced.length} rule(s)
+                  {preview.namespaced.length > 0 && ` (${preview.namespaced.map((r) => (r.rule.resources ?? []).join(', ')).join('; ')})`}
                 </li>
               </ul>
             </div>

@@ -28,11 +28,21 @@ export function RoleHistory() {
           <table className="w-full text-left text-sm">
             <thead className="text-xs text-slate-500">
               <tr>
-                <th scope="col" className="py-1 pr-3 font-medium">Decision</th>
-                <th scope="col" className="py-1 pr-3 font-medium">Persona and identity</th>
-                <th scope="col" className="py-1 pr-3 font-medium">By, when, comment</th>
-                <th scope="col" className="py-1 pr-3 font-medium">YAML SHA-256</th>
-                <th scope="col" className="py-1 font-medium">Export</th>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  Decision
+                </th>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  Persona and identity
+                </th>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  By, when, comment
+                </th>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  YAML SHA-256
+                </th>
+                <th scope="col" className="py-1 font-medium">
+                  Export
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -49,7 +59,9 @@ export function RoleHistory() {
                     {a.approver}
                     <span className="block text-xs text-slate-500">{a.at}</span>
                     {a.comment && <span className="block text-xs text-slate-600">{a.comment}</span>}
-                    {a.sourceFingerprint !== currentFingerprint && <span className="block text-xs text-amber-800">The cluster has changed since this decision.</span>}
+                    {a.sourceFingerprint !== currentFingerprint && (
+                      <span className="block text-xs text-amber-800">The cluster has changed since this decision.</span>
+                    )}
                   </td>
                   <td className="py-2 pr-3 font-mono text-xs text-slate-600" title={a.yamlSha256}>
                     {a.yamlSha256.slice(0, 16)}…
@@ -69,14 +81,22 @@ export function RoleHistory() {
           </table>
         )}
       </Panel>
-      <Panel id="verify" title="Check an exported YAML" description="Paste an approved export: it is valid only if it is byte-for-byte what was approved (apart from the approval annotations).">
+      <Panel
+        id="verify"
+        title="Check an exported YAML"
+        description="Paste an approved export: it is valid only if it is byte-for-byte what was approved (apart from the approval annotations)."
+      >
         <label htmlFor="verify-yaml" className="sr-only">
           Exported YAML
         </label>
         <textarea id="verify-yaml" rows={6} className={`${INPUT} font-mono`} value={text} onChange={(e) => setText(e.target.value)} />
         {check && (
           <p role="status" className="mt-3 text-sm">
-            {check.status === 'valid' && <Tag tone="green">valid: approved by {check.record.approver} at {check.record.at}</Tag>}
+            {check.status === 'valid' && (
+              <Tag tone="green">
+                valid: approved by {check.record.approver} at {check.record.at}
+              </Tag>
+            )}
             {check.status === 'rejected' && <Tag tone="red">rejected by {check.record.approver}</Tag>}
             {check.status === 'modified' && <Tag tone="red">invalid: the YAML was changed after approval (SHA-256 mismatch)</Tag>}
             {check.status === 'unknown' && <Tag tone="amber">not approved: {check.reason}</Tag>}

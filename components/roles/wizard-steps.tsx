@@ -18,7 +18,11 @@ export function WizardSteps({ current, reachable, onSelect }: { current: number;
               aria-current={i === current ? 'step' : undefined}
               className={cn(
                 'flex items-center gap-2 rounded-full border px-3 py-1.5 text-sm font-medium',
-                i === current ? 'border-teal-700 bg-teal-700 text-white' : i <= reachable ? 'border-slate-300 bg-white text-slate-700 hover:bg-slate-50' : 'border-slate-200 bg-slate-50 text-slate-400',
+                i === current
+                  ? 'border-teal-700 bg-teal-700 text-white'
+                  : i <= reachable
+                    ? 'border-slate-300 bg-white text-slate-700 hover:bg-slate-50'
+                    : 'border-slate-200 bg-slate-50 text-slate-400',
               )}
             >
               <span aria-hidden="true" className="tabular-nums">

@@ -9,24 +9,27 @@ export function AppShell({ info, children }: { info: ShellInfoView | null; child
   const urgent = info ? info.summary.critical + info.summary.high : 0;
   return (
     <div className="flex min-h-screen">
-      <a href="#main" className="sr-only z-50 rounded bg-white px-3 py-2 text-sm font-medium text-slate-900 focus:not-sr-only focus:fixed focus:left-3 focus:top-3">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded bg-white px-3 py-2 text-sm font-medium text-slate-900 focus:not-sr-only focus:fixed focus:left-3 focus:top-3"
+      >
         Skip to content
       </a>
       <aside className="w-60 shrink-0 bg-slate-900">
         <div className="sticky top-0 flex h-screen flex-col">
-        <div className="px-6 pb-6 pt-5">
-          <Link href="/" className="block rounded">
-            <span className="flex items-center gap-2 text-base font-semibold tracking-tight text-white">
-              <span aria-hidden="true" className="grid size-6 place-items-center rounded bg-teal-500/90 text-[11px] font-bold text-slate-900">
-                DP
+          <div className="px-6 pb-6 pt-5">
+            <Link href="/" className="block rounded">
+              <span className="flex items-center gap-2 text-base font-semibold tracking-tight text-white">
+                <span aria-hidden="true" className="grid size-6 place-items-center rounded bg-teal-500/90 text-[11px] font-bold text-slate-900">
+                  DP
+                </span>
+                dra-posture
               </span>
-              dra-posture
-            </span>
-            <span className="mt-1 block text-xs text-slate-400">DRA security posture</span>
-          </Link>
-        </div>
-        <SidebarNav badges={{ '/findings': { count: urgent, label: 'critical and high findings' } }} />
-        <div className="mt-auto px-6 py-4 text-xs text-slate-400">Read-only. Nothing here changes the cluster.</div>
+              <span className="mt-1 block text-xs text-slate-400">DRA security posture</span>
+            </Link>
+          </div>
+          <SidebarNav badges={{ '/findings': { count: urgent, label: 'critical and high findings' } }} />
+          <div className="mt-auto px-6 py-4 text-xs text-slate-400">Read-only. Nothing here changes the cluster.</div>
         </div>
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">

@@ -15,16 +15,15 @@ export function SourceBanner({ info }: { info: ShellInfoView }) {
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-1 px-6 py-2.5 text-sm" aria-label="Data source" role="region">
         <span className={`rounded px-2 py-0.5 text-xs font-semibold uppercase tracking-wide ring-1 ring-inset ${kind.className}`}>{kind.label}</span>
         <span className="font-medium text-slate-900">{info.source.name}</span>
-        <span className="text-slate-500">
-          Kubernetes {info.source.kubernetesVersion ?? 'version unknown (1.36 defaults assumed)'}
-        </span>
+        <span className="text-slate-500">Kubernetes {info.source.kubernetesVersion ?? 'version unknown (1.36 defaults assumed)'}</span>
         <span className="text-slate-500">
           {info.source.collectedAt ? `collected ${formatTime(info.source.collectedAt)}` : `analysed ${formatTime(info.computedAt)}`}
         </span>
         <span className="text-slate-500">{kind.note}</span>
         {info.live?.stale && (
           <span role="alert" className="rounded bg-red-50 px-2 py-0.5 font-medium text-red-800 ring-1 ring-inset ring-red-200">
-            Stale: {info.live.staleReason ?? 'the API server is not answering'}; showing data from {info.live.lastSyncAt ? formatTime(info.live.lastSyncAt) : 'the last sync'}
+            Stale: {info.live.staleReason ?? 'the API server is not answering'}; showing data from{' '}
+            {info.live.lastSyncAt ? formatTime(info.live.lastSyncAt) : 'the last sync'}
           </span>
         )}
         {info.warnings.length > 0 && (

@@ -37,13 +37,20 @@ const CHANGE_LABEL = { added: 'added', removed: 'removed', changed: 'changed' } 
 
 export function DriftView({ drift }: { drift: Drift }) {
   const total =
-    drift.findings.added.length + drift.findings.resolved.length + drift.permissions.length + drift.nodeWriters.length + drift.quotas.length + drift.zeroing.length;
+    drift.findings.added.length +
+    drift.findings.resolved.length +
+    drift.permissions.length +
+    drift.nodeWriters.length +
+    drift.quotas.length +
+    drift.zeroing.length;
   return (
     <div data-testid="drift-view">
       <p className="mb-4 text-sm text-slate-600">
         From <span className="font-medium text-slate-900">{drift.from}</span> to <span className="font-medium text-slate-900">{drift.to}</span>
       </p>
-      {total === 0 && <EmptyState title="Nothing changed">Findings, DRA permissions, node writers, quotas and zeroing are the same in both snapshots.</EmptyState>}
+      {total === 0 && (
+        <EmptyState title="Nothing changed">Findings, DRA permissions, node writers, quotas and zeroing are the same in both snapshots.</EmptyState>
+      )}
       {total > 0 && (
         <>
           <Section title="New findings" count={drift.findings.added.length}>
@@ -77,12 +84,23 @@ export function DriftView({ drift }: { drift: Drift }) {
             <ul className="space-y-1 text-sm">
               {drift.nodeWriters.map((w) => (
                 <li key={`${w.kind}|${describeSubjectRef(w.subject)}|${w.mode}|${w.scope}`} className="break-words">
-                  <span className="font-medium">{CHANGE_LABEL[w.change]}</span> {w.kind === 'node-status' ? 'nodes/status writer' : 'claim status writer'} {describeSubjectRef(w.subject)}{' '}
+                  <span className="font-medium">{CHANGE_LABEL[w.change]}</span> {w.kind === 'node-status' ? 'nodes/status writer' : 'claim status writer'}{' '}
+                  {describeSubjectRef(w.subject)}{' '}
                   <span className="text-slate-500">
                     ({w.mode}, {w.scope})
                   </span>
-                  {w.nodesGained.length > 0 && <span> · gains {w.nodesGained.length} node{w.nodesGained.length === 1 ? '' : 's'}: {w.nodesGained.join(', ')}</span>}
-                  {w.nodesLost.length > 0 && <span> · loses {w.nodesLost.length} node{w.nodesLost.length === 1 ? '' : 's'}: {w.nodesLost.join(', ')}</span>}
+                  {w.nodesGained.length > 0 && (
+                    <span>
+                      {' '}
+                      · gains {w.nodesGained.length} node{w.nodesGained.length === 1 ? '' : 's'}: {w.nodesGained.join(', ')}
+                    </span>
+                  )}
+                  {w.nodesLost.length > 0 && (
+                    <span>
+                      {' '}
+                      · loses {w.nodesLost.length} node{w.nodesLost.length === 1 ? '' : 's'}: {w.nodesLost.join(', ')}
+                    </span>
+                  )}
                 </li>
               ))}
             </ul>
@@ -91,8 +109,8 @@ export function DriftView({ drift }: { drift: Drift }) {
             <ul className="space-y-1 text-sm">
               {drift.quotas.map((q) => (
                 <li key={`${q.namespace}/${q.name}/${q.resource}`} className="break-words">
-                  <span className="font-medium">{CHANGE_LABEL[q.change]}</span> {q.namespace}/{q.name} <span className="font-mono text-xs">{q.resource}</span>: hard {q.before?.hard ?? '–'} → {q.after?.hard ?? '–'}, used{' '}
-                  {q.before?.computedUsed ?? '–'} → {q.after?.computedUsed ?? '–'}
+                  <span className="font-medium">{CHANGE_LABEL[q.change]}</span> {q.namespace}/{q.name} <span className="font-mono text-xs">{q.resource}</span>:
+                  hard {q.before?.hard ?? '–'} → {q.after?.hard ?? '–'}, used {q.before?.computedUsed ?? '–'} → {q.after?.computedUsed ?? '–'}
                 </li>
               ))}
             </ul>

@@ -2,7 +2,14 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { SNAPSHOT_PART_LABELS, SNAPSHOT_PARTS, snapshotApi, type SnapshotDriftResponse, type SnapshotListResponse, type SnapshotRecord } from '@/lib/compliance/snapshot-api';
+import {
+  SNAPSHOT_PART_LABELS,
+  SNAPSHOT_PARTS,
+  snapshotApi,
+  type SnapshotDriftResponse,
+  type SnapshotListResponse,
+  type SnapshotRecord,
+} from '@/lib/compliance/snapshot-api';
 import { formatTime } from '@/components/shell/format-time';
 import { ErrorPanel } from '@/components/ui/error-panel';
 import { EmptyState, Panel } from '@/components/ui/panel';
@@ -19,7 +26,8 @@ async function take(): Promise<SnapshotRecord> {
   return body as SnapshotRecord;
 }
 
-const linkClass = 'rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-teal-600';
+const linkClass =
+  'rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-teal-600';
 const selectClass = 'rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm';
 
 function formatSize(bytes: number): string {
@@ -47,7 +55,12 @@ function SnapshotSelect({ label, snapshots, value, onChange }: { label: string; 
 
 export function SnapshotsWorkspace({ initial, storeError }: { initial?: SnapshotListResponse; storeError?: string }) {
   const client = useQueryClient();
-  const list = useQuery({ queryKey: LIST_KEY, queryFn: ({ signal }) => fetchJson<SnapshotListResponse>(snapshotApi.list(), signal), initialData: initial, enabled: !storeError });
+  const list = useQuery({
+    queryKey: LIST_KEY,
+    queryFn: ({ signal }) => fetchJson<SnapshotListResponse>(snapshotApi.list(), signal),
+    initialData: initial,
+    enabled: !storeError,
+  });
   const taking = useMutation({ mutationFn: take, onSuccess: () => client.invalidateQueries({ queryKey: LIST_KEY }) });
   const snapshots = list.data?.snapshots ?? [];
   const [from, setFrom] = useState('');
@@ -64,7 +77,11 @@ export function SnapshotsWorkspace({ initial, storeError }: { initial?: Snapshot
 
   return (
     <div className="space-y-6">
-      <Panel id="export" title="Export the current source" description="A bundle auditors can verify offline (dra-posture verify FILE), or one of the reports in it. Nothing is stored.">
+      <Panel
+        id="export"
+        title="Export the current source"
+        description="A bundle auditors can verify offline (dra-posture verify FILE), or one of the reports in it. Nothing is stored."
+      >
         <div className="flex flex-wrap gap-2">
           {SNAPSHOT_PARTS.map((part) => (
             <a key={part} href={snapshotApi.currentPart(part)} download className={linkClass}>
@@ -98,18 +115,30 @@ export function SnapshotsWorkspace({ initial, storeError }: { initial?: Snapshot
         )}
         {!storeError && list.isPending && <Skeleton className="h-24" />}
         {list.isError && <ErrorPanel title="History could not be loaded" message={list.error.message} onRetry={() => list.refetch()} />}
-        {!storeError && list.isSuccess && snapshots.length === 0 && <EmptyState title="No snapshots yet">Take one to start a history; take another later to see what drifted.</EmptyState>}
+        {!storeError && list.isSuccess && snapshots.length === 0 && (
+          <EmptyState title="No snapshots yet">Take one to start a history; take another later to see what drifted.</EmptyState>
+        )}
         {snapshots.length > 0 && (
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Stored snapshots, newest first</caption>
               <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
                 <tr>
-                  <th scope="col" className="py-2 pr-4 font-medium">Taken</th>
-                  <th scope="col" className="py-2 pr-4 font-medium">Source</th>
-                  <th scope="col" className="py-2 pr-4 font-medium">Findings</th>
-                  <th scope="col" className="py-2 pr-4 font-medium">Fingerprint</th>
-                  <th scope="col" className="py-2 font-medium">Download</th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    Taken
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    Source
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    Findings
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    Fingerprint
+                  </th>
+                  <th scope="col" className="py-2 font-medium">
+                    Download
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -150,7 +179,11 @@ export function SnapshotsWorkspace({ initial, storeError }: { initial?: Snapshot
         )}
       </Panel>
 
-      <Panel id="drift" title="Drift" description="New and resolved findings, DRA permissions gained or lost per identity, node writers, quotas and zeroing between two snapshots.">
+      <Panel
+        id="drift"
+        title="Drift"
+        description="New and resolved findings, DRA permissions gained or lost per identity, node writers, quotas and zeroing between two snapshots."
+      >
         {snapshots.length < 2 ? (
           <p className="text-sm text-slate-600">Take two snapshots to compare them.</p>
         ) : (

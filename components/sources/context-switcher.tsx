@@ -35,14 +35,20 @@ export function ContextSwitcher({ contexts, selected, overridden }: { contexts: 
   return (
     <div className="space-y-4">
       {contexts.length === 0 ? (
-        <p className="text-sm text-slate-600">The server has no kubeconfig (DRA_POSTURE_KUBECONFIG, $KUBECONFIG or ~/.kube/config), so there are no live contexts to choose.</p>
+        <p className="text-sm text-slate-600">
+          The server has no kubeconfig (DRA_POSTURE_KUBECONFIG, $KUBECONFIG or ~/.kube/config), so there are no live contexts to choose.
+        </p>
       ) : (
         <table className="min-w-full text-sm">
           <caption className="sr-only">Contexts of the server&apos;s kubeconfig</caption>
           <thead>
             <tr className="text-left text-xs uppercase tracking-wide text-slate-500">
-              <th scope="col" className="py-2 pr-4 font-medium">Context</th>
-              <th scope="col" className="py-2 pr-4 font-medium">API server</th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                Context
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                API server
+              </th>
               <th scope="col" className="py-2 font-medium">
                 <span className="sr-only">Action</span>
               </th>

@@ -44,9 +44,19 @@ export function SnapshotUpload({ maxBytes }: { maxBytes: number }) {
       <div className="flex flex-wrap items-end gap-3">
         <label className="flex flex-col gap-1 text-sm">
           <span className="font-medium text-slate-700">Snapshot file (JSON, YAML or a .tar bundle)</span>
-          <input ref={input} type="file" accept=".json,.yaml,.yml,.tar,application/json,text/yaml,application/x-tar" className="text-sm file:mr-3 file:rounded file:border-0 file:bg-slate-100 file:px-3 file:py-1.5" />
+          <input
+            ref={input}
+            type="file"
+            accept=".json,.yaml,.yml,.tar,application/json,text/yaml,application/x-tar"
+            className="text-sm file:mr-3 file:rounded file:border-0 file:bg-slate-100 file:px-3 file:py-1.5"
+          />
         </label>
-        <button type="button" onClick={upload} disabled={busy} className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-50">
+        <button
+          type="button"
+          onClick={upload}
+          disabled={busy}
+          className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-50"
+        >
           {busy ? 'Loading…' : 'Use this snapshot'}
         </button>
       </div>

@@ -7,7 +7,11 @@ export function ErrorPanel({ title = 'Something went wrong', message, onRetry }:
       <p className="text-sm font-semibold text-red-900">{title}</p>
       {message && <p className="mt-1 break-words text-sm text-red-800">{message}</p>}
       {onRetry && (
-        <button type="button" onClick={onRetry} className="mt-3 rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-900 hover:bg-red-100">
+        <button
+          type="button"
+          onClick={onRetry}
+          className="mt-3 rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-900 hover:bg-red-100"
+        >
           Try again
         </button>
       )}

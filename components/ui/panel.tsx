@@ -71,7 +71,15 @@ export function Stat({ label, value, hint }: { label: string; value: ReactNode; 
   );
 }
 
-export function Tag({ children, tone = 'slate', title }: { children: ReactNode; tone?: 'slate' | 'teal' | 'amber' | 'red' | 'green' | 'blue'; title?: string }) {
+export function Tag({
+  children,
+  tone = 'slate',
+  title,
+}: {
+  children: ReactNode;
+  tone?: 'slate' | 'teal' | 'amber' | 'red' | 'green' | 'blue';
+  title?: string;
+}) {
   const tones = {
     slate: 'bg-slate-100 text-slate-700 ring-slate-200',
     teal: 'bg-teal-50 text-teal-800 ring-teal-200',

@@ -16,7 +16,13 @@ const KIND_SHORT: Record<string, string> = {
 
 export function KindLabel({ kind, className }: { kind: string; className?: string }) {
   return (
-    <abbr title={kind} className={cn('mr-1.5 inline-block min-w-[2.75rem] rounded bg-slate-100 px-1 py-px text-center text-[10px] font-semibold uppercase tracking-wide text-slate-600 no-underline', className)}>
+    <abbr
+      title={kind}
+      className={cn(
+        'mr-1.5 inline-block min-w-[2.75rem] rounded bg-slate-100 px-1 py-px text-center text-[10px] font-semibold uppercase tracking-wide text-slate-600 no-underline',
+        className,
+      )}
+    >
       {KIND_SHORT[kind] ?? kind}
     </abbr>
   );

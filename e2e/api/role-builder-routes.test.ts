@@ -25,10 +25,18 @@ afterAll(() => {
   process.env = env;
 });
 
-const BUILD = { persona: 'node-local-driver', identity: { kind: 'ServiceAccount', namespace: 'dra-example-driver', name: 'example-kubelet-plugin' }, drivers: ['gpu.example.com'] };
+const BUILD = {
+  persona: 'node-local-driver',
+  identity: { kind: 'ServiceAccount', namespace: 'dra-example-driver', name: 'example-kubelet-plugin' },
+  drivers: ['gpu.example.com'],
+};
 
 function post(url: string, body: unknown, headers: Record<string, string> = { origin: ORIGIN, host: '127.0.0.1:3999' }): Request {
-  return new Request(`${ORIGIN}${url}`, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
+  return new Request(`${ORIGIN}${url}`, {
+    method: 'POST',
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: { 'content-type': 'application/json', ...headers },
+  });
 }
 
 async function build(body: unknown = BUILD): Promise<RoleBuildResponse> {
@@ -68,15 +76,34 @@ describe('POST /api/v1/role-builder/build', () => {
 describe('approvals', () => {
   it('records a decision, exports annotated YAML that verifies, keeps it across a reopen', async () => {
     const r = await build();
-    const res = await postDecision(post('/api/v1/role-builder/approvals', { build: BUILD, yamlSha256: r.yamlSha256, decision: 'approve', approver: 'Grace Hopper', comment: 'matches the chart' }), undefined);
+    const res = await postDecision(
+      post('/api/v1/role-builder/approvals', {
+        build: BUILD,
+        yamlSha256: r.yamlSha256,
+        decision: 'approve',
+        approver: 'Grace Hopper',
+        comment: 'matches the chart',
+      }),
+      undefined,
+    );
     expect(res.status).toBe(201);
     const { record, approvedYaml } = (await res.json()) as { record: ApprovalRecord; approvedYaml: string };
-    expect(record).toMatchObject({ decision: 'approve', approver: 'Grace Hopper', comment: 'matches the chart', yamlSha256: r.yamlSha256, sourceFingerprint: r.sourceFingerprint, persona: 'node-local-driver' });
+    expect(record).toMatchObject({
+      decision: 'approve',
+      approver: 'Grace Hopper',
+      comment: 'matches the chart',
+      yamlSha256: r.yamlSha256,
+      sourceFingerprint: r.sourceFingerprint,
+      persona: 'node-local-driver',
+    });
     expect(approvedYaml).toContain('dra-posture.io/approved-by: Grace Hopper');
     expect(approvedYaml).toContain(`dra-posture.io/yaml-sha256: ${r.yamlSha256}`);
 
     closeStores(); // as after a restart: the next request opens the file again
-    const history = (await (await getApprovals(new Request(`${ORIGIN}/api/v1/role-builder/approvals`), undefined)).json()) as { approvals: ApprovalRecord[]; currentFingerprint: string };
+    const history = (await (await getApprovals(new Request(`${ORIGIN}/api/v1/role-builder/approvals`), undefined)).json()) as {
+      approvals: ApprovalRecord[];
+      currentFingerprint: string;
+    };
     expect(history.approvals.map((a) => a.id)).toEqual([record.id]);
     expect(history.currentFingerprint).toBe(r.sourceFingerprint);
     expect(checkApprovedYaml(approvedYaml, history.approvals)).toMatchObject({ status: 'valid' });
@@ -111,7 +138,10 @@ describe('approvals', () => {
     try {
       const r = await build();
       expect('error' in r.decisions && r.decisions.error).toContain(path);
-      const res = await postDecision(post('/api/v1/role-builder/approvals', { build: BUILD, yamlSha256: r.yamlSha256, decision: 'approve', approver: 'Ada', comment: '' }), undefined);
+      const res = await postDecision(
+        post('/api/v1/role-builder/approvals', { build: BUILD, yamlSha256: r.yamlSha256, decision: 'approve', approver: 'Ada', comment: '' }),
+        undefined,
+      );
       expect(res.status).toBe(503);
       const body = (await res.json()) as { error: { code: string; message: string } };
       expect(body.error.code).toBe('store_unavailable');
@@ -130,7 +160,10 @@ describe('approvals', () => {
     process.env.DRA_POSTURE_STORE = join(blocker, 'store.sqlite');
     try {
       const r = await build();
-      const res = await postDecision(post('/api/v1/role-builder/approvals', { build: BUILD, yamlSha256: r.yamlSha256, decision: 'approve', approver: 'Ada', comment: '' }), undefined);
+      const res = await postDecision(
+        post('/api/v1/role-builder/approvals', { build: BUILD, yamlSha256: r.yamlSha256, decision: 'approve', approver: 'Ada', comment: '' }),
+        undefined,
+      );
       expect(res.status).toBe(503);
       expect(((await res.json()) as { error: { message: string } }).error.message).toContain('cannot be written');
     } finally {

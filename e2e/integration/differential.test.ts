@@ -28,7 +28,10 @@ async function collect(): Promise<ClusterState> {
 beforeAll(async () => {
   cp = await startControlPlane();
   await seedObjects(cp, readManifests(DEMO));
-  await seedObjects(cp, DIFF_NAMESPACES.map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })));
+  await seedObjects(
+    cp,
+    DIFF_NAMESPACES.map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })),
+  );
   await seedObjects(
     cp,
     DIFF_NAMESPACES.flatMap((ns) => ['sa0', 'sa1', 'sa2'].map((name) => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: ns } }))),
@@ -78,7 +81,16 @@ describe('engine vs real kube-apiserver', () => {
     const saNames = state.serviceAccounts.map((s) => `${s.metadata.namespace}/${s.metadata.name}`);
     const universe = {
       namespaces: [...DIFF_NAMESPACES, ...state.namespaces.map((n) => n.metadata.name).slice(0, 12)],
-      names: ['a', 'b', 'gpu.example.com', 'gpu.nvidia.com', '*', ...state.nodes.map((n) => n.metadata.name), ...state.pods.slice(0, 20).map((p) => p.metadata.name), ...state.resourceClaims.slice(0, 10).map((c) => c.metadata.name)],
+      names: [
+        'a',
+        'b',
+        'gpu.example.com',
+        'gpu.nvidia.com',
+        '*',
+        ...state.nodes.map((n) => n.metadata.name),
+        ...state.pods.slice(0, 20).map((p) => p.metadata.name),
+        ...state.resourceClaims.slice(0, 10).map((c) => c.metadata.name),
+      ],
       nodes: state.nodes.map((n) => n.metadata.name),
       serviceAccounts: saNames,
     };
@@ -95,7 +107,9 @@ describe('engine vs real kube-apiserver', () => {
           const ours = engine.authorize(requestFromSubjectAccessReview(SubjectAccessReviewSchema.parse(job.r)));
           if (server) allowedCount++;
           if (server !== ours.allowed) {
-            disagreements.push(`#${job.i} server=${server} engine=${ours.allowed}\n  review: ${JSON.stringify((job.r as { spec: unknown }).spec)}\n  server reason: ${res.body.status?.reason ?? ''}\n  engine reason: ${ours.reason}`);
+            disagreements.push(
+              `#${job.i} server=${server} engine=${ours.allowed}\n  review: ${JSON.stringify((job.r as { spec: unknown }).spec)}\n  server reason: ${res.body.status?.reason ?? ''}\n  engine reason: ${ours.reason}`,
+            );
           }
         }
       }),
@@ -116,7 +130,11 @@ async function podBoundToken(pod: Pod): Promise<string> {
   const live = await cp.request('admin', `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}`);
   const res = await cp.request('admin', `/api/v1/namespaces/${ns}/serviceaccounts/${sa}/token`, {
     method: 'POST',
-    body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [], expirationSeconds: 3600, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: pod.metadata.name, uid: live.body.metadata.uid } } },
+    body: {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      spec: { audiences: [], expirationSeconds: 3600, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: pod.metadata.name, uid: live.body.metadata.uid } },
+    },
   });
   if (res.status !== 201) throw new Error(`TokenRequest for ${ns}/${sa}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
   return res.body.status.token as string;
@@ -168,23 +186,45 @@ describe('real DRA and node requests with node-bound tokens', () => {
       if (!tokens.has(c.pod)) tokens.set(c.pod, await podBoundToken(c.pod));
       const path = `/apis/resource.k8s.io/v1/namespaces/${c.claim.metadata.namespace}/resourceclaims/${c.claim.metadata.name}`;
       const current = await cp.request('admin', path);
-      const results = (current.body.status.allocation.devices.results as { driver: string; pool: string; device: string }[]).filter((r) => r.driver === c.driver);
+      const results = (current.body.status.allocation.devices.results as { driver: string; pool: string; device: string }[]).filter(
+        (r) => r.driver === c.driver,
+      );
       const others = ((current.body.status.devices ?? []) as { driver: string }[]).filter((d) => d.driver !== c.driver);
       const body = {
         ...current.body,
         status: {
           ...current.body.status,
-          devices: [...others, ...results.map((r) => ({ driver: r.driver, pool: r.pool, device: r.device, conditions: [{ type: 'Ready', status: 'True', reason: `Probe${i}`, message: 'differential test', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] }))],
+          devices: [
+            ...others,
+            ...results.map((r) => ({
+              driver: r.driver,
+              pool: r.pool,
+              device: r.device,
+              conditions: [
+                {
+                  type: 'Ready',
+                  status: 'True',
+                  reason: `Probe${i}`,
+                  message: 'differential test',
+                  lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+                },
+              ],
+            })),
+          ],
         },
       };
       const res = await asToken(tokens.get(c.pod)!, `${path}/status`, { method: 'PUT', body });
       const ok = res.status === 200;
       if (!ok && res.status !== 403) throw new Error(`unexpected ${res.status} writing ${path}/status: ${JSON.stringify(res.body).slice(0, 400)}`);
       if (ok !== c.expected) {
-        mismatches.push(`${c.pod.metadata.namespace}/${c.pod.spec.serviceAccountName}@${c.pod.spec.nodeName} → ${c.claim.metadata.namespace}/${c.claim.metadata.name} driver ${c.driver}: server ${ok ? 'allowed' : `denied (${res.body?.message ?? ''})`}, engine ${c.expected ? `allowed (${c.mode})` : 'denied'}`);
+        mismatches.push(
+          `${c.pod.metadata.namespace}/${c.pod.spec.serviceAccountName}@${c.pod.spec.nodeName} → ${c.claim.metadata.namespace}/${c.claim.metadata.name} driver ${c.driver}: server ${ok ? 'allowed' : `denied (${res.body?.message ?? ''})`}, engine ${c.expected ? `allowed (${c.mode})` : 'denied'}`,
+        );
       }
     }
-    console.log(`differential: ${chosen.length} real status.devices writes (${chosen.filter((c) => c.expected).length} predicted allowed), ${mismatches.length} mismatches`);
+    console.log(
+      `differential: ${chosen.length} real status.devices writes (${chosen.filter((c) => c.expected).length} predicted allowed), ${mismatches.length} mismatches`,
+    );
     expect(mismatches).toEqual([]);
   }, 300_000);
 
@@ -201,7 +241,20 @@ describe('real DRA and node requests with node-bound tokens', () => {
       const token = await podBoundToken(pod);
       for (const target of [own, other]) {
         const attrs = { verb: 'patch', group: '', resource: 'nodes', subresource: 'status', namespace: '', name: target };
-        const patch = { status: { conditions: [{ type: 'example.com/DifferentialProbe', status: 'True', reason: 'Probe', message: pod.metadata.name, lastHeartbeatTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] } };
+        const patch = {
+          status: {
+            conditions: [
+              {
+                type: 'example.com/DifferentialProbe',
+                status: 'True',
+                reason: 'Probe',
+                message: pod.metadata.name,
+                lastHeartbeatTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+                lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+              },
+            ],
+          },
+        };
         for (const impersonate of [true, false]) {
           const expected = impersonate
             ? engine.authorizeImpersonated(user, { user: `system:node:${target}` }, { resource: attrs }).allowed
@@ -216,7 +269,10 @@ describe('real DRA and node requests with node-bound tokens', () => {
           if (!ok && res.status !== 403) throw new Error(`unexpected ${res.status} patching nodes/${target}/status: ${JSON.stringify(res.body).slice(0, 300)}`);
           checked++;
           if (ok) allowed++;
-          if (ok !== expected) mismatches.push(`${pod.metadata.namespace}/${pod.spec.serviceAccountName}@${own} ${impersonate ? 'impersonating' : 'as itself on'} ${target}: server ${ok}, engine ${expected} (${res.body?.message ?? ''})`);
+          if (ok !== expected)
+            mismatches.push(
+              `${pod.metadata.namespace}/${pod.spec.serviceAccountName}@${own} ${impersonate ? 'impersonating' : 'as itself on'} ${target}: server ${ok}, engine ${expected} (${res.body?.message ?? ''})`,
+            );
         }
       }
     }

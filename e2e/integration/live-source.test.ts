@@ -39,7 +39,8 @@ function collections(state: ClusterState): [string, { metadata: { name: string; 
 /** collection/namespace/name (and uid) of every object. */
 function keysOf(state: ClusterState, withUid = false): Set<string> {
   const out = new Set<string>();
-  for (const [c, list] of collections(state)) for (const o of list) out.add(`${c}/${o.metadata.namespace ?? ''}/${o.metadata.name}${withUid ? `/${o.metadata.uid}` : ''}`);
+  for (const [c, list] of collections(state))
+    for (const o of list) out.add(`${c}/${o.metadata.namespace ?? ''}/${o.metadata.name}${withUid ? `/${o.metadata.uid}` : ''}`);
   return out;
 }
 
@@ -53,12 +54,19 @@ async function direct(): Promise<LiveCollection> {
   return collectLiveCluster({ kubeconfig: cp.kubeconfigPath });
 }
 
-async function until<T>(what: string, timeoutMs: number, fn: () => Promise<T | undefined> | T | undefined, everyMs = 100, explain?: () => unknown): Promise<{ value: T; ms: number }> {
+async function until<T>(
+  what: string,
+  timeoutMs: number,
+  fn: () => Promise<T | undefined> | T | undefined,
+  everyMs = 100,
+  explain?: () => unknown,
+): Promise<{ value: T; ms: number }> {
   const t0 = performance.now();
   for (;;) {
     const value = await fn();
     if (value !== undefined && value !== false) return { value, ms: performance.now() - t0 };
-    if (performance.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${explain ? `: ${JSON.stringify(explain()).slice(0, 1500)}` : ''}`);
+    if (performance.now() - t0 > timeoutMs)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${explain ? `: ${JSON.stringify(explain()).slice(0, 1500)}` : ''}`);
     await sleep(everyMs);
   }
 }
@@ -76,7 +84,10 @@ async function createAll(items: { path: string; body: unknown }[], concurrency =
   );
 }
 
-const sa = (ns: string, name: string) => ({ path: `/api/v1/namespaces/${ns}/serviceaccounts`, body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } } });
+const sa = (ns: string, name: string) => ({
+  path: `/api/v1/namespaces/${ns}/serviceaccounts`,
+  body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } },
+});
 const ns = (name: string) => ({ path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } });
 const role = (namespace: string, name: string) => ({
   path: `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/roles`,
@@ -98,7 +109,8 @@ function listStarts(mark: number, pathname: string): ProxyLogEntry[] {
 beforeAll(async () => {
   const t0 = performance.now();
   cp = await startControlPlane();
-  figures['control plane start'] = `${Math.round(performance.now() - t0)} ms (apiserver /readyz ${cp.timings.apiserverReadyMs} ms, controllers ${cp.timings.controllersReadyMs} ms)`;
+  figures['control plane start'] =
+    `${Math.round(performance.now() - t0)} ms (apiserver /readyz ${cp.timings.apiserverReadyMs} ms, controllers ${cp.timings.controllersReadyMs} ms)`;
   proxy = await startFaultProxy(cp.url);
   baseline = keysOf((await direct()).state);
   const t1 = performance.now();
@@ -109,7 +121,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await proxy?.close();
   await cp?.stop();
-  console.log(`live-source figures:\n${Object.entries(figures).map(([k, v]) => `  ${k}: ${v}`).join('\n')}`);
+  console.log(
+    `live-source figures:\n${Object.entries(figures)
+      .map(([k, v]) => `  ${k}: ${v}`)
+      .join('\n')}`,
+  );
 }, 60_000);
 
 describe('live source against the real kube-apiserver', () => {
@@ -127,11 +143,16 @@ describe('live source against the real kube-apiserver', () => {
     expect(minus(snapKeys, liveKeys)).toEqual([]);
     const extra = minus(liveKeys, snapKeys).filter((k) => !baseline.has(k) && !/^serviceAccounts\/[^/]+\/default$/.test(k));
     expect(extra).toEqual([]);
-    const demoCollections = collections(snap).filter(([, list]) => list.length > 0).map(([c]) => c);
+    const demoCollections = collections(snap)
+      .filter(([, list]) => list.length > 0)
+      .map(([c]) => c);
     expect(demoCollections.length).toBeGreaterThanOrEqual(15);
     for (const c of demoCollections) {
       const want = [...snapKeys].filter((k) => k.startsWith(`${c}/`));
-      expect(want.every((k) => liveKeys.has(k)), c).toBe(true);
+      expect(
+        want.every((k) => liveKeys.has(k)),
+        c,
+      ).toBe(true);
     }
 
     // RBAC: identical rules, subjects and roleRefs. Aggregated ClusterRoles get their rules from the
@@ -147,7 +168,10 @@ describe('live source against the real kube-apiserver', () => {
       else expect(l.rules, r.metadata.name).toEqual(r.rules);
     }
     expect(aggregated).toBeGreaterThan(0);
-    for (const [want, got] of [[snap.roleBindings, live.state.roleBindings], [snap.clusterRoleBindings, live.state.clusterRoleBindings]] as const) {
+    for (const [want, got] of [
+      [snap.roleBindings, live.state.roleBindings],
+      [snap.clusterRoleBindings, live.state.clusterRoleBindings],
+    ] as const) {
       const m = byKey(got as { metadata: { name: string; namespace?: string } }[]);
       for (const b of want) {
         const l = m.get(`${b.metadata.namespace ?? ''}/${b.metadata.name}`) as typeof b;
@@ -190,7 +214,9 @@ describe('live source against the real kube-apiserver', () => {
     expect(kinds.some((k) => k.resource === 'configmaps' || k.resource === 'secrets')).toBe(false);
 
     // The ClusterRole names exactly the kinds the live source reads, get/list/watch only, no wildcards.
-    const cr = docs.find((d) => d.kind === 'ClusterRole')! as Obj & { rules: { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[]; nonResourceURLs?: string[] }[] };
+    const cr = docs.find((d) => d.kind === 'ClusterRole')! as Obj & {
+      rules: { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[]; nonResourceURLs?: string[] }[];
+    };
     const granted = new Set<string>();
     for (const r of cr.rules) {
       expect([...r.verbs].sort()).toEqual([...READ_VERBS].sort());
@@ -215,7 +241,8 @@ describe('live source against the real kube-apiserver', () => {
     const allowed: string[] = [];
     for (const k of kinds) {
       for (const verb of READ_VERBS) if (!(await ask({ group: k.group, resource: k.resource, verb }))) denied.push(`${verb} ${k.resource}`);
-      for (const verb of ['create', 'update', 'patch', 'delete', 'deletecollection']) if (await ask({ group: k.group, resource: k.resource, verb, namespace: k.namespaced ? 'tenant-a' : '' })) allowed.push(`${verb} ${k.resource}`);
+      for (const verb of ['create', 'update', 'patch', 'delete', 'deletecollection'])
+        if (await ask({ group: k.group, resource: k.resource, verb, namespace: k.namespaced ? 'tenant-a' : '' })) allowed.push(`${verb} ${k.resource}`);
     }
     expect(denied).toEqual([]);
     const forbidden: Record<string, string>[] = [];
@@ -248,7 +275,12 @@ describe('live source against the real kube-apiserver', () => {
     const c = podSpec.containers[0];
     expect(podSpec.securityContext.runAsNonRoot).toBe(true);
     expect(podSpec.securityContext.seccompProfile.type).toBe('RuntimeDefault');
-    expect(c.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ['ALL'] } });
+    expect(c.securityContext).toMatchObject({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      runAsNonRoot: true,
+      capabilities: { drop: ['ALL'] },
+    });
     expect(c.args.join(' ')).toContain('--host 0.0.0.0');
     const svc = (await cp.request('admin', '/api/v1/namespaces/dra-posture/services/dra-posture')).body;
     expect(svc.spec.type).toBe('ClusterIP');
@@ -282,12 +314,19 @@ describe('live source against the real kube-apiserver', () => {
     await createAll([
       {
         path: `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/roles`,
-        body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'lt-ns-reader' }, rules: [...byGroup].map(([g, resources]) => ({ apiGroups: [g], resources, verbs: READ_VERBS })) },
+        body: {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'Role',
+          metadata: { name: 'lt-ns-reader' },
+          rules: [...byGroup].map(([g, resources]) => ({ apiGroups: [g], resources, verbs: READ_VERBS })),
+        },
       },
       {
         path: `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings`,
         body: {
-          apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'lt-ns-reader' },
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'RoleBinding',
+          metadata: { name: 'lt-ns-reader' },
           roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'lt-ns-reader' },
           subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'ns-viewer' }],
         },
@@ -295,7 +334,9 @@ describe('live source against the real kube-apiserver', () => {
       {
         path: '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
         body: {
-          apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'lt-viewer-reader' },
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'ClusterRoleBinding',
+          metadata: { name: 'lt-viewer-reader' },
           roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'dra-posture-reader' },
           subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'viewer' }],
         },
@@ -308,14 +349,23 @@ describe('live source against the real kube-apiserver', () => {
       const got = nsView.state[k.collection] as { metadata: { name: string; namespace?: string } }[];
       const label = `${k.resource}${k.group ? `.${k.group}` : ''}`;
       if (k.namespaced) {
-        const want = (admin[k.collection] as typeof got).filter((o) => o.metadata.namespace === namespace).map((o) => o.metadata.name).sort();
+        const want = (admin[k.collection] as typeof got)
+          .filter((o) => o.metadata.namespace === namespace)
+          .map((o) => o.metadata.name)
+          .sort();
         expect(got.map((o) => o.metadata.name).sort(), label).toEqual(want);
-        expect(got.every((o) => o.metadata.namespace === namespace), label).toBe(true);
+        expect(
+          got.every((o) => o.metadata.namespace === namespace),
+          label,
+        ).toBe(true);
         expect(nsView.state.warnings, label).toContain(`cannot list ${label} cluster-wide: read only in namespace ${namespace}`);
         expect(nsView.perNamespace.get(k.kind)).toEqual([namespace]);
       } else {
         expect(got, label).toEqual([]);
-        expect(nsView.state.warnings.some((w) => w.startsWith(`cannot list ${label}: forbidden`)), label).toBe(true);
+        expect(
+          nsView.state.warnings.some((w) => w.startsWith(`cannot list ${label}: forbidden`)),
+          label,
+        ).toBe(true);
       }
     }
     expect(nsView.state.pods.length).toBeGreaterThan(0);
@@ -329,7 +379,11 @@ describe('live source against the real kube-apiserver', () => {
   }, 60_000);
 
   it('403 on one kind (and on resource.k8s.io discovery): a warning, the rest loaded (R7, R9)', async () => {
-    const rule = proxy.addRule({ name: '403 rolebindings', status: 403, match: (r) => /^\/apis\/rbac\.authorization\.k8s\.io\/v1\/(namespaces\/[^/]+\/)?rolebindings$/.test(r.pathname) });
+    const rule = proxy.addRule({
+      name: '403 rolebindings',
+      status: 403,
+      match: (r) => /^\/apis\/rbac\.authorization\.k8s\.io\/v1\/(namespaces\/[^/]+\/)?rolebindings$/.test(r.pathname),
+    });
     try {
       const kc = proxy.kubeconfig('admin', cp.tokens.admin);
       const got = await collectLiveCluster({ kubeconfig: kc });
@@ -362,7 +416,10 @@ describe('live source against the real kube-apiserver', () => {
   it('continue token expired at page 3 of a 1,600+ object list: restarts, final count equals the server, no duplicates (R5)', async () => {
     const t0 = performance.now();
     await createAll([ns('lt-bulk')]);
-    await createAll(Array.from({ length: 1600 }, (_, i) => sa('lt-bulk', `bulk-${String(i).padStart(4, '0')}`)), 8);
+    await createAll(
+      Array.from({ length: 1600 }, (_, i) => sa('lt-bulk', `bulk-${String(i).padStart(4, '0')}`)),
+      8,
+    );
     figures['seed 1,600 ServiceAccounts (8 in flight)'] = `${Math.round(performance.now() - t0)} ms`;
     const server = await cp.request('admin', '/api/v1/serviceaccounts');
     const serverNames = (server.body.items as Obj[]).map((o) => `${o.metadata.namespace}/${o.metadata.name}`).sort();
@@ -370,8 +427,13 @@ describe('live source against the real kube-apiserver', () => {
 
     const mark = proxy.log.length;
     const rule = proxy.addRule({
-      name: '410 continue', status: 410, reason: 'Expired', message: 'The provided continue parameter is too old',
-      skip: 1, times: 1, match: (r) => r.pathname === '/api/v1/serviceaccounts' && r.query.has('continue'),
+      name: '410 continue',
+      status: 410,
+      reason: 'Expired',
+      message: 'The provided continue parameter is too old',
+      skip: 1,
+      times: 1,
+      match: (r) => r.pathname === '/api/v1/serviceaccounts' && r.query.has('continue'),
     });
     try {
       const got = await collectLiveCluster({ kubeconfig: proxy.kubeconfig('admin', cp.tokens.admin) });
@@ -414,7 +476,8 @@ describe('live source against the real kube-apiserver', () => {
       }
       expect(minGap).toBeGreaterThanOrEqual(2000);
       expect(proxy.maxInFlight((e) => e.id > (log[0]?.id ?? 0) - 1)).toBeLessThanOrEqual(4);
-      figures['429 collection'] = `${got.stats.durationMs} ms, ${throttled.length} of ${lists.length} LISTs throttled, shortest retry gap ${Math.round(minGap)} ms`;
+      figures['429 collection'] =
+        `${got.stats.durationMs} ms, ${throttled.length} of ${lists.length} LISTs throttled, shortest retry gap ${Math.round(minGap)} ms`;
     } finally {
       rule.remove();
     }
@@ -428,7 +491,11 @@ describe('live source against the real kube-apiserver', () => {
     try {
       await lc.start();
       const kindStatus = (kind: string) => lc.status().kinds.find((k) => k.kind === kind)!;
-      await until('ServiceAccount relist after the 410', 10_000, () => atStart.hits === 1 && kindStatus('ServiceAccount').relists === 1 && kindStatus('ServiceAccount').healthy);
+      await until(
+        'ServiceAccount relist after the 410',
+        10_000,
+        () => atStart.hits === 1 && kindStatus('ServiceAccount').relists === 1 && kindStatus('ServiceAccount').healthy,
+      );
       await until('a ServiceAccount watch open again', 10_000, () => proxy.openWatches().some((p) => p.startsWith('/api/v1/serviceaccounts?')));
       // The initial list and exactly one relist.
       expect(listStarts(mark, '/api/v1/serviceaccounts').length).toBe(2);
@@ -446,11 +513,18 @@ describe('live source against the real kube-apiserver', () => {
       const t0 = performance.now();
       await createAll([role('lt-watch', 'after-410-a'), role('lt-watch', 'after-410-b')]);
       await cp.request('admin', '/apis/rbac.authorization.k8s.io/v1/namespaces/lt-watch/roles/after-410-a', { method: 'DELETE' });
-      const serverRoles = async () => new Set(((await cp.request('admin', '/apis/rbac.authorization.k8s.io/v1/roles')).body.items as Obj[]).map((o) => `${o.metadata.namespace}/${o.metadata.name}/${o.metadata.uid}`));
+      const serverRoles = async () =>
+        new Set(
+          ((await cp.request('admin', '/apis/rbac.authorization.k8s.io/v1/roles')).body.items as Obj[]).map(
+            (o) => `${o.metadata.namespace}/${o.metadata.name}/${o.metadata.uid}`,
+          ),
+        );
       const converged = await until('Role store equal to the server after the in-stream 410', 5_000, async () => {
         const mine = new Set(lc.getState().roles.map((o) => `${o.metadata.namespace}/${o.metadata.name}/${o.metadata.uid}`));
         const theirs = await serverRoles();
-        return minus(mine, theirs).length === 0 && minus(theirs, mine).length === 0 && [...mine].some((k) => k.startsWith('lt-watch/after-410-b/')) ? true : undefined;
+        return minus(mine, theirs).length === 0 && minus(theirs, mine).length === 0 && [...mine].some((k) => k.startsWith('lt-watch/after-410-b/'))
+          ? true
+          : undefined;
       });
       await sleep(1500);
       expect(listStarts(mark2, '/apis/rbac.authorization.k8s.io/v1/roles').length).toBe(1);
@@ -479,7 +553,7 @@ describe('live source against the real kube-apiserver', () => {
     const rows: string[] = [];
     try {
       await lc.start();
-      await until('fresh after start', 10_000, async () => !lc.status().stale && (await equalToServer()) ? true : undefined, 250, explain);
+      await until('fresh after start', 10_000, async () => (!lc.status().stale && (await equalToServer()) ? true : undefined), 250, explain);
       for (let cycle = 1; cycle <= 3; cycle++) {
         await proxy.down();
         const stale = await until(`stale (cycle ${cycle})`, 10_000, () => lc.status().stale, 50);
@@ -494,9 +568,18 @@ describe('live source against the real kube-apiserver', () => {
         await sleep(1500);
         expect(lc.status().stale).toBe(true);
         await proxy.up();
-        const fresh = await until(`fresh again (cycle ${cycle})`, 30_000, async () => !lc.status().stale && (await equalToServer()) ? true : undefined, 250, explain);
+        const fresh = await until(
+          `fresh again (cycle ${cycle})`,
+          30_000,
+          async () => (!lc.status().stale && (await equalToServer()) ? true : undefined),
+          250,
+          explain,
+        );
         expect(lc.status().kinds.every((k) => k.healthy)).toBe(true);
-        const names = lc.getState().serviceAccounts.filter((s) => s.metadata.namespace === 'lt-live').map((s) => s.metadata.name);
+        const names = lc
+          .getState()
+          .serviceAccounts.filter((s) => s.metadata.namespace === 'lt-live')
+          .map((s) => s.metadata.name);
         expect(names).toContain(`made-while-down-${cycle}`);
         if (cycle > 1) expect(names).not.toContain(`made-while-down-${cycle - 1}`);
         rows.push(`cycle ${cycle}: stale after ${Math.round(stale.ms)} ms, fresh ${Math.round(fresh.ms)} ms after restart`);
@@ -507,7 +590,13 @@ describe('live source against the real kube-apiserver', () => {
       await cp.request('admin', '/api/v1/namespaces/lt-live/serviceaccounts', { method: 'POST', body: sa('lt-live', 'made-in-blackhole').body });
       await sleep(1000);
       proxy.setBlackhole(false);
-      const fresh = await until('fresh after the blackhole', 30_000, async () => !lc.status().stale && (await equalToServer()) ? true : undefined, 250, explain);
+      const fresh = await until(
+        'fresh after the blackhole',
+        30_000,
+        async () => (!lc.status().stale && (await equalToServer()) ? true : undefined),
+        250,
+        explain,
+      );
       rows.push(`blackhole: stale after ${Math.round(stale.ms)} ms, fresh ${Math.round(fresh.ms)} ms after it lifted`);
       figures['kill/restart'] = rows.join('; ');
     } finally {
@@ -526,10 +615,12 @@ describe('live source against the real kube-apiserver', () => {
     const watches = log.filter((e) => e.watch);
     expect(watches.length).toBeGreaterThan(60);
     expect(watches.filter((e) => e.query.get('allowWatchBookmarks') !== 'true').map((e) => e.path)).toEqual([]);
-    const unpaginated = log.filter((e) => e.method === 'GET' && !e.watch && !DISCOVERY.test(e.pathname)).filter((e) => {
-      const limit = Number(e.query.get('limit'));
-      return !(limit > 0 && limit <= 500);
-    });
+    const unpaginated = log
+      .filter((e) => e.method === 'GET' && !e.watch && !DISCOVERY.test(e.pathname))
+      .filter((e) => {
+        const limit = Number(e.query.get('limit'));
+        return !(limit > 0 && limit <= 500);
+      });
     expect(unpaginated.map((e) => e.path)).toEqual([]);
   });
 });
@@ -573,12 +664,19 @@ describe('resource.k8s.io discovery variants (second control planes, no controll
     const b = '/apis/resource.k8s.io/v1beta2';
     await beta.request('admin', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } } });
     const dc = await beta.request('admin', `${b}/deviceclasses`, {
-      body: { apiVersion: 'resource.k8s.io/v1beta2', kind: 'DeviceClass', metadata: { name: 'gpu.example.com' }, spec: { selectors: [{ cel: { expression: 'device.driver == "gpu.example.com"' } }] } },
+      body: {
+        apiVersion: 'resource.k8s.io/v1beta2',
+        kind: 'DeviceClass',
+        metadata: { name: 'gpu.example.com' },
+        spec: { selectors: [{ cel: { expression: 'device.driver == "gpu.example.com"' } }] },
+      },
     });
     expect(dc.status).toBe(201);
     const claim = await beta.request('admin', `${b}/namespaces/team/resourceclaims`, {
       body: {
-        apiVersion: 'resource.k8s.io/v1beta2', kind: 'ResourceClaim', metadata: { name: 'beta-claim' },
+        apiVersion: 'resource.k8s.io/v1beta2',
+        kind: 'ResourceClaim',
+        metadata: { name: 'beta-claim' },
         spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com', allocationMode: 'ExactCount', count: 1 } }] } },
       },
     });
@@ -587,7 +685,10 @@ describe('resource.k8s.io discovery variants (second control planes, no controll
       devices: { results: [{ request: 'gpu', driver: 'gpu.example.com', pool: 'node-1', device: 'gpu-0' }] },
       nodeSelector: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-1'] }] }] },
     };
-    const st = await beta.request('admin', `${b}/namespaces/team/resourceclaims/beta-claim/status`, { method: 'PUT', body: { ...claim.body, status: { allocation } } });
+    const st = await beta.request('admin', `${b}/namespaces/team/resourceclaims/beta-claim/status`, {
+      method: 'PUT',
+      body: { ...claim.body, status: { allocation } },
+    });
     expect(st.status, JSON.stringify(st.body).slice(0, 400)).toBe(200);
 
     const got = await collectLiveCluster({ kubeconfig: beta.kubeconfigPath });
@@ -597,7 +698,10 @@ describe('resource.k8s.io discovery variants (second control planes, no controll
     expect(c).toBeDefined();
     expect(c.apiVersion).toBe('resource.k8s.io/v1');
     expect(c.metadata.namespace).toBe('team');
-    expect(c.spec.devices?.requests?.[0]).toMatchObject({ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com', allocationMode: 'ExactCount', count: 1 } });
+    expect(c.spec.devices?.requests?.[0]).toMatchObject({
+      name: 'gpu',
+      exactly: { deviceClassName: 'gpu.example.com', allocationMode: 'ExactCount', count: 1 },
+    });
     expect(c.status?.allocation).toMatchObject(allocation);
     expect(got.state.deviceClasses.map((d) => [d.apiVersion, d.metadata.name])).toEqual([['resource.k8s.io/v1', 'gpu.example.com']]);
   }, 60_000);
@@ -620,7 +724,9 @@ let deployed: Promise<Obj[]> | undefined;
 function applyDeploy(): Promise<Obj[]> {
   deployed ??= (async () => {
     const docs: Obj[] = [];
-    for (const file of readdirSync(DEPLOY).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml').sort()) {
+    for (const file of readdirSync(DEPLOY)
+      .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
+      .sort()) {
       for (const doc of parseAllDocuments(readFileSync(join(DEPLOY, file), 'utf8'))) {
         const o = doc.toJS() as Obj | null;
         if (o?.kind) docs.push(o);

@@ -19,7 +19,10 @@ describe('the packed package', () => {
     app = join(dir, 'app');
     mkdirSync(app);
     // --ignore-scripts: better-sqlite3's prebuilt download is not needed by these commands.
-    execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', join(dir, tgz)], { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', join(dir, tgz)], {
+      cwd: app,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   }, 300_000);
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });

@@ -7,13 +7,51 @@ type Rnd = ReturnType<typeof createRandom>;
 export const DIFF_NAMESPACES = ['diff-a', 'diff-b', 'diff-c'];
 const GROUPS = ['', 'apps', 'resource.k8s.io', 'rbac.authorization.k8s.io', 'authentication.k8s.io', '*'];
 const RESOURCES = [
-  'pods', 'pods/log', 'pods/status', 'nodes', 'nodes/status', 'secrets', 'configmaps', 'deployments', 'deployments/scale',
-  'resourceclaims', 'resourceclaims/status', 'resourceclaims/binding', 'resourceclaims/driver', 'resourceslices', 'deviceclasses',
-  'clusterroles', 'users', 'groups', 'serviceaccounts', 'serviceaccounts/token', '*', '*/status', '*/scale', 'pods/*', '*/driver',
+  'pods',
+  'pods/log',
+  'pods/status',
+  'nodes',
+  'nodes/status',
+  'secrets',
+  'configmaps',
+  'deployments',
+  'deployments/scale',
+  'resourceclaims',
+  'resourceclaims/status',
+  'resourceclaims/binding',
+  'resourceclaims/driver',
+  'resourceslices',
+  'deviceclasses',
+  'clusterroles',
+  'users',
+  'groups',
+  'serviceaccounts',
+  'serviceaccounts/token',
+  '*',
+  '*/status',
+  '*/scale',
+  'pods/*',
+  '*/driver',
 ];
 const VERBS = [
-  'get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'impersonate', 'bind', 'escalate',
-  'associated-node:update', 'arbitrary-node:patch', 'associated-node:*', 'impersonate:associated-node', 'impersonate-on:user-info:get', 'GET', '*',
+  'get',
+  'list',
+  'watch',
+  'create',
+  'update',
+  'patch',
+  'delete',
+  'deletecollection',
+  'impersonate',
+  'bind',
+  'escalate',
+  'associated-node:update',
+  'arbitrary-node:patch',
+  'associated-node:*',
+  'impersonate:associated-node',
+  'impersonate-on:user-info:get',
+  'GET',
+  '*',
 ];
 const NAMES = ['a', 'b', 'gpu.example.com', 'gpu.nvidia.com', '*', 'n1'];
 const URLS = ['/healthz', '/healthz*', '/apis/*', '/metrics', '*', '/api/*/*', '/version'];
@@ -44,7 +82,11 @@ function subject(rnd: Rnd, bindingNamespace?: string) {
   return sa;
 }
 
-const meta = (name: string, namespace?: string, labels?: Record<string, string>) => ({ name, ...(namespace ? { namespace } : {}), ...(labels ? { labels } : {}) });
+const meta = (name: string, namespace?: string, labels?: Record<string, string>) => ({
+  name,
+  ...(namespace ? { namespace } : {}),
+  ...(labels ? { labels } : {}),
+});
 
 export function randomRbacObjects(seed: number, count: number) {
   const rnd = createRandom(seed);
@@ -63,7 +105,9 @@ export function randomRbacObjects(seed: number, count: number) {
     if (i % 12 === 5) {
       const selectors = [
         { matchLabels: { [`diff.example.com/agg-${rnd.int(4)}`]: 'true' } },
-        { matchExpressions: [{ key: 'diff.example.com/tier', operator: rnd.pick(['In', 'NotIn', 'Exists']), ...(rnd.chance(0.5) ? {} : { values: ['gold'] }) }] },
+        {
+          matchExpressions: [{ key: 'diff.example.com/tier', operator: rnd.pick(['In', 'NotIn', 'Exists']), ...(rnd.chance(0.5) ? {} : { values: ['gold'] }) }],
+        },
       ];
       const chosen = selectors.slice(0, 1 + rnd.int(2)).map((s) => {
         const expr = (s as { matchExpressions?: { operator: string; values?: string[] }[] }).matchExpressions?.[0];
@@ -83,7 +127,12 @@ export function randomRbacObjects(seed: number, count: number) {
   for (let i = 0; i < nRoles; i++) {
     const ns = rnd.pick(DIFF_NAMESPACES);
     roles.push([ns, `diff-role-${i}`]);
-    objects.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: meta(`diff-role-${i}`, ns), rules: Array.from({ length: 1 + rnd.int(3) }, () => resourceRule(rnd)) });
+    objects.push({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: meta(`diff-role-${i}`, ns),
+      rules: Array.from({ length: 1 + rnd.int(3) }, () => resourceRule(rnd)),
+    });
   }
   const nBindings = count - nClusterRoles - nRoles;
   for (let i = 0; i < nBindings; i++) {
@@ -99,7 +148,13 @@ export function randomRbacObjects(seed: number, count: number) {
       const ns = rnd.pick(DIFF_NAMESPACES);
       const toRole = rnd.chance(0.4);
       const sameNsRoles = roles.filter(([rns]) => rns === ns);
-      const roleName = toRole ? (sameNsRoles.length && rnd.chance(0.8) ? rnd.pick(sameNsRoles)[1] : rnd.pick(roles)[1]) : rnd.chance(0.05) ? 'diff-missing' : rnd.pick(clusterRoles);
+      const roleName = toRole
+        ? sameNsRoles.length && rnd.chance(0.8)
+          ? rnd.pick(sameNsRoles)[1]
+          : rnd.pick(roles)[1]
+        : rnd.chance(0.05)
+          ? 'diff-missing'
+          : rnd.pick(clusterRoles);
       objects.push({
         apiVersion: 'rbac.authorization.k8s.io/v1',
         kind: 'RoleBinding',
@@ -140,12 +195,19 @@ export function randomSubjectAccessReviews(seed: number, count: number, u: SarUn
     if (rnd.chance(0.02)) groups.push('system:masters');
     if (groups.length) spec.groups = [...new Set(groups)];
     if (rnd.chance(0.12)) {
-      spec.nonResourceAttributes = { verb: rnd.pick(['get', 'post', 'GET']), path: rnd.pick(['/healthz', '/healthzfoo', '/apis', '/apis/v1', '/api/v1', '/metrics', '/', '/version', '/api']) };
+      spec.nonResourceAttributes = {
+        verb: rnd.pick(['get', 'post', 'GET']),
+        path: rnd.pick(['/healthz', '/healthzfoo', '/apis', '/apis/v1', '/api/v1', '/metrics', '/', '/version', '/api']),
+      };
     } else {
-      const combined = rnd.pick(RESOURCES.filter((r) => !r.startsWith('*') && !r.endsWith('/*')).concat('leases', 'events', 'services', 'persistentvolumeclaims'));
+      const combined = rnd.pick(
+        RESOURCES.filter((r) => !r.startsWith('*') && !r.endsWith('/*')).concat('leases', 'events', 'services', 'persistentvolumeclaims'),
+      );
       const [resource, subresource] = combined.split('/');
       const group = rnd.chance(0.8) ? groupOf(resource) : rnd.pick(GROUPS.filter((g) => g !== '*'));
-      const verb = rnd.pick(VERBS.filter((v) => v !== '*' && v !== 'associated-node:*').concat('associated-node:patch', 'arbitrary-node:update', 'impersonate:arbitrary-node'));
+      const verb = rnd.pick(
+        VERBS.filter((v) => v !== '*' && v !== 'associated-node:*').concat('associated-node:patch', 'arbitrary-node:update', 'impersonate:arbitrary-node'),
+      );
       const ra: Record<string, unknown> = {
         verb,
         group,

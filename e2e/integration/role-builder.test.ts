@@ -72,7 +72,15 @@ describe('bundles on the real API server', () => {
   it('the API server stores every bundle object as built', () => {
     for (const bundle of bundles.values()) {
       for (const { object } of bundle.objects) {
-        const list = { ServiceAccount: after.serviceAccounts, ClusterRole: after.clusterRoles, ClusterRoleBinding: after.clusterRoleBindings, Role: after.roles, RoleBinding: after.roleBindings, ValidatingAdmissionPolicy: after.validatingAdmissionPolicies, ValidatingAdmissionPolicyBinding: after.validatingAdmissionPolicyBindings }[object.kind];
+        const list = {
+          ServiceAccount: after.serviceAccounts,
+          ClusterRole: after.clusterRoles,
+          ClusterRoleBinding: after.clusterRoleBindings,
+          Role: after.roles,
+          RoleBinding: after.roleBindings,
+          ValidatingAdmissionPolicy: after.validatingAdmissionPolicies,
+          ValidatingAdmissionPolicyBinding: after.validatingAdmissionPolicyBindings,
+        }[object.kind];
         const stored = list?.find((o) => o.metadata.name === object.metadata.name && (o.metadata.namespace ?? '') === (object.metadata.namespace ?? ''));
         expect(stored, `${object.kind} ${object.metadata.name}`).toBeDefined();
         expect(stored!.metadata.annotations?.['dra-posture.io/yaml-sha256']).toMatch(/^[0-9a-f]{64}$/);
@@ -95,7 +103,8 @@ describe('bundles on the real API server', () => {
         const server = await serverAllows(input, r.operation);
         checked++;
         const want = r.expected === 'allowed';
-        if (server.allowed !== want) problems.push(`${r.operation.label}: server ${server.allowed ? 'allowed' : 'refused'} (${server.reason}), wanted ${r.expected}`);
+        if (server.allowed !== want)
+          problems.push(`${r.operation.label}: server ${server.allowed ? 'allowed' : 'refused'} (${server.reason}), wanted ${r.expected}`);
         if (server.allowed !== r.allowed) problems.push(`${r.operation.label}: server ${server.allowed}, engine prediction ${r.allowed}`);
         const live = decideOperation(engineAfter, input.identity, r.operation).allowed;
         if (server.allowed !== live) problems.push(`${r.operation.label}: server ${server.allowed}, engine on the live cluster ${live}`);
@@ -121,12 +130,21 @@ function nodeBoundToken(namespace: string, sa: string, node: string): Promise<st
 
 async function createNodeBoundToken(namespace: string, sa: string, node: string): Promise<string> {
   const name = `${sa}-on-${node}`.slice(0, 60);
-  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace }, spec: { serviceAccountName: sa, nodeName: node, containers: [{ name: 'c', image: 'registry.invalid/pause:1' }] } };
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace },
+    spec: { serviceAccountName: sa, nodeName: node, containers: [{ name: 'c', image: 'registry.invalid/pause:1' }] },
+  };
   const created = await cp.request('admin', `/api/v1/namespaces/${namespace}/pods`, { method: 'POST', body: pod });
   if (created.status !== 201) throw new Error(`pod ${name}: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`);
   const res = await cp.request('admin', `/api/v1/namespaces/${namespace}/serviceaccounts/${sa}/token`, {
     method: 'POST',
-    body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [], expirationSeconds: 3600, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name, uid: created.body.metadata.uid } } },
+    body: {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      spec: { audiences: [], expirationSeconds: 3600, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name, uid: created.body.metadata.uid } },
+    },
   });
   if (res.status !== 201) throw new Error(`token for ${namespace}/${sa}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
   return res.body.status.token as string;
@@ -140,7 +158,12 @@ async function allocatedClaim(namespace: string, name: string, driver: string, n
   const base = `/apis/resource.k8s.io/v1/namespaces/${namespace}/resourceclaims`;
   const created = await cp.request('admin', base, {
     method: 'POST',
-    body: { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name, namespace }, spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: driver } }] } } },
+    body: {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaim',
+      metadata: { name, namespace },
+      spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: driver } }] } },
+    },
   });
   if (created.status !== 201) throw new Error(`claim ${name}: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`);
   const status = {
@@ -172,7 +195,20 @@ describe('node-bound tokens on the real API server', () => {
     for (const c of cases) {
       const path = `/apis/resource.k8s.io/v1/namespaces/${c.claim.metadata.namespace}/resourceclaims/${c.claim.metadata.name}/status`;
       const r = c.claim.status!.allocation!.devices!.results![0];
-      const body = { ...c.claim, status: { ...c.claim.status, devices: [{ driver: r.driver, pool: r.pool, device: r.device, conditions: [{ type: 'Ready', status: 'True', reason: 'Prepared', message: 'role-builder test', lastTransitionTime: now() }] }] } };
+      const body = {
+        ...c.claim,
+        status: {
+          ...c.claim.status,
+          devices: [
+            {
+              driver: r.driver,
+              pool: r.pool,
+              device: r.device,
+              conditions: [{ type: 'Ready', status: 'True', reason: 'Prepared', message: 'role-builder test', lastTransitionTime: now() }],
+            },
+          ],
+        },
+      };
       const res = await asToken(token, path, { method: 'PUT', body });
       // Granular status authorization refuses with a field error (422 Invalid) naming the synthetic subresource.
       const refused = res.status === 422 && String(res.body?.message).includes('requires resource="resourceclaims/driver"');
@@ -217,7 +253,10 @@ describe('node-bound tokens on the real API server', () => {
     const removeOwn = await asToken(token, `/apis/resource.k8s.io/v1/resourceslices/${mine.body.metadata.name}`, { method: 'DELETE' });
     expect(removeOwn.status).toBe(200);
     // Without a node-bound token (a plain SA token), every write is refused by the first validation.
-    const plain = await cp.request('admin', `/api/v1/namespaces/${id.namespace}/serviceaccounts/${id.name}/token`, { method: 'POST', body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [], expirationSeconds: 3600 } } });
+    const plain = await cp.request('admin', `/api/v1/namespaces/${id.namespace}/serviceaccounts/${id.name}/token`, {
+      method: 'POST',
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [], expirationSeconds: 3600 } },
+    });
     const unbound = await asToken(plain.body.status.token, '/apis/resource.k8s.io/v1/resourceslices', { method: 'POST', body: slice(own, 99) });
     expect(unbound.status, JSON.stringify(unbound.body)).toBe(403);
     expect(String(unbound.body?.message)).toContain('only with a token bound to a pod on a node');
@@ -227,18 +266,30 @@ describe('node-bound tokens on the real API server', () => {
     const sched = GOLDEN_INPUTS.scheduler.identity as Extract<BuildInput['identity'], { kind: 'ServiceAccount' }>;
     const plugin = GOLDEN_INPUTS['node-local-driver'].identity as Extract<BuildInput['identity'], { kind: 'ServiceAccount' }>;
     const [own] = after.nodes.map((n) => n.metadata.name).sort();
-    const plain = await cp.request('admin', `/api/v1/namespaces/${sched.namespace}/serviceaccounts/${sched.name}/token`, { method: 'POST', body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [], expirationSeconds: 3600 } } });
+    const plain = await cp.request('admin', `/api/v1/namespaces/${sched.namespace}/serviceaccounts/${sched.name}/token`, {
+      method: 'POST',
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [], expirationSeconds: 3600 } },
+    });
     const schedToken = plain.body.status.token as string;
     const pluginToken = await nodeBoundToken(plugin.namespace, plugin.name, own);
     const engine = createAuthzEngine(after);
     const base = '/apis/resource.k8s.io/v1/namespaces/tenant-a/resourceclaims';
     const created = await cp.request('admin', base, {
       method: 'POST',
-      body: { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'rb-pending', namespace: 'tenant-a' }, spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } } },
+      body: {
+        apiVersion: 'resource.k8s.io/v1',
+        kind: 'ResourceClaim',
+        metadata: { name: 'rb-pending', namespace: 'tenant-a' },
+        spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } },
+      },
     });
     expect(created.status).toBe(201);
-    const allocation = { devices: { results: [{ request: 'gpu', driver: 'gpu.example.com', pool: own, device: 'gpu-1' }] }, nodeSelector: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [own] }] }] } };
-    const write = (token: string, claim: ResourceClaim) => asToken(token, `${base}/${claim.metadata.name}/status`, { method: 'PUT', body: { ...claim, status: { allocation } } });
+    const allocation = {
+      devices: { results: [{ request: 'gpu', driver: 'gpu.example.com', pool: own, device: 'gpu-1' }] },
+      nodeSelector: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [own] }] }] },
+    };
+    const write = (token: string, claim: ResourceClaim) =>
+      asToken(token, `${base}/${claim.metadata.name}/status`, { method: 'PUT', body: { ...claim, status: { allocation } } });
     const claim = created.body as ResourceClaim;
     const byPlugin = await write(pluginToken, claim);
     expect(byPlugin.status, JSON.stringify(byPlugin.body)).toBe(422);
@@ -267,9 +318,26 @@ describe('node-bound tokens on the real API server', () => {
       if (a.verb === 'get') res = await asToken(token, path, { headers });
       else {
         const current = await cp.request('admin', path);
-        const body = a.subresource === 'status'
-          ? { ...current.body, status: { ...current.body.status, conditions: [...(current.body.status?.conditions ?? []).filter((c: { type: string }) => c.type !== 'example.com/GpuDriverReady'), { type: 'example.com/GpuDriverReady', status: 'True', reason: 'Probe', message: 'role-builder test', lastHeartbeatTime: now(), lastTransitionTime: now() }] } }
-          : { ...current.body, metadata: { ...current.body.metadata, labels: { ...current.body.metadata.labels, 'example.com/probe': 'x' } } };
+        const body =
+          a.subresource === 'status'
+            ? {
+                ...current.body,
+                status: {
+                  ...current.body.status,
+                  conditions: [
+                    ...(current.body.status?.conditions ?? []).filter((c: { type: string }) => c.type !== 'example.com/GpuDriverReady'),
+                    {
+                      type: 'example.com/GpuDriverReady',
+                      status: 'True',
+                      reason: 'Probe',
+                      message: 'role-builder test',
+                      lastHeartbeatTime: now(),
+                      lastTransitionTime: now(),
+                    },
+                  ],
+                },
+              }
+            : { ...current.body, metadata: { ...current.body.metadata, labels: { ...current.body.metadata.labels, 'example.com/probe': 'x' } } };
         res = await asToken(token, path, { method: 'PUT', body, headers });
       }
       if (res.status !== 200 && res.status !== 403) throw new Error(`unexpected ${res.status} for ${op.label}: ${JSON.stringify(res.body).slice(0, 300)}`);

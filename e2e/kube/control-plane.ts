@@ -323,33 +323,36 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
 
     const pki = path.join(dir, 'pki');
     fs.mkdirSync(pki);
-    const args = mergeFlags([
-      `--etcd-servers=http://127.0.0.1:${etcdPort}`,
-      '--bind-address=127.0.0.1',
-      '--advertise-address=127.0.0.1',
-      // The `kubernetes` Service gets no Endpoints: endpoint validation rejects
-      // loopback addresses, and the default reconciler would log an error every 10 s.
-      '--endpoint-reconciler-type=none',
-      `--secure-port=${port}`,
-      `--cert-dir=${pki}`,
-      `--token-auth-file=${tokenFile}`,
-      `--service-account-issuer=${SA_ISSUER}`,
-      `--api-audiences=${SA_ISSUER}`,
-      `--service-account-key-file=${saPub}`,
-      `--service-account-signing-key-file=${saKey}`,
-      '--service-account-extend-token-expiration=false',
-      '--service-cluster-ip-range=10.0.0.0/24',
-      '--authorization-mode=Node,RBAC',
-      '--allow-privileged=true',
-      '--enable-admission-plugins=NodeRestriction',
-      // Without the serviceaccount controller no `default` SA would exist and
-      // every pod create would fail in ServiceAccount admission.
-      ...(withControllers ? [] : ['--disable-admission-plugins=ServiceAccount']),
-      `--feature-gates=${FEATURE_GATES}`,
-      '--profiling=false',
-      '--v=1',
-      ...(opts.runtimeConfig ? [`--runtime-config=${opts.runtimeConfig}`] : []),
-    ], opts.extraApiserverArgs);
+    const args = mergeFlags(
+      [
+        `--etcd-servers=http://127.0.0.1:${etcdPort}`,
+        '--bind-address=127.0.0.1',
+        '--advertise-address=127.0.0.1',
+        // The `kubernetes` Service gets no Endpoints: endpoint validation rejects
+        // loopback addresses, and the default reconciler would log an error every 10 s.
+        '--endpoint-reconciler-type=none',
+        `--secure-port=${port}`,
+        `--cert-dir=${pki}`,
+        `--token-auth-file=${tokenFile}`,
+        `--service-account-issuer=${SA_ISSUER}`,
+        `--api-audiences=${SA_ISSUER}`,
+        `--service-account-key-file=${saPub}`,
+        `--service-account-signing-key-file=${saKey}`,
+        '--service-account-extend-token-expiration=false',
+        '--service-cluster-ip-range=10.0.0.0/24',
+        '--authorization-mode=Node,RBAC',
+        '--allow-privileged=true',
+        '--enable-admission-plugins=NodeRestriction',
+        // Without the serviceaccount controller no `default` SA would exist and
+        // every pod create would fail in ServiceAccount admission.
+        ...(withControllers ? [] : ['--disable-admission-plugins=ServiceAccount']),
+        `--feature-gates=${FEATURE_GATES}`,
+        '--profiling=false',
+        '--v=1',
+        ...(opts.runtimeConfig ? [`--runtime-config=${opts.runtimeConfig}`] : []),
+      ],
+      opts.extraApiserverArgs,
+    );
 
     const t0 = Date.now();
     const kasFd = fs.openSync(kasLog, 'a');
@@ -385,9 +388,10 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         lastStatus = (e as Error).message;
       }
       if (Date.now() > deadline) {
-        const hint = /resource\.k8s\.io\/v1=false/.test(args.join(' ')) && /--authorization-mode=[^ ]*Node/.test(args.join(' '))
-          ? ' [hint: with resource.k8s.io/v1 disabled the Node authorizer\'s informers never sync; add extraApiserverArgs: ["--authorization-mode=RBAC"]]'
-          : '';
+        const hint =
+          /resource\.k8s\.io\/v1=false/.test(args.join(' ')) && /--authorization-mode=[^ ]*Node/.test(args.join(' '))
+            ? ' [hint: with resource.k8s.io/v1 disabled the Node authorizer\'s informers never sync; add extraApiserverArgs: ["--authorization-mode=RBAC"]]'
+            : '';
         throw new Error(`kube-apiserver not ready after ${Date.now() - t0} ms (${lastStatus})${hint}`);
       }
       await sleep(250);
@@ -405,18 +409,24 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     let controllersReadyMs: number | undefined;
     if (withControllers) {
       const t1 = Date.now();
-      const kcmArgs = ['controller-manager', ...mergeFlags([
-        `--kubeconfig=${kubeconfigs.kcm}`,
-        `--controllers=${(opts.kcmControllers ?? DEFAULT_KCM_CONTROLLERS).join(',')}`,
-        '--leader-elect=false',
-        '--use-service-account-credentials=true',
-        `--service-account-private-key-file=${saKey}`,
-        `--root-ca-file=${path.join(pki, 'apiserver.crt')}`,
-        '--bind-address=127.0.0.1',
-        '--secure-port=0',
-        '--concurrent-gc-syncs=5',
-        '--v=1',
-      ], opts.extraControllerManagerArgs)];
+      const kcmArgs = [
+        'controller-manager',
+        ...mergeFlags(
+          [
+            `--kubeconfig=${kubeconfigs.kcm}`,
+            `--controllers=${(opts.kcmControllers ?? DEFAULT_KCM_CONTROLLERS).join(',')}`,
+            '--leader-elect=false',
+            '--use-service-account-credentials=true',
+            `--service-account-private-key-file=${saKey}`,
+            `--root-ca-file=${path.join(pki, 'apiserver.crt')}`,
+            '--bind-address=127.0.0.1',
+            '--secure-port=0',
+            '--concurrent-gc-syncs=5',
+            '--v=1',
+          ],
+          opts.extraControllerManagerArgs,
+        ),
+      ];
       const kcmFd = fs.openSync(kcmLog, 'a');
       fds.push(kcmFd);
       fs.writeSync(kcmFd, `# ${bin} ${kcmArgs.join(' ')}\n`);
@@ -457,8 +467,7 @@ type Requester = ControlPlane['request'];
 async function waitForControllers(request: Requester, kcm: ChildProcess, deadline: number): Promise<void> {
   const probe = 'dra-posture-harness-aggregation-probe';
   const probeRule = { apiGroups: ['dra-posture.test'], resources: ['aggregationprobes'], verbs: ['get'] };
-  const hasProbe = (role: any) =>
-    (role?.rules ?? []).some((r: any) => (r.apiGroups ?? []).includes('dra-posture.test'));
+  const hasProbe = (role: any) => (role?.rules ?? []).some((r: any) => (r.apiGroups ?? []).includes('dra-posture.test'));
 
   const check = (what: string) => {
     const gone = exited(kcm);

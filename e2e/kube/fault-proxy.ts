@@ -111,11 +111,29 @@ function mulberry32(seed: number): () => number {
 function selfSignedCert(dir: string): { key: Buffer; cert: Buffer } {
   const key = path.join(dir, 'proxy.key');
   const cert = path.join(dir, 'proxy.crt');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=dra-posture-fault-proxy',
-    '-addext', 'subjectAltName=IP:127.0.0.1',
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=dra-posture-fault-proxy',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   return { key: fs.readFileSync(key), cert: fs.readFileSync(cert) };
 }
 
@@ -123,7 +141,15 @@ function statusBody(code: number, reason: string, message: string): string {
   return JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
 }
 
-const REASONS: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 410: 'Expired', 429: 'TooManyRequests', 500: 'InternalError', 503: 'ServiceUnavailable' };
+const REASONS: Record<number, string> = {
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  410: 'Expired',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+};
 
 interface OpenWatch {
   path: string;
@@ -214,7 +240,14 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       if (req.socket) held.add(req.socket as net.Socket);
       return;
     }
-    const info: RequestInfo = { method, path: rawPath, pathname: parsed.pathname, query, watch, list: method === 'GET' && !watch && (query.has('limit') || query.has('continue')) };
+    const info: RequestInfo = {
+      method,
+      path: rawPath,
+      pathname: parsed.pathname,
+      query,
+      watch,
+      list: method === 'GET' && !watch && (query.has('limit') || query.has('continue')),
+    };
     const rule = pickRule(info);
     if (rule) {
       const reason = rule.reason ?? REASONS[rule.status] ?? 'Fault';
@@ -230,7 +263,15 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     }
 
     const upHeaders = { ...req.headers, host: up.host };
-    const upReq = https.request({ hostname: up.hostname, port: up.port, method, path: rawPath, headers: upHeaders, agent: watch ? false : agent, rejectUnauthorized: false });
+    const upReq = https.request({
+      hostname: up.hostname,
+      port: up.port,
+      method,
+      path: rawPath,
+      headers: upHeaders,
+      agent: watch ? false : agent,
+      rejectUnauthorized: false,
+    });
     let w: OpenWatch | undefined;
     if (watch) {
       w = { path: rawPath, res, upstream: upReq, atLineEnd: true, finished: false };

@@ -8,9 +8,28 @@ import { KINDS } from '../../lib/k8s/kinds';
 import type { ControlPlane } from './control-plane';
 
 const ORDER = [
-  'Namespace', 'ServiceAccount', 'ClusterRole', 'Role', 'ClusterRoleBinding', 'RoleBinding', 'Node', 'DeviceClass', 'ResourceSlice',
-  'DaemonSet', 'Deployment', 'StatefulSet', 'ReplicaSet', 'Pod', 'ResourceClaimTemplate', 'ResourceClaim', 'ResourceQuota',
-  'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'PersistentVolume', 'PersistentVolumeClaim', 'ConfigMap',
+  'Namespace',
+  'ServiceAccount',
+  'ClusterRole',
+  'Role',
+  'ClusterRoleBinding',
+  'RoleBinding',
+  'Node',
+  'DeviceClass',
+  'ResourceSlice',
+  'DaemonSet',
+  'Deployment',
+  'StatefulSet',
+  'ReplicaSet',
+  'Pod',
+  'ResourceClaimTemplate',
+  'ResourceClaim',
+  'ResourceQuota',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionPolicyBinding',
+  'PersistentVolume',
+  'PersistentVolumeClaim',
+  'ConfigMap',
 ];
 const WITH_STATUS = new Set(['Node', 'Pod', 'ResourceClaim', 'ResourceQuota']);
 
@@ -18,7 +37,9 @@ type Obj = { apiVersion: string; kind: string; metadata: Record<string, any>; st
 
 export function readManifests(dir: string): Obj[] {
   const out: Obj[] = [];
-  for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()) {
     for (const doc of parseAllDocuments(readFileSync(join(dir, file), 'utf8'))) {
       const value = doc.toJS() as Obj | null;
       if (value && value.kind) out.push(value);
@@ -80,7 +101,8 @@ export async function seedObjects(cp: ControlPlane, objects: Obj[]): Promise<See
       uids.set(key(obj.kind, obj.metadata.namespace, obj.metadata.name), put.body.metadata.uid);
       continue;
     }
-    if (res.status >= 300) throw new Error(`create ${obj.kind} ${obj.metadata.namespace ?? ''}/${obj.metadata.name}: ${res.status} ${JSON.stringify(res.body).slice(0, 600)}`);
+    if (res.status >= 300)
+      throw new Error(`create ${obj.kind} ${obj.metadata.namespace ?? ''}/${obj.metadata.name}: ${res.status} ${JSON.stringify(res.body).slice(0, 600)}`);
     created++;
     const uid = res.body.metadata.uid as string;
     uids.set(key(obj.kind, obj.metadata.namespace, obj.metadata.name), uid);
@@ -89,7 +111,10 @@ export async function seedObjects(cp: ControlPlane, objects: Obj[]): Promise<See
       // Controllers (e.g. resource quota) may write status at the same time: retry on conflict.
       let current = res.body;
       for (let attempt = 0; ; attempt++) {
-        const put = await cp.request('admin', `${path}/${obj.metadata.name}/status`, { method: 'PUT', body: { ...current, status: rewriteUids(status, byDemoUid) } });
+        const put = await cp.request('admin', `${path}/${obj.metadata.name}/status`, {
+          method: 'PUT',
+          body: { ...current, status: rewriteUids(status, byDemoUid) },
+        });
         if (put.status < 300) break;
         if (put.status === 409 && attempt < 5) {
           current = (await cp.request('admin', `${path}/${obj.metadata.name}`)).body;

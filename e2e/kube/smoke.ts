@@ -124,7 +124,11 @@ async function main(): Promise<void> {
         },
       },
     });
-    check('create Pod with spec.nodeName (no scheduler/kubelet)', pod.status === 201, `HTTP ${pod.status} ${pod.status === 201 ? '' : JSON.stringify(pod.body)}`);
+    check(
+      'create Pod with spec.nodeName (no scheduler/kubelet)',
+      pod.status === 201,
+      `HTTP ${pod.status} ${pod.status === 201 ? '' : JSON.stringify(pod.body)}`,
+    );
     const podUid = pod.body?.metadata?.uid;
 
     const tr = await cp.request('admin', `/api/v1/namespaces/${ns}/serviceaccounts/${sa}/token`, {
@@ -145,10 +149,18 @@ async function main(): Promise<void> {
 
     // Node authorizer: node-a may get the claim its pod references, node-b may not.
     const claimA = await sar(cp, 'system:node:node-a', ['system:nodes'], {
-      group: 'resource.k8s.io', resource: 'resourceclaims', verb: 'get', namespace: ns, name: 'gpu-claim',
+      group: 'resource.k8s.io',
+      resource: 'resourceclaims',
+      verb: 'get',
+      namespace: ns,
+      name: 'gpu-claim',
     });
     const claimB = await sar(cp, 'system:node:node-b', ['system:nodes'], {
-      group: 'resource.k8s.io', resource: 'resourceclaims', verb: 'get', namespace: ns, name: 'gpu-claim',
+      group: 'resource.k8s.io',
+      resource: 'resourceclaims',
+      verb: 'get',
+      namespace: ns,
+      name: 'gpu-claim',
     });
     check('Node authorizer: node-a get referenced claim allowed', claimA.allowed === true, claimA);
     check('Node authorizer: node-b get claim denied', claimB.allowed === false, claimB);

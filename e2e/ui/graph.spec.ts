@@ -19,7 +19,10 @@ test.describe('identity graph', () => {
   test('search focuses one identity and an edge explains why it exists', async ({ page, consoleErrors }) => {
     await gotoAndSettle(page, '/graph', 'Identity graph');
     await page.getByLabel('Focus on an identity, binding, role or resource').fill('batch-sched');
-    await page.getByRole('list', { name: 'Matches' }).getByRole('button', { name: /tenant-b\/batch-scheduler/ }).click();
+    await page
+      .getByRole('list', { name: 'Matches' })
+      .getByRole('button', { name: /tenant-b\/batch-scheduler/ })
+      .click();
     await expect(page).toHaveURL(/focus=ServiceAccount%3Atenant-b%3Abatch-scheduler/);
 
     const canvas = page.locator('.react-flow');

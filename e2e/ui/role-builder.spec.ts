@@ -60,7 +60,10 @@ test.afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('node-local driver: guided steps, reasoned YAML, validation, approval; then a tenant by keyboard, rejected; both survive a restart', async ({ page, consoleErrors }) => {
+test('node-local driver: guided steps, reasoned YAML, validation, approval; then a tenant by keyboard, rejected; both survive a restart', async ({
+  page,
+  consoleErrors,
+}) => {
   test.setTimeout(180_000);
   await page.goto(`${URL}/roles`);
   await expect(page.getByRole('heading', { level: 1, name: 'Least-privilege role builder' })).toBeVisible();
@@ -122,7 +125,9 @@ test('node-local driver: guided steps, reasoned YAML, validation, approval; then
   await page.getByRole('button', { name: 'Approve' }).click();
   const status = page.getByRole('status').filter({ hasText: 'Approved by Grace Hopper' });
   await expect(status).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Approval' }).locator('pre[aria-label="Approved YAML"]')).toContainText('dra-posture.io/approved-by: Grace Hopper');
+  await expect(page.getByRole('region', { name: 'Approval' }).locator('pre[aria-label="Approved YAML"]')).toContainText(
+    'dra-posture.io/approved-by: Grace Hopper',
+  );
   await screenshot(page, 'roles-6-approved');
 
   // A tenant group, by keyboard only.
@@ -194,7 +199,10 @@ test('node-local driver: guided steps, reasoned YAML, validation, approval; then
   expect(consoleErrors).toEqual([]);
 });
 
-test('an existing over-granted identity: the validation fails and the diff lists what to remove; custom rules refuse wildcards', async ({ page, consoleErrors }) => {
+test('an existing over-granted identity: the validation fails and the diff lists what to remove; custom rules refuse wildcards', async ({
+  page,
+  consoleErrors,
+}) => {
   await page.goto(`${URL}/roles`);
   await page.getByRole('radio', { name: /Node-local driver/ }).check();
   await page.getByRole('button', { name: 'Next' }).click();
@@ -209,11 +217,17 @@ test('an existing over-granted identity: the validation fails and the diff lists
   await expect(page.getByText('The service account exists: the bundle does not create it.')).toBeVisible();
   await expect(page.getByRole('region', { name: 'YAML' }).locator('pre')).not.toContainText('apiVersion: v1\nkind: ServiceAccount');
   const validation = page.getByRole('region', { name: 'Validation by the engine' });
-  await expect(validation.getByRole('listitem').filter({ hasText: 'arbitrary-node:update resourceclaims/driver for gpu.nvidia.com' })).toContainText('Expected refused: RBAC: allowed by ClusterRoleBinding "nv-status-writer"');
+  await expect(validation.getByRole('listitem').filter({ hasText: 'arbitrary-node:update resourceclaims/driver for gpu.nvidia.com' })).toContainText(
+    'Expected refused: RBAC: allowed by ClusterRoleBinding "nv-status-writer"',
+  );
   await expect(validation).toContainText('DRA005');
   const diff = page.getByRole('region', { name: 'Diff against today' });
-  await expect(diff.getByRole('region', { name: /Held today, not in the bundle/ })).toContainText('ClusterRole nv-status-writer rule #1 via ClusterRoleBinding nv-status-writer');
-  await expect(diff.getByRole('region', { name: /In the bundle, not held today/ })).toContainText('associated-node:update,associated-node:patch resourceclaims/driver');
+  await expect(diff.getByRole('region', { name: /Held today, not in the bundle/ })).toContainText(
+    'ClusterRole nv-status-writer rule #1 via ClusterRoleBinding nv-status-writer',
+  );
+  await expect(diff.getByRole('region', { name: /In the bundle, not held today/ })).toContainText(
+    'associated-node:update,associated-node:patch resourceclaims/driver',
+  );
   expect(await seriousA11yViolations(page)).toEqual([]);
   await screenshot(page, 'roles-8-existing-identity');
 
@@ -265,7 +279,9 @@ test('hostile names from the cluster (subjects, role names) render as text in th
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('button', { name: 'Build and review' }).click();
-  await expect(page.getByRole('region', { name: 'YAML' }).locator('pre')).toContainText(`kind: User\n    apiGroup: rbac.authorization.k8s.io\n    name: ${USER}`);
+  await expect(page.getByRole('region', { name: 'YAML' }).locator('pre')).toContainText(
+    `kind: User\n    apiGroup: rbac.authorization.k8s.io\n    name: ${USER}`,
+  );
   await expect(page.getByRole('region', { name: 'Diff against today' })).toContainText(`ClusterRole ${ROLE}`);
   expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
   expect(await page.locator('main img, main svg[onload], main script:not([nonce])').count()).toBe(0);

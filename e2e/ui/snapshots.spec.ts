@@ -21,7 +21,10 @@ function editedDemoYaml(): Buffer {
     .sort()
     .map((f) => readFileSync(join(DEMO, f), 'utf8'))
     .join('\n---\n');
-  const edited = text.replace(/apiVersion: rbac.authorization.k8s.io\/v1\nkind: ClusterRoleBinding\nmetadata:\n {2}name: intel-reporter-node-status\n[\s\S]*?\n---\n/, '');
+  const edited = text.replace(
+    /apiVersion: rbac.authorization.k8s.io\/v1\nkind: ClusterRoleBinding\nmetadata:\n {2}name: intel-reporter-node-status\n[\s\S]*?\n---\n/,
+    '',
+  );
   expect(edited).not.toBe(text);
   return Buffer.from(edited);
 }
@@ -108,7 +111,9 @@ test('two snapshots, a change in between, and the drift view', async ({ page, ba
 
   try {
     await page.goto('/sources');
-    await page.getByLabel('Snapshot file (JSON, YAML or a .tar bundle)').setInputFiles({ name: 'edited-demo.yaml', mimeType: 'text/yaml', buffer: editedDemoYaml() });
+    await page
+      .getByLabel('Snapshot file (JSON, YAML or a .tar bundle)')
+      .setInputFiles({ name: 'edited-demo.yaml', mimeType: 'text/yaml', buffer: editedDemoYaml() });
     await page.getByRole('button', { name: 'Use this snapshot' }).click();
     await expect(page.getByRole('region', { name: 'Data source' })).toContainText('edited-demo.yaml');
 
@@ -134,7 +139,12 @@ test('two snapshots, a change in between, and the drift view', async ({ page, ba
   expect(await seriousA11yViolations(page)).toEqual([]);
 
   // A stored snapshot's HTML downloads from the history and is the same report.
-  const stored = await download(page, () => rows.first().getByRole('link', { name: /^HTML report of snap-/ }).click());
+  const stored = await download(page, () =>
+    rows
+      .first()
+      .getByRole('link', { name: /^HTML report of snap-/ })
+      .click(),
+  );
   expect(readFileSync(stored, 'utf8')).toContain('edited-demo.yaml');
   expect(consoleErrors).toEqual([]);
 });

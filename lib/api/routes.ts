@@ -63,7 +63,14 @@ export function parseGraphQuery(params: ParamsLike): GraphQuery {
   const q: GraphQuery = {};
   const focus = params.get('focus');
   if (focus) q.focus = focus;
-  const expand = [...new Set(params.getAll('expand').flatMap((v) => v.split(',')).filter(Boolean))].sort();
+  const expand = [
+    ...new Set(
+      params
+        .getAll('expand')
+        .flatMap((v) => v.split(','))
+        .filter(Boolean),
+    ),
+  ].sort();
   if (expand.length) q.expand = expand;
   if (params.get('all') === '1') q.expandAll = true;
   if (params.get('risky') === '1') q.riskyOnly = true;

@@ -44,7 +44,9 @@ describe('ClusterRole aggregation', () => {
     expect(engine.authorize({ user: user('v'), resource: res('get', 'resource.k8s.io', 'resourceclaims', { namespace: 'n', name: 'c' }) }).allowed).toBe(true);
     const d = engine.authorize({ user: user('v'), resource: res('delete', '', 'pods', { namespace: 'n', name: 'p' }) });
     expect(d.allowed).toBe(false);
-    expect(engine.authorize({ user: user('v'), resource: res('get', 'resource.k8s.io', 'resourceclaims', { namespace: 'n', name: 'c' }) }).grant?.aggregatedFrom).toBe('view-part');
+    expect(
+      engine.authorize({ user: user('v'), resource: res('get', 'resource.k8s.io', 'resourceclaims', { namespace: 'n', name: 'c' }) }).grant?.aggregatedFrom,
+    ).toBe('view-part');
   });
 
   it('selectors are visited in order, each with its matches sorted by name', () => {

@@ -31,7 +31,10 @@ export function aggregateClusterRoles(clusterRoles: readonly ClusterRole[]): Agg
   const rules = new Map<string, AggregatedRule[]>();
   const aggregated: ClusterRole[] = [];
   for (const cr of sorted) {
-    rules.set(cr.metadata.name, (cr.rules ?? []).map((rule) => ({ rule })));
+    rules.set(
+      cr.metadata.name,
+      (cr.rules ?? []).map((rule) => ({ rule })),
+    );
     if (cr.aggregationRule) aggregated.push(cr);
   }
   const notes: string[] = [];
@@ -77,7 +80,13 @@ export function aggregateClusterRoles(clusterRoles: readonly ClusterRole[]): Agg
   for (const agg of aggregated) {
     const stored = agg.rules ?? [];
     const computed = rules.get(agg.metadata.name)!;
-    if (stored.length > 0 && !sameRuleList(stored.map((rule) => ({ rule })), computed)) {
+    if (
+      stored.length > 0 &&
+      !sameRuleList(
+        stored.map((rule) => ({ rule })),
+        computed,
+      )
+    ) {
       notes.push(`ClusterRole "${agg.metadata.name}": stored rules differ from its aggregation; the aggregated rules are used`);
     }
   }

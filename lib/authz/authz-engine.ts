@@ -68,7 +68,9 @@ export function createAuthzEngine(state: ClusterState, options: AuthzEngineOptio
       const decision = decide({ user: impersonation.impersonated, ...target });
       return {
         allowed: decision.allowed,
-        reason: decision.allowed ? `${impersonation.reason}; ${decision.reason}` : `${impersonation.reason}, but the impersonated identity is denied: ${decision.reason}`,
+        reason: decision.allowed
+          ? `${impersonation.reason}; ${decision.reason}`
+          : `${impersonation.reason}, but the impersonated identity is denied: ${decision.reason}`,
         impersonation,
         decision,
       };

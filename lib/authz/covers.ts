@@ -1,9 +1,7 @@
 import type { PolicyRule } from '@/lib/k8s/types';
 
 /** One indivisible permission: a resource atom or a non-resource URL atom. */
-type Atom =
-  | { kind: 'resource'; verb: string; group: string; resource: string; name?: string }
-  | { kind: 'url'; verb: string; url: string };
+type Atom = { kind: 'resource'; verb: string; group: string; resource: string; name?: string } | { kind: 'url'; verb: string; url: string };
 
 /**
  * component-helpers' Covers(owner, servant): every atom of every servant rule must be covered by

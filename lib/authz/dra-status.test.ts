@@ -8,8 +8,19 @@ import { serviceAccountUser } from './user-info';
 const statusRule = { verbs: ['update', 'patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'] };
 const state = stateOf({
   clusterRoles: [
-    clusterRole('plugin', [statusRule, { verbs: ['associated-node:update', 'associated-node:patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] }]),
-    clusterRole('controller', [statusRule, { verbs: ['arbitrary-node:update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] }]),
+    clusterRole('plugin', [
+      statusRule,
+      {
+        verbs: ['associated-node:update', 'associated-node:patch'],
+        apiGroups: ['resource.k8s.io'],
+        resources: ['resourceclaims/driver'],
+        resourceNames: ['gpu.example.com'],
+      },
+    ]),
+    clusterRole('controller', [
+      statusRule,
+      { verbs: ['arbitrary-node:update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] },
+    ]),
     clusterRole('allocator', [statusRule, { verbs: ['update', 'patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/binding'] }]),
     clusterRole('legacy-status-only', [statusRule]),
     clusterRole('wildcard', [{ verbs: ['*'], apiGroups: ['resource.k8s.io'], resources: ['*'] }]),
@@ -34,7 +45,12 @@ describe('allocatedNodeName', () => {
     { sel: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n1', 'n2'] }] }] }, node: undefined },
     { sel: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['n1'] }] }] }, node: undefined },
     { sel: { nodeSelectorTerms: [...singleNodeSelector('n1').nodeSelectorTerms, ...singleNodeSelector('n2').nodeSelectorTerms] }, node: undefined },
-    { sel: { nodeSelectorTerms: [{ matchFields: singleNodeSelector('n1').nodeSelectorTerms[0].matchFields, matchExpressions: [{ key: 'a', operator: 'Exists' }] }] }, node: undefined },
+    {
+      sel: {
+        nodeSelectorTerms: [{ matchFields: singleNodeSelector('n1').nodeSelectorTerms[0].matchFields, matchExpressions: [{ key: 'a', operator: 'Exists' }] }],
+      },
+      node: undefined,
+    },
   ])('strict single-node form only → $node', ({ sel, node }) => {
     expect(allocatedNodeName(claimAllocatedTo('ns', 'c', sel))).toBe(node);
   });
@@ -57,7 +73,10 @@ describe('claim status writes', () => {
     expect(engine.claimStatusWrite(serviceAccountUser('drivers', 'plugin', 'n1'), onN1, devices('gpu.nvidia.com')).allowed).toBe(false);
   });
   it('a controller with arbitrary-node:update reaches every node, multi-node too', () => {
-    expect(engine.claimStatusWrite(serviceAccountUser('drivers', 'controller'), multiNode, devices('gpu.example.com'))).toMatchObject({ allowed: true, drivers: [{ mode: 'arbitrary-node' }] });
+    expect(engine.claimStatusWrite(serviceAccountUser('drivers', 'controller'), multiNode, devices('gpu.example.com'))).toMatchObject({
+      allowed: true,
+      drivers: [{ mode: 'arbitrary-node' }],
+    });
   });
   it('but only for the verb it holds (patch denied)', () => {
     expect(engine.claimStatusWrite(serviceAccountUser('drivers', 'controller'), onN1, { ...devices('gpu.example.com'), verb: 'patch' }).allowed).toBe(false);

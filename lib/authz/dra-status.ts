@@ -88,7 +88,9 @@ export function authorizeClaimStatusWrite(
     drivers.push(mode ? { driver, allowed: true, mode } : { driver, allowed: false });
     if (!mode) {
       allowed = false;
-      denials.push(`changing status.devices requires ${associated ? `associated-node:${write.verb} or ` : ''}arbitrary-node:${write.verb} on resourceclaims/driver "${driver}"`);
+      denials.push(
+        `changing status.devices requires ${associated ? `associated-node:${write.verb} or ` : ''}arbitrary-node:${write.verb} on resourceclaims/driver "${driver}"`,
+      );
     }
   }
   return { allowed, reason: allowed ? 'allowed' : denials.join('; '), checks, drivers };

@@ -7,14 +7,57 @@ import { clusterRole, crb, rb, role, stateOf, User, user } from './__fixtures__/
 // authz-semantics.md §5: Covers, escalate, bind.
 describe('Covers', () => {
   const cases = [
-    { name: '* verbs cover a named verb', owner: [{ verbs: ['*'], apiGroups: [''], resources: ['pods'] }], servant: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }], covered: true },
-    { name: 'an enumeration never covers *', owner: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] }], servant: [{ verbs: ['*'], apiGroups: [''], resources: ['pods'] }], covered: false },
-    { name: '*/status covers pods/status', owner: [{ verbs: ['get'], apiGroups: [''], resources: ['*/status'] }], servant: [{ verbs: ['get'], apiGroups: [''], resources: ['pods/status'] }], covered: true },
-    { name: 'named owner does not cover an unnamed atom', owner: [{ verbs: ['get'], apiGroups: [''], resources: ['secrets'], resourceNames: ['a'] }], servant: [{ verbs: ['get'], apiGroups: [''], resources: ['secrets'] }], covered: false },
-    { name: 'unnamed owner covers a named atom', owner: [{ verbs: ['get'], apiGroups: [''], resources: ['secrets'] }], servant: [{ verbs: ['get'], apiGroups: [''], resources: ['secrets'], resourceNames: ['a'] }], covered: true },
-    { name: 'atoms may be covered by different owner rules', owner: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }, { verbs: ['list'], apiGroups: [''], resources: ['pods'] }], servant: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] }], covered: true },
-    { name: 'URL prefix covers', owner: [{ verbs: ['get'], nonResourceURLs: ['/api/*'] }], servant: [{ verbs: ['get'], nonResourceURLs: ['/api/v1'] }], covered: true },
-    { name: 'resource rules never cover URLs', owner: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], servant: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }], covered: false },
+    {
+      name: '* verbs cover a named verb',
+      owner: [{ verbs: ['*'], apiGroups: [''], resources: ['pods'] }],
+      servant: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }],
+      covered: true,
+    },
+    {
+      name: 'an enumeration never covers *',
+      owner: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] }],
+      servant: [{ verbs: ['*'], apiGroups: [''], resources: ['pods'] }],
+      covered: false,
+    },
+    {
+      name: '*/status covers pods/status',
+      owner: [{ verbs: ['get'], apiGroups: [''], resources: ['*/status'] }],
+      servant: [{ verbs: ['get'], apiGroups: [''], resources: ['pods/status'] }],
+      covered: true,
+    },
+    {
+      name: 'named owner does not cover an unnamed atom',
+      owner: [{ verbs: ['get'], apiGroups: [''], resources: ['secrets'], resourceNames: ['a'] }],
+      servant: [{ verbs: ['get'], apiGroups: [''], resources: ['secrets'] }],
+      covered: false,
+    },
+    {
+      name: 'unnamed owner covers a named atom',
+      owner: [{ verbs: ['get'], apiGroups: [''], resources: ['secrets'] }],
+      servant: [{ verbs: ['get'], apiGroups: [''], resources: ['secrets'], resourceNames: ['a'] }],
+      covered: true,
+    },
+    {
+      name: 'atoms may be covered by different owner rules',
+      owner: [
+        { verbs: ['get'], apiGroups: [''], resources: ['pods'] },
+        { verbs: ['list'], apiGroups: [''], resources: ['pods'] },
+      ],
+      servant: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] }],
+      covered: true,
+    },
+    {
+      name: 'URL prefix covers',
+      owner: [{ verbs: ['get'], nonResourceURLs: ['/api/*'] }],
+      servant: [{ verbs: ['get'], nonResourceURLs: ['/api/v1'] }],
+      covered: true,
+    },
+    {
+      name: 'resource rules never cover URLs',
+      owner: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+      servant: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }],
+      covered: false,
+    },
   ];
   it.each(cases)('$name → $covered', ({ owner, servant, covered }) => expect(covers(owner, servant)).toBe(covered));
 });
@@ -22,11 +65,17 @@ describe('Covers', () => {
 describe('creating RBAC objects (escalation check)', () => {
   const state = stateOf({
     clusterRoles: [
-      clusterRole('rbac-writer', [{ verbs: ['create'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings', 'clusterroles', 'clusterrolebindings'] }, { verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] }]),
+      clusterRole('rbac-writer', [
+        { verbs: ['create'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings', 'clusterroles', 'clusterrolebindings'] },
+        { verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] },
+      ]),
       clusterRole('escalator', [{ verbs: ['escalate'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'] }]),
       clusterRole('named-escalator', [{ verbs: ['escalate'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'], resourceNames: ['x'] }]),
       clusterRole('binder', [{ verbs: ['bind'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'], resourceNames: ['cluster-admin'] }]),
-      clusterRole('cluster-admin', [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] }]),
+      clusterRole('cluster-admin', [
+        { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+        { verbs: ['*'], nonResourceURLs: ['*'] },
+      ]),
     ],
     roles: [role('team-a', 'ns-all', [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }])],
     clusterRoleBindings: [
@@ -49,16 +98,20 @@ describe('creating RBAC objects (escalation check)', () => {
     expect(d.uncovered).toEqual(secretsReader.rules);
   });
   it('escalate on clusterroles lifts the check', () => expect(engine.canCreate(user('esc'), secretsReader)).toMatchObject({ allowed: true, path: 'escalate' }));
-  it('escalate restricted by resourceNames never helps a create (name is empty)', () => expect(engine.canCreate(user('named-esc'), secretsReader).allowed).toBe(false));
+  it('escalate restricted by resourceNames never helps a create (name is empty)', () =>
+    expect(engine.canCreate(user('named-esc'), secretsReader).allowed).toBe(false));
   it('aggregationRule needs cluster-admin-equivalent rules', () => {
     const agg = clusterRole('agg', null, { aggregate: [{ matchLabels: { a: 'b' } }] });
     expect(engine.canCreate(user('writer'), agg).reason).toContain('aggregationRule');
   });
-  it('bind on cluster-admin lets one bind it without holding it', () => expect(engine.canCreate(user('binder'), bindAdmin('team-b'))).toMatchObject({ allowed: true, path: 'bind' }));
+  it('bind on cluster-admin lets one bind it without holding it', () =>
+    expect(engine.canCreate(user('binder'), bindAdmin('team-b'))).toMatchObject({ allowed: true, path: 'bind' }));
   it('*/*/* in a namespace lets one bind cluster-admin there (but not create the binding elsewhere)', () => {
     expect(engine.canCreate(user('ns-admin'), bindAdmin('team-a'))).toMatchObject({ allowed: true });
     expect(engine.canCreate(user('ns-admin'), bindAdmin('team-b')).allowed).toBe(false);
   });
-  it('without create permission nothing else matters', () => expect(engine.canCreate(user('nobody'), podsReader).reason).toContain('cannot create clusterroles'));
-  it('system:masters bypasses the check', () => expect(engine.canCreate(user('root', 'system:masters'), secretsReader)).toMatchObject({ allowed: true, path: 'system:masters' }));
+  it('without create permission nothing else matters', () =>
+    expect(engine.canCreate(user('nobody'), podsReader).reason).toContain('cannot create clusterroles'));
+  it('system:masters bypasses the check', () =>
+    expect(engine.canCreate(user('root', 'system:masters'), secretsReader)).toMatchObject({ allowed: true, path: 'system:masters' }));
 });

@@ -59,7 +59,11 @@ export function canCreateRbacObject(
   });
   if (bind.allowed) return { allowed: true, reason: `may bind ${roleRef.kind} "${roleRef.name}"`, path: 'bind' };
   const role =
-    roleRef.kind === 'ClusterRole' ? index.clusterRoles.get(roleRef.name) : roleRef.kind === 'Role' && namespace ? index.roles.get(namespace)?.get(roleRef.name) : undefined;
+    roleRef.kind === 'ClusterRole'
+      ? index.clusterRoles.get(roleRef.name)
+      : roleRef.kind === 'Role' && namespace
+        ? index.roles.get(namespace)?.get(roleRef.name)
+        : undefined;
   if (!role) return { allowed: false, reason: `${roleRef.kind} "${roleRef.name}" not found (BadRequest)` };
   const rules = role.rules.map((r) => r.rule);
   const missing = uncoveredRules(owned, rules).map((i) => rules[i]);

@@ -24,7 +24,9 @@ export function fieldRequirementsFromSar(reqs: { key: string; operator: string; 
     if ((r.operator === 'In' || r.operator === 'NotIn') && values.length === 1) {
       return { field: r.key, operator: r.operator === 'In' ? '=' : '!=', value: values[0] };
     }
-    throw new Error(`field selector requirement on "${r.key}": only In or NotIn with exactly one value are supported (got ${r.operator} with ${values.length} values)`);
+    throw new Error(
+      `field selector requirement on "${r.key}": only In or NotIn with exactly one value are supported (got ${r.operator} with ${values.length} values)`,
+    );
   });
 }
 

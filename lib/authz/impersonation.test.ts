@@ -14,7 +14,9 @@ const state = stateOf({
       { verbs: ['impersonate-on:associated-node:get'], apiGroups: [''], resources: ['nodes'] },
       { verbs: ['impersonate-on:associated-node:update'], apiGroups: [''], resources: ['nodes/status'] },
     ]),
-    clusterRole('named-node-impersonator', [{ verbs: ['impersonate:associated-node'], apiGroups: ['authentication.k8s.io'], resources: ['nodes'], resourceNames: ['n1'] }]),
+    clusterRole('named-node-impersonator', [
+      { verbs: ['impersonate:associated-node'], apiGroups: ['authentication.k8s.io'], resources: ['nodes'], resourceNames: ['n1'] },
+    ]),
     clusterRole('arbitrary-n2', [
       { verbs: ['impersonate:arbitrary-node'], apiGroups: ['authentication.k8s.io'], resources: ['nodes'], resourceNames: ['n2'] },
       { verbs: ['impersonate-on:arbitrary-node:update'], apiGroups: [''], resources: ['nodes/status'] },
@@ -27,7 +29,11 @@ const state = stateOf({
     clusterRole('alice-reads-pods', [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }]),
     clusterRole('sa-identity', [{ verbs: ['impersonate:serviceaccount'], apiGroups: ['authentication.k8s.io'], resources: ['serviceaccounts'] }]),
   ],
-  roles: [role('team-a', 'impersonate-on-pods', [{ verbs: ['impersonate-on:user-info:get', 'impersonate-on:serviceaccount:get'], apiGroups: [''], resources: ['pods'] }])],
+  roles: [
+    role('team-a', 'impersonate-on-pods', [
+      { verbs: ['impersonate-on:user-info:get', 'impersonate-on:serviceaccount:get'], apiGroups: [''], resources: ['pods'] },
+    ]),
+  ],
   clusterRoleBindings: [
     crb('reporter-identity', { kind: 'ClusterRole', name: 'node-readiness-impersonator' }, [SA('kube-system', 'reporter')]),
     crb('reporter-action', { kind: 'ClusterRole', name: 'node-status-patcher-constrained' }, [SA('kube-system', 'reporter')]),
@@ -67,11 +73,16 @@ describe('constrained impersonation (KEP-5284)', () => {
     expect(engine.authorizeImpersonated(serviceAccountUser('kube-system', 'named', 'n1'), asNode('n1'), statusOf('n1')).allowed).toBe(false);
   });
   it('the action verb must match: the reporter may not patch (only update)', () => {
-    const d = engine.authorizeImpersonated(serviceAccountUser('kube-system', 'reporter', 'n1'), asNode('n1'), { resource: res('patch', '', 'nodes', { name: 'n1', subresource: 'status' }) });
+    const d = engine.authorizeImpersonated(serviceAccountUser('kube-system', 'reporter', 'n1'), asNode('n1'), {
+      resource: res('patch', '', 'nodes', { name: 'n1', subresource: 'status' }),
+    });
     expect(d.allowed).toBe(false);
   });
   it('arbitrary-node scoped by resourceNames allows exactly that node', () => {
-    expect(engine.authorizeImpersonated(user('ops', 'system:authenticated'), asNode('n2'), statusOf('n2'))).toMatchObject({ allowed: true, impersonation: { mode: 'arbitrary-node' } });
+    expect(engine.authorizeImpersonated(user('ops', 'system:authenticated'), asNode('n2'), statusOf('n2'))).toMatchObject({
+      allowed: true,
+      impersonation: { mode: 'arbitrary-node' },
+    });
     expect(engine.authorizeImpersonated(user('ops', 'system:authenticated'), asNode('n1'), statusOf('n1')).allowed).toBe(false);
   });
   it('node modes need only Impersonate-User: adding a group skips them', () => {
@@ -82,23 +93,51 @@ describe('constrained impersonation (KEP-5284)', () => {
     expect(d).toMatchObject({ allowed: true, impersonation: { mode: 'user-info', impersonated: { name: 'alice', groups: ['system:authenticated'] } } });
   });
   it('user-info: the action grant is namespaced (team-b denied)', () => {
-    expect(engine.authorizeImpersonated(user('helpdesk'), { user: 'alice' }, { resource: res('get', '', 'pods', { namespace: 'team-b', name: 'p' }) }).allowed).toBe(false);
+    expect(
+      engine.authorizeImpersonated(user('helpdesk'), { user: 'alice' }, { resource: res('get', '', 'pods', { namespace: 'team-b', name: 'p' }) }).allowed,
+    ).toBe(false);
   });
   it('user-info: a group without an identity grant is refused', () => {
-    expect(engine.authorizeImpersonated(user('helpdesk'), { user: 'alice', groups: ['admins'] }, { resource: res('get', '', 'pods', { namespace: 'team-a', name: 'p' }) }).allowed).toBe(false);
-    expect(engine.authorizeImpersonated(user('helpdesk'), { user: 'alice', groups: ['devs'] }, { resource: res('get', '', 'pods', { namespace: 'team-a', name: 'p' }) }).allowed).toBe(true);
+    expect(
+      engine.authorizeImpersonated(
+        user('helpdesk'),
+        { user: 'alice', groups: ['admins'] },
+        { resource: res('get', '', 'pods', { namespace: 'team-a', name: 'p' }) },
+      ).allowed,
+    ).toBe(false);
+    expect(
+      engine.authorizeImpersonated(
+        user('helpdesk'),
+        { user: 'alice', groups: ['devs'] },
+        { resource: res('get', '', 'pods', { namespace: 'team-a', name: 'p' }) },
+      ).allowed,
+    ).toBe(true);
   });
   it('user-info refuses system:masters even if groups/* were granted', () => {
     const s = stateOf({
-      clusterRoles: [clusterRole('all-ids', [{ verbs: ['impersonate:user-info'], apiGroups: ['authentication.k8s.io'], resources: ['users', 'groups'] }, { verbs: ['impersonate-on:user-info:get'], apiGroups: [''], resources: ['pods'] }])],
+      clusterRoles: [
+        clusterRole('all-ids', [
+          { verbs: ['impersonate:user-info'], apiGroups: ['authentication.k8s.io'], resources: ['users', 'groups'] },
+          { verbs: ['impersonate-on:user-info:get'], apiGroups: [''], resources: ['pods'] },
+        ]),
+      ],
       clusterRoleBindings: [crb('x', { kind: 'ClusterRole', name: 'all-ids' }, [User('h')])],
     });
     const e = createAuthzEngine(s);
-    expect(e.authorizeImpersonated(user('h'), { user: 'bob', groups: ['system:masters'] }, { resource: res('get', '', 'pods', { namespace: 'a', name: 'p' }) }).allowed).toBe(false);
-    expect(e.authorizeImpersonated(user('h'), { user: 'bob', groups: ['team'] }, { resource: res('get', '', 'pods', { namespace: 'a', name: 'p' }) }).allowed).toBe(false);
+    expect(
+      e.authorizeImpersonated(user('h'), { user: 'bob', groups: ['system:masters'] }, { resource: res('get', '', 'pods', { namespace: 'a', name: 'p' }) })
+        .allowed,
+    ).toBe(false);
+    expect(
+      e.authorizeImpersonated(user('h'), { user: 'bob', groups: ['team'] }, { resource: res('get', '', 'pods', { namespace: 'a', name: 'p' }) }).allowed,
+    ).toBe(false);
   });
   it('serviceaccount mode: identity grant in authentication.k8s.io plus a namespaced action grant', () => {
-    const d = engine.authorizeImpersonated(user('helpdesk'), { user: 'system:serviceaccount:team-a:bot' }, { resource: res('get', '', 'pods', { namespace: 'team-a', name: 'p' }) });
+    const d = engine.authorizeImpersonated(
+      user('helpdesk'),
+      { user: 'system:serviceaccount:team-a:bot' },
+      { resource: res('get', '', 'pods', { namespace: 'team-a', name: 'p' }) },
+    );
     expect(d.impersonation.mode).toBe('serviceaccount');
     expect(d.impersonation.impersonated?.groups).toEqual(['system:serviceaccounts', 'system:serviceaccounts:team-a', 'system:authenticated']);
     // the impersonated SA itself has no pod access
@@ -121,15 +160,26 @@ describe('legacy impersonation', () => {
     expect(d).toMatchObject({ allowed: true, impersonation: { mode: 'legacy' }, decision: { decidedBy: 'node' } });
   });
   it('an SA impersonated without groups gets its SA groups', () => {
-    const d = engine.authorizeImpersonated(user('legacy-admin'), { user: 'system:serviceaccount:ns:bot' }, { resource: res('get', '', 'pods', { namespace: 'ns', name: 'p' }) });
+    const d = engine.authorizeImpersonated(
+      user('legacy-admin'),
+      { user: 'system:serviceaccount:ns:bot' },
+      { resource: res('get', '', 'pods', { namespace: 'ns', name: 'p' }) },
+    );
     expect(d.impersonation.impersonated?.groups).toEqual(['system:serviceaccounts', 'system:serviceaccounts:ns', 'system:authenticated']);
   });
   it('legacy may impersonate system:masters', () => {
-    const d = engine.authorizeImpersonated(user('legacy-admin'), { user: 'x', groups: ['system:masters'] }, { resource: res('delete', '', 'nodes', { name: 'n1' }) });
+    const d = engine.authorizeImpersonated(
+      user('legacy-admin'),
+      { user: 'x', groups: ['system:masters'] },
+      { resource: res('delete', '', 'nodes', { name: 'n1' }) },
+    );
     expect(d).toMatchObject({ allowed: true, impersonation: { mode: 'legacy' }, decision: { decidedBy: 'privileged-group' } });
   });
   it('impersonating a uid needs uids in authentication.k8s.io', () => {
-    expect(engine.authorizeImpersonated(user('legacy-admin'), { user: 'x', uid: '42' }, { resource: res('get', '', 'pods', { namespace: 'ns', name: 'p' }) }).impersonation.allowed).toBe(false);
+    expect(
+      engine.authorizeImpersonated(user('legacy-admin'), { user: 'x', uid: '42' }, { resource: res('get', '', 'pods', { namespace: 'ns', name: 'p' }) })
+        .impersonation.allowed,
+    ).toBe(false);
   });
   it('groups without a user is a bad request', () => {
     expect(engine.authorizeImpersonated(user('legacy-admin'), { user: '', groups: ['g'] }, statusOf('n1')).reason).toContain('requires a user');

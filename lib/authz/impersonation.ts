@@ -63,9 +63,7 @@ export function decideImpersonation(
   };
   const action = (mode: ImpersonationMode): AuthzRequest => {
     const verb = `impersonate-on:${mode}:${(target.resource ?? target.nonResource)!.verb}`;
-    return target.resource
-      ? { user: requester, resource: { ...target.resource, verb } }
-      : { user: requester, nonResource: { ...target.nonResource!, verb } };
+    return target.resource ? { user: requester, resource: { ...target.resource, verb } } : { user: requester, nonResource: { ...target.nonResource!, verb } };
   };
   const identity = (mode: ImpersonationMode, resource: string, name: string, namespace = '', subresource = ''): AuthzRequest => ({
     user: requester,
@@ -129,10 +127,19 @@ function userInfoChecks(
   if (headers.uid && !run('user-info', [identity('user-info', 'uids', headers.uid)])) return false;
   if (groups.length >= 4 && run('user-info', [identity('user-info', 'groups', '*')])) {
     // one wildcard check covered every group
-  } else if (!run('user-info', groups.map((g) => identity('user-info', 'groups', g)))) return false;
+  } else if (
+    !run(
+      'user-info',
+      groups.map((g) => identity('user-info', 'groups', g)),
+    )
+  )
+    return false;
   const extraValues = Object.entries(extra).flatMap(([key, values]) => values.map((value) => ({ key, value })));
   if (extraValues.length >= 4 && run('user-info', [identity('user-info', 'userextras', '*', '', '*')])) return true;
-  return run('user-info', extraValues.map(({ key, value }) => identity('user-info', 'userextras', value, '', key)));
+  return run(
+    'user-info',
+    extraValues.map(({ key, value }) => identity('user-info', 'userextras', value, '', key)),
+  );
 }
 
 function legacyChecks(

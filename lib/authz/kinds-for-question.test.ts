@@ -19,19 +19,29 @@ async function demoQuestions() {
   const state = await loadDemo();
   const questions: ResourceAttributes[] = [];
   const add = (group: string, resource: string, namespace: string, name: string, subresources = ['']) => {
-    for (const verb of ['get', 'list', 'create', 'update', 'delete']) for (const subresource of subresources) questions.push({ verb, group, resource, subresource, namespace, name });
+    for (const verb of ['get', 'list', 'create', 'update', 'delete'])
+      for (const subresource of subresources) questions.push({ verb, group, resource, subresource, namespace, name });
   };
   for (const p of state.pods) {
     const ns = p.metadata.namespace ?? '';
     add('', 'pods', ns, p.metadata.name, ['', 'status']);
     add('', 'pods', ns, '');
     add('', 'serviceaccounts', ns, p.spec.serviceAccountName ?? 'default', ['token']);
-    for (const c of p.spec.resourceClaims ?? []) if (c.resourceClaimName) add('resource.k8s.io', 'resourceclaims', ns, c.resourceClaimName, ['', 'status', 'binding']);
+    for (const c of p.spec.resourceClaims ?? [])
+      if (c.resourceClaimName) add('resource.k8s.io', 'resourceclaims', ns, c.resourceClaimName, ['', 'status', 'binding']);
   }
   for (const s of state.resourceSlices) add('resource.k8s.io', 'resourceslices', '', s.metadata.name);
   for (const n of state.nodes) {
     add('', 'nodes', '', n.metadata.name, ['', 'status']);
-    questions.push({ verb: 'list', group: '', resource: 'pods', subresource: '', namespace: '', name: '', fieldSelector: [{ field: 'spec.nodeName', operator: '=', value: n.metadata.name }] });
+    questions.push({
+      verb: 'list',
+      group: '',
+      resource: 'pods',
+      subresource: '',
+      namespace: '',
+      name: '',
+      fieldSelector: [{ field: 'spec.nodeName', operator: '=', value: n.metadata.name }],
+    });
   }
   add('resource.k8s.io', 'resourceslices', '', '');
   add('resource.k8s.io', 'deviceclasses', '', '');

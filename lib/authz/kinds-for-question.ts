@@ -9,7 +9,14 @@ export const RBAC_KINDS: ReadonlySet<string> = new Set(['Role', 'ClusterRole', '
  * What the Node authorizer's graph and the list of node names read: pods (and what they reference:
  * claims, PVCs), PVs, ResourceSlices and Nodes.
  */
-export const NODE_AUTHORIZER_KINDS: ReadonlySet<string> = new Set(['Node', 'Pod', 'PersistentVolume', 'PersistentVolumeClaim', 'ResourceSlice', 'ResourceClaim']);
+export const NODE_AUTHORIZER_KINDS: ReadonlySet<string> = new Set([
+  'Node',
+  'Pod',
+  'PersistentVolume',
+  'PersistentVolumeClaim',
+  'ResourceSlice',
+  'ResourceClaim',
+]);
 
 const withNodeKinds: ReadonlySet<string> = new Set([...RBAC_KINDS, ...NODE_AUTHORIZER_KINDS]);
 
@@ -28,7 +35,10 @@ export function kindsForCanI(chain: readonly AuthorizerName[] | undefined, users
  * on the graph and the node names) only for a named object or a field selector; otherwise a probe
  * node with no graph edges answers for all of them.
  */
-export function kindsForWhoCan(chain: readonly AuthorizerName[] | undefined, resource: Pick<ResourceAttributes, 'name' | 'fieldSelector'> | undefined): ReadonlySet<string> {
+export function kindsForWhoCan(
+  chain: readonly AuthorizerName[] | undefined,
+  resource: Pick<ResourceAttributes, 'name' | 'fieldSelector'> | undefined,
+): ReadonlySet<string> {
   const dependsOnNode = !!resource && (!!resource.name || (resource.fieldSelector?.length ?? 0) > 0);
   return (chain ?? DEFAULT_CHAIN).includes('Node') && dependsOnNode ? withNodeKinds : RBAC_KINDS;
 }

@@ -72,7 +72,8 @@ function authorizeSubdivided(graph: NodeGraph, nodeName: string, a: ResourceAttr
 
 function related(graph: NodeGraph, nodeName: string, type: VertexType | undefined, a: ResourceAttributes): NodeDecision {
   if (a.name === '') return NO('No Object name found');
-  if (type && graph.reaches(type, type === 'pv' || type === 'resourceslice' ? '' : a.namespace, a.name, nodeName)) return YES(`${type} "${a.namespace ? `${a.namespace}/` : ''}${a.name}" is related to node "${nodeName}"`);
+  if (type && graph.reaches(type, type === 'pv' || type === 'resourceslice' ? '' : a.namespace, a.name, nodeName))
+    return YES(`${type} "${a.namespace ? `${a.namespace}/` : ''}${a.name}" is related to node "${nodeName}"`);
   return NO(`no relationship found between node '${nodeName}' and this object`);
 }
 

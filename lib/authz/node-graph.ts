@@ -67,7 +67,8 @@ export function buildNodeGraph(state: Pick<ClusterState, 'pods' | 'persistentVol
         for (const pod of bound) addReach(reach, pod.metadata.namespace ?? '', pod.metadata.name, pod.spec.nodeName!);
         break;
       case 'serviceaccount':
-        for (const pod of bound) addReach(reach, pod.metadata.namespace ?? '', pod.spec.serviceAccountName || pod.spec.serviceAccount || '', pod.spec.nodeName!);
+        for (const pod of bound)
+          addReach(reach, pod.metadata.namespace ?? '', pod.spec.serviceAccountName || pod.spec.serviceAccount || '', pod.spec.nodeName!);
         break;
       case 'secret':
       case 'configmap':
@@ -84,9 +85,14 @@ export function buildNodeGraph(state: Pick<ClusterState, 'pods' | 'persistentVol
           for (const pv of state.persistentVolumes) {
             const claim = pv.spec?.claimRef;
             if (!claim?.name) continue;
-            forEachNode(get('pvc').get(claim.namespace ?? '')?.get(claim.name), (node) => {
-              for (const secret of pvSecretRefs(pv.spec as Record<string, unknown>)) addReach(reach, secret.namespace, secret.name, node);
-            });
+            forEachNode(
+              get('pvc')
+                .get(claim.namespace ?? '')
+                ?.get(claim.name),
+              (node) => {
+                for (const secret of pvSecretRefs(pv.spec as Record<string, unknown>)) addReach(reach, secret.namespace, secret.name, node);
+              },
+            );
           }
         }
         break;
@@ -95,7 +101,12 @@ export function buildNodeGraph(state: Pick<ClusterState, 'pods' | 'persistentVol
         for (const pv of state.persistentVolumes) {
           const claim = pv.spec?.claimRef;
           if (!claim?.name) continue;
-          forEachNode(get('pvc').get(claim.namespace ?? '')?.get(claim.name), (node) => addReach(reach, '', pv.metadata.name, node));
+          forEachNode(
+            get('pvc')
+              .get(claim.namespace ?? '')
+              ?.get(claim.name),
+            (node) => addReach(reach, '', pv.metadata.name, node),
+          );
         }
         break;
       case 'resourceslice':

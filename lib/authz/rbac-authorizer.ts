@@ -57,7 +57,8 @@ function visitEntries(entries: SubjectEntry[] | undefined, request: AuthzRequest
 
 /** The reason string in kube-apiserver's format. */
 export function describeGrant(grant: RbacGrant): string {
-  const b = grant.binding.kind === 'RoleBinding' ? `RoleBinding "${grant.binding.name}/${grant.binding.namespace}"` : `ClusterRoleBinding "${grant.binding.name}"`;
+  const b =
+    grant.binding.kind === 'RoleBinding' ? `RoleBinding "${grant.binding.name}/${grant.binding.namespace}"` : `ClusterRoleBinding "${grant.binding.name}"`;
   const s = grant.subject;
   const who = s.kind === 'ServiceAccount' ? `ServiceAccount "${s.name}/${s.namespace}"` : `${s.kind} "${s.name}"`;
   return `RBAC: allowed by ${b} of ${grant.role.kind} "${grant.role.name}" to ${who}`;

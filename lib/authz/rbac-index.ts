@@ -93,9 +93,7 @@ export function buildRbacIndex(state: Pick<ClusterState, 'clusterRoles' | 'roles
       subjects: normaliseSubjects(crb.subjects, ''),
     });
   }
-  const rbs = [...state.roleBindings].sort(
-    (a, b) => cmp(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || cmp(a.metadata.name, b.metadata.name),
-  );
+  const rbs = [...state.roleBindings].sort((a, b) => cmp(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || cmp(a.metadata.name, b.metadata.name));
   for (const rb of rbs) {
     const ns = rb.metadata.namespace ?? '';
     const roleRef = rb.roleRef;

@@ -9,7 +9,10 @@ import type { AuthzRequest } from './types';
 // and no who-can result.
 const base = stateOf({
   nodes: [node('n1'), node('n2')],
-  pods: [pod('a', 'p1', { nodeName: 'n1', serviceAccountName: 'sa1' }), pod('b', 'p2', { nodeName: 'n2', volumes: [{ name: 'v', secret: { secretName: 's' } }] })],
+  pods: [
+    pod('a', 'p1', { nodeName: 'n1', serviceAccountName: 'sa1' }),
+    pod('b', 'p2', { nodeName: 'n2', volumes: [{ name: 'v', secret: { secretName: 's' } }] }),
+  ],
   clusterRoles: [
     clusterRole('view', null, { aggregate: [{ matchLabels: { agg: 'view' } }] }),
     clusterRole('v1', [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }], { labels: { agg: 'view' } }),
@@ -23,10 +26,20 @@ const base = stateOf({
     crb('c2', { kind: 'ClusterRole', name: 'status' }, [SA('a', 'sa1')]),
     crb('c3', { kind: 'ClusterRole', name: 'all' }, [User('admin')]),
   ],
-  roleBindings: [rb('a', 'b1', { kind: 'Role', name: 'r' }, [User('u2'), SA(undefined, 'sa1')]), rb('b', 'b2', { kind: 'ClusterRole', name: 'view' }, [User('u2')])],
+  roleBindings: [
+    rb('a', 'b1', { kind: 'Role', name: 'r' }, [User('u2'), SA(undefined, 'sa1')]),
+    rb('b', 'b2', { kind: 'ClusterRole', name: 'view' }, [User('u2')]),
+  ],
 });
 
-const users = [user('u1'), user('u2'), user('x', 'viewers'), user('admin'), user('system:serviceaccount:a:sa1', 'system:serviceaccounts'), user('system:node:n2', 'system:nodes')];
+const users = [
+  user('u1'),
+  user('u2'),
+  user('x', 'viewers'),
+  user('admin'),
+  user('system:serviceaccount:a:sa1', 'system:serviceaccounts'),
+  user('system:node:n2', 'system:nodes'),
+];
 const attrs = [
   res('get', '', 'pods', { namespace: 'a', name: 'p1' }),
   res('list', 'resource.k8s.io', 'resourceclaims', { namespace: 'b' }),

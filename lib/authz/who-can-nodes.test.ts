@@ -37,8 +37,24 @@ describe('who-can node identities', () => {
     for (const n of nodes) {
       add('', 'nodes', '', n, ['', 'status']);
       add('coordination.k8s.io', 'leases', 'kube-node-lease', n);
-      questions.push({ verb: 'list', group: '', resource: 'pods', subresource: '', namespace: '', name: '', fieldSelector: [{ field: 'spec.nodeName', operator: '=', value: n }] });
-      questions.push({ verb: 'list', group: 'resource.k8s.io', resource: 'resourceslices', subresource: '', namespace: '', name: '', fieldSelector: [{ field: 'spec.nodeName', operator: '=', value: n }] });
+      questions.push({
+        verb: 'list',
+        group: '',
+        resource: 'pods',
+        subresource: '',
+        namespace: '',
+        name: '',
+        fieldSelector: [{ field: 'spec.nodeName', operator: '=', value: n }],
+      });
+      questions.push({
+        verb: 'list',
+        group: 'resource.k8s.io',
+        resource: 'resourceslices',
+        subresource: '',
+        namespace: '',
+        name: '',
+        fieldSelector: [{ field: 'spec.nodeName', operator: '=', value: n }],
+      });
     }
     expect(questions.length).toBeGreaterThan(500);
     let allowedSomewhere = 0;

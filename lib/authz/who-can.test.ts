@@ -6,7 +6,9 @@ const state = stateOf({
   nodes: [node('n1'), node('n2')],
   pods: [pod('team-a', 'web', { nodeName: 'n1', volumes: [{ name: 's', secret: { secretName: 'db' } }] })],
   clusterRoles: [
-    clusterRole('driver', [{ verbs: ['associated-node:update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] }]),
+    clusterRole('driver', [
+      { verbs: ['associated-node:update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] },
+    ]),
     clusterRole('wild', [{ verbs: ['*'], apiGroups: ['resource.k8s.io'], resources: ['*'] }]),
     clusterRole('secret-reader', [{ verbs: ['get'], apiGroups: [''], resources: ['secrets'] }]),
     clusterRole('node-status', [{ verbs: ['patch', 'update'], apiGroups: [''], resources: ['nodes/status'] }]),
@@ -24,16 +26,23 @@ const state = stateOf({
   ],
 });
 const engine = createAuthzEngine(state);
-const names = (entries: ReturnType<typeof engine.whoCan>) => entries.map((e) => `${e.subject.kind}:${e.subject.namespace ? `${e.subject.namespace}/` : ''}${e.subject.name}`);
+const names = (entries: ReturnType<typeof engine.whoCan>) =>
+  entries.map((e) => `${e.subject.kind}:${e.subject.namespace ? `${e.subject.namespace}/` : ''}${e.subject.name}`);
 
 describe('who-can', () => {
   it('finds driver-scoped and wildcard grants on the synthetic driver subresource', () => {
-    const r = engine.whoCan({ resource: res('associated-node:update', 'resource.k8s.io', 'resourceclaims', { subresource: 'driver', namespace: 'team-a', name: 'gpu.example.com' }) });
+    const r = engine.whoCan({
+      resource: res('associated-node:update', 'resource.k8s.io', 'resourceclaims', { subresource: 'driver', namespace: 'team-a', name: 'gpu.example.com' }),
+    });
     expect(names(r)).toEqual(['Group:gpu-ops', 'Group:system:masters', 'ServiceAccount:drivers/plugin']);
-    expect(r.find((e) => e.subject.name === 'plugin')!.grants).toEqual([{ binding: { kind: 'ClusterRoleBinding', name: 'driver' }, role: { kind: 'ClusterRole', name: 'driver' }, ruleIndex: 0 }]);
+    expect(r.find((e) => e.subject.name === 'plugin')!.grants).toEqual([
+      { binding: { kind: 'ClusterRoleBinding', name: 'driver' }, role: { kind: 'ClusterRole', name: 'driver' }, ruleIndex: 0 },
+    ]);
   });
   it('another driver name only reaches the wildcard', () => {
-    const r = engine.whoCan({ resource: res('associated-node:update', 'resource.k8s.io', 'resourceclaims', { subresource: 'driver', namespace: 'team-a', name: 'gpu.nvidia.com' }) });
+    const r = engine.whoCan({
+      resource: res('associated-node:update', 'resource.k8s.io', 'resourceclaims', { subresource: 'driver', namespace: 'team-a', name: 'gpu.nvidia.com' }),
+    });
     expect(names(r)).toEqual(['Group:gpu-ops', 'Group:system:masters']);
   });
   it('RoleBindings only count in their namespace; the Node authorizer adds the node whose pod uses the secret', () => {
@@ -59,7 +68,11 @@ describe('who-can', () => {
       resourceSlices: [slice('n1-gpu', 'gpu.example.com', 'n1')],
     });
     const e = createAuthzEngine(graphState, { chain: ['Node'] });
-    const nodesOf = (attrs: ReturnType<typeof res>) => e.whoCan({ resource: attrs }).filter((x) => x.via === 'node').map((x) => x.subject.name);
+    const nodesOf = (attrs: ReturnType<typeof res>) =>
+      e
+        .whoCan({ resource: attrs })
+        .filter((x) => x.via === 'node')
+        .map((x) => x.subject.name);
     expect(nodesOf(res('get', '', 'persistentvolumes', { name: 'pv-1' }))).toEqual(['system:node:n2']);
     expect(nodesOf(res('get', '', 'persistentvolumeclaims', { namespace: 'team-a', name: 'data' }))).toEqual(['system:node:n2']);
     expect(nodesOf(res('get', 'resource.k8s.io', 'resourceslices', { name: 'n1-gpu' }))).toEqual(['system:node:n1']);

@@ -159,9 +159,7 @@ const KIND_ORDER: Record<string, number> = { Group: 0, User: 1, ServiceAccount: 
 
 function compareEntries(a: WhoCanEntry, b: WhoCanEntry): number {
   return (
-    KIND_ORDER[a.subject.kind] - KIND_ORDER[b.subject.kind] ||
-    cmp(a.subject.namespace ?? '', b.subject.namespace ?? '') ||
-    cmp(a.subject.name, b.subject.name)
+    KIND_ORDER[a.subject.kind] - KIND_ORDER[b.subject.kind] || cmp(a.subject.namespace ?? '', b.subject.namespace ?? '') || cmp(a.subject.name, b.subject.name)
   );
 }
 

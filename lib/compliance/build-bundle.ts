@@ -68,7 +68,11 @@ export function bundleMetadata(input: BundleInput): BundleMetadata {
 }
 
 /** Every entry of the bundle (extra ones, such as report.pdf, after the fixed ones), the manifest over them, SHA256SUMS, and the signature when signing. */
-export function buildBundle(input: BundleInput, sha256: Sha256, options: { signing?: BundleSigning; extraEntries?: readonly TarEntryInput[] } = {}): BuiltBundle {
+export function buildBundle(
+  input: BundleInput,
+  sha256: Sha256,
+  options: { signing?: BundleSigning; extraEntries?: readonly TarEntryInput[] } = {},
+): BuiltBundle {
   const { signing } = options;
   const content: TarEntryInput[] = [
     { name: ENTRY.metadata, chunks: encodeAll([`${JSON.stringify(bundleMetadata(input), null, 2)}\n`]) },

@@ -79,7 +79,9 @@ export function renderManifest(manifest: Manifest): string {
     tool: { name: manifest.tool.name, version: manifest.tool.version },
     algorithm: manifest.algorithm,
     entries: manifest.entries.map((e) => ({ name: e.name, size: e.size, sha256: e.sha256 })),
-    ...(manifest.signer ? { signer: { algorithm: manifest.signer.algorithm, publicKey: manifest.signer.publicKey, publicKeySha256: manifest.signer.publicKeySha256 } } : {}),
+    ...(manifest.signer
+      ? { signer: { algorithm: manifest.signer.algorithm, publicKey: manifest.signer.publicKey, publicKeySha256: manifest.signer.publicKeySha256 } }
+      : {}),
     selfSha256: manifest.selfSha256,
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;

@@ -13,6 +13,8 @@ describe('parseBundleReport', () => {
     expect(() => parseBundleReport([])).toThrow('report.json is not an object');
     expect(() => parseBundleReport({ schemaVersion: 2 })).toThrow('report.json has schemaVersion 2, expected 1');
     expect(() => parseBundleReport({ schemaVersion: 1, findings: [], nodes: [], quotas: [], deviceClasses: [] })).toThrow('report.json has no warnings list');
-    expect(() => parseBundleReport({ schemaVersion: 1, findings: [], nodes: [], quotas: [], deviceClasses: [], warnings: [] })).toThrow(/no allNodes writer lists/);
+    expect(() => parseBundleReport({ schemaVersion: 1, findings: [], nodes: [], quotas: [], deviceClasses: [], warnings: [] })).toThrow(
+      /no allNodes writer lists/,
+    );
   });
 });

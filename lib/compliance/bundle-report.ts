@@ -19,6 +19,7 @@ export function parseBundleReport(value: unknown): Report {
   if (!r || typeof r !== 'object' || Array.isArray(r)) fail('is not an object');
   if (r!.schemaVersion !== 1) fail(`has schemaVersion ${JSON.stringify(r!.schemaVersion)}, expected 1`);
   for (const key of ['findings', 'nodes', 'quotas', 'deviceClasses', 'warnings'] as const) if (!Array.isArray(r![key])) fail(`has no ${key} list`);
-  if (!r!.allNodes || !Array.isArray(r!.allNodes.statusWriters) || !Array.isArray(r!.allNodes.claimStatusWriters)) fail('has no allNodes writer lists (made by an older dra-posture?)');
+  if (!r!.allNodes || !Array.isArray(r!.allNodes.statusWriters) || !Array.isArray(r!.allNodes.claimStatusWriters))
+    fail('has no allNodes writer lists (made by an older dra-posture?)');
   return r as Report;
 }

@@ -150,7 +150,11 @@ function permissionsOf(engine: AuthzEngine, user: UserInfo, namespaces: readonly
 }
 
 /** Subject key → its DRA permission lines (subjects with none are left out). */
-export function draPermissions(state: ClusterState, subjects: readonly SubjectRef[], scope: PermissionScope): Map<string, { subject: SubjectRef; permissions: Set<string> }> {
+export function draPermissions(
+  state: ClusterState,
+  subjects: readonly SubjectRef[],
+  scope: PermissionScope,
+): Map<string, { subject: SubjectRef; permissions: Set<string> }> {
   const engine = createAuthzEngine(state);
   const out = new Map<string, { subject: SubjectRef; permissions: Set<string> }>();
   for (const subject of subjects) {

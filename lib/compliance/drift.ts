@@ -67,7 +67,8 @@ export interface Drift {
 }
 
 const brief = (f: Finding): FindingBrief => ({ id: f.id, check: f.check, severity: f.severity, title: f.title, message: f.message });
-const bySeverity = (a: FindingBrief, b: FindingBrief) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || cmp(a.check, b.check) || cmp(a.id, b.id);
+const bySeverity = (a: FindingBrief, b: FindingBrief) =>
+  SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || cmp(a.check, b.check) || cmp(a.id, b.id);
 const minus = (a: readonly string[], b: readonly string[]) => {
   const set = new Set(b);
   return a.filter((x) => !set.has(x));
@@ -77,8 +78,14 @@ function diffFindings(a: Report, b: Report): Drift['findings'] {
   const before = new Map(a.findings.map((f) => [f.id, f]));
   const after = new Map(b.findings.map((f) => [f.id, f]));
   return {
-    added: [...after.values()].filter((f) => !before.has(f.id)).map(brief).sort(bySeverity),
-    resolved: [...before.values()].filter((f) => !after.has(f.id)).map(brief).sort(bySeverity),
+    added: [...after.values()]
+      .filter((f) => !before.has(f.id))
+      .map(brief)
+      .sort(bySeverity),
+    resolved: [...before.values()]
+      .filter((f) => !after.has(f.id))
+      .map(brief)
+      .sort(bySeverity),
   };
 }
 
@@ -127,7 +134,14 @@ function diffQuotas(a: Report, b: Report): QuotaChange[] {
     const q = after.get(k);
     if (p && q && p.hard === q.hard && p.used === q.used && p.computedUsed === q.computedUsed) continue;
     const e = (q ?? p)!;
-    out.push({ change: !p ? 'added' : !q ? 'removed' : 'changed', namespace: e.namespace, name: e.name, resource: e.resource, before: pick(p), after: pick(q) });
+    out.push({
+      change: !p ? 'added' : !q ? 'removed' : 'changed',
+      namespace: e.namespace,
+      name: e.name,
+      resource: e.resource,
+      before: pick(p),
+      after: pick(q),
+    });
   }
   return out;
 }

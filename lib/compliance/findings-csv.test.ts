@@ -23,7 +23,10 @@ describe('findings CSV', () => {
       subjects: [{ kind: 'User', name: '=cmd|calc' }],
       objects: [],
       message: '@message',
-      evidence: [{ type: 'note', text: 'one' }, { type: 'note', text: 'two' }],
+      evidence: [
+        { type: 'note', text: 'one' },
+        { type: 'note', text: 'two' },
+      ],
       remediation: '-fix',
     };
     const csv = [...findingsCsvChunks([finding])].join('');

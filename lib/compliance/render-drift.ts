@@ -11,8 +11,14 @@ export function renderDriftText(d: Drift): string {
     lines.push(`${title}:`);
     lines.push(...(body.length > 0 ? body : ['  (none)']), '');
   };
-  section(`New findings (${d.findings.added.length})`, d.findings.added.map((f) => `  + [${f.severity}] ${f.check} ${f.id}: ${f.message}`));
-  section(`Resolved findings (${d.findings.resolved.length})`, d.findings.resolved.map((f) => `  - [${f.severity}] ${f.check} ${f.id}: ${f.message}`));
+  section(
+    `New findings (${d.findings.added.length})`,
+    d.findings.added.map((f) => `  + [${f.severity}] ${f.check} ${f.id}: ${f.message}`),
+  );
+  section(
+    `Resolved findings (${d.findings.resolved.length})`,
+    d.findings.resolved.map((f) => `  - [${f.severity}] ${f.check} ${f.id}: ${f.message}`),
+  );
   section(
     `Permission changes on DRA resources (${d.permissions.length} identities)`,
     d.permissions.flatMap((p) => [`  ${describeSubjectRef(p.subject)}`, ...p.gained.map((g) => `    + ${g}`), ...p.lost.map((l) => `    - ${l}`)]),
@@ -21,11 +27,27 @@ export function renderDriftText(d: Drift): string {
     `Node writer changes (${d.nodeWriters.length})`,
     d.nodeWriters.map((w) => {
       const what = `${w.kind} ${describeSubjectRef(w.subject)} (${w.mode}, ${w.scope})`;
-      const nodes = [w.nodesGained.length ? `+${w.nodesGained.length} nodes: ${w.nodesGained.join(', ')}` : '', w.nodesLost.length ? `-${w.nodesLost.length} nodes: ${w.nodesLost.join(', ')}` : ''].filter(Boolean).join('; ');
+      const nodes = [
+        w.nodesGained.length ? `+${w.nodesGained.length} nodes: ${w.nodesGained.join(', ')}` : '',
+        w.nodesLost.length ? `-${w.nodesLost.length} nodes: ${w.nodesLost.join(', ')}` : '',
+      ]
+        .filter(Boolean)
+        .join('; ');
       return `  ${w.change === 'added' ? '+' : w.change === 'removed' ? '-' : '~'} ${what}: ${nodes}`;
     }),
   );
-  section(`Quota changes (${d.quotas.length})`, d.quotas.map((q) => `  ${q.change === 'added' ? '+' : q.change === 'removed' ? '-' : '~'} ${q.namespace}/${q.name} ${q.resource}: ${quotaText(q.before)} → ${quotaText(q.after)}`));
-  section(`Zeroing changes (${d.zeroing.length})`, d.zeroing.map((z) => `  ${z.change === 'added' ? '+' : z.change === 'removed' ? '-' : '~'} DeviceClass ${z.name}: ${z.before ?? 'absent'} → ${z.after ?? 'absent'}`));
+  section(
+    `Quota changes (${d.quotas.length})`,
+    d.quotas.map(
+      (q) =>
+        `  ${q.change === 'added' ? '+' : q.change === 'removed' ? '-' : '~'} ${q.namespace}/${q.name} ${q.resource}: ${quotaText(q.before)} → ${quotaText(q.after)}`,
+    ),
+  );
+  section(
+    `Zeroing changes (${d.zeroing.length})`,
+    d.zeroing.map(
+      (z) => `  ${z.change === 'added' ? '+' : z.change === 'removed' ? '-' : '~'} DeviceClass ${z.name}: ${z.before ?? 'absent'} → ${z.after ?? 'absent'}`,
+    ),
+  );
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
 }

@@ -107,7 +107,8 @@ export function readTar(bytes: Uint8Array): TarEntry[] {
   const entries: TarEntry[] = [];
   let offset = 0;
   for (;;) {
-    if (offset + TAR_BLOCK > bytes.length) throw new TarError(`the archive is truncated${entries.length ? ` after entry ${entries[entries.length - 1].name}` : ''}`);
+    if (offset + TAR_BLOCK > bytes.length)
+      throw new TarError(`the archive is truncated${entries.length ? ` after entry ${entries[entries.length - 1].name}` : ''}`);
     const block = bytes.subarray(offset, offset + TAR_BLOCK);
     if (isZero(block, 0, TAR_BLOCK)) break;
     const name = readName(block);

@@ -48,7 +48,8 @@ export function buildIdentityGraph(rbac: RbacIndex): GraphModel {
   const allRoles = [...rbac.clusterRoles.values()];
   for (const inNs of rbac.roles.values()) allRoles.push(...inNs.values());
   for (const role of allRoles) {
-    const roleRef: ObjectRef = role.ref.kind === 'Role' ? { kind: 'Role', name: role.ref.name, namespace: role.ref.namespace } : { kind: 'ClusterRole', name: role.ref.name };
+    const roleRef: ObjectRef =
+      role.ref.kind === 'Role' ? { kind: 'Role', name: role.ref.name, namespace: role.ref.namespace } : { kind: 'ClusterRole', name: role.ref.name };
     const roleId = nodeId(role.ref.kind, role.ref.kind === 'Role' ? role.ref.namespace : undefined, role.ref.name);
     role.rules.forEach(({ rule, from }, ruleIndex) => {
       if (!rule.verbs || rule.verbs.length === 0) return;
@@ -73,8 +74,10 @@ export function buildIdentityGraph(rbac: RbacIndex): GraphModel {
     const roleId = nodeId(b.role.ref.kind, b.role.ref.kind === 'Role' ? b.role.ref.namespace : undefined, b.role.ref.name);
     const info = rolesWithDra.get(roleId);
     if (!info || b.subjects.length === 0) continue;
-    const bindingRef: ObjectRef = b.ref.kind === 'RoleBinding' ? { kind: 'RoleBinding', name: b.ref.name, namespace: b.ref.namespace } : { kind: 'ClusterRoleBinding', name: b.ref.name };
-    const roleRef: ObjectRef = b.role.ref.kind === 'Role' ? { kind: 'Role', name: b.role.ref.name, namespace: b.role.ref.namespace } : { kind: 'ClusterRole', name: b.role.ref.name };
+    const bindingRef: ObjectRef =
+      b.ref.kind === 'RoleBinding' ? { kind: 'RoleBinding', name: b.ref.name, namespace: b.ref.namespace } : { kind: 'ClusterRoleBinding', name: b.ref.name };
+    const roleRef: ObjectRef =
+      b.role.ref.kind === 'Role' ? { kind: 'Role', name: b.role.ref.name, namespace: b.role.ref.namespace } : { kind: 'ClusterRole', name: b.role.ref.name };
     const binding = addNode(b.ref.kind, b.ref.kind === 'RoleBinding' ? b.ref.namespace : undefined, b.ref.name);
     addEdge('roleRef', binding.id, roleId, { type: 'roleRef', binding: bindingRef, role: roleRef }, [], info.risky);
     for (const s of b.subjects) {
@@ -97,7 +100,16 @@ export function buildIdentityGraph(rbac: RbacIndex): GraphModel {
   };
 }
 
-const KIND_ORDER: Record<GraphNodeKind, number> = { User: 0, Group: 1, ServiceAccount: 2, ClusterRoleBinding: 3, RoleBinding: 4, ClusterRole: 5, Role: 6, Resource: 7 };
+const KIND_ORDER: Record<GraphNodeKind, number> = {
+  User: 0,
+  Group: 1,
+  ServiceAccount: 2,
+  ClusterRoleBinding: 3,
+  RoleBinding: 4,
+  ClusterRole: 5,
+  Role: 6,
+  Resource: 7,
+};
 
 const RESOURCE_ORDER = new Map(DRA_RESOURCES.map((r, i) => [draResourceName(r), i]));
 
@@ -107,7 +119,6 @@ export function compareNodes(a: GraphNode, b: GraphNode): number {
   return a.tier - b.tier || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || cmp(a.namespace ?? '', b.namespace ?? '') || cmp(a.name, b.name);
 }
 
-
 const GRAPH_KINDS = new Set<string>(['User', 'Group', 'ServiceAccount', 'ClusterRoleBinding', 'RoleBinding', 'ClusterRole', 'Role']);
 
 /** Marks nodes named by findings (as subject or object) with the worst severity and the count. */
@@ -116,7 +127,8 @@ export function annotateFindings(model: GraphModel, findings: readonly Finding[]
   for (const f of findings) {
     const ids = new Set<string>();
     for (const s of f.subjects) ids.add(nodeId(s.kind, s.kind === 'ServiceAccount' ? s.namespace : undefined, s.name));
-    for (const o of f.objects) if (GRAPH_KINDS.has(o.kind)) ids.add(nodeId(o.kind as GraphNodeKind, o.kind === 'Role' || o.kind === 'RoleBinding' ? o.namespace : undefined, o.name));
+    for (const o of f.objects)
+      if (GRAPH_KINDS.has(o.kind)) ids.add(nodeId(o.kind as GraphNodeKind, o.kind === 'Role' || o.kind === 'RoleBinding' ? o.namespace : undefined, o.name));
     for (const id of ids) {
       const w = worst.get(id);
       if (!w) worst.set(id, { severity: f.severity, count: 1 });

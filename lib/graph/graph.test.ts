@@ -15,7 +15,9 @@ function cluster() {
       clusterRole('claim-reader', [{ apiGroups: [DRA], resources: ['resourceclaims'], verbs: ['get', 'list'] }]),
       clusterRole('pods-only', [{ apiGroups: [''], resources: ['pods'], verbs: ['*'] }]),
       clusterRole('dra-wild', [{ apiGroups: [DRA], resources: ['*'], verbs: ['*'] }]),
-      clusterRole('driver-assoc', [{ apiGroups: [DRA], resources: ['resourceclaims/driver'], verbs: ['associated-node:update'], resourceNames: ['gpu.example.com'] }]),
+      clusterRole('driver-assoc', [
+        { apiGroups: [DRA], resources: ['resourceclaims/driver'], verbs: ['associated-node:update'], resourceNames: ['gpu.example.com'] },
+      ]),
     ],
     roles: [role('team-a', 'claims', [{ apiGroups: [DRA], resources: ['resourceclaims'], verbs: ['create'] }])],
     clusterRoleBindings: [
@@ -59,13 +61,22 @@ describe('buildIdentityGraph', () => {
 
   it('gives a ServiceAccount without namespace the RoleBinding namespace', () => {
     const e = model.edges.find((x) => x.source === nodeId('ServiceAccount', 'team-a', 'runner'))!;
-    expect(e.reasons[0]).toEqual({ type: 'subject', binding: { kind: 'RoleBinding', name: 'claims', namespace: 'team-a' }, subject: { kind: 'ServiceAccount', name: 'runner', namespace: 'team-a' } });
+    expect(e.reasons[0]).toEqual({
+      type: 'subject',
+      binding: { kind: 'RoleBinding', name: 'claims', namespace: 'team-a' },
+      subject: { kind: 'ServiceAccount', name: 'runner', namespace: 'team-a' },
+    });
   });
 
   it('is independent of input order', () => {
     const c = cluster();
     const shuffled = buildIdentityGraph(
-      buildRbacIndex({ clusterRoles: [...c.clusterRoles].reverse(), roles: c.roles, clusterRoleBindings: [...c.clusterRoleBindings].reverse(), roleBindings: c.roleBindings }),
+      buildRbacIndex({
+        clusterRoles: [...c.clusterRoles].reverse(),
+        roles: c.roles,
+        clusterRoleBindings: [...c.clusterRoleBindings].reverse(),
+        roleBindings: c.roleBindings,
+      }),
     );
     expect(shuffled).toEqual(model);
   });
@@ -104,7 +115,15 @@ describe('views', () => {
     for (let i = 0; i < AUTO_EXPAND_LIMIT; i++) {
       const sa = nodeId('ServiceAccount', 'bulk', `sa-${i}`);
       big.nodes.push({ id: sa, kind: 'ServiceAccount', tier: 0, name: `sa-${i}`, namespace: 'bulk', group: 'ns/bulk', risky: false });
-      big.edges.push({ id: `${sa}→b`, source: sa, target: nodeId('ClusterRoleBinding', undefined, 'readers'), kind: 'subject', risky: false, verbs: [], reasons: [] });
+      big.edges.push({
+        id: `${sa}→b`,
+        source: sa,
+        target: nodeId('ClusterRoleBinding', undefined, 'readers'),
+        kind: 'subject',
+        risky: false,
+        verbs: [],
+        reasons: [],
+      });
     }
     const view = buildGraphView(big);
     const bulk = view.nodes.find((n) => n.id === groupNodeId(0, 'ns/bulk'))!;
@@ -201,7 +220,10 @@ describe('annotateFindings', () => {
       evidence: [],
       remediation: '',
     });
-    const out = annotateFindings(model, [f('low', { kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' }), f('high', { kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' })]);
+    const out = annotateFindings(model, [
+      f('low', { kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' }),
+      f('high', { kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' }),
+    ]);
     const sa = out.nodes.find((n) => n.id === nodeId('ServiceAccount', 'drivers', 'plugin'))!;
     expect(sa).toMatchObject({ worstFinding: 'high', findingCount: 2 });
     expect(out.nodes.find((n) => n.id === nodeId('ClusterRoleBinding', undefined, 'driver'))!.worstFinding).toBe('high');

@@ -113,7 +113,8 @@ export function buildGraphView(model: GraphModel, options: GraphViewOptions = {}
     const existing = viewNodes.get(gid);
     if (existing) {
       existing.risky = existing.risky || n.risky;
-      if (n.worstFinding && (!existing.worstFinding || SEVERITIES.indexOf(n.worstFinding) < SEVERITIES.indexOf(existing.worstFinding))) existing.worstFinding = n.worstFinding;
+      if (n.worstFinding && (!existing.worstFinding || SEVERITIES.indexOf(n.worstFinding) < SEVERITIES.indexOf(existing.worstFinding)))
+        existing.worstFinding = n.worstFinding;
       if (n.findingCount) existing.findingCount = (existing.findingCount ?? 0) + n.findingCount;
       return;
     }

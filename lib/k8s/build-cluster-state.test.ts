@@ -73,7 +73,10 @@ describe('buildClusterState from `kubectl get -A -o json`', () => {
     expect(text).not.toContain('last-applied-configuration');
     expect(text).not.toContain('Q0FOQVJZ');
     expect(state.configMaps[0].dataKeys).toEqual(['api-key', 'settings.yaml']);
-    expect(state.pods[0].spec.containers[0].env).toEqual([{ name: 'WANDB_API_KEY' }, { name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } }]);
+    expect(state.pods[0].spec.containers[0].env).toEqual([
+      { name: 'WANDB_API_KEY' },
+      { name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } },
+    ]);
     expect(state.daemonSets[0].spec.template.spec.containers[0].env).toEqual([{ name: 'LICENSE' }]);
     expect(state.roleBindings[0].subjects).toEqual([]);
   });
@@ -95,7 +98,9 @@ describe('typed lists', () => {
     const claimList = {
       apiVersion: 'resource.k8s.io/v1beta1',
       kind: 'ResourceClaimList',
-      items: [{ metadata: { name: 'c', namespace: 'n' }, spec: { devices: { requests: [{ name: 'gpu', deviceClassName: 'gpu.example.com', adminAccess: true }] } } }],
+      items: [
+        { metadata: { name: 'c', namespace: 'n' }, spec: { devices: { requests: [{ name: 'gpu', deviceClassName: 'gpu.example.com', adminAccess: true }] } } },
+      ],
     };
     const state = buildClusterState(docs('lists.json', podList, roleList, claimList), source);
     expect(state.pods).toEqual([{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1', namespace: 'n' }, spec: { containers: [{ name: 'c' }] } }]);
@@ -124,7 +129,10 @@ describe('typed lists', () => {
   });
 
   it('counts items of a typed list of an unknown kind', () => {
-    const state = buildClusterState(docs('e.json', { apiVersion: 'v1', kind: 'EventList', items: [{ metadata: { name: 'a' } }, { metadata: { name: 'b' } }] }), source);
+    const state = buildClusterState(
+      docs('e.json', { apiVersion: 'v1', kind: 'EventList', items: [{ metadata: { name: 'a' } }, { metadata: { name: 'b' } }] }),
+      source,
+    );
     expect(state.warnings).toEqual(['ignored 2 objects of kinds dra-posture does not read: Event ×2']);
   });
 
@@ -158,7 +166,11 @@ describe('invalid objects', () => {
   });
 
   it('skip mode leaves the bad objects out with one warning each and loads the rest', () => {
-    const state = buildClusterState(docs('snapshot.yaml', pod('a'), badRole, 'just text', pod('b', 'tenant-a', { metadata: { namespace: 'tenant-a' } }), pod('c')), source, { onInvalid: 'skip' });
+    const state = buildClusterState(
+      docs('snapshot.yaml', pod('a'), badRole, 'just text', pod('b', 'tenant-a', { metadata: { namespace: 'tenant-a' } }), pod('c')),
+      source,
+      { onInvalid: 'skip' },
+    );
     expect(state.pods.map((p) => p.metadata.name)).toEqual(['a', 'c']);
     expect(state.clusterRoles).toEqual([]);
     expect(state.warnings).toEqual([
@@ -182,11 +194,18 @@ describe('invalid objects', () => {
 
   it('lists inside lists are refused', () => {
     const nested = { apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'List', items: [pod('p')] }] };
-    expect(errorOf(() => buildClusterState(docs('n.json', nested), source)).message).toBe('n.json: document 1, item 1 (List): items: lists nested in lists are not read');
+    expect(errorOf(() => buildClusterState(docs('n.json', nested), source)).message).toBe(
+      'n.json: document 1, item 1 (List): items: lists nested in lists are not read',
+    );
   });
 
   it('stops at the object cap whatever onInvalid says', () => {
-    const error = errorOf(() => buildClusterState(docs('big.json', { apiVersion: 'v1', kind: 'List', items: [pod('a'), pod('b'), pod('c')] }), source, { onInvalid: 'skip', maxObjects: 2 }));
+    const error = errorOf(() =>
+      buildClusterState(docs('big.json', { apiVersion: 'v1', kind: 'List', items: [pod('a'), pod('b'), pod('c')] }), source, {
+        onInvalid: 'skip',
+        maxObjects: 2,
+      }),
+    );
     expect(error.code).toBe('too_large');
     expect(error.message).toBe('big.json: document 1, item 3: more than 2 objects: this is over the object limit');
   });
@@ -212,7 +231,11 @@ describe('kinds, versions and duplicates', () => {
       { value: last, origin: { file: 'b.json', document: 0 } },
     ];
     const state = buildClusterState(items, source);
-    expect(state.pods.map((p) => `${p.metadata.namespace}/${p.metadata.name}:${p.status?.phase ?? '-'}`)).toEqual(['tenant-a/p:Running', 'tenant-b/p:-', 'tenant-a/q:-']);
+    expect(state.pods.map((p) => `${p.metadata.namespace}/${p.metadata.name}:${p.status?.phase ?? '-'}`)).toEqual([
+      'tenant-a/p:Running',
+      'tenant-b/p:-',
+      'tenant-a/q:-',
+    ]);
     expect(state.warnings).toEqual(['duplicate Pod "tenant-a/p": kept the last copy (b.json, document 1)']);
   });
 
@@ -230,7 +253,9 @@ describe('kinds, versions and duplicates', () => {
     expect(state.source).toEqual({ kind: 'snapshot', name: 'prod-eu', kubernetesVersion: 'v1.36.3', collectedAt: '2026-07-01T10:00:00Z' });
     expect(state.warnings).toEqual([]);
     const bad = { apiVersion: 'dra-posture.io/v1', kind: 'ClusterInfo', kubernetesVersion: 1.36 };
-    expect(errorOf(() => buildClusterState(docs('s.json', bad), source)).message).toBe('s.json: document 1 (ClusterInfo): kubernetesVersion: expected a string');
+    expect(errorOf(() => buildClusterState(docs('s.json', bad), source)).message).toBe(
+      's.json: document 1 (ClusterInfo): kubernetesVersion: expected a string',
+    );
   });
 
   it('does not change the SourceInfo it was given', () => {

@@ -43,10 +43,7 @@ interface AcceptedKind {
 }
 
 const ACCEPTED = new Map<string, AcceptedKind>(
-  KINDS.map((d) => [
-    d.kind,
-    { collection: d.collection, apiVersions: new Set(d.versions.map((v) => (d.group ? `${d.group}/${v}` : v))) },
-  ]),
+  KINDS.map((d) => [d.kind, { collection: d.collection, apiVersions: new Set(d.versions.map((v) => (d.group ? `${d.group}/${v}` : v))) }]),
 );
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

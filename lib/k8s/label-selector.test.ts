@@ -30,8 +30,18 @@ describe('matchesLabelSelector', () => {
     ['Exists without the key', { matchExpressions: [{ key: 'zone', operator: 'Exists' }] }, gpuTenant, false],
     ['DoesNotExist without the key', { matchExpressions: [{ key: 'zone', operator: 'DoesNotExist' }] }, gpuTenant, true],
     ['DoesNotExist with the key', { matchExpressions: [{ key: 'app', operator: 'DoesNotExist' }] }, gpuTenant, false],
-    ['matchLabels and matchExpressions are ANDed (both hold)', { matchLabels: { app: 'trainer' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['gpu'] }] }, gpuTenant, true],
-    ['matchLabels and matchExpressions are ANDed (one fails)', { matchLabels: { app: 'trainer' }, matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['gpu'] }] }, gpuTenant, false],
+    [
+      'matchLabels and matchExpressions are ANDed (both hold)',
+      { matchLabels: { app: 'trainer' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['gpu'] }] },
+      gpuTenant,
+      true,
+    ],
+    [
+      'matchLabels and matchExpressions are ANDed (one fails)',
+      { matchLabels: { app: 'trainer' }, matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['gpu'] }] },
+      gpuTenant,
+      false,
+    ],
     ['unknown operator matches nothing', { matchExpressions: [{ key: 'app', operator: 'Equals', values: ['trainer'] }] }, gpuTenant, false],
     ['Gt is not a LabelSelector operator', { matchExpressions: [{ key: 'n', operator: 'Gt', values: ['1'] }] }, { n: '5' }, false],
     ['operators are case-sensitive', { matchExpressions: [{ key: 'app', operator: 'in', values: ['trainer'] }] }, gpuTenant, false],
@@ -39,7 +49,12 @@ describe('matchesLabelSelector', () => {
     ['NotIn without values is invalid', { matchExpressions: [{ key: 'app', operator: 'NotIn' }] }, gpuTenant, false],
     ['Exists with values is invalid', { matchExpressions: [{ key: 'app', operator: 'Exists', values: ['trainer'] }] }, gpuTenant, false],
     ['DoesNotExist with values is invalid', { matchExpressions: [{ key: 'zone', operator: 'DoesNotExist', values: ['a'] }] }, gpuTenant, false],
-    ['an invalid requirement poisons the whole selector', { matchLabels: { app: 'trainer' }, matchExpressions: [{ key: 'bad key', operator: 'Exists' }] }, gpuTenant, false],
+    [
+      'an invalid requirement poisons the whole selector',
+      { matchLabels: { app: 'trainer' }, matchExpressions: [{ key: 'bad key', operator: 'Exists' }] },
+      gpuTenant,
+      false,
+    ],
     ['an invalid matchLabels key matches nothing', { matchLabels: { 'no spaces': 'x' } }, { 'no spaces': 'x' }, false],
     ['an invalid matchLabels value matches nothing', { matchLabels: { app: 'has space' } }, { app: 'has space' }, false],
     ['inherited properties are not labels', { matchExpressions: [{ key: 'constructor', operator: 'Exists' }] }, {}, false],
@@ -50,14 +65,14 @@ describe('matchesLabelSelector', () => {
 
   it('a compiled selector gives the same answers on many objects', () => {
     const match = compileLabelSelector({ matchLabels: { tier: 'gpu' }, matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['web'] }] });
-    const objects: (Record<string, string> | undefined)[] = [{ tier: 'gpu', app: 'trainer' }, { tier: 'gpu', app: 'web' }, { tier: 'gpu' }, { tier: 'cpu' }, undefined];
-    expect(objects.map((labels) => match(labels))).toEqual([
-      true,
-      false,
-      true,
-      false,
-      false,
-    ]);
+    const objects: (Record<string, string> | undefined)[] = [
+      { tier: 'gpu', app: 'trainer' },
+      { tier: 'gpu', app: 'web' },
+      { tier: 'gpu' },
+      { tier: 'cpu' },
+      undefined,
+    ];
+    expect(objects.map((labels) => match(labels))).toEqual([true, false, true, false, false]);
   });
 });
 

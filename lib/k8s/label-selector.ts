@@ -57,8 +57,7 @@ function compileRequirement(requirement: LabelSelectorRequirement): LabelMatcher
   const values = requirement.values ?? [];
   if (typeof key !== 'string' || !isValidLabelKey(key) || !Array.isArray(values)) return undefined;
   for (const value of values) if (typeof value !== 'string' || !isValidLabelValue(value)) return undefined;
-  const has = (labels: Labels): labels is Readonly<Record<string, string>> =>
-    labels !== null && labels !== undefined && Object.hasOwn(labels, key);
+  const has = (labels: Labels): labels is Readonly<Record<string, string>> => labels !== null && labels !== undefined && Object.hasOwn(labels, key);
   switch (operator) {
     case 'In': {
       if (values.length === 0) return undefined;

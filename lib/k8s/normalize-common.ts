@@ -58,17 +58,7 @@ function normalizeOwnerReference(r: RawObject): OwnerReference {
   return ref;
 }
 
-const META_FIELDS = fields(
-  'name',
-  'namespace',
-  'uid',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'generateName',
-  'creationTimestamp',
-  'resourceVersion',
-);
+const META_FIELDS = fields('name', 'namespace', 'uid', 'labels', 'annotations', 'ownerReferences', 'generateName', 'creationTimestamp', 'resourceVersion');
 
 /** Reads metadata `m`; `name` is required for top-level objects only. managedFields are never read. */
 function normalizeMetaValue(m: RawObject, nameRequired: boolean): Partial<ObjectMeta> {

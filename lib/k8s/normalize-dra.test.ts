@@ -19,7 +19,13 @@ const status = () => ({
   allocation: {
     devices: {
       results: [{ request: 'gpu', driver: 'gpu.nvidia.com', pool: 'gpu-h100-01', device: 'gpu-3', adminAccess: true }],
-      config: [{ source: 'FromClass', requests: ['gpu'], opaque: { driver: 'gpu.nvidia.com', parameters: { apiVersion: 'resource.nvidia.com/v1beta1', kind: 'GpuConfig' } } }],
+      config: [
+        {
+          source: 'FromClass',
+          requests: ['gpu'],
+          opaque: { driver: 'gpu.nvidia.com', parameters: { apiVersion: 'resource.nvidia.com/v1beta1', kind: 'GpuConfig' } },
+        },
+      ],
     },
     nodeSelector: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['gpu-h100-01'] }] }] },
     allocationTimestamp: '2026-07-01T10:00:02Z',
@@ -150,7 +156,13 @@ const expectedClaim: ResourceClaim = {
     allocation: {
       devices: {
         results: [{ request: 'gpu', driver: 'gpu.nvidia.com', pool: 'gpu-h100-01', device: 'gpu-3', adminAccess: true }],
-        config: [{ source: 'FromClass', requests: ['gpu'], opaque: { driver: 'gpu.nvidia.com', parameters: { apiVersion: 'resource.nvidia.com/v1beta1', kind: 'GpuConfig' } } }],
+        config: [
+          {
+            source: 'FromClass',
+            requests: ['gpu'],
+            opaque: { driver: 'gpu.nvidia.com', parameters: { apiVersion: 'resource.nvidia.com/v1beta1', kind: 'GpuConfig' } },
+          },
+        ],
       },
       nodeSelector: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['gpu-h100-01'] }] }] },
       allocationTimestamp: '2026-07-01T10:00:02Z',
@@ -183,7 +195,7 @@ describe('ResourceClaim normalisation', () => {
     expect(claimSpecRequestsAdminAccess(fromFlat.spec)).toBe(true);
     expect(claimSpecRequestsAdminAccess(fromExactly.spec)).toBe(true);
     const plain = claimV1beta1();
-    const request = ((plain.spec as { devices: { requests: Record<string, unknown>[] } }).devices.requests)[0];
+    const request = (plain.spec as { devices: { requests: Record<string, unknown>[] } }).devices.requests[0];
     delete request.adminAccess;
     const without = normalizeObject(plain, 'ResourceClaim', 'resource.k8s.io/v1beta1') as ResourceClaim;
     expect(claimSpecRequestsAdminAccess(without.spec)).toBe(false);
@@ -210,10 +222,10 @@ describe('ResourceClaim normalisation', () => {
 
   it('names the field when a v1beta1 flat request has a wrong type', () => {
     const raw = claimV1beta1();
-    ((raw.spec as { devices: { requests: Record<string, unknown>[] } }).devices.requests)[0].adminAccess = 'yes';
+    (raw.spec as { devices: { requests: Record<string, unknown>[] } }).devices.requests[0].adminAccess = 'yes';
     expect(() => normalizeObject(raw, 'ResourceClaim', 'resource.k8s.io/v1beta1')).toThrow(SnapshotError);
     const raw2 = claimV1beta1();
-    ((raw2.spec as { devices: { requests: Record<string, unknown>[] } }).devices.requests)[0].adminAccess = 'yes';
+    (raw2.spec as { devices: { requests: Record<string, unknown>[] } }).devices.requests[0].adminAccess = 'yes';
     try {
       normalizeObject(raw2, 'ResourceClaim', 'resource.k8s.io/v1beta1');
     } catch (e) {
@@ -277,7 +289,10 @@ describe('ResourceSlice normalisation', () => {
   const slice = (apiVersion: string, basic: boolean) => ({
     apiVersion,
     kind: 'ResourceSlice',
-    metadata: { name: 'gpu-h100-01-gpu.nvidia.com-x7k2p', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'gpu-h100-01', uid: 'n-1', controller: true }] },
+    metadata: {
+      name: 'gpu-h100-01-gpu.nvidia.com-x7k2p',
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'gpu-h100-01', uid: 'n-1', controller: true }],
+    },
     spec: {
       driver: 'gpu.nvidia.com',
       nodeName: 'gpu-h100-01',
@@ -288,7 +303,10 @@ describe('ResourceSlice normalisation', () => {
   const expected: ResourceSlice = {
     apiVersion: 'resource.k8s.io/v1',
     kind: 'ResourceSlice',
-    metadata: { name: 'gpu-h100-01-gpu.nvidia.com-x7k2p', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'gpu-h100-01', uid: 'n-1', controller: true }] },
+    metadata: {
+      name: 'gpu-h100-01-gpu.nvidia.com-x7k2p',
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'gpu-h100-01', uid: 'n-1', controller: true }],
+    },
     spec: {
       driver: 'gpu.nvidia.com',
       nodeName: 'gpu-h100-01',
@@ -322,10 +340,21 @@ describe('ResourceSlice normalisation', () => {
       apiVersion: 'resource.k8s.io/v1beta1',
       kind: 'ResourceSlice',
       metadata: { name: 'net' },
-      spec: { driver: 'net.example.com', nodeName: '', allNodes: true, pool: { name: 'fabric', generation: 1, resourceSliceCount: 1 }, devices: [{ name: 'nic-0', basic: { nodeName: '' } }] },
+      spec: {
+        driver: 'net.example.com',
+        nodeName: '',
+        allNodes: true,
+        pool: { name: 'fabric', generation: 1, resourceSliceCount: 1 },
+        devices: [{ name: 'nic-0', basic: { nodeName: '' } }],
+      },
     };
     const out = normalizeObject(raw, 'ResourceSlice', 'resource.k8s.io/v1beta1') as ResourceSlice;
-    expect(out.spec).toStrictEqual({ driver: 'net.example.com', pool: { name: 'fabric', generation: 1, resourceSliceCount: 1 }, allNodes: true, devices: [{ name: 'nic-0' }] });
+    expect(out.spec).toStrictEqual({
+      driver: 'net.example.com',
+      pool: { name: 'fabric', generation: 1, resourceSliceCount: 1 },
+      allNodes: true,
+      devices: [{ name: 'nic-0' }],
+    });
   });
 
   it('reads a YAML-number capacity and a bare-quantity capacity as strings', () => {
@@ -333,7 +362,12 @@ describe('ResourceSlice normalisation', () => {
       apiVersion: 'resource.k8s.io/v1',
       kind: 'ResourceSlice',
       metadata: { name: 's' },
-      spec: { driver: 'd', nodeName: 'n', pool: { name: 'n', generation: 1, resourceSliceCount: 1 }, devices: [{ name: 'a', capacity: { cores: { value: 8 }, memory: '16Gi' } }] },
+      spec: {
+        driver: 'd',
+        nodeName: 'n',
+        pool: { name: 'n', generation: 1, resourceSliceCount: 1 },
+        devices: [{ name: 'a', capacity: { cores: { value: 8 }, memory: '16Gi' } }],
+      },
     };
     const out = normalizeObject(raw, 'ResourceSlice', 'resource.k8s.io/v1') as ResourceSlice;
     expect(out.spec.devices?.[0].capacity).toStrictEqual({ cores: { value: '8' }, memory: { value: '16Gi' } });

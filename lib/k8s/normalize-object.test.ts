@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 
 import { normalizeObject } from './normalize-object';
 import { SnapshotError } from './snapshot-error';
-import type { ClusterRole, ClusterRoleBinding, ConfigMap, Deployment, Node, Pod, ResourceQuota, Role, ServiceAccount, ValidatingAdmissionPolicy } from './types';
+import type {
+  ClusterRole,
+  ClusterRoleBinding,
+  ConfigMap,
+  Deployment,
+  Node,
+  Pod,
+  ResourceQuota,
+  Role,
+  ServiceAccount,
+  ValidatingAdmissionPolicy,
+} from './types';
 
 const CANARY = 'CANARY-9f2';
 
@@ -57,7 +68,10 @@ function kubectlPod(): Record<string, unknown> {
       ],
       volumes: [
         { name: 'plugins', hostPath: { path: '/var/lib/kubelet/plugins', type: 'DirectoryOrCreate' } },
-        { name: 'token', projected: { defaultMode: 420, sources: [{ serviceAccountToken: { expirationSeconds: 3607, path: 'token' } }, { downwardAPI: { items: [] } }] } },
+        {
+          name: 'token',
+          projected: { defaultMode: 420, sources: [{ serviceAccountToken: { expirationSeconds: 3607, path: 'token' } }, { downwardAPI: { items: [] } }] },
+        },
         { name: 'scratch', emptyDir: {} },
       ],
     },
@@ -167,7 +181,11 @@ describe('normalizeObject: Pod', () => {
   });
 
   it.each([
-    ['spec.containers[0].securityContext.privileged', (p: any) => (p.spec.containers[0].securityContext.privileged = 'true'), 'expected a boolean (got a string)'],
+    [
+      'spec.containers[0].securityContext.privileged',
+      (p: any) => (p.spec.containers[0].securityContext.privileged = 'true'),
+      'expected a boolean (got a string)',
+    ],
     ['spec.containers[0].env[1].name', (p: any) => (p.spec.containers[0].env[1].name = 7), 'expected a string (got a number)'],
     ['spec.containers', (p: any) => delete p.spec.containers, 'missing (expected an array)'],
     ['spec.volumes[0].hostPath.path', (p: any) => delete p.spec.volumes[0].hostPath.path, 'missing (expected a string)'],
@@ -214,13 +232,28 @@ describe('normalizeObject: Pod', () => {
 
 describe('normalizeObject: other kinds', () => {
   it('ConfigMap keeps only the keys of data and binaryData', () => {
-    const raw = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-root-ca.crt', namespace: 'x' }, data: { 'ca.crt': CANARY, 'app.yaml': CANARY }, binaryData: { blob: 'AAA=' } };
+    const raw = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'kube-root-ca.crt', namespace: 'x' },
+      data: { 'ca.crt': CANARY, 'app.yaml': CANARY },
+      binaryData: { blob: 'AAA=' },
+    };
     const out = normalizeObject(raw, 'ConfigMap', 'v1');
-    expect(out).toStrictEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-root-ca.crt', namespace: 'x' }, dataKeys: ['ca.crt', 'app.yaml', 'blob'] } satisfies ConfigMap);
+    expect(out).toStrictEqual({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'kube-root-ca.crt', namespace: 'x' },
+      dataKeys: ['ca.crt', 'app.yaml', 'blob'],
+    } satisfies ConfigMap);
   });
 
   it('ConfigMap without data has no dataKeys; an exported one keeps them', () => {
-    expect(normalizeObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } }, 'ConfigMap', 'v1')).toStrictEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } });
+    expect(normalizeObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } }, 'ConfigMap', 'v1')).toStrictEqual({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'a' },
+    });
     expect(normalizeObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, dataKeys: ['k'] }, 'ConfigMap', 'v1')).toStrictEqual({
       apiVersion: 'v1',
       kind: 'ConfigMap',
@@ -268,14 +301,25 @@ describe('normalizeObject: other kinds', () => {
   });
 
   it('a rule without verbs names the rule', () => {
-    const raw = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'x' }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: 'create' }] };
+    const raw = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'x' },
+      rules: [{ apiGroups: ['*'], resources: ['*'], verbs: 'create' }],
+    };
     expect(errorOf(() => normalizeObject(raw, 'ClusterRole', 'rbac.authorization.k8s.io/v1')).message).toBe(
       'rules[0].verbs: expected an array of strings (got a string)',
     );
   });
 
   it('ClusterRoleBinding: subjects null reads as [], roleRef required', () => {
-    const raw = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'b' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: null };
+    const raw = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'b' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+      subjects: null,
+    };
     expect(normalizeObject(raw, 'ClusterRoleBinding', 'rbac.authorization.k8s.io/v1')).toStrictEqual({
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRoleBinding',
@@ -293,10 +337,16 @@ describe('normalizeObject: other kinds', () => {
       kind: 'RoleBinding',
       metadata: { name: 'b', namespace: 'n' },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' },
-      subjects: [{ kind: 'ServiceAccount', name: 'sa', namespace: 'n', extra: 1 }, { kind: 'Group', name: 'devs', apiGroup: 'rbac.authorization.k8s.io' }],
+      subjects: [
+        { kind: 'ServiceAccount', name: 'sa', namespace: 'n', extra: 1 },
+        { kind: 'Group', name: 'devs', apiGroup: 'rbac.authorization.k8s.io' },
+      ],
     };
     const out = normalizeObject(raw, 'RoleBinding', 'rbac.authorization.k8s.io/v1') as ClusterRoleBinding;
-    expect(out.subjects).toStrictEqual([{ kind: 'ServiceAccount', name: 'sa', namespace: 'n' }, { kind: 'Group', name: 'devs', apiGroup: 'rbac.authorization.k8s.io' }]);
+    expect(out.subjects).toStrictEqual([
+      { kind: 'ServiceAccount', name: 'sa', namespace: 'n' },
+      { kind: 'Group', name: 'devs', apiGroup: 'rbac.authorization.k8s.io' },
+    ]);
   });
 
   it('Deployment keeps replicas, selector and the pod template (env values stripped)', () => {
@@ -317,7 +367,11 @@ describe('normalizeObject: other kinds', () => {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'web', namespace: 'tenant-a' },
-      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { spec: { containers: [{ name: 'web', env: [{ name: 'K' }] }] }, metadata: { labels: { app: 'web' } } } },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'web' } },
+        template: { spec: { containers: [{ name: 'web', env: [{ name: 'K' }] }] }, metadata: { labels: { app: 'web' } } },
+      },
     } satisfies Deployment);
   });
 
@@ -325,7 +379,12 @@ describe('normalizeObject: other kinds', () => {
     const ds = { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'd' }, spec: { selector: {} } };
     expect(errorOf(() => normalizeObject(ds, 'DaemonSet', 'apps/v1')).message).toBe('spec.template: missing (expected an object)');
     const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'r' }, spec: { replicas: 0 } };
-    expect(normalizeObject(rs, 'ReplicaSet', 'apps/v1')).toStrictEqual({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'r' }, spec: { replicas: 0 } });
+    expect(normalizeObject(rs, 'ReplicaSet', 'apps/v1')).toStrictEqual({
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'r' },
+      spec: { replicas: 0 },
+    });
   });
 
   it('Node keeps taints, unschedulable, conditions and kubeletVersion', () => {
@@ -350,7 +409,13 @@ describe('normalizeObject: other kinds', () => {
   });
 
   it('ServiceAccount keeps secret and pull-secret names', () => {
-    const raw = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'gpu-driver', namespace: 'gpu-operator' }, secrets: [{ name: 'tok', namespace: 'gpu-operator', kind: 'Secret' }], automountServiceAccountToken: false };
+    const raw = {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'gpu-driver', namespace: 'gpu-operator' },
+      secrets: [{ name: 'tok', namespace: 'gpu-operator', kind: 'Secret' }],
+      automountServiceAccountToken: false,
+    };
     expect(normalizeObject(raw, 'ServiceAccount', 'v1')).toStrictEqual({
       apiVersion: 'v1',
       kind: 'ServiceAccount',
@@ -385,7 +450,10 @@ describe('normalizeObject: other kinds', () => {
       metadata: { name: 'deny-admin-access' },
       spec: {
         failurePolicy: 'Fail',
-        matchConstraints: { resourceRules: [{ apiGroups: ['resource.k8s.io'], apiVersions: ['*'], operations: ['CREATE'], resources: ['resourceclaims'] }], matchPolicy: 'Equivalent' },
+        matchConstraints: {
+          resourceRules: [{ apiGroups: ['resource.k8s.io'], apiVersions: ['*'], operations: ['CREATE'], resources: ['resourceclaims'] }],
+          matchPolicy: 'Equivalent',
+        },
         variables: [{ name: 'admin', expression: 'object.spec.devices.requests.exists(r, r.exactly.adminAccess)' }],
         validations: [{ expression: '!variables.admin', message: 'no admin access' }],
       },

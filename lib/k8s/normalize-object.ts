@@ -386,7 +386,11 @@ function normalizeWorkload(o: RawObject, kind: Workload['kind'], apiVersion: str
   const replicas = kind === 'DaemonSet' ? undefined : optNumber(spec.replicas, 'replicas');
   leave();
   const specFields = kind === 'DaemonSet' ? DAEMON_SET_SPEC_FIELDS : WORKLOAD_SPEC_FIELDS;
-  const specOut = (isClean(spec, specFields) ? spec : {}) as unknown as { replicas?: number; selector?: DaemonSet['spec']['selector']; template?: DaemonSet['spec']['template'] };
+  const specOut = (isClean(spec, specFields) ? spec : {}) as unknown as {
+    replicas?: number;
+    selector?: DaemonSet['spec']['selector'];
+    template?: DaemonSet['spec']['template'];
+  };
   if (replicas !== undefined) specOut.replicas = replicas;
   if (selector !== undefined) specOut.selector = selector;
   if (template !== undefined) specOut.template = template;

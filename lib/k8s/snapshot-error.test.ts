@@ -4,8 +4,14 @@ import { SnapshotError, isSnapshotError } from './snapshot-error';
 
 describe('SnapshotError', () => {
   it.each([
-    [{ file: 'snapshot.yaml', document: 2, object: 'ClusterRole "x"', path: 'rules[0].verbs' }, 'snapshot.yaml: document 3 (ClusterRole "x"): rules[0].verbs: expected an array of strings'],
-    [{ file: 'dump.json', document: 0, item: 41, object: 'Pod "ns/p"', path: 'spec.containers[2].securityContext.privileged' }, 'dump.json: document 1, item 42 (Pod "ns/p"): spec.containers[2].securityContext.privileged: expected an array of strings'],
+    [
+      { file: 'snapshot.yaml', document: 2, object: 'ClusterRole "x"', path: 'rules[0].verbs' },
+      'snapshot.yaml: document 3 (ClusterRole "x"): rules[0].verbs: expected an array of strings',
+    ],
+    [
+      { file: 'dump.json', document: 0, item: 41, object: 'Pod "ns/p"', path: 'spec.containers[2].securityContext.privileged' },
+      'dump.json: document 1, item 42 (Pod "ns/p"): spec.containers[2].securityContext.privileged: expected an array of strings',
+    ],
     [{ file: 'bad.yaml', document: 1, line: 7 }, 'bad.yaml: document 2, line 7: expected an array of strings'],
     [{ path: 'metadata.name' }, 'metadata.name: expected an array of strings'],
     [{}, 'expected an array of strings'],
@@ -22,7 +28,12 @@ describe('SnapshotError', () => {
   it('locate fills only what is missing and rewrites the message', () => {
     const error = new SnapshotError('forbidden key', { path: 'metadata.labels' });
     error.locate({ file: 'a.json', document: 4, path: 'ignored', object: 'Pod "p"' });
-    expect([error.file, error.document, error.path, error.message]).toEqual(['a.json', 4, 'metadata.labels', 'a.json: document 5 (Pod "p"): metadata.labels: forbidden key']);
+    expect([error.file, error.document, error.path, error.message]).toEqual([
+      'a.json',
+      4,
+      'metadata.labels',
+      'a.json: document 5 (Pod "p"): metadata.labels: forbidden key',
+    ]);
   });
 
   it('is an Error with a name and keeps its code', () => {

@@ -51,12 +51,19 @@ describe('buildReport', () => {
     ]);
     expect(writers('cp-1')).toEqual(['node-authorizer own-node system:node:cp-1', 'rbac all-nodes system:masters', 'rbac all-nodes intel-reporter']);
     const claims = writersOfNode(report, 'gpu-1').claimStatusWriters.map((w) => `${w.driver} ${w.mode} ${w.subject.kind}/${w.subject.name}`);
-    expect(claims).toEqual(['gpu.example.com associated-node ServiceAccount/plugin', 'gpu.example.com arbitrary-node Group/gpu-ops', 'gpu.example.com arbitrary-node Group/system:masters']);
+    expect(claims).toEqual([
+      'gpu.example.com associated-node ServiceAccount/plugin',
+      'gpu.example.com arbitrary-node Group/gpu-ops',
+      'gpu.example.com arbitrary-node Group/system:masters',
+    ]);
   });
 
   it('writers of every node are listed once, not on each node', () => {
     expect(report.allNodes.statusWriters.map((w) => `${w.mode} ${w.subject.name}`)).toEqual(['rbac system:masters', 'rbac intel-reporter']);
-    expect(report.allNodes.claimStatusWriters.map((w) => `${w.driver} ${w.subject.name}`)).toEqual(['gpu.example.com gpu-ops', 'gpu.example.com system:masters']);
+    expect(report.allNodes.claimStatusWriters.map((w) => `${w.driver} ${w.subject.name}`)).toEqual([
+      'gpu.example.com gpu-ops',
+      'gpu.example.com system:masters',
+    ]);
     for (const n of report.nodes) expect(n.statusWriters.filter((w) => w.scope === 'all-nodes')).toEqual([]);
     expect(report.nodes.find((x) => x.name === 'gpu-1')!.claimDrivers).toEqual(['gpu.example.com']);
     expect(report.nodes.find((x) => x.name === 'gpu-1')!.claimStatusWriters.map((w) => w.subject.name)).toEqual(['plugin']);
@@ -120,7 +127,9 @@ describe('renderReportMarkdown', () => {
     expect(md.startsWith('# DRA posture report\n\nSource: snapshot small-cluster · Kubernetes v1.36.1 · collected 2026-08-01T00:00:00Z\n')).toBe(true);
     expect(md).toContain(`| Critical | ${report.summary.critical} |`);
     expect(md).toContain('## Node status writers');
-    expect(md).toContain('Every node:\n\n| Subject | Mode |\n|---|---|\n| Group system:masters | rbac |\n| ServiceAccount kube-system/intel-reporter | rbac |\n');
+    expect(md).toContain(
+      'Every node:\n\n| Subject | Mode |\n|---|---|\n| Group system:masters | rbac |\n| ServiceAccount kube-system/intel-reporter | rbac |\n',
+    );
     expect(md).toContain('| cp-1 | User system:node:cp-1 (node-authorizer) | – |');
     expect(md).toContain('| gpu-1 | User system:node:gpu-1 (node-authorizer)<br>ServiceAccount kube-system/reporter (constrained-impersonation) |');
     expect(md).toContain('| tenant-a | dra | gpu.example.com.deviceclass.resource.k8s.io/devices | 40 | 30 | 33 ⚠ |');
@@ -131,7 +140,14 @@ describe('renderReportMarkdown', () => {
 
   it('escapes | and backticks in names', () => {
     expect(md).toContain('| isolated\\|gpu | gpu.example.com | configured | – |');
-    const weird = { ...report, findings: [], nodes: [], quotas: [], deviceClasses: [{ name: 'a`b|c', driver: null, zeroing: 'unknown' as const, usedByNamespaces: [] }], warnings: [] };
+    const weird = {
+      ...report,
+      findings: [],
+      nodes: [],
+      quotas: [],
+      deviceClasses: [{ name: 'a`b|c', driver: null, zeroing: 'unknown' as const, usedByNamespaces: [] }],
+      warnings: [],
+    };
     expect(renderReportMarkdown(weird)).toContain('| a\\`b\\|c | – | unknown | – |');
   });
 });

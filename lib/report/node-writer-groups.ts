@@ -13,6 +13,11 @@ export function groupNodeWriters(report: Pick<Report, 'nodes' | 'allNodes'>): No
   return {
     everyNode: report.allNodes.statusWriters,
     everyClaim: report.allNodes.claimStatusWriters,
-    perNode: report.nodes.map((n) => ({ name: n.name, statusWriters: n.statusWriters, claimDrivers: n.claimDrivers, claimStatusWriters: n.claimStatusWriters })),
+    perNode: report.nodes.map((n) => ({
+      name: n.name,
+      statusWriters: n.statusWriters,
+      claimDrivers: n.claimDrivers,
+      claimStatusWriters: n.claimStatusWriters,
+    })),
   };
 }

@@ -25,7 +25,9 @@ describe('renderReportHtml', () => {
     const hostile: Report = {
       ...report,
       source: { ...report.source, name: '<script>alert(1)</script>' },
-      findings: report.findings.slice(0, 1).map((f) => ({ ...f, message: '<img src=x onerror=alert(1)>', subjects: [{ kind: 'User', name: '"><svg onload=alert(1)>' }] })),
+      findings: report.findings
+        .slice(0, 1)
+        .map((f) => ({ ...f, message: '<img src=x onerror=alert(1)>', subjects: [{ kind: 'User', name: '"><svg onload=alert(1)>' }] })),
       deviceClasses: [{ name: "x' onmouseover='alert(1)", driver: null, zeroing: 'missing', usedByNamespaces: ['<b>'] }],
     };
     const html = renderReportHtml(hostile, options);

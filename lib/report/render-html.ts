@@ -60,7 +60,8 @@ function renderFinding(f: Finding): string {
   return parts.join('');
 }
 
-const writer = (w: NodeStatusWriter) => `${h(describeSubjectRef(w.subject))} <span class="muted">(${h(w.mode)}${w.scope === 'own-node' ? '' : `, ${h(w.scope)}`})</span>`;
+const writer = (w: NodeStatusWriter) =>
+  `${h(describeSubjectRef(w.subject))} <span class="muted">(${h(w.mode)}${w.scope === 'own-node' ? '' : `, ${h(w.scope)}`})</span>`;
 
 function* renderNodes(report: Report): Generator<string> {
   yield '<section class="section" id="node-writers"><h2>Node writers</h2>';
@@ -84,7 +85,8 @@ function* renderNodes(report: Report): Generator<string> {
   for (const n of groups.perNode) {
     const own = n.statusWriters.map(writer).join('<br>') || '–';
     const drivers = n.claimDrivers.map(h).join('<br>') || '–';
-    const claims = n.claimStatusWriters.map((w) => `${h(w.driver)}: ${h(describeSubjectRef(w.subject))} <span class="muted">(${h(w.mode)})</span>`).join('<br>') || '–';
+    const claims =
+      n.claimStatusWriters.map((w) => `${h(w.driver)}: ${h(describeSubjectRef(w.subject))} <span class="muted">(${h(w.mode)})</span>`).join('<br>') || '–';
     yield `<tr><td>${h(n.name)}</td><td>${own}</td><td>${drivers}</td><td>${claims}</td></tr>`;
   }
   yield '</tbody></table></section>';

@@ -79,7 +79,7 @@ function renderNodes(report: Report): string[] {
     for (const w of anyClaim) lines.push(`| ${e(w.driver)} | ${e(describeSubjectRef(w.subject))} | ${w.mode} |`);
     lines.push('');
   }
-  lines.push('| Node | Status writers (own node or named) | Claim drivers | Claim status writers (beyond every node\'s) |', '|---|---|---|---|');
+  lines.push("| Node | Status writers (own node or named) | Claim drivers | Claim status writers (beyond every node's) |", '|---|---|---|---|');
   for (const n of report.nodes) {
     const own = n.statusWriters.map(writerText);
     const claims = n.claimStatusWriters.map(claimWriterText);
@@ -95,7 +95,9 @@ function renderQuotas(report: Report): string[] {
   lines.push('| Namespace | ResourceQuota | Resource | Hard | Used (reported) | Used (computed) |', '|---|---|---|---|---|---|');
   for (const q of report.quotas) {
     const differs = q.used !== null && q.used !== q.computedUsed ? ' ⚠' : '';
-    lines.push(`| ${e(q.namespace)} | ${e(q.name)} | ${e(q.resource)} | ${e(q.hard)} | ${q.used === null ? '–' : e(q.used)} | ${e(q.computedUsed)}${differs} |`);
+    lines.push(
+      `| ${e(q.namespace)} | ${e(q.name)} | ${e(q.resource)} | ${e(q.hard)} | ${q.used === null ? '–' : e(q.used)} | ${e(q.computedUsed)}${differs} |`,
+    );
   }
   lines.push('');
   return lines;

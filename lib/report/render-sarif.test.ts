@@ -23,7 +23,15 @@ describe('report -o sarif', () => {
     const report = buildReport(await loadDemo());
     const log = JSON.parse(renderReportSarif(report, { toolVersion: '1.2.3' })) as {
       version: string;
-      runs: { tool: { driver: { rules: { id: string; help: { text: string } }[] } }; results: { ruleId: string; ruleIndex: number; locations: { logicalLocations: { fullyQualifiedName: string }[] }[]; properties: { remediation: string } }[] }[];
+      runs: {
+        tool: { driver: { rules: { id: string; help: { text: string } }[] } };
+        results: {
+          ruleId: string;
+          ruleIndex: number;
+          locations: { logicalLocations: { fullyQualifiedName: string }[] }[];
+          properties: { remediation: string };
+        }[];
+      }[];
     };
     const validate = validator();
     expect(validate(log), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);

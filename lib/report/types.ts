@@ -7,12 +7,35 @@ export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const
 export type Severity = (typeof SEVERITIES)[number];
 
 export type CheckId =
-  | 'DRA001' | 'DRA002' | 'DRA003' | 'DRA004' | 'DRA005' | 'DRA006' | 'DRA007' | 'DRA008' | 'DRA009'
-  | 'NODE001' | 'NODE002' | 'NODE003' | 'NODE004' | 'NODE005'
-  | 'CLAIM001' | 'CLAIM002' | 'CLAIM003' | 'CLAIM004' | 'CLAIM005'
-  | 'QUOTA001' | 'QUOTA002' | 'QUOTA003' | 'QUOTA004'
-  | 'ZERO001' | 'ZERO002'
-  | 'POD001' | 'POD002' | 'POD003' | 'POD004';
+  | 'DRA001'
+  | 'DRA002'
+  | 'DRA003'
+  | 'DRA004'
+  | 'DRA005'
+  | 'DRA006'
+  | 'DRA007'
+  | 'DRA008'
+  | 'DRA009'
+  | 'NODE001'
+  | 'NODE002'
+  | 'NODE003'
+  | 'NODE004'
+  | 'NODE005'
+  | 'CLAIM001'
+  | 'CLAIM002'
+  | 'CLAIM003'
+  | 'CLAIM004'
+  | 'CLAIM005'
+  | 'QUOTA001'
+  | 'QUOTA002'
+  | 'QUOTA003'
+  | 'QUOTA004'
+  | 'ZERO001'
+  | 'ZERO002'
+  | 'POD001'
+  | 'POD002'
+  | 'POD003'
+  | 'POD004';
 
 /** One step of why a finding exists: a grant (binding → role → rule) or an object field. */
 export type Evidence =

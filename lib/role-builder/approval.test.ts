@@ -27,10 +27,19 @@ describe('checkApprovedYaml', () => {
   it('valid only when the digest matches the annotation and the latest recorded decision approves it', () => {
     expect(checkApprovedYaml(approved, [record('approve', '2026-02-01T00:00:00.000Z')])).toMatchObject({ status: 'valid', record: { approver: 'Ada' } });
     // A later rejection wins over an earlier approval.
-    expect(checkApprovedYaml(approved, [record('approve', '2026-02-01T00:00:00.000Z'), record('reject', '2026-03-01T00:00:00.000Z', 'Bob')])).toMatchObject({ status: 'rejected', record: { approver: 'Bob' } });
+    expect(checkApprovedYaml(approved, [record('approve', '2026-02-01T00:00:00.000Z'), record('reject', '2026-03-01T00:00:00.000Z', 'Bob')])).toMatchObject({
+      status: 'rejected',
+      record: { approver: 'Bob' },
+    });
     expect(checkApprovedYaml(approved, [])).toMatchObject({ status: 'unknown', reason: 'no decision about this YAML is recorded in this store' });
-    expect(checkApprovedYaml(plain, [record('approve', '2026-02-01T00:00:00.000Z')])).toMatchObject({ status: 'unknown', reason: 'the YAML carries no dra-posture.io/yaml-sha256 annotation' });
-    expect(checkApprovedYaml(approved.replace('tenant-a', 'tenant-z'), [record('approve', '2026-02-01T00:00:00.000Z')])).toMatchObject({ status: 'modified', claimed: sha });
+    expect(checkApprovedYaml(plain, [record('approve', '2026-02-01T00:00:00.000Z')])).toMatchObject({
+      status: 'unknown',
+      reason: 'the YAML carries no dra-posture.io/yaml-sha256 annotation',
+    });
+    expect(checkApprovedYaml(approved.replace('tenant-a', 'tenant-z'), [record('approve', '2026-02-01T00:00:00.000Z')])).toMatchObject({
+      status: 'modified',
+      claimed: sha,
+    });
     expect(checkApprovedYaml('key: [unclosed', [])).toMatchObject({ status: 'unreadable' });
   });
 

@@ -55,7 +55,10 @@ export function latestDecision(records: readonly ApprovalRecord[], yamlSha256: s
 }
 
 /** The approved export of a recorded approval, or undefined when today's builder no longer produces the same YAML. */
-export function approvedYamlFor(record: ApprovalRecord, build: (input: BuildInput) => { yaml: string; approved: (stamp: { approvedBy: string; approvedAt: string; yamlSha256: string }) => string }): string | undefined {
+export function approvedYamlFor(
+  record: ApprovalRecord,
+  build: (input: BuildInput) => { yaml: string; approved: (stamp: { approvedBy: string; approvedAt: string; yamlSha256: string }) => string },
+): string | undefined {
   if (record.decision !== 'approve') return undefined;
   const { yaml, approved } = build(record.input);
   if (sha256Hex(yaml) !== record.yamlSha256) return undefined;

@@ -7,7 +7,9 @@ import { PERSONAS } from './personas/registry';
 import { PERSONA_IDS, type BuildInput } from './types';
 
 const rulesOf = (input: BuildInput, kind: 'ClusterRole' | 'Role'): PolicyRule[] =>
-  buildBundle(input).objects.filter((o) => o.object.kind === kind).flatMap((o) => (o.object as unknown as { rules: PolicyRule[] }).rules);
+  buildBundle(input)
+    .objects.filter((o) => o.object.kind === kind)
+    .flatMap((o) => (o.object as unknown as { rules: PolicyRule[] }).rules);
 
 describe('buildBundle', () => {
   it('has one persona per required id, registered under its own id', () => {
@@ -30,7 +32,14 @@ describe('buildBundle', () => {
   it('node-local-driver: associated-node verbs only, scoped to the drivers, plus the node-pinning policy', () => {
     const input: BuildInput = { ...GOLDEN_INPUTS['node-local-driver'], drivers: ['gpu.example.com', 'net.example.com'] };
     const driverRules = rulesOf(input, 'ClusterRole').filter((r) => r.resources?.includes('resourceclaims/driver'));
-    expect(driverRules).toEqual([{ apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], verbs: ['associated-node:update', 'associated-node:patch'], resourceNames: ['gpu.example.com', 'net.example.com'] }]);
+    expect(driverRules).toEqual([
+      {
+        apiGroups: ['resource.k8s.io'],
+        resources: ['resourceclaims/driver'],
+        verbs: ['associated-node:update', 'associated-node:patch'],
+        resourceNames: ['gpu.example.com', 'net.example.com'],
+      },
+    ]);
     const kinds = buildBundle(input).objects.map((o) => o.object.kind);
     expect(kinds).toEqual(['ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']);
     const vap = buildBundle(input).objects[3].object as unknown as { spec: { matchConditions: { expression: string }[]; variables: { expression: string }[] } };
@@ -40,7 +49,12 @@ describe('buildBundle', () => {
 
   it('multi-node-controller: arbitrary-node verbs scoped to the drivers', () => {
     const r = rulesOf(GOLDEN_INPUTS['multi-node-controller'], 'ClusterRole').find((x) => x.resources?.includes('resourceclaims/driver'));
-    expect(r).toEqual({ apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], verbs: ['arbitrary-node:update', 'arbitrary-node:patch'], resourceNames: ['compute-domain.nvidia.com'] });
+    expect(r).toEqual({
+      apiGroups: ['resource.k8s.io'],
+      resources: ['resourceclaims/driver'],
+      verbs: ['arbitrary-node:update', 'arbitrary-node:patch'],
+      resourceNames: ['compute-domain.nvidia.com'],
+    });
   });
 
   it('scheduler: resourceclaims/binding at cluster scope without resourceNames (checked with namespace "" and name "")', () => {
@@ -60,7 +74,12 @@ describe('buildBundle', () => {
   it('tenant: claims and templates in a Role of its namespace, DeviceClasses read-only through a ClusterRole', () => {
     const input: BuildInput = { persona: 'tenant', identity: { kind: 'Group', name: 'team-b' }, drivers: [], namespace: 'tenant-b' };
     const b = buildBundle(input);
-    expect(b.objects.map((o) => `${o.object.kind}/${o.object.metadata.namespace ?? ''}`)).toEqual(['ClusterRole/', 'ClusterRoleBinding/', 'Role/tenant-b', 'RoleBinding/tenant-b']);
+    expect(b.objects.map((o) => `${o.object.kind}/${o.object.metadata.namespace ?? ''}`)).toEqual([
+      'ClusterRole/',
+      'ClusterRoleBinding/',
+      'Role/tenant-b',
+      'RoleBinding/tenant-b',
+    ]);
     expect(rulesOf(input, 'ClusterRole')).toEqual([{ apiGroups: ['resource.k8s.io'], resources: ['deviceclasses'], verbs: ['get', 'list', 'watch'] }]);
     expect(rulesOf(input, 'Role').flatMap((r) => r.resources)).toEqual(['resourceclaims', 'resourceclaimtemplates']);
   });
@@ -89,14 +108,24 @@ describe('checkInput', () => {
     expect(checkInput({ persona: 'node-local-driver', identity: { kind: 'ServiceAccount', namespace: 'ns', name: 'sa', create: true }, drivers: [] })).toEqual([
       'drivers: the node-local-driver persona needs at least one driver name (e.g. gpu.example.com)',
     ]);
-    expect(checkInput({ persona: 'node-readiness-reporter', identity: { kind: 'User', name: 'bob' }, drivers: [] })[0]).toMatch(/^identity: .*needs a ServiceAccount/);
-    expect(checkInput({ persona: 'tenant', identity: { kind: 'Group', name: 'team' }, drivers: [] })).toEqual(['namespace: the tenant persona needs a namespace for a Group']);
-    expect(checkInput({ persona: 'auditor', identity: { kind: 'ServiceAccount', namespace: 'Bad_NS', name: 'sa', create: true }, drivers: ['not a driver'] })).toEqual([
+    expect(checkInput({ persona: 'node-readiness-reporter', identity: { kind: 'User', name: 'bob' }, drivers: [] })[0]).toMatch(
+      /^identity: .*needs a ServiceAccount/,
+    );
+    expect(checkInput({ persona: 'tenant', identity: { kind: 'Group', name: 'team' }, drivers: [] })).toEqual([
+      'namespace: the tenant persona needs a namespace for a Group',
+    ]);
+    expect(
+      checkInput({ persona: 'auditor', identity: { kind: 'ServiceAccount', namespace: 'Bad_NS', name: 'sa', create: true }, drivers: ['not a driver'] }),
+    ).toEqual([
       'identity.namespace: "Bad_NS" is not a valid namespace name',
       'drivers: "not a driver" is not a valid driver name (a DNS subdomain of at most 63 characters)',
     ]);
-    expect(checkInput({ persona: 'auditor', identity: { kind: 'Group', name: 'system:masters' }, drivers: [] })).toEqual(['identity.name: refusing to bind group "system:masters"']);
-    expect(checkInput({ persona: 'auditor', identity: { kind: 'User', name: 'eve\n---\nkind: ClusterRoleBinding' }, drivers: [] })).toEqual(['identity.name: a User name may not contain line breaks or control characters']);
+    expect(checkInput({ persona: 'auditor', identity: { kind: 'Group', name: 'system:masters' }, drivers: [] })).toEqual([
+      'identity.name: refusing to bind group "system:masters"',
+    ]);
+    expect(checkInput({ persona: 'auditor', identity: { kind: 'User', name: 'eve\n---\nkind: ClusterRoleBinding' }, drivers: [] })).toEqual([
+      'identity.name: a User name may not contain line breaks or control characters',
+    ]);
     expect(checkInput({ persona: 'nope' as never, identity: { kind: 'Group', name: 'g' }, drivers: [] })).toEqual(['persona: unknown persona "nope"']);
   });
 

@@ -64,7 +64,13 @@ export function buildBundle(input: BuildInput): RoleBundle {
     });
     objects.push({
       reason: `grants ClusterRole ${name} to ${who} in every namespace`,
-      object: { apiVersion: RBAC_V1, kind: 'ClusterRoleBinding', metadata: { name, labels }, roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name }, subjects: [subject] },
+      object: {
+        apiVersion: RBAC_V1,
+        kind: 'ClusterRoleBinding',
+        metadata: { name, labels },
+        roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name },
+        subjects: [subject],
+      },
     });
   }
   const ns = effectiveNamespace(input);
@@ -76,7 +82,13 @@ export function buildBundle(input: BuildInput): RoleBundle {
     });
     objects.push({
       reason: `grants Role ${name} to ${who} in namespace ${ns} only`,
-      object: { apiVersion: RBAC_V1, kind: 'RoleBinding', metadata: { name, namespace: ns, labels }, roleRef: { apiGroup: RBAC, kind: 'Role', name }, subjects: [subject] },
+      object: {
+        apiVersion: RBAC_V1,
+        kind: 'RoleBinding',
+        metadata: { name, namespace: ns, labels },
+        roleRef: { apiGroup: RBAC, kind: 'Role', name },
+        subjects: [subject],
+      },
     });
   }
   if (persona.id === 'node-local-driver' && input.identity.kind === 'ServiceAccount') {

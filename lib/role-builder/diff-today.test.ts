@@ -18,7 +18,13 @@ describe('diffAgainstToday', () => {
     const d = diffFor(demo, GOLDEN_INPUTS['node-local-driver']);
     expect(d.noGrantsToday).toBe(true);
     expect(d.toRemove).toEqual([]);
-    expect(d.missing.map((m) => m.rule.rule.resources)).toEqual([['resourceslices'], ['resourceclaims'], ['resourceclaims/status'], ['resourceclaims/driver'], ['nodes']]);
+    expect(d.missing.map((m) => m.rule.rule.resources)).toEqual([
+      ['resourceslices'],
+      ['resourceclaims'],
+      ['resourceclaims/status'],
+      ['resourceclaims/driver'],
+      ['nodes'],
+    ]);
   });
 
   it('the NVIDIA kubelet plugin: extra grants to remove, including the unscoped arbitrary-node rule, and the associated-node rule it lacks', () => {
@@ -31,15 +37,26 @@ describe('diffAgainstToday', () => {
     expect(removed).toContain('nv-status-writer#1 resourceclaims/driver arbitrary-node:update,arbitrary-node:patch');
     expect(removed.some((r) => r.includes(' nodes ') && r.includes('update'))).toBe(true);
     // A rule the bundle covers (resourceclaims get/list/watch) is not listed.
-    expect(d.toRemove.some((g) => g.rule.resources?.join() === 'resourceclaims' && g.rule.verbs.every((v) => ['get', 'list', 'watch'].includes(v)))).toBe(false);
+    expect(d.toRemove.some((g) => g.rule.resources?.join() === 'resourceclaims' && g.rule.verbs.every((v) => ['get', 'list', 'watch'].includes(v)))).toBe(
+      false,
+    );
     expect(d.missing.map((m) => m.rule.rule.resources?.[0])).toContain('resourceclaims/driver');
     expect(d.bindings.map((b) => b.name)).toContain('nv-status-writer');
   });
 
   it('lists escalation primitives of a cluster-admin bound identity', () => {
-    const d = diffFor(demo, { persona: 'node-local-driver', identity: { kind: 'ServiceAccount', namespace: 'intel-gpu-resource-driver', name: 'intel-gpu-sa', create: false }, drivers: ['gpu.intel.com'] });
+    const d = diffFor(demo, {
+      persona: 'node-local-driver',
+      identity: { kind: 'ServiceAccount', namespace: 'intel-gpu-resource-driver', name: 'intel-gpu-sa', create: false },
+      drivers: ['gpu.intel.com'],
+    });
     const admin = d.escalation.find((e) => e.grant.role.name === 'cluster-admin');
-    expect(admin?.primitives).toEqual(expect.arrayContaining(['verbs: * (includes bind, escalate, impersonate)', 'resources: * (every resource, including secrets and synthetic subresources)']));
+    expect(admin?.primitives).toEqual(
+      expect.arrayContaining([
+        'verbs: * (includes bind, escalate, impersonate)',
+        'resources: * (every resource, including secrets and synthetic subresources)',
+      ]),
+    );
     expect(d.missing).toEqual([]);
   });
 
@@ -48,15 +65,27 @@ describe('diffAgainstToday', () => {
     const d = diffFor(demo, { persona: 'tenant', identity: { kind: 'User', name: 'alice' }, drivers: [], namespace: 'tenant-a' });
     expect(d.missing.map((m) => `${m.namespace}:${m.rule.rule.resources?.join(',')}`)).toEqual([':deviceclasses']);
     const elsewhere = diffFor(demo, { persona: 'tenant', identity: { kind: 'User', name: 'alice' }, drivers: [], namespace: 'tenant-b' });
-    expect(elsewhere.missing.map((m) => `${m.namespace}:${m.rule.rule.resources?.join(',')}`)).toEqual([':deviceclasses', 'tenant-b:resourceclaims', 'tenant-b:resourceclaimtemplates']);
+    expect(elsewhere.missing.map((m) => `${m.namespace}:${m.rule.rule.resources?.join(',')}`)).toEqual([
+      ':deviceclasses',
+      'tenant-b:resourceclaims',
+      'tenant-b:resourceclaimtemplates',
+    ]);
   });
 });
 
 describe('escalationPrimitives', () => {
   it('names bind, escalate, impersonate and wildcards, but not associated-node impersonation', () => {
-    expect(escalationPrimitives({ verbs: ['bind', 'escalate'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'] })).toEqual(['verb bind', 'verb escalate']);
+    expect(escalationPrimitives({ verbs: ['bind', 'escalate'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'] })).toEqual([
+      'verb bind',
+      'verb escalate',
+    ]);
     expect(escalationPrimitives({ verbs: ['impersonate:associated-node'], apiGroups: ['authentication.k8s.io'], resources: ['nodes'] })).toEqual([]);
-    expect(escalationPrimitives({ verbs: ['impersonate:arbitrary-node'], apiGroups: ['authentication.k8s.io'], resources: ['nodes'] })).toEqual(['verb impersonate:arbitrary-node']);
-    expect(escalationPrimitives({ verbs: ['get'], apiGroups: ['*'], resources: ['*/scale'] })).toEqual(['resources: * (every resource, including secrets and synthetic subresources)', 'apiGroups: *']);
+    expect(escalationPrimitives({ verbs: ['impersonate:arbitrary-node'], apiGroups: ['authentication.k8s.io'], resources: ['nodes'] })).toEqual([
+      'verb impersonate:arbitrary-node',
+    ]);
+    expect(escalationPrimitives({ verbs: ['get'], apiGroups: ['*'], resources: ['*/scale'] })).toEqual([
+      'resources: * (every resource, including secrets and synthetic subresources)',
+      'apiGroups: *',
+    ]);
   });
 });

@@ -40,7 +40,8 @@ export function escalationPrimitives(rule: PolicyRule): string[] {
   const out: string[] = [];
   const verbs = rule.verbs ?? [];
   if (verbs.includes('*')) out.push('verbs: * (includes bind, escalate, impersonate)');
-  if ((rule.resources ?? []).some((r) => r === '*' || r.startsWith('*/'))) out.push('resources: * (every resource, including secrets and synthetic subresources)');
+  if ((rule.resources ?? []).some((r) => r === '*' || r.startsWith('*/')))
+    out.push('resources: * (every resource, including secrets and synthetic subresources)');
   if ((rule.apiGroups ?? []).includes('*')) out.push('apiGroups: *');
   if ((rule.nonResourceURLs ?? []).includes('*')) out.push('nonResourceURLs: *');
   for (const v of ['bind', 'escalate', 'impersonate']) if (verbs.includes(v)) out.push(`verb ${v}`);
@@ -53,7 +54,13 @@ const EVERYONE = new Set(['system:authenticated', 'system:unauthenticated', 'sys
 const personal = (g: RbacGrant) => !(g.subject.kind === 'Group' && EVERYONE.has(g.subject.name));
 
 function toCurrent(g: RbacGrant): CurrentGrant {
-  return { binding: g.binding, role: g.role, ruleIndex: g.ruleIndex, rule: g.rule, namespace: g.binding.kind === 'RoleBinding' ? (g.binding.namespace ?? '') : '' };
+  return {
+    binding: g.binding,
+    role: g.role,
+    ruleIndex: g.ruleIndex,
+    rule: g.rule,
+    namespace: g.binding.kind === 'RoleBinding' ? (g.binding.namespace ?? '') : '',
+  };
 }
 
 /**
@@ -66,12 +73,17 @@ export function diffAgainstToday(engine: AuthzEngine, state: Pick<ClusterState, 
   const { cluster, namespaced } = bundleRules(bundle);
   const allCluster = engine.rulesFor(user, '');
   const clusterGrants = allCluster.filter(personal).map(toCurrent);
-  const namespaces = [...new Set([...state.namespaces.map((n) => n.metadata.name), ...state.roleBindings.map((b) => b.metadata.namespace ?? ''), ...namespaced.keys()])]
+  const namespaces = [
+    ...new Set([...state.namespaces.map((n) => n.metadata.name), ...state.roleBindings.map((b) => b.metadata.namespace ?? ''), ...namespaced.keys()]),
+  ]
     .filter(Boolean)
     .sort(compareStrings);
   const nsGrants = new Map<string, CurrentGrant[]>();
   for (const ns of namespaces) {
-    const grants = engine.rulesFor(user, ns).filter((g) => g.binding.kind === 'RoleBinding' && personal(g)).map(toCurrent);
+    const grants = engine
+      .rulesFor(user, ns)
+      .filter((g) => g.binding.kind === 'RoleBinding' && personal(g))
+      .map(toCurrent);
     if (grants.length > 0) nsGrants.set(ns, grants);
   }
   const today = [...clusterGrants, ...[...nsGrants.values()].flat()];

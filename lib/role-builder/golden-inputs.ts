@@ -31,6 +31,8 @@ export const GOLDEN_INPUTS: Record<PersonaId, BuildInput> = {
     identity: { kind: 'User', name: 'dana' },
     drivers: [],
     namespace: 'tenant-a',
-    customRules: parseCustomRules('get,list,watch resourceclaims.resource.k8s.io # follow the team’s claims\nget,list deviceclasses.resource.k8s.io # pick a class'),
+    customRules: parseCustomRules(
+      'get,list,watch resourceclaims.resource.k8s.io # follow the team’s claims\nget,list deviceclasses.resource.k8s.io # pick a class',
+    ),
   },
 };

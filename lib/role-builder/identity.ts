@@ -7,13 +7,20 @@ const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
 /** A lower-case name fragment that is valid in RBAC, ServiceAccount and admission-policy names. */
 export function slugName(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'x';
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9.-]+/g, '-')
+      .replace(/^[-.]+|[-.]+$/g, '') || 'x'
+  );
 }
 
 /** The stem every object name of a bundle starts with. */
 export function identityStem(identity: BuilderIdentity): string {
   if (identity.kind === 'ServiceAccount') {
-    return slugName(identity.name.startsWith(`${identity.namespace}-`) || identity.name === identity.namespace ? identity.name : `${identity.namespace}-${identity.name}`);
+    return slugName(
+      identity.name.startsWith(`${identity.namespace}-`) || identity.name === identity.namespace ? identity.name : `${identity.namespace}-${identity.name}`,
+    );
   }
   return `${identity.kind === 'User' ? 'user' : 'group'}-${slugName(identity.name)}`;
 }
@@ -24,7 +31,9 @@ export function bindingSubject(identity: BuilderIdentity): Subject {
 }
 
 export function subjectRef(identity: BuilderIdentity): SubjectRef {
-  return identity.kind === 'ServiceAccount' ? { kind: 'ServiceAccount', namespace: identity.namespace, name: identity.name } : { kind: identity.kind, name: identity.name };
+  return identity.kind === 'ServiceAccount'
+    ? { kind: 'ServiceAccount', namespace: identity.namespace, name: identity.name }
+    : { kind: identity.kind, name: identity.name };
 }
 
 /**

@@ -12,7 +12,8 @@ export function nodeSlicePolicy(stem: string, namespace: string, name: string, l
   const username = `system:serviceaccount:${namespace}:${name}`;
   return [
     {
-      reason: 'RBAC cannot restrict slice writes to one node: this policy refuses any slice write whose spec.nodeName is not the node the plugin’s token is bound to',
+      reason:
+        'RBAC cannot restrict slice writes to one node: this policy refuses any slice write whose spec.nodeName is not the node the plugin’s token is bound to',
       object: {
         apiVersion: 'admissionregistration.k8s.io/v1',
         kind: 'ValidatingAdmissionPolicy',

@@ -7,7 +7,10 @@ import type { BuildInput, OperationContext } from './types';
 export function operationContext(state: Pick<ClusterState, 'nodes' | 'namespaces' | 'resourceSlices'>, input: BuildInput): OperationContext {
   const namespace = effectiveNamespace(input) ?? 'default';
   const nodes = state.nodes.map((n) => n.metadata.name).sort(compareStrings);
-  const namespaces = state.namespaces.map((n) => n.metadata.name).filter((n) => n !== namespace).sort(compareStrings);
+  const namespaces = state.namespaces
+    .map((n) => n.metadata.name)
+    .filter((n) => n !== namespace)
+    .sort(compareStrings);
   const otherDrivers = [...new Set(state.resourceSlices.map((s) => s.spec?.driver ?? ''))].filter((d) => d && !input.drivers.includes(d)).sort(compareStrings);
   const node = nodes[0] ?? 'node-a';
   return {

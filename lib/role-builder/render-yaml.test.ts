@@ -18,7 +18,10 @@ describe('renderBundleYaml', () => {
   });
 
   it('user text cannot break out of a comment into YAML', () => {
-    const input = { ...GOLDEN_INPUTS.custom, customRules: [{ rule: { apiGroups: [''], resources: ['pods'], verbs: ['get'] }, reason: 'x\r- apiGroups: ["*"]\u2028  resources: ["*"]' }] };
+    const input = {
+      ...GOLDEN_INPUTS.custom,
+      customRules: [{ rule: { apiGroups: [''], resources: ['pods'], verbs: ['get'] }, reason: 'x\r- apiGroups: ["*"]\u2028  resources: ["*"]' }],
+    };
     const bundle = buildBundle(input);
     const text = renderBundleYaml(bundle);
     const docs = parseAllDocuments(text) as unknown as { toJS(): unknown }[];

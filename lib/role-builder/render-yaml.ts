@@ -28,10 +28,18 @@ function ruleComment(r: ReasonedRule): string {
 
 function objectDocument(o: BundleObject, stamp: ApprovalStamp | undefined): Document {
   const object = stamp
-    ? { ...o.object, metadata: { ...o.object.metadata, annotations: { ...o.object.metadata.annotations, [APPROVED_BY]: stamp.approvedBy, [APPROVED_AT]: stamp.approvedAt, [YAML_SHA256]: stamp.yamlSha256 } } }
+    ? {
+        ...o.object,
+        metadata: {
+          ...o.object.metadata,
+          annotations: { ...o.object.metadata.annotations, [APPROVED_BY]: stamp.approvedBy, [APPROVED_AT]: stamp.approvedAt, [YAML_SHA256]: stamp.yamlSha256 },
+        },
+      }
     : o.object;
   const doc = new Document(object, { aliasDuplicateObjects: false });
-  doc.commentBefore = commentText(` ${o.object.kind} ${o.object.metadata.namespace ? `${o.object.metadata.namespace}/` : ''}${o.object.metadata.name}: ${o.reason}`);
+  doc.commentBefore = commentText(
+    ` ${o.object.kind} ${o.object.metadata.namespace ? `${o.object.metadata.namespace}/` : ''}${o.object.metadata.name}: ${o.reason}`,
+  );
   if (o.rules) {
     const rules = (doc.contents as YAMLMap).get('rules', true);
     if (isSeq(rules)) {
@@ -53,7 +61,10 @@ function objectDocument(o: BundleObject, stamp: ApprovalStamp | undefined): Docu
  */
 export function renderBundleYaml(bundle: RoleBundle, stamp?: ApprovalStamp): string {
   const header =
-    commentText(`# dra-posture build-role: ${bundle.persona.id} for ${describeIdentity(bundle.input.identity)}` + (bundle.input.drivers.length > 0 ? ` (drivers: ${bundle.input.drivers.join(', ')})` : '')) +
+    commentText(
+      `# dra-posture build-role: ${bundle.persona.id} for ${describeIdentity(bundle.input.identity)}` +
+        (bundle.input.drivers.length > 0 ? ` (drivers: ${bundle.input.drivers.join(', ')})` : ''),
+    ) +
     '\n' +
     bundle.versionNotes.map((n) => `# NOTE: ${commentText(n)}\n`).join('');
   return header + bundle.objects.map((o) => `---\n${objectDocument(o, stamp).toString(TO_STRING)}`).join('');

@@ -12,7 +12,8 @@ export function sourceFingerprint(state: ClusterState): string {
   const lines: string[] = [];
   for (const [collection, value] of Object.entries(state)) {
     if (!Array.isArray(value) || collection === 'warnings') continue;
-    for (const o of value as KubeObject[]) lines.push(`${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name} ${o.metadata.uid ?? ''} ${o.metadata.resourceVersion ?? ''}`);
+    for (const o of value as KubeObject[])
+      lines.push(`${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name} ${o.metadata.uid ?? ''} ${o.metadata.resourceVersion ?? ''}`);
   }
   lines.sort(compareStrings);
   const { kind, name, kubernetesVersion } = state.source;

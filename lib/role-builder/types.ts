@@ -15,9 +15,7 @@ export type PersonaId = (typeof PERSONA_IDS)[number];
 
 /** Who gets the role: a service account (created by the bundle when new), a user or a group. */
 export type BuilderIdentity =
-  | { kind: 'ServiceAccount'; namespace: string; name: string; create: boolean }
-  | { kind: 'User'; name: string }
-  | { kind: 'Group'; name: string };
+  { kind: 'ServiceAccount'; namespace: string; name: string; create: boolean } | { kind: 'User'; name: string } | { kind: 'Group'; name: string };
 
 export interface BuildInput {
   persona: PersonaId;

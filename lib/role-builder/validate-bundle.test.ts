@@ -39,7 +39,12 @@ describe('validateBundle on the demo cluster', () => {
     const cut: RoleBundle = {
       ...bundle,
       objects: bundle.objects.map((o) =>
-        o.object.kind === 'ClusterRole' ? { ...o, object: { ...o.object, rules: (o.object.rules as { resources: string[] }[]).filter((r) => !r.resources.includes('resourceclaims/driver')) } } : o,
+        o.object.kind === 'ClusterRole'
+          ? {
+              ...o,
+              object: { ...o.object, rules: (o.object.rules as { resources: string[] }[]).filter((r) => !r.resources.includes('resourceclaims/driver')) },
+            }
+          : o,
       ),
     };
     const v = validateBundle(demo, cut);
@@ -49,7 +54,11 @@ describe('validateBundle on the demo cluster', () => {
 
   it('reports dangerous operations an existing over-privileged identity keeps, and the findings about it', () => {
     // intel-gpu-sa is bound to cluster-admin in the demo (DRA001).
-    const input = { persona: 'node-local-driver' as const, identity: { kind: 'ServiceAccount' as const, namespace: 'intel-gpu-resource-driver', name: 'intel-gpu-sa', create: false }, drivers: ['gpu.intel.com'] };
+    const input = {
+      persona: 'node-local-driver' as const,
+      identity: { kind: 'ServiceAccount' as const, namespace: 'intel-gpu-resource-driver', name: 'intel-gpu-sa', create: false },
+      drivers: ['gpu.intel.com'],
+    };
     const baseline = buildReport(demo);
     const v = validateBundle(demo, buildBundle(input), { baseline });
     expect(v.ok).toBe(false);
@@ -61,7 +70,10 @@ describe('validateBundle on the demo cluster', () => {
   });
 
   it('flags a driver persona given to a tenant namespace identity (DRA003 fires for slice writers there)', () => {
-    const input = { ...GOLDEN_INPUTS['driver-controller'], identity: { kind: 'ServiceAccount' as const, namespace: 'tenant-a', name: 'rogue-controller', create: true } };
+    const input = {
+      ...GOLDEN_INPUTS['driver-controller'],
+      identity: { kind: 'ServiceAccount' as const, namespace: 'tenant-a', name: 'rogue-controller', create: true },
+    };
     const v = validateBundle(demo, buildBundle(input));
     expect(v.findings.map((f) => f.check)).toContain('DRA003');
     expect(v.ok).toBe(false);
@@ -75,7 +87,11 @@ describe('validateBundle on the demo cluster', () => {
 
 describe('reviewRole', () => {
   it('does not create a service account that exists', () => {
-    const r = reviewRole(demo, { persona: 'node-local-driver', identity: { kind: 'ServiceAccount', namespace: 'dra-example-driver', name: 'dra-example-driver-service-account', create: true }, drivers: ['gpu.example.com'] });
+    const r = reviewRole(demo, {
+      persona: 'node-local-driver',
+      identity: { kind: 'ServiceAccount', namespace: 'dra-example-driver', name: 'dra-example-driver-service-account', create: true },
+      drivers: ['gpu.example.com'],
+    });
     expect(r.identityExists).toBe(true);
     expect(r.bundle.objects.map((o) => o.object.kind)).not.toContain('ServiceAccount');
     expect(r.yamlSha256).toMatch(/^[0-9a-f]{64}$/);

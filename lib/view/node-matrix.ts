@@ -48,7 +48,8 @@ export const NODE_AUTHORIZER_ROW = 'node-authorizer/own';
  */
 export function buildNodeMatrix(report: Pick<Report, 'allNodes' | 'nodes'>, maxColumns = MAX_MATRIX_COLUMNS): NodeMatrix {
   const all = report.nodes.map((n) => n.name).sort(compareText);
-  const isOwnKubelet = (w: NodeStatusWriter, node: string) => w.mode === 'node-authorizer' && w.subject.kind === 'User' && w.subject.name === `system:node:${node}`;
+  const isOwnKubelet = (w: NodeStatusWriter, node: string) =>
+    w.mode === 'node-authorizer' && w.subject.kind === 'User' && w.subject.name === `system:node:${node}`;
   let shown = all;
   if (all.length > maxColumns) {
     const special = new Set(report.nodes.filter((n) => n.statusWriters.some((w) => !isOwnKubelet(w, n.name))).map((n) => n.name));
@@ -111,6 +112,8 @@ export function claimWritersByDriver(node: { claimStatusWriters: ClaimStatusWrit
     .sort(([a], [b]) => compareText(a, b))
     .map(([driver, writers]) => ({
       driver,
-      writers: [...writers].sort((a, b) => (a.mode === b.mode ? compareText(subjectLabel(a.subject), subjectLabel(b.subject)) : a.mode === 'arbitrary-node' ? -1 : 1)),
+      writers: [...writers].sort((a, b) =>
+        a.mode === b.mode ? compareText(subjectLabel(a.subject), subjectLabel(b.subject)) : a.mode === 'arbitrary-node' ? -1 : 1,
+      ),
     }));
 }

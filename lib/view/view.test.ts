@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_REPORT } from './__fixtures__/sample-report';
 import { writersOfNode } from '@/lib/report/node-writers';
-import { countBySeverity, DEFAULT_FILTERS, filterFindings, findingFacets, findingFiltersToQuery, findingNamespaces, parseFindingFilters } from './findings-view';
+import {
+  countBySeverity,
+  DEFAULT_FILTERS,
+  filterFindings,
+  findingFacets,
+  findingFiltersToQuery,
+  findingNamespaces,
+  parseFindingFilters,
+} from './findings-view';
 import { buildNodeMatrix, claimWritersByDriver, NODE_AUTHORIZER_ROW } from './node-matrix';
 import { buildQuotaRows, quotaLabel } from './quota-view';
 

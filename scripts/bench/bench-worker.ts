@@ -27,9 +27,23 @@ function randomAttrs(rnd: ReturnType<typeof createRandom>): ResourceAttributes {
     case 2:
       return { verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: '', namespace, name: '' };
     case 3:
-      return { verb: rnd.pick(['update', 'patch']), group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespace, name: `claim-${rnd.int(LARGE.resourceClaims)}` };
+      return {
+        verb: rnd.pick(['update', 'patch']),
+        group: 'resource.k8s.io',
+        resource: 'resourceclaims',
+        subresource: 'status',
+        namespace,
+        name: `claim-${rnd.int(LARGE.resourceClaims)}`,
+      };
     case 4:
-      return { verb: rnd.pick(['associated-node:update', 'arbitrary-node:patch']), group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'driver', namespace, name: rnd.pick(['gpu.nvidia.com', 'gpu.example.com']) };
+      return {
+        verb: rnd.pick(['associated-node:update', 'arbitrary-node:patch']),
+        group: 'resource.k8s.io',
+        resource: 'resourceclaims',
+        subresource: 'driver',
+        namespace,
+        name: rnd.pick(['gpu.nvidia.com', 'gpu.example.com']),
+      };
     case 5:
       return { verb: rnd.pick(['update', 'patch']), group: '', resource: 'nodes', subresource: 'status', namespace: '', name: nodeName(rnd.int(LARGE.nodes)) };
     case 6:

@@ -44,11 +44,15 @@ async function main() {
   }
   const [port] = await freePorts(1);
   const url = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, ['--max-old-space-size=4096', join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', '127.0.0.1', '-p', String(port)], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', DRA_POSTURE_SNAPSHOT: file, DRA_POSTURE_SOURCE: '' },
-  });
+  const server = spawn(
+    process.execPath,
+    ['--max-old-space-size=4096', join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', '127.0.0.1', '-p', String(port)],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', DRA_POSTURE_SNAPSHOT: file, DRA_POSTURE_SOURCE: '' },
+    },
+  );
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     await waitForHealth(url, server);
@@ -73,7 +77,9 @@ async function main() {
       await page.locator('.react-flow__node').first().waitFor();
       const search = page.getByLabel('Focus on an identity, binding, role or resource');
       await search.waitFor();
-      await page.waitForFunction(() => !document.querySelector('input[aria-label="Focus on an identity, binding, role or resource"]')?.hasAttribute('disabled'));
+      await page.waitForFunction(
+        () => !document.querySelector('input[aria-label="Focus on an identity, binding, role or resource"]')?.hasAttribute('disabled'),
+      );
       const g = await sinceNavigation(page);
 
       await search.fill(FOCUS_QUERY);
@@ -97,7 +103,8 @@ async function main() {
       ['graph focus: pick an identity → focused view rendered', median(focus), 200],
     ];
     console.log(`\nBrowser (Chromium, 1440×900), medians of ${RUNS} fresh contexts after one warm-up:`);
-    for (const [label, ms, target] of rows) console.log(`${label.padEnd(58)} ${`${ms.toFixed(0)} ms`.padStart(9)}   target < ${target} ms   ${ms < target ? 'PASS' : 'FAIL'}`);
+    for (const [label, ms, target] of rows)
+      console.log(`${label.padEnd(58)} ${`${ms.toFixed(0)} ms`.padStart(9)}   target < ${target} ms   ${ms < target ? 'PASS' : 'FAIL'}`);
   } finally {
     await browser.close();
     server.kill('SIGTERM');

@@ -27,10 +27,22 @@ export const LARGE: ClusterSize = {
 
 const VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
 const RESOURCES: [string, string][] = [
-  ['', 'pods'], ['', 'configmaps'], ['', 'secrets'], ['', 'services'], ['', 'nodes'], ['', 'nodes/status'], ['', 'serviceaccounts'],
-  ['apps', 'deployments'], ['apps', 'daemonsets'], ['batch', 'jobs'],
-  ['resource.k8s.io', 'resourceclaims'], ['resource.k8s.io', 'resourceclaims/status'], ['resource.k8s.io', 'resourceclaimtemplates'],
-  ['resource.k8s.io', 'resourceslices'], ['resource.k8s.io', 'deviceclasses'], ['resource.k8s.io', 'resourceclaims/driver'],
+  ['', 'pods'],
+  ['', 'configmaps'],
+  ['', 'secrets'],
+  ['', 'services'],
+  ['', 'nodes'],
+  ['', 'nodes/status'],
+  ['', 'serviceaccounts'],
+  ['apps', 'deployments'],
+  ['apps', 'daemonsets'],
+  ['batch', 'jobs'],
+  ['resource.k8s.io', 'resourceclaims'],
+  ['resource.k8s.io', 'resourceclaims/status'],
+  ['resource.k8s.io', 'resourceclaimtemplates'],
+  ['resource.k8s.io', 'resourceslices'],
+  ['resource.k8s.io', 'deviceclasses'],
+  ['resource.k8s.io', 'resourceclaims/driver'],
 ];
 const DRIVERS = ['gpu.nvidia.com', 'gpu.intel.com', 'gpu.example.com'];
 
@@ -83,7 +95,11 @@ export async function generateCluster(path: string, size: ClusterSize, seed = 42
   out.write('{"apiVersion":"v1","kind":"List","metadata":{},"items":[\n');
   await write({ apiVersion: 'dra-posture.io/v1', kind: 'ClusterInfo', name: 'bench-large', kubernetesVersion: 'v1.36.3' });
   for (let i = 0; i < size.namespaces; i++) {
-    await write({ apiVersion: 'v1', kind: 'Namespace', metadata: meta(ns(i), undefined, { labels: { 'kubernetes.io/metadata.name': ns(i), team: `t${i % 100}` } }) });
+    await write({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: meta(ns(i), undefined, { labels: { 'kubernetes.io/metadata.name': ns(i), team: `t${i % 100}` } }),
+    });
   }
   for (let i = 0; i < size.nodes; i++) {
     await write({
@@ -105,7 +121,13 @@ export async function generateCluster(path: string, size: ClusterSize, seed = 42
       },
     });
   }
-  for (const d of DRIVERS) await write({ apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', metadata: meta(d), spec: { selectors: [{ cel: { expression: `device.driver == "${d}"` } }] } });
+  for (const d of DRIVERS)
+    await write({
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'DeviceClass',
+      metadata: meta(d),
+      spec: { selectors: [{ cel: { expression: `device.driver == "${d}"` } }] },
+    });
   for (let i = 0; i < size.serviceAccounts; i++) {
     await write({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta(saName(i), ns(i % size.namespaces)) });
   }
@@ -120,7 +142,12 @@ export async function generateCluster(path: string, size: ClusterSize, seed = 42
     });
   }
   for (let i = 0; i < size.roles; i++) {
-    await write({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: meta(`role-${i}`, ns(i % size.namespaces)), rules: Array.from({ length: 1 + rnd.int(4) }, rule) });
+    await write({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: meta(`role-${i}`, ns(i % size.namespaces)),
+      rules: Array.from({ length: 1 + rnd.int(4) }, rule),
+    });
   }
   for (let i = 0; i < size.clusterRoleBindings; i++) {
     await write({
@@ -138,7 +165,11 @@ export async function generateCluster(path: string, size: ClusterSize, seed = 42
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'RoleBinding',
       metadata: meta(`rb-${i}`, namespace),
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: toRole ? 'Role' : 'ClusterRole', name: toRole ? `role-${rnd.int(size.roles)}` : `cluster-role-${rnd.int(size.clusterRoles)}` },
+      roleRef: {
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: toRole ? 'Role' : 'ClusterRole',
+        name: toRole ? `role-${rnd.int(size.roles)}` : `cluster-role-${rnd.int(size.clusterRoles)}`,
+      },
       subjects: Array.from({ length: 1 + rnd.int(3) }, () => subject(namespace)),
     });
   }
@@ -176,7 +207,10 @@ export async function generateCluster(path: string, size: ClusterSize, seed = 42
           {
             name: 'main',
             image: 'registry.example.com/app:1.0',
-            env: [{ name: 'MODE', value: 'prod' }, { name: 'TOKEN', valueFrom: { secretKeyRef: { name: `secret-${i % 300}`, key: 'token' } } }],
+            env: [
+              { name: 'MODE', value: 'prod' },
+              { name: 'TOKEN', valueFrom: { secretKeyRef: { name: `secret-${i % 300}`, key: 'token' } } },
+            ],
             volumeMounts: [{ name: 'config', mountPath: '/etc/app' }],
             resources: { claims: i < size.resourceClaims ? [{ name: 'gpu' }] : [] },
             securityContext: { runAsNonRoot: true, allowPrivilegeEscalation: false },

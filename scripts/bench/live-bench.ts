@@ -71,7 +71,15 @@ async function main(): Promise<void> {
     const run = (jobs: [string, unknown][]) => postObjects(cp, jobs);
     const nsNames = Array.from({ length: namespaces }, (_, i) => `bench-${String(i).padStart(3, '0')}`);
     await run([
-      ['/apis/resource.k8s.io/v1/deviceclasses', { apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', metadata: { name: 'gpu.example.com' }, spec: { selectors: [{ cel: { expression: 'device.driver == "gpu.example.com"' } }] } }],
+      [
+        '/apis/resource.k8s.io/v1/deviceclasses',
+        {
+          apiVersion: 'resource.k8s.io/v1',
+          kind: 'DeviceClass',
+          metadata: { name: 'gpu.example.com' },
+          spec: { selectors: [{ cel: { expression: 'device.driver == "gpu.example.com"' } }] },
+        },
+      ],
       ...nsNames.map((name): [string, unknown] => ['/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }]),
     ]);
     // Per namespace: 30% service accounts, 20% role bindings, 10% claims, 40% pods.
@@ -81,41 +89,62 @@ async function main(): Promise<void> {
     const nPod = perNamespace - nSa - nRb - nClaim;
     const jobs: [string, unknown][] = [];
     for (const ns of nsNames) {
-      for (let i = 0; i < nSa; i++) jobs.push([`/api/v1/namespaces/${ns}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: `sa-${i}` } }]);
+      for (let i = 0; i < nSa; i++)
+        jobs.push([`/api/v1/namespaces/${ns}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: `sa-${i}` } }]);
       for (let i = 0; i < nRb; i++) {
-        jobs.push([`/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`, {
-          apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: `rb-${i}` },
-          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: i % 2 ? 'view' : 'edit' },
-          subjects: [{ kind: 'ServiceAccount', name: `sa-${i % nSa}`, namespace: ns }],
-        }]);
+        jobs.push([
+          `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`,
+          {
+            apiVersion: 'rbac.authorization.k8s.io/v1',
+            kind: 'RoleBinding',
+            metadata: { name: `rb-${i}` },
+            roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: i % 2 ? 'view' : 'edit' },
+            subjects: [{ kind: 'ServiceAccount', name: `sa-${i % nSa}`, namespace: ns }],
+          },
+        ]);
       }
       for (let i = 0; i < nClaim; i++) {
-        jobs.push([`/apis/resource.k8s.io/v1/namespaces/${ns}/resourceclaims`, {
-          apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: `claim-${i}` },
-          spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } },
-        }]);
+        jobs.push([
+          `/apis/resource.k8s.io/v1/namespaces/${ns}/resourceclaims`,
+          {
+            apiVersion: 'resource.k8s.io/v1',
+            kind: 'ResourceClaim',
+            metadata: { name: `claim-${i}` },
+            spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } },
+          },
+        ]);
       }
       for (let i = 0; i < nPod; i++) {
-        jobs.push([`/api/v1/namespaces/${ns}/pods`, {
-          apiVersion: 'v1', kind: 'Pod', metadata: { name: `pod-${i}`, labels: { app: `app-${i % 5}` } },
-          spec: {
-            serviceAccountName: `sa-${i % nSa}`,
-            nodeName: `node-${i % 20}`,
-            containers: [{ name: 'main', image: 'registry.example/app:1', env: [{ name: 'MODE', value: 'bench' }] }],
-            ...(i < nClaim ? { resourceClaims: [{ name: 'gpu', resourceClaimName: `claim-${i}` }] } : {}),
+        jobs.push([
+          `/api/v1/namespaces/${ns}/pods`,
+          {
+            apiVersion: 'v1',
+            kind: 'Pod',
+            metadata: { name: `pod-${i}`, labels: { app: `app-${i % 5}` } },
+            spec: {
+              serviceAccountName: `sa-${i % nSa}`,
+              nodeName: `node-${i % 20}`,
+              containers: [{ name: 'main', image: 'registry.example/app:1', env: [{ name: 'MODE', value: 'bench' }] }],
+              ...(i < nClaim ? { resourceClaims: [{ name: 'gpu', resourceClaimName: `claim-${i}` }] } : {}),
+            },
           },
-        }]);
+        ]);
       }
     }
     const tSeed = performance.now();
     await run(jobs);
     const seedMs = performance.now() - tSeed;
     const total = jobs.length + namespaces + 1;
-    console.log(`seeded ${total.toLocaleString('en-US')} objects (${nsNames.length} namespaces × ${perNamespace}: ${nPod} pods, ${nSa} service accounts, ${nRb} role bindings, ${nClaim} claims) in ${(seedMs / 1000).toFixed(1)} s = ${Math.round(jobs.length / (seedMs / 1000))} POST/s`);
+    console.log(
+      `seeded ${total.toLocaleString('en-US')} objects (${nsNames.length} namespaces × ${perNamespace}: ${nPod} pods, ${nSa} service accounts, ${nRb} role bindings, ${nClaim} claims) in ${(seedMs / 1000).toFixed(1)} s = ${Math.round(jobs.length / (seedMs / 1000))} POST/s`,
+    );
 
     // Asynchronous: the proxy runs in this process and must keep answering meanwhile.
     const measure = async (kubeconfig: string): Promise<ChildResult> => {
-      const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--conditions=react-server', '--import', 'tsx', self, '--child', kubeconfig], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--conditions=react-server', '--import', 'tsx', self, '--child', kubeconfig], {
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
       if (stderr.trim()) process.stderr.write(stderr);
       return JSON.parse(stdout.trim().split('\n').pop()!) as ChildResult;
     };
@@ -138,9 +167,15 @@ async function main(): Promise<void> {
       ['objects collected', viaProxy.objects.toLocaleString('en-US')],
       ['collection time, direct', `${directRun.durationMs} ms`],
       ['collection time, through the proxy', `${viaProxy.durationMs} ms`],
-      ['list calls', `${viaProxy.listCalls} (restarts ${viaProxy.restarts}); proxy saw ${lists.length} LISTs, ${paginated.length} with limit ≤ 500, ${lists.length - paginated.length} unpaginated`],
+      [
+        'list calls',
+        `${viaProxy.listCalls} (restarts ${viaProxy.restarts}); proxy saw ${lists.length} LISTs, ${paginated.length} with limit ≤ 500, ${lists.length - paginated.length} unpaginated`,
+      ],
       ['other requests', `${log.length - lists.length} discovery GETs, ${nonGet.length} non-GET, ${secrets.length} to secrets/configmaps`],
-      ['collector peak RSS (child maxRSS), direct', `${mib(directRun.peakRssBytes)} (RSS before the collection ${mib(directRun.rssBeforeBytes)}, growth ${mib(directRun.peakRssBytes - directRun.rssBeforeBytes)}; heap after ${mib(directRun.heapUsedBytes)})`],
+      [
+        'collector peak RSS (child maxRSS), direct',
+        `${mib(directRun.peakRssBytes)} (RSS before the collection ${mib(directRun.rssBeforeBytes)}, growth ${mib(directRun.peakRssBytes - directRun.rssBeforeBytes)}; heap after ${mib(directRun.heapUsedBytes)})`,
+      ],
       ['collector peak RSS (child maxRSS), via proxy', `${mib(viaProxy.peakRssBytes)} (before ${mib(viaProxy.rssBeforeBytes)})`],
       ['kube-apiserver + etcd RSS after', mib(rssOf(cp.pids.apiserver))],
       ['warnings', viaProxy.warnings.length ? viaProxy.warnings.join('; ') : 'none'],

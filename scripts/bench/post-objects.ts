@@ -8,11 +8,20 @@ export async function postObjects(cp: { url: string; tokens: Record<string, stri
     new Promise<void>((resolve, reject) => {
       const payload = JSON.stringify(body);
       const req = https.request(
-        { hostname: base.hostname, port: base.port, path, method: 'POST', agent, headers: { Authorization: `Bearer ${cp.tokens.admin}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } },
+        {
+          hostname: base.hostname,
+          port: base.port,
+          path,
+          method: 'POST',
+          agent,
+          headers: { Authorization: `Bearer ${cp.tokens.admin}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+        },
         (res) => {
           let text = '';
           res.on('data', (c) => (text += c));
-          res.on('end', () => (res.statusCode! < 300 || res.statusCode === 409 ? resolve() : reject(new Error(`POST ${path}: ${res.statusCode} ${text.slice(0, 300)}`))));
+          res.on('end', () =>
+            res.statusCode! < 300 || res.statusCode === 409 ? resolve() : reject(new Error(`POST ${path}: ${res.statusCode} ${text.slice(0, 300)}`)),
+          );
         },
       );
       req.on('error', reject);

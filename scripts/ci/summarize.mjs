@@ -7,7 +7,9 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const rows = [];
-for (const name of readdirSync(dir).filter((n) => !n.includes('.')).sort()) {
+for (const name of readdirSync(dir)
+  .filter((n) => !n.includes('.'))
+  .sort()) {
   const [p, f, s] = readFileSync(join(dir, name), 'utf8').trim().split(/\s+/).map(Number);
   passed += p;
   failed += f;

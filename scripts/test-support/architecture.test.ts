@@ -42,7 +42,14 @@ describe('dependency direction', () => {
     for (const file of sourceFiles('lib')) {
       if (isTest(file)) continue;
       for (const spec of importsOf(file)) {
-        if (/^(react|react-dom|next)(\/|$)/.test(spec) || spec.startsWith('node:') || spec.startsWith('@kubernetes/client-node') || /^@\/(server|app|components)(\/|$)/.test(spec) || spec === 'server-only' || /^(fs|path|os|child_process|crypto|http|https|url|util|stream)$/.test(spec)) {
+        if (
+          /^(react|react-dom|next)(\/|$)/.test(spec) ||
+          spec.startsWith('node:') ||
+          spec.startsWith('@kubernetes/client-node') ||
+          /^@\/(server|app|components)(\/|$)/.test(spec) ||
+          spec === 'server-only' ||
+          /^(fs|path|os|child_process|crypto|http|https|url|util|stream)$/.test(spec)
+        ) {
           bad.push(`${relative(root, file)} → ${spec}`);
         }
       }
@@ -60,8 +67,10 @@ describe('dependency direction', () => {
 
   it('components/ never imports server/, and server/ never imports app/ or components/', () => {
     const bad: string[] = [];
-    for (const file of sourceFiles('components')) for (const spec of importsOf(file)) if (/^@\/server(\/|$)/.test(spec)) bad.push(`${relative(root, file)} → ${spec}`);
-    for (const file of sourceFiles('server')) for (const spec of importsOf(file)) if (/^@\/(app|components)(\/|$)/.test(spec)) bad.push(`${relative(root, file)} → ${spec}`);
+    for (const file of sourceFiles('components'))
+      for (const spec of importsOf(file)) if (/^@\/server(\/|$)/.test(spec)) bad.push(`${relative(root, file)} → ${spec}`);
+    for (const file of sourceFiles('server'))
+      for (const spec of importsOf(file)) if (/^@\/(app|components)(\/|$)/.test(spec)) bad.push(`${relative(root, file)} → ${spec}`);
     expect(bad).toEqual([]);
   });
 

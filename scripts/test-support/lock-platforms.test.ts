@@ -41,10 +41,14 @@ describe('package-lock.json', () => {
     expect(checked).toBeGreaterThan(50);
   });
 
-  it.each(['@next/swc-darwin-arm64', '@next/swc-win32-x64-msvc', '@tailwindcss/oxide-darwin-arm64', '@tailwindcss/oxide-win32-x64-msvc', 'lightningcss-darwin-arm64', 'lightningcss-win32-x64-msvc'])(
-    'locks %s',
-    (name) => {
-      expect(resolves('', name)).toBe(true);
-    },
-  );
+  it.each([
+    '@next/swc-darwin-arm64',
+    '@next/swc-win32-x64-msvc',
+    '@tailwindcss/oxide-darwin-arm64',
+    '@tailwindcss/oxide-win32-x64-msvc',
+    'lightningcss-darwin-arm64',
+    'lightningcss-win32-x64-msvc',
+  ])('locks %s', (name) => {
+    expect(resolves('', name)).toBe(true);
+  });
 });

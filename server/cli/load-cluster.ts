@@ -24,7 +24,10 @@ export const SOURCE_OPTIONS = {
  * `needs.kinds` narrows a live read to the kinds a question needs (a snapshot or the demo is read
  * whole: its safety scan and validation cover every document anyway).
  */
-export async function loadClusterFromFlags(flags: SourceFlags & { 'max-snapshot-bytes'?: string }, needs: { kinds?: ReadonlySet<string> } = {}): Promise<ClusterState> {
+export async function loadClusterFromFlags(
+  flags: SourceFlags & { 'max-snapshot-bytes'?: string },
+  needs: { kinds?: ReadonlySet<string> } = {},
+): Promise<ClusterState> {
   const chosen = [flags.snapshot !== undefined, !!flags.demo, flags.kubeconfig !== undefined || flags.context !== undefined].filter(Boolean).length;
   if (chosen > 1) throw new UsageError('choose one source: --snapshot PATH, --demo, or --kubeconfig/--context');
   if (flags.snapshot !== undefined) {

@@ -62,7 +62,9 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
     return 0;
   }
   try {
-    return await (await load())(rest, io);
+    return await (
+      await load()
+    )(rest, io);
   } catch (e) {
     io.err(`dra-posture ${name}: ${errorMessage(e)}`);
     return e instanceof UsageError || isArgError(e) ? 2 : isInputError(e) ? 2 : 1;
@@ -73,7 +75,9 @@ async function packageVersion(): Promise<string> {
   const { readFile } = await import('node:fs/promises');
   const { join } = await import('node:path');
   try {
-    return (JSON.parse(await readFile(join(process.env.DRA_POSTURE_ROOT ?? process.cwd(), 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
+    return (
+      (JSON.parse(await readFile(join(process.env.DRA_POSTURE_ROOT ?? process.cwd(), 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown'
+    );
   } catch {
     return 'unknown';
   }

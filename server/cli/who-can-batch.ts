@@ -16,7 +16,8 @@ import { UsageError } from './usage-error';
 export function parseWhoCanBatch(text: string, fileName: string, warn: (message: string) => void): WhoCanQuery[] {
   const trimmed = text.trim();
   if (trimmed === '') throw new UsageError(`${fileName}: empty batch file`);
-  if (trimmed.startsWith('{') || trimmed.startsWith('[')) return jsonItems(trimmed, fileName).map((item, i) => fromAttributes(item, `${fileName}: question ${i}`));
+  if (trimmed.startsWith('{') || trimmed.startsWith('['))
+    return jsonItems(trimmed, fileName).map((item, i) => fromAttributes(item, `${fileName}: question ${i}`));
   const out: WhoCanQuery[] = [];
   trimmed.split('\n').forEach((raw, i) => {
     const line = raw.trim();
@@ -36,7 +37,8 @@ export function parseWhoCanBatch(text: string, fileName: string, warn: (message:
 // The SubjectAccessReview schema and conversion validate the attributes; the user is a placeholder
 // the question never reads.
 function fromAttributes(item: unknown, where: string): WhoCanQuery {
-  if (!item || typeof item !== 'object' || Array.isArray(item)) throw new UsageError(`${where}: expected an object with resourceAttributes or nonResourceAttributes`);
+  if (!item || typeof item !== 'object' || Array.isArray(item))
+    throw new UsageError(`${where}: expected an object with resourceAttributes or nonResourceAttributes`);
   const parsed = SubjectAccessReviewSchema.safeParse({ spec: { ...item, user: 'who-can' } });
   if (!parsed.success) throw new UsageError(`${where}: ${formatZodIssue(parsed.error).replace(/^spec(\.|: )/, '')}`);
   try {

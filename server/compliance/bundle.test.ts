@@ -69,7 +69,12 @@ describe('compliance bundle', () => {
     execFileSync('tar', ['-xf', 'b.tar'], { cwd: out });
     expect(execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: out, encoding: 'utf8' })).toMatch(/manifest.json: OK/);
     // The signature is the raw ed25519 one openssl checks.
-    expect(execFileSync('openssl', ['pkeyutl', '-verify', '-pubin', '-inkey', publicPath, '-rawin', '-in', 'manifest.json', '-sigfile', 'manifest.sig'], { cwd: out, encoding: 'utf8' })).toMatch(/Signature Verified Successfully/);
+    expect(
+      execFileSync('openssl', ['pkeyutl', '-verify', '-pubin', '-inkey', publicPath, '-rawin', '-in', 'manifest.json', '-sigfile', 'manifest.sig'], {
+        cwd: out,
+        encoding: 'utf8',
+      }),
+    ).toMatch(/Signature Verified Successfully/);
   });
 
   it('is the same bytes for the same cluster and time', async () => {
@@ -85,7 +90,12 @@ describe('compliance bundle', () => {
     expect(objects.items.some((o: { kind: string }) => o.kind === 'Secret')).toBe(false);
     expect(objects.items.filter((o: { kind: string }) => o.kind === 'ClusterRoleBinding').length).toBe(demo.clusterRoleBindings.length);
     const metadata = JSON.parse(Buffer.from(entry(unsigned, ENTRY.metadata)).toString('utf8'));
-    expect(metadata).toMatchObject({ kubernetesVersion: 'v1.36.3', createdAt: '2026-01-02T03:04:05.000Z', tool: { name: 'dra-posture' }, authorizers: ['Node', 'RBAC'] });
+    expect(metadata).toMatchObject({
+      kubernetesVersion: 'v1.36.3',
+      createdAt: '2026-01-02T03:04:05.000Z',
+      tool: { name: 'dra-posture' },
+      authorizers: ['Node', 'RBAC'],
+    });
     expect(metadata.settings.quotaHighWatermark).toBe(0.9);
     const html = Buffer.from(entry(unsigned, ENTRY.html)).toString('utf8');
     expect(html).not.toMatch(/<script/i);
@@ -137,7 +147,9 @@ describe('compliance bundle', () => {
     const result = verifyBundleBytes(signed, trusted);
     expect(result.ok).toBe(true);
     expect(result.notes.join('\n')).toMatch(/signed by the given key/);
-    expect(verifyBundleBytes(signed, await readPublicKey(otherPublicPath)).problems).toEqual([{ entry: ENTRY.signature, message: expect.stringMatching(/does not verify with the given key/) }]);
+    expect(verifyBundleBytes(signed, await readPublicKey(otherPublicPath)).problems).toEqual([
+      { entry: ENTRY.signature, message: expect.stringMatching(/does not verify with the given key/) },
+    ]);
     expect(problemEntries(unsigned, trusted)).toEqual([ENTRY.signature]);
   });
 

@@ -12,7 +12,13 @@ describe('draPermissions on the demo', async () => {
   it('a RoleBinding grants in its namespace only, and never the cluster-scoped resourceclaims/binding', () => {
     // ClusterRole tenant-claim-allocator (get/list/watch claims, update/patch status and binding) bound by a RoleBinding in tenant-a.
     expect(of('ServiceAccount tenant-a/queue-controller')).toEqual(
-      ['get resourceclaims in tenant-a', 'list resourceclaims in tenant-a', 'patch resourceclaims/status in tenant-a', 'update resourceclaims/status in tenant-a', 'watch resourceclaims in tenant-a'].sort(),
+      [
+        'get resourceclaims in tenant-a',
+        'list resourceclaims in tenant-a',
+        'patch resourceclaims/status in tenant-a',
+        'update resourceclaims/status in tenant-a',
+        'watch resourceclaims in tenant-a',
+      ].sort(),
     );
   });
 

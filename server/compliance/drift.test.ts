@@ -51,9 +51,19 @@ beforeAll(async () => {
     // 1. a dangerous binding is added
     writeFileSync(join(dir, '99-drift.yaml'), ADDED_BINDING);
     // 2. the cluster-wide nodes/status binding of the intel reporter is deleted
-    replaceIn(dir, '43-rbac-dangerous.yaml', /apiVersion: rbac.authorization.k8s.io\/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: intel-reporter-node-status\n[\s\S]*?\n---\n/, '');
+    replaceIn(
+      dir,
+      '43-rbac-dangerous.yaml',
+      /apiVersion: rbac.authorization.k8s.io\/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: intel-reporter-node-status\n[\s\S]*?\n---\n/,
+      '',
+    );
     // 3. tenant-a's claim-count quota goes from 8 to 10 (6 of 10 used: no finding either way)
-    replaceIn(dir, '70-quotas.yaml', /(name: tenant-a-dra[\s\S]*?)count\/resourceclaims.resource.k8s.io: '8'([\s\S]*?)count\/resourceclaims.resource.k8s.io: '8'/, "$1count/resourceclaims.resource.k8s.io: '10'$2count/resourceclaims.resource.k8s.io: '10'");
+    replaceIn(
+      dir,
+      '70-quotas.yaml',
+      /(name: tenant-a-dra[\s\S]*?)count\/resourceclaims.resource.k8s.io: '8'([\s\S]*?)count\/resourceclaims.resource.k8s.io: '8'/,
+      "$1count/resourceclaims.resource.k8s.io: '10'$2count/resourceclaims.resource.k8s.io: '10'",
+    );
     // 4. the Intel class loses its zeroing annotation
     replaceIn(dir, '20-device-classes.yaml', "    dra-posture.io/zero-on-release: 'true'\n", '');
   });
@@ -78,7 +88,11 @@ describe('drift between two versions of the demo', () => {
 
   it('permission changes per identity', () => {
     expect(drift.permissions).toEqual([
-      { subject: { kind: 'ServiceAccount', namespace: 'kube-system', name: 'intel-reporter' }, gained: [], lost: ['patch nodes/status [any node]', 'update nodes/status [any node]'] },
+      {
+        subject: { kind: 'ServiceAccount', namespace: 'kube-system', name: 'intel-reporter' },
+        gained: [],
+        lost: ['patch nodes/status [any node]', 'update nodes/status [any node]'],
+      },
       {
         subject: { kind: 'User', name: 'mallory' },
         gained: ['create deviceclasses', 'get deviceclasses', 'list deviceclasses', 'patch deviceclasses', 'update deviceclasses', 'watch deviceclasses'],

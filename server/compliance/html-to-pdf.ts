@@ -43,13 +43,20 @@ export async function htmlToPdf(html: string): Promise<Uint8Array> {
     ];
     await new Promise<void>((resolve, reject) => {
       execFile(chromium, args, { timeout: TIMEOUT_MS, maxBuffer: 4 << 20 }, (error, _stdout, stderr) => {
-        if (error) reject(new PdfError(`Chromium (${chromium}) could not print the report: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'not installed' : String(stderr).trim().split('\n').pop() || error.message}`));
+        if (error)
+          reject(
+            new PdfError(
+              `Chromium (${chromium}) could not print the report: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'not installed' : String(stderr).trim().split('\n').pop() || error.message}`,
+            ),
+          );
         else resolve();
       });
     });
-    const pdf = new Uint8Array(await readFile(output).catch(() => {
-      throw new PdfError('Chromium exited without writing the PDF');
-    }));
+    const pdf = new Uint8Array(
+      await readFile(output).catch(() => {
+        throw new PdfError('Chromium exited without writing the PDF');
+      }),
+    );
     if (pdf.byteLength < 5 || new TextDecoder().decode(pdf.subarray(0, 5)) !== '%PDF-') throw new PdfError('Chromium wrote something that is not a PDF');
     return pdf;
   } finally {

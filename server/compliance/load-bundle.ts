@@ -35,7 +35,9 @@ export function openBundle(bytes: Uint8Array, fileName: string): OpenedBundle {
   const result = verifyBundleBytes(bytes);
   if (!result.ok) {
     const lines = describeProblems(result.problems);
-    throw new SnapshotError(`bundle does not verify: ${lines.slice(0, 3).join('; ')}${lines.length > 3 ? ` (and ${lines.length - 3} more)` : ''}`, { file: fileName });
+    throw new SnapshotError(`bundle does not verify: ${lines.slice(0, 3).join('; ')}${lines.length > 3 ? ` (and ${lines.length - 3} more)` : ''}`, {
+      file: fileName,
+    });
   }
   const metadata = parseJsonEntry<BundleMetadata>(result.entries.get(ENTRY.metadata)!, ENTRY.metadata, fileName);
   let report: Report;

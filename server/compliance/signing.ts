@@ -31,7 +31,9 @@ async function readKey(path: string, kind: 'private' | 'public'): Promise<KeyObj
 }
 
 export function publicKeySha256(key: KeyObject): string {
-  return createHash('sha256').update(key.export({ type: 'spki', format: 'der' })).digest('hex');
+  return createHash('sha256')
+    .update(key.export({ type: 'spki', format: 'der' }))
+    .digest('hex');
 }
 
 export async function loadSigningKey(path: string): Promise<BundleSigning> {
@@ -70,7 +72,8 @@ export function signatureCheck(trusted?: KeyObject): (message: Uint8Array, signa
     } catch {
       ok = false;
     }
-    if (!ok) return { ok: false, detail: `the signature does not verify with ${trusted ? 'the given key' : "the manifest's signer key"} (sha256 ${fingerprint})` };
+    if (!ok)
+      return { ok: false, detail: `the signature does not verify with ${trusted ? 'the given key' : "the manifest's signer key"} (sha256 ${fingerprint})` };
     if (trusted) return { ok: true, detail: `signature valid: signed by the given key (sha256 ${fingerprint})` };
     return { ok: true, detail: `signature valid for the signer key in the manifest (sha256 ${fingerprint}); pass --key to check who signed` };
   };

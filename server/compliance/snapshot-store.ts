@@ -25,7 +25,6 @@ export const SNAPSHOTS_FEATURE = {
   ],
 } as const;
 
-
 interface Row {
   id: string;
   taken_at: string;
@@ -72,12 +71,19 @@ export function saveSnapshot(record: Omit<SnapshotRecord, 'id' | 'size'>, bundle
 /** Newest first. */
 export function listSnapshots(limit = 200): SnapshotRecord[] {
   return store().read((db) =>
-    (db.prepare('SELECT id, taken_at, source_kind, source_name, fingerprint, summary, findings, size FROM snapshots ORDER BY taken_at DESC, id LIMIT ?').all(limit) as Row[]).map(toRecord),
+    (
+      db
+        .prepare('SELECT id, taken_at, source_kind, source_name, fingerprint, summary, findings, size FROM snapshots ORDER BY taken_at DESC, id LIMIT ?')
+        .all(limit) as Row[]
+    ).map(toRecord),
   );
 }
 
 export function getSnapshotRecord(id: string): SnapshotRecord | undefined {
-  const row = store().read((db) => db.prepare('SELECT id, taken_at, source_kind, source_name, fingerprint, summary, findings, size FROM snapshots WHERE id = ?').get(id) as Row | undefined);
+  const row = store().read(
+    (db) =>
+      db.prepare('SELECT id, taken_at, source_kind, source_name, fingerprint, summary, findings, size FROM snapshots WHERE id = ?').get(id) as Row | undefined,
+  );
   return row ? toRecord(row) : undefined;
 }
 

@@ -30,7 +30,10 @@ export async function makeBundle(state: ClusterState, options: MakeBundleOptions
   const authorizers = options.chain ?? DEFAULT_CHAIN;
   const report = options.report ?? buildReport(state, { settings: options.settings, ...(options.chain ? { chain: options.chain } : {}) });
   const createdAt = options.createdAt ?? new Date().toISOString();
-  const built = buildBundle({ state, report, settings, authorizers, createdAt, toolVersion: TOOL_VERSION }, nodeSha256, { signing, extraEntries: options.extraEntries });
+  const built = buildBundle({ state, report, settings, authorizers, createdAt, toolVersion: TOOL_VERSION }, nodeSha256, {
+    signing,
+    extraEntries: options.extraEntries,
+  });
   return { ...built, report };
 }
 

@@ -7,7 +7,16 @@ import { isStoreError } from '@/server/store/store-error';
 // The HTTP API's error envelope (DESIGN §5): {"error": {"code", "message"}} with the right status,
 // never a stack trace; every API response is uncacheable and inert if opened as a document.
 
-const STATUS: Record<ApiErrorCode, number> = { bad_request: 400, forbidden: 403, not_found: 404, too_large: 413, invalid_snapshot: 400, source_unavailable: 503, store_unavailable: 503, internal: 500 };
+const STATUS: Record<ApiErrorCode, number> = {
+  bad_request: 400,
+  forbidden: 403,
+  not_found: 404,
+  too_large: 413,
+  invalid_snapshot: 400,
+  source_unavailable: 503,
+  store_unavailable: 503,
+  internal: 500,
+};
 const MAX_MESSAGE = 200;
 
 export class ApiError extends Error {

@@ -55,7 +55,9 @@ export function readableKinds(discovery: ApiDiscovery, only?: ReadonlySet<string
  * A 403 on a kind becomes a warning next to the data; a namespaced kind that cannot be listed
  * cluster-wide is retried in the context's namespace.
  */
-export async function collectLiveCluster(options: KubeconfigOptions & { http?: KubeHttpOptions; namespaces?: string[]; kinds?: ReadonlySet<string> } = {}): Promise<LiveCollection> {
+export async function collectLiveCluster(
+  options: KubeconfigOptions & { http?: KubeHttpOptions; namespaces?: string[]; kinds?: ReadonlySet<string> } = {},
+): Promise<LiveCollection> {
   const started = Date.now();
   const { kc, contextName, server } = loadKubeconfig(options);
   const http = new KubeHttp(kc, server, options.http);
@@ -71,7 +73,8 @@ export async function collectLiveCluster(options: KubeconfigOptions & { http?: K
 
   const addPages = (pages: ListPage[], kind: KindDescriptor, version: string) => {
     const apiVersion = kind.group ? `${kind.group}/${version}` : version;
-    for (const page of pages) items.push({ value: { apiVersion, kind: `${kind.kind}List`, items: page.items ?? [] }, origin: { file: `live:${kind.resource}` } });
+    for (const page of pages)
+      items.push({ value: { apiVersion, kind: `${kind.kind}List`, items: page.items ?? [] }, origin: { file: `live:${kind.resource}` } });
   };
 
   const kinds = readableKinds(discovery, options.kinds);
@@ -114,7 +117,11 @@ export async function collectLiveCluster(options: KubeconfigOptions & { http?: K
   // Pages arrive in whatever order the requests finish; sort by kind so the state is stable.
   const order = new Map(KINDS.map((k, i) => [`live:${k.resource}`, i]));
   items.sort((a, b) => (order.get(a.origin.file ?? '') ?? 0) - (order.get(b.origin.file ?? '') ?? 0));
-  const state = buildClusterState(items, { kind: 'live', name: contextName, collectedAt: new Date(started).toISOString(), kubernetesVersion: discovery.kubernetesVersion }, { onInvalid: 'skip' });
+  const state = buildClusterState(
+    items,
+    { kind: 'live', name: contextName, collectedAt: new Date(started).toISOString(), kubernetesVersion: discovery.kubernetesVersion },
+    { onInvalid: 'skip' },
+  );
   state.warnings.push(...warnings.sort());
   return { state, discovery, stats: { listCalls, restarts, durationMs: Date.now() - started }, resourceVersions, perNamespace };
 }

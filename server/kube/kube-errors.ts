@@ -1,6 +1,7 @@
 import 'server-only';
 
-export type KubeErrorCode = 'unreachable' | 'unauthorized' | 'forbidden' | 'not_found' | 'gone' | 'throttled' | 'server_error' | 'bad_response' | 'invalid_kubeconfig';
+export type KubeErrorCode =
+  'unreachable' | 'unauthorized' | 'forbidden' | 'not_found' | 'gone' | 'throttled' | 'server_error' | 'bad_response' | 'invalid_kubeconfig';
 
 /** An API server failure with a short message that never carries credentials or headers. */
 export class KubeError extends Error {

@@ -90,7 +90,12 @@ export class KubeHttp {
       this.inFlight++;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.waiting.push(() => { this.inFlight++; resolve(); }));
+    return new Promise((resolve) =>
+      this.waiting.push(() => {
+        this.inFlight++;
+        resolve();
+      }),
+    );
   }
 
   private release(): void {
@@ -140,7 +145,9 @@ export class KubeHttp {
             }
             return;
           }
-          reject(new KubeError(codeForStatus(status), `${method} ${path}: ${status} ${statusMessage(text)}`, status, parseRetryAfter(res.headers['retry-after'])));
+          reject(
+            new KubeError(codeForStatus(status), `${method} ${path}: ${status} ${statusMessage(text)}`, status, parseRetryAfter(res.headers['retry-after'])),
+          );
         });
       });
       req.setTimeout(this.opts.timeoutMs, () => req.destroy(new Error(`no answer within ${this.opts.timeoutMs / 1000} s`)));
@@ -187,14 +194,26 @@ export class KubeHttp {
         finish();
       };
       // The server must accept the watch within the request timeout; after that only silence counts.
-      const deadline = setTimeout(() => drop(new KubeError('unreachable', `watch ${path}: no answer within ${this.opts.timeoutMs / 1000} s`)), this.opts.timeoutMs);
+      const deadline = setTimeout(
+        () => drop(new KubeError('unreachable', `watch ${path}: no answer within ${this.opts.timeoutMs / 1000} s`)),
+        this.opts.timeoutMs,
+      );
       const req = mod.request({ ...opts, signal }, (res) => {
         clearTimeout(deadline);
         const status = res.statusCode ?? 0;
         if (status < 200 || status >= 300) {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => finish(new KubeError(codeForStatus(status), `watch ${path}: ${status} ${statusMessage(Buffer.concat(chunks).toString('utf8'))}`, status, parseRetryAfter(res.headers['retry-after']))));
+          res.on('end', () =>
+            finish(
+              new KubeError(
+                codeForStatus(status),
+                `watch ${path}: ${status} ${statusMessage(Buffer.concat(chunks).toString('utf8'))}`,
+                status,
+                parseRetryAfter(res.headers['retry-after']),
+              ),
+            ),
+          );
           res.on('error', (e) => finish(new KubeError('unreachable', `watch ${path}: ${e.message}`)));
           return;
         }

@@ -28,7 +28,15 @@ export function loadKubeconfig(options: KubeconfigOptions): LoadedKubeconfig {
   }
   if (options.context) {
     if (!kc.getContexts().some((c) => c.name === options.context)) {
-      throw new KubeError('invalid_kubeconfig', `kubeconfig has no context "${options.context}" (contexts: ${kc.getContexts().map((c) => c.name).join(', ') || 'none'})`);
+      throw new KubeError(
+        'invalid_kubeconfig',
+        `kubeconfig has no context "${options.context}" (contexts: ${
+          kc
+            .getContexts()
+            .map((c) => c.name)
+            .join(', ') || 'none'
+        })`,
+      );
     }
     kc.setCurrentContext(options.context);
   }

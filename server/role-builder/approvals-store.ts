@@ -68,7 +68,9 @@ export function recordDecision(entry: Omit<ApprovalRecord, 'id' | 'at'>, at = ne
 
 /** Every decision, newest first. */
 export function listDecisions(limit = 500): ApprovalRecord[] {
-  return getStore(APPROVALS_FEATURE).read((db) => (db.prepare('SELECT * FROM role_approvals ORDER BY at DESC, id DESC LIMIT ?').all(limit) as Row[]).map(toRecord));
+  return getStore(APPROVALS_FEATURE).read((db) =>
+    (db.prepare('SELECT * FROM role_approvals ORDER BY at DESC, id DESC LIMIT ?').all(limit) as Row[]).map(toRecord),
+  );
 }
 
 /** Decisions about the same persona and identity, whatever the YAML, newest first. */

@@ -15,7 +15,6 @@ import { isStoreError } from '@/server/store/store-error';
 import { decisionsAbout, listDecisions, recordDecision } from './approvals-store';
 import { BuildRequestSchema, DecisionRequestSchema, type BuildRequest } from './request-schemas';
 
-
 function toInput(request: BuildRequest): BuildInput {
   const identity = request.identity.kind === 'ServiceAccount' ? { ...request.identity, create: true } : request.identity;
   const input: BuildInput = { persona: request.persona, identity, drivers: request.drivers };
@@ -98,7 +97,10 @@ export async function builderOptions(): Promise<BuilderOptions> {
   const { state } = await getAnalysis();
   const sorted = (values: Iterable<string>) => [...new Set(values)].filter(Boolean).sort();
   return {
-    drivers: sorted([...state.resourceSlices.map((s) => s.spec?.driver ?? ''), ...state.resourceClaims.flatMap((c) => (c.status?.allocation?.devices?.results ?? []).map((r) => r.driver))]),
+    drivers: sorted([
+      ...state.resourceSlices.map((s) => s.spec?.driver ?? ''),
+      ...state.resourceClaims.flatMap((c) => (c.status?.allocation?.devices?.results ?? []).map((r) => r.driver)),
+    ]),
     namespaces: sorted(state.namespaces.map((n) => n.metadata.name)),
     serviceAccounts: sorted(state.serviceAccounts.map((s) => `${s.metadata.namespace}/${s.metadata.name}`)),
     kubernetesVersion: state.source.kubernetesVersion ?? null,

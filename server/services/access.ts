@@ -23,9 +23,21 @@ export const AccessQuerySchema = z.strictObject({
   verb: word('verb', 100, /^[A-Za-z*:-]+$/),
   /** kubectl TYPE[.GROUP] (`resourceclaims`, `deviceclasses.resource.k8s.io`), TYPE/SUBRESOURCE, or a non-resource path `/healthz`. */
   resource: word('resource', 253, /^[A-Za-z0-9*./_-]+$/),
-  subresource: z.string().trim().max(63).regex(/^[a-z0-9*-]*$/, 'subresource must be lowercase letters, digits or -').optional().default(''),
+  subresource: z
+    .string()
+    .trim()
+    .max(63)
+    .regex(/^[a-z0-9*-]*$/, 'subresource must be lowercase letters, digits or -')
+    .optional()
+    .default(''),
   /** Empty: every namespace (or a cluster-scoped resource). */
-  namespace: z.string().trim().max(63).regex(/^[a-z0-9-]*$/, 'namespace must be a DNS label').optional().default(''),
+  namespace: z
+    .string()
+    .trim()
+    .max(63)
+    .regex(/^[a-z0-9-]*$/, 'namespace must be a DNS label')
+    .optional()
+    .default(''),
   name: optionalName('name', 253),
 });
 
@@ -47,20 +59,34 @@ interface Target {
 
 function targetOf(q: z.output<typeof AccessQuerySchema>): Target {
   if (q.resource.startsWith('/')) {
-    if (q.subresource || q.namespace || q.name) throw new z.ZodError([{ code: 'custom', path: ['resource'], message: 'a non-resource path takes no subresource, namespace or name', input: q.resource }]);
+    if (q.subresource || q.namespace || q.name)
+      throw new z.ZodError([{ code: 'custom', path: ['resource'], message: 'a non-resource path takes no subresource, namespace or name', input: q.resource }]);
     return { nonResource: { verb: q.verb, path: q.resource } };
   }
   let type = q.resource;
   let subresource = q.subresource;
   const slash = type.indexOf('/');
   if (slash >= 0) {
-    if (subresource) throw new z.ZodError([{ code: 'custom', path: ['resource'], message: 'give the subresource either as TYPE/SUB or in subresource, not both', input: q.resource }]);
+    if (subresource)
+      throw new z.ZodError([
+        { code: 'custom', path: ['resource'], message: 'give the subresource either as TYPE/SUB or in subresource, not both', input: q.resource },
+      ]);
     subresource = type.slice(slash + 1);
     type = type.slice(0, slash);
-    if (!type || !/^[a-z0-9*-]+$/.test(subresource)) throw new z.ZodError([{ code: 'custom', path: ['resource'], message: 'expected TYPE/SUBRESOURCE', input: q.resource }]);
+    if (!type || !/^[a-z0-9*-]+$/.test(subresource))
+      throw new z.ZodError([{ code: 'custom', path: ['resource'], message: 'expected TYPE/SUBRESOURCE', input: q.resource }]);
   }
   const resolved = resolveResourceType(type);
-  const target: Target = { resource: { verb: q.verb, group: resolved.group, resource: resolved.resource, subresource, namespace: resolved.namespaced ? q.namespace : '', name: q.name } };
+  const target: Target = {
+    resource: {
+      verb: q.verb,
+      group: resolved.group,
+      resource: resolved.resource,
+      subresource,
+      namespace: resolved.namespaced ? q.namespace : '',
+      name: q.name,
+    },
+  };
   if (resolved.warning) target.warning = resolved.warning;
   return target;
 }
@@ -100,7 +126,14 @@ export async function canI(input: unknown): Promise<CanIResponse> {
   const user = userFor(q.user, q.groups, q.node);
   const e = await engine();
   const d = e.authorize(target.resource ? { user, resource: target.resource } : { user, nonResource: target.nonResource! });
-  const res: CanIResponse = { allowed: d.allowed, reason: d.reason, decidedBy: d.decidedBy ?? null, grant: d.grant ?? null, user, request: target.resource ?? target.nonResource! };
+  const res: CanIResponse = {
+    allowed: d.allowed,
+    reason: d.reason,
+    decidedBy: d.decidedBy ?? null,
+    grant: d.grant ?? null,
+    user,
+    request: target.resource ?? target.nonResource!,
+  };
   if (target.warning) res.warning = target.warning;
   return res;
 }

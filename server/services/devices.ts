@@ -52,7 +52,9 @@ function buildDeviceClassViews({ context, report, state }: Awaited<ReturnType<ty
       ...c,
       tenants: c.usedByNamespaces.filter((ns) => context.isTenantNamespace(ns)),
       claims,
-      config: (dc?.spec?.config ?? []).flatMap((entry) => (entry.opaque ? [{ driver: entry.opaque.driver, parameters: JSON.stringify(entry.opaque.parameters ?? {}, null, 2) }] : [])),
+      config: (dc?.spec?.config ?? []).flatMap((entry) =>
+        entry.opaque ? [{ driver: entry.opaque.driver, parameters: JSON.stringify(entry.opaque.parameters ?? {}, null, 2) }] : [],
+      ),
       annotations: Object.entries(dc?.metadata.annotations ?? {})
         .filter(([k, v]) => ZERO_HINT.test(k) || ZERO_HINT.test(v))
         .map(([key, value]) => ({ key, value })),

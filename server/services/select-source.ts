@@ -26,7 +26,10 @@ export async function selectSource(input: unknown): Promise<SourceSelection> {
       await withTimeout(connectContext(process.env.DRA_POSTURE_KUBECONFIG || undefined, context.name), CONNECT_TIMEOUT_MS);
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
-      throw new ApiError('source_unavailable', `context "${context.name}" (${context.server || 'no server'}) cannot be read: ${reason}; the current source is unchanged`);
+      throw new ApiError(
+        'source_unavailable',
+        `context "${context.name}" (${context.server || 'no server'}) cannot be read: ${reason}; the current source is unchanged`,
+      );
     }
   }
   clearUploadedSnapshot();

@@ -20,7 +20,11 @@ beforeAll(() => {
 
 afterAll(() => {
   closeStores();
-  for (const [k, env] of [['store', 'DRA_POSTURE_STORE'], ['source', 'DRA_POSTURE_SOURCE'], ['snapshot', 'DRA_POSTURE_SNAPSHOT']] as const) {
+  for (const [k, env] of [
+    ['store', 'DRA_POSTURE_STORE'],
+    ['source', 'DRA_POSTURE_SOURCE'],
+    ['snapshot', 'DRA_POSTURE_SNAPSHOT'],
+  ] as const) {
     if (saved[k] === undefined) delete process.env[env];
     else process.env[env] = saved[k];
   }

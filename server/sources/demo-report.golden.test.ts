@@ -15,7 +15,9 @@ describe('demo report golden file', () => {
     if (process.env.UPDATE_GOLDEN === '1') writeFileSync(GOLDEN, `${JSON.stringify(report, null, 2)}\n`);
     const golden = JSON.parse(readFileSync(GOLDEN, 'utf8'));
     expect(report.summary).toEqual(golden.summary);
-    expect(report.findings.map((f: { check: string; id: string }) => `${f.check} ${f.id}`)).toEqual(golden.findings.map((f: { check: string; id: string }) => `${f.check} ${f.id}`));
+    expect(report.findings.map((f: { check: string; id: string }) => `${f.check} ${f.id}`)).toEqual(
+      golden.findings.map((f: { check: string; id: string }) => `${f.check} ${f.id}`),
+    );
     expect(report).toEqual(golden);
   });
 });

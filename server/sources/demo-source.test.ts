@@ -47,7 +47,9 @@ describe('loadDemo', () => {
     vi.stubEnv(DEMO_DIR_ENV, join(tmp, 'missing'));
     const error = (await loadDemo().catch((e: unknown) => e)) as SnapshotError;
     expect(error.code).toBe('not_found');
-    expect(error.message).toBe(`the demo cluster was not found: no demo/manifests folder in the working directory or above it; set ${DEMO_DIR_ENV} to the demo folder`);
+    expect(error.message).toBe(
+      `the demo cluster was not found: no demo/manifests folder in the working directory or above it; set ${DEMO_DIR_ENV} to the demo folder`,
+    );
   });
 });
 

@@ -112,7 +112,11 @@ export class LiveCluster {
       context: this.context,
       lastSyncAt: oldest ? new Date(oldest).toISOString() : undefined,
       stale,
-      staleReason: this.probeFailure ? `API server unreachable: ${this.probeFailure}` : unhealthy.length ? `watches down for ${unhealthy.map((k) => k.kind).join(', ')}` : undefined,
+      staleReason: this.probeFailure
+        ? `API server unreachable: ${this.probeFailure}`
+        : unhealthy.length
+          ? `watches down for ${unhealthy.map((k) => k.kind).join(', ')}`
+          : undefined,
       kinds,
     };
   }
@@ -121,7 +125,12 @@ export class LiveCluster {
   getState(): ClusterState {
     const generation = this.reflectors.reduce((sum, r) => sum + r.generation, 0);
     if (this.cache && this.cache.generation === generation) return this.cache.state;
-    const state = emptyClusterState({ kind: 'live', name: this.context, collectedAt: this.status().lastSyncAt, kubernetesVersion: this.discovery?.kubernetesVersion });
+    const state = emptyClusterState({
+      kind: 'live',
+      name: this.context,
+      collectedAt: this.status().lastSyncAt,
+      kubernetesVersion: this.discovery?.kubernetesVersion,
+    });
     for (const r of this.reflectors) {
       const objects = r.objects();
       const list = state[r.kind.collection] as KubeObject[];

@@ -21,7 +21,10 @@ async function both(text: string): Promise<[unknown, unknown]> {
       return { error: (e as Error).message, detail: JSON.stringify(e) };
     }
   };
-  return [await run(() => parseDocuments(new TextEncoder().encode(text), 'f.json')), await run(() => parseDocumentsAsync(shared(text), 'f.json', { workerMinBytes: 0 }))];
+  return [
+    await run(() => parseDocuments(new TextEncoder().encode(text), 'f.json')),
+    await run(() => parseDocumentsAsync(shared(text), 'f.json', { workerMinBytes: 0 })),
+  ];
 }
 
 const item = (extra: string) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"${extra}}}`;
@@ -54,7 +57,19 @@ describe('parseDocumentsAsync', () => {
   it('refuses what it should (the cases above are not all accepted)', async () => {
     const refused = [];
     for (const [name, text] of Object.entries(CASES)) if ('error' in ((await both(text))[1] as object)) refused.push(name);
-    expect(refused.sort()).toEqual(['astral string one unit over', 'deep nesting', 'deep on line 3', 'escaped constructor key', 'long ascii string', 'long multibyte string counted in UTF-16 units', 'plain __proto__ key', 'syntax error', 'unterminated string'].sort());
+    expect(refused.sort()).toEqual(
+      [
+        'astral string one unit over',
+        'deep nesting',
+        'deep on line 3',
+        'escaped constructor key',
+        'long ascii string',
+        'long multibyte string counted in UTF-16 units',
+        'plain __proto__ key',
+        'syntax error',
+        'unterminated string',
+      ].sort(),
+    );
   });
 
   it('counts UTF-16 units and lines like the text scan', () => {

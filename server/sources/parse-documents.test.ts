@@ -108,7 +108,20 @@ describe('JSON', () => {
 
 describe('YAML', () => {
   it('reads multi-document YAML with comments and empty documents', () => {
-    const text = ['# a snapshot', 'apiVersion: v1', 'kind: Namespace', 'metadata: {name: a}', '---', '---', 'apiVersion: v1', 'kind: Namespace', 'metadata:', '  name: b', '...', ''].join('\n');
+    const text = [
+      '# a snapshot',
+      'apiVersion: v1',
+      'kind: Namespace',
+      'metadata: {name: a}',
+      '---',
+      '---',
+      'apiVersion: v1',
+      'kind: Namespace',
+      'metadata:',
+      '  name: b',
+      '...',
+      '',
+    ].join('\n');
     expect(parseDocuments(text, 'ns.yaml')).toEqual([
       { value: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a' } }, origin: { file: 'ns.yaml', document: 0 } },
       { value: null, origin: { file: 'ns.yaml', document: 1 } },
@@ -117,7 +130,9 @@ describe('YAML', () => {
   });
 
   it('uses the core schema: timestamps stay strings, yes/no stay strings', () => {
-    expect(values(parseDocuments('t: 2026-07-01T10:00:00Z\nb: yes\nn: 10\nq: "10"\nx: ~\n', 'c.yaml'))).toEqual([{ t: '2026-07-01T10:00:00Z', b: 'yes', n: 10, q: '10', x: null }]);
+    expect(values(parseDocuments('t: 2026-07-01T10:00:00Z\nb: yes\nn: 10\nq: "10"\nx: ~\n', 'c.yaml'))).toEqual([
+      { t: '2026-07-01T10:00:00Z', b: 'yes', n: 10, q: '10', x: null },
+    ]);
   });
 
   it('allows a few plain anchors and aliases', () => {
@@ -188,7 +203,9 @@ describe('YAML', () => {
   it('re-checks depth after aliases expand', () => {
     const lines = ['a0: &a0 [x]'];
     for (let i = 1; i < 70; i++) lines.push(`a${i}: &a${i} [*a${i - 1}]`);
-    expect(errorOf(() => parseDocuments(lines.join('\n'), 'chain.yaml')).reason).toMatch(new RegExp(`nested deeper than ${MAX_DEPTH} levels|too many YAML alias expansions`));
+    expect(errorOf(() => parseDocuments(lines.join('\n'), 'chain.yaml')).reason).toMatch(
+      new RegExp(`nested deeper than ${MAX_DEPTH} levels|too many YAML alias expansions`),
+    );
   });
 
   it.each([
@@ -211,7 +228,9 @@ describe('YAML', () => {
   });
 
   it('rejects complex keys', () => {
-    expect(errorOf(() => parseDocuments('? [a, b]\n: 1\n', 'k.yaml')).reason).toBe('mapping keys must be plain scalars (no aliases, collections or empty keys)');
+    expect(errorOf(() => parseDocuments('? [a, b]\n: 1\n', 'k.yaml')).reason).toBe(
+      'mapping keys must be plain scalars (no aliases, collections or empty keys)',
+    );
   });
 
   it('reports syntax errors with the document and line', () => {

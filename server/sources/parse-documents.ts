@@ -358,9 +358,10 @@ function parseYamlDocuments(text: string, fileName: string): RawItem[] {
     try {
       value = document.toJS({ maxAliasCount: MAX_YAML_ALIASES });
     } catch (error) {
-      const reason = error instanceof Error && /alias/i.test(error.message)
-        ? `too many YAML alias expansions (limit ${MAX_YAML_ALIASES})`
-        : `cannot read the YAML document: ${error instanceof Error ? error.message : String(error)}`;
+      const reason =
+        error instanceof Error && /alias/i.test(error.message)
+          ? `too many YAML alias expansions (limit ${MAX_YAML_ALIASES})`
+          : `cannot read the YAML document: ${error instanceof Error ? error.message : String(error)}`;
       throw new SnapshotError(reason, { file: fileName, document: index });
     }
     // Aliases can nest what they point to: re-check depth on the expanded value.
@@ -376,12 +377,7 @@ function countDocuments(tokens: readonly { type: string }[]): number {
   return n;
 }
 
-function yamlError(
-  error: { message: string; pos: [number, number] },
-  fileName: string,
-  document: number | undefined,
-  lineCounter: LineCounter,
-): SnapshotError {
+function yamlError(error: { message: string; pos: [number, number] }, fileName: string, document: number | undefined, lineCounter: LineCounter): SnapshotError {
   const line = lineCounter.linePos(error.pos[0]).line;
   const reason = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
   return new SnapshotError(`invalid YAML: ${reason}`, { file: fileName, document, line });
@@ -414,7 +410,8 @@ function checkYamlNodes(document: Document.Parsed, fileName: string, index: numb
     });
   };
   const checkTag = (node: { tag?: string }, entry: YamlWalkEntry | undefined, last: string | number | undefined) => {
-    if (node.tag !== undefined && !ALLOWED_YAML_TAGS.has(node.tag)) fail(node, entry, last, `YAML tag ${node.tag.replace('tag:yaml.org,2002:', '!!')} is not allowed`);
+    if (node.tag !== undefined && !ALLOWED_YAML_TAGS.has(node.tag))
+      fail(node, entry, last, `YAML tag ${node.tag.replace('tag:yaml.org,2002:', '!!')} is not allowed`);
   };
   while (stack.length > 0) {
     const entry = stack.pop() as YamlWalkEntry;

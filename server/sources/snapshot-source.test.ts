@@ -51,12 +51,17 @@ describe('loadSnapshot: folders', () => {
 
   it('errors name the file relative to the folder and the document', async () => {
     mkdirSync(join(tmp, 'rbac'));
-    writeFileSync(join(tmp, 'rbac', 'bad.yaml'), 'apiVersion: v1\nkind: Namespace\nmetadata: {name: ok}\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: x}\nrules:\n  - verbs: get\n');
+    writeFileSync(
+      join(tmp, 'rbac', 'bad.yaml'),
+      'apiVersion: v1\nkind: Namespace\nmetadata: {name: ok}\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: x}\nrules:\n  - verbs: get\n',
+    );
     const error = await rejection(loadSnapshot(tmp));
     expect(error.message).toBe('rbac/bad.yaml: document 2 (ClusterRole "x"): rules[0].verbs: expected an array of strings (got a string)');
     const skipped = await loadSnapshot(tmp, { onInvalid: 'skip' });
     expect(skipped.namespaces.map((n) => n.metadata.name)).toEqual(['ok']);
-    expect(skipped.warnings).toEqual(['skipped invalid object: rbac/bad.yaml: document 2 (ClusterRole "x"): rules[0].verbs: expected an array of strings (got a string)']);
+    expect(skipped.warnings).toEqual([
+      'skipped invalid object: rbac/bad.yaml: document 2 (ClusterRole "x"): rules[0].verbs: expected an array of strings (got a string)',
+    ]);
   });
 
   it('an empty folder, or one without snapshot files, is a clear error', async () => {
@@ -114,7 +119,9 @@ describe('loadSnapshot: size cap', () => {
     expect((await loadSnapshot(tmp, { maxBytes: total })).namespaces.length).toBe(2);
     const error = await rejection(loadSnapshot(tmp, { maxBytes: total - 1 }));
     expect(error.code).toBe('too_large');
-    expect(error.message.startsWith(`snapshot folder ${tmp.split('/').pop()} is ${total} bytes (${total} bytes), over the limit of ${total - 1} bytes`)).toBe(true);
+    expect(error.message.startsWith(`snapshot folder ${tmp.split('/').pop()} is ${total} bytes (${total} bytes), over the limit of ${total - 1} bytes`)).toBe(
+      true,
+    );
   });
 
   it('takes the default cap from the environment', async () => {

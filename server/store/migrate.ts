@@ -7,7 +7,9 @@ import type Database from 'better-sqlite3';
  * pending steps of a feature run in one transaction: a failed step leaves the store as it was.
  */
 export function migrate(db: Database.Database, feature: string, steps: readonly string[]): void {
-  db.exec('CREATE TABLE IF NOT EXISTS store_migrations (feature TEXT NOT NULL, version INTEGER NOT NULL, applied_at TEXT NOT NULL, PRIMARY KEY (feature, version))');
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS store_migrations (feature TEXT NOT NULL, version INTEGER NOT NULL, applied_at TEXT NOT NULL, PRIMARY KEY (feature, version))',
+  );
   const row = db.prepare('SELECT MAX(version) AS v FROM store_migrations WHERE feature = ?').get(feature) as { v: number | null };
   const current = row.v ?? 0;
   if (current > steps.length) {

@@ -25,10 +25,28 @@ export function toStoreError(error: unknown, path: string): StoreError {
   const code = String((error as { code?: unknown })?.code ?? '');
   const detail = error instanceof Error ? error.message : String(error);
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT_')) {
-    return new StoreError('corrupt', path, `the store ${path} is not a valid SQLite database (${detail}); it was left untouched — move it aside to start a new one`);
+    return new StoreError(
+      'corrupt',
+      path,
+      `the store ${path} is not a valid SQLite database (${detail}); it was left untouched — move it aside to start a new one`,
+    );
   }
-  if (code === 'SQLITE_READONLY' || code.startsWith('SQLITE_READONLY_') || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM' || code === 'EACCES' || code === 'EROFS' || code === 'EPERM' || code === 'ENOTDIR' || code === 'EEXIST') {
-    return new StoreError('unwritable', path, `the store ${path} cannot be written (${detail}); check the permissions of the file and its folder, or set DRA_POSTURE_STORE`);
+  if (
+    code === 'SQLITE_READONLY' ||
+    code.startsWith('SQLITE_READONLY_') ||
+    code === 'SQLITE_CANTOPEN' ||
+    code === 'SQLITE_PERM' ||
+    code === 'EACCES' ||
+    code === 'EROFS' ||
+    code === 'EPERM' ||
+    code === 'ENOTDIR' ||
+    code === 'EEXIST'
+  ) {
+    return new StoreError(
+      'unwritable',
+      path,
+      `the store ${path} cannot be written (${detail}); check the permissions of the file and its folder, or set DRA_POSTURE_STORE`,
+    );
   }
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
     return new StoreError('busy', path, `the store ${path} is locked by another process; try again`);

@@ -21,7 +21,10 @@ export default async function FindingsPage({ searchParams }: { searchParams: Sea
   await qc.prefetchQuery({ queryKey: queryKeys.findings(filters), queryFn: () => getFindingsPage(filters) });
   return (
     <>
-      <PageHeader title="Findings" description="Every check result with its subjects and objects. Filters are kept in the address, so a filtered list can be shared." />
+      <PageHeader
+        title="Findings"
+        description="Every check result with its subjects and objects. Filters are kept in the address, so a filtered list can be shared."
+      />
       <HydrationBoundary state={dehydrate(qc)}>
         <Suspense fallback={<PageSkeleton label="Loading findings" />}>
           <FindingsExplorer />

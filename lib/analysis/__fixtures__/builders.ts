@@ -33,7 +33,15 @@ export function dsPod(ns: string, dsName: string, suffix: string, spec: Partial<
 }
 
 /** A DRA kubelet-plugin pod: mounts both plugin directories, runs as `sa`, on `nodeName`. */
-export function pluginPod(ns: string, dsName: string, suffix: string, sa: string, nodeName: string, container: Partial<Container> = {}, extra: Partial<PodSpec> = {}): Pod {
+export function pluginPod(
+  ns: string,
+  dsName: string,
+  suffix: string,
+  sa: string,
+  nodeName: string,
+  container: Partial<Container> = {},
+  extra: Partial<PodSpec> = {},
+): Pod {
   return dsPod(ns, dsName, suffix, {
     nodeName,
     serviceAccountName: sa,
@@ -65,20 +73,35 @@ export function daemonSet(ns: string, name: string, spec: Partial<PodSpec>): Dae
 /** ClusterRole + ClusterRoleBinding letting `ns/sa` write ResourceSlices (what makes a plugin pod a driver pod). */
 export function sliceWriter(ns: string, sa: string) {
   return {
-    clusterRole: clusterRole(`${sa}-slices`, [{ verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], apiGroups: ['resource.k8s.io'], resources: ['resourceslices'] }]),
+    clusterRole: clusterRole(`${sa}-slices`, [
+      { verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], apiGroups: ['resource.k8s.io'], resources: ['resourceslices'] },
+    ]),
     binding: crb(`${sa}-slices`, { kind: 'ClusterRole', name: `${sa}-slices` }, [SA(ns, sa)]),
   };
 }
 
-export function claim(ns: string, name: string, requests: NonNullable<NonNullable<ResourceClaim['spec']['devices']>['requests']>, meta: Partial<ResourceClaim['metadata']> = {}): ResourceClaim {
+export function claim(
+  ns: string,
+  name: string,
+  requests: NonNullable<NonNullable<ResourceClaim['spec']['devices']>['requests']>,
+  meta: Partial<ResourceClaim['metadata']> = {},
+): ResourceClaim {
   return { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name, namespace: ns, ...meta }, spec: { devices: { requests } } };
 }
 
-export function claimTemplate(ns: string, name: string, requests: NonNullable<NonNullable<ResourceClaim['spec']['devices']>['requests']>): ResourceClaimTemplate {
+export function claimTemplate(
+  ns: string,
+  name: string,
+  requests: NonNullable<NonNullable<ResourceClaim['spec']['devices']>['requests']>,
+): ResourceClaimTemplate {
   return { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaimTemplate', metadata: { name, namespace: ns }, spec: { spec: { devices: { requests } } } };
 }
 
-export function contextOf(parts: Partial<Omit<ClusterState, 'source' | 'warnings'>>, settings: AnalysisSettings = DEFAULT_SETTINGS, version?: string): AnalysisContext {
+export function contextOf(
+  parts: Partial<Omit<ClusterState, 'source' | 'warnings'>>,
+  settings: AnalysisSettings = DEFAULT_SETTINGS,
+  version?: string,
+): AnalysisContext {
   const state = stateOf(parts, version);
   return buildAnalysisContext(state, createAuthzEngine(state), settings);
 }

@@ -154,7 +154,12 @@ export function ruleYaml(rule: PolicyRule): { [k: string]: Yaml } {
 
 /** A name usable in metadata.name derived from a subject. */
 export function slug(subject: SubjectRef): string {
-  return subject.name.replace(/[^a-z0-9.-]+/gi, '-').replace(/^-+|-+$/g, '').toLowerCase() || 'subject';
+  return (
+    subject.name
+      .replace(/[^a-z0-9.-]+/gi, '-')
+      .replace(/^-+|-+$/g, '')
+      .toLowerCase() || 'subject'
+  );
 }
 
 const driversCache = new WeakMap<AnalysisContext, string[]>();

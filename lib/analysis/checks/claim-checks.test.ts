@@ -29,7 +29,8 @@ describe('CLAIM001', () => {
       {
         subjects: [],
         objects: [{ kind: 'Namespace', name: 'tenant-c' }],
-        message: 'Tenant namespace tenant-c is labelled resource.kubernetes.io/admin-access="true": anyone who can create ResourceClaims or ResourceClaimTemplates in it can request adminAccess, which the scheduler does not count as a device use, so the claim can reach devices already allocated to other tenants (in use by ResourceClaimTemplate tenant-c/debug-all).',
+        message:
+          'Tenant namespace tenant-c is labelled resource.kubernetes.io/admin-access="true": anyone who can create ResourceClaims or ResourceClaimTemplates in it can request adminAccess, which the scheduler does not count as a device use, so the claim can reach devices already allocated to other tenants (in use by ResourceClaimTemplate tenant-c/debug-all).',
         evidence: [
           {
             type: 'field',
@@ -38,7 +39,8 @@ describe('CLAIM001', () => {
             value: 'true',
           },
         ],
-        remediation: 'Remove the label: kubectl label namespace tenant-c resource.kubernetes.io/admin-access- and run monitoring that needs adminAccess from a platform namespace. If tenant-c really is a platform namespace, label it dra-posture.io/role=platform. Restrict who can update/patch Namespace objects (see CLAIM003).',
+        remediation:
+          'Remove the label: kubectl label namespace tenant-c resource.kubernetes.io/admin-access- and run monitoring that needs adminAccess from a platform namespace. If tenant-c really is a platform namespace, label it dra-posture.io/role=platform. Restrict who can update/patch Namespace objects (see CLAIM003).',
       },
     ]);
   });
@@ -69,7 +71,8 @@ describe('CLAIM002', () => {
       {
         subjects: [],
         objects: [{ kind: 'ResourceClaimTemplate', namespace: 'tenant-c', name: 'debug-all' }],
-        message: 'ResourceClaimTemplate tenant-c/debug-all in tenant namespace tenant-c requests adminAccess for request gpus (DeviceClass gpu.nvidia.com, allocationMode All). Admin-access claims are ignored by the scheduler\'s in-use accounting and can reach devices already allocated to other tenants (the namespace carries resource.kubernetes.io/admin-access=true, so the API server admits it).',
+        message:
+          "ResourceClaimTemplate tenant-c/debug-all in tenant namespace tenant-c requests adminAccess for request gpus (DeviceClass gpu.nvidia.com, allocationMode All). Admin-access claims are ignored by the scheduler's in-use accounting and can reach devices already allocated to other tenants (the namespace carries resource.kubernetes.io/admin-access=true, so the API server admits it).",
         evidence: [
           {
             type: 'field',
@@ -78,12 +81,14 @@ describe('CLAIM002', () => {
             value: true,
           },
         ],
-        remediation: 'Remove adminAccess from ResourceClaimTemplate tenant-c/debug-all (or delete it) and run device monitoring that needs admin access from a platform namespace; guard claim creation with a ValidatingAdmissionPolicy that rejects adminAccess outside platform namespaces (see CLAIM004).',
+        remediation:
+          'Remove adminAccess from ResourceClaimTemplate tenant-c/debug-all (or delete it) and run device monitoring that needs admin access from a platform namespace; guard claim creation with a ValidatingAdmissionPolicy that rejects adminAccess outside platform namespaces (see CLAIM004).',
       },
       {
         subjects: [],
         objects: [{ kind: 'ResourceClaim', namespace: 'tenant-c', name: 'debug-gpus-5c8wq' }],
-        message: 'ResourceClaim tenant-c/debug-gpus-5c8wq (generated for Pod tenant-c/debug) in tenant namespace tenant-c requests adminAccess for request gpus (DeviceClass gpu.nvidia.com, allocationMode All). Admin-access claims are ignored by the scheduler\'s in-use accounting and can reach devices already allocated to other tenants (the namespace carries resource.kubernetes.io/admin-access=true, so the API server admits it). It is allocated with admin access to 2 devices: gpu.nvidia.com/gpu-h100-01/gpu-0, gpu.nvidia.com/gpu-h100-01/gpu-1.',
+        message:
+          "ResourceClaim tenant-c/debug-gpus-5c8wq (generated for Pod tenant-c/debug) in tenant namespace tenant-c requests adminAccess for request gpus (DeviceClass gpu.nvidia.com, allocationMode All). Admin-access claims are ignored by the scheduler's in-use accounting and can reach devices already allocated to other tenants (the namespace carries resource.kubernetes.io/admin-access=true, so the API server admits it). It is allocated with admin access to 2 devices: gpu.nvidia.com/gpu-h100-01/gpu-0, gpu.nvidia.com/gpu-h100-01/gpu-1.",
         evidence: [
           {
             type: 'field',
@@ -92,7 +97,8 @@ describe('CLAIM002', () => {
             value: true,
           },
         ],
-        remediation: 'Remove adminAccess from ResourceClaim tenant-c/debug-gpus-5c8wq (or delete it) and run device monitoring that needs admin access from a platform namespace; guard claim creation with a ValidatingAdmissionPolicy that rejects adminAccess outside platform namespaces (see CLAIM004).',
+        remediation:
+          'Remove adminAccess from ResourceClaim tenant-c/debug-gpus-5c8wq (or delete it) and run device monitoring that needs admin access from a platform namespace; guard claim creation with a ValidatingAdmissionPolicy that rejects adminAccess outside platform namespaces (see CLAIM004).',
       },
     ]);
   });
@@ -133,7 +139,8 @@ describe('CLAIM003', () => {
           { kind: 'Role', namespace: 'tenant-c', name: 'self-ns-labeler' },
           { kind: 'RoleBinding', namespace: 'tenant-c', name: 'self-ns-labeler' },
         ],
-        message: 'Group tenant-c-devs, an identity of tenant namespace tenant-c, can patch Namespace tenant-c through RoleBinding tenant-c/self-ns-labeler → Role tenant-c/self-ns-labeler rule #0 (verbs [get, patch], apiGroups [""], resources [namespaces], resourceNames [tenant-c]). It can set resource.kubernetes.io/admin-access=true on its own namespace, after which it (and every other claim creator there) can request adminAccess to devices in use by other tenants (kubernetes/kubernetes#141293).',
+        message:
+          'Group tenant-c-devs, an identity of tenant namespace tenant-c, can patch Namespace tenant-c through RoleBinding tenant-c/self-ns-labeler → Role tenant-c/self-ns-labeler rule #0 (verbs [get, patch], apiGroups [""], resources [namespaces], resourceNames [tenant-c]). It can set resource.kubernetes.io/admin-access=true on its own namespace, after which it (and every other claim creator there) can request adminAccess to devices in use by other tenants (kubernetes/kubernetes#141293).',
         evidence: [
           {
             type: 'grant',
@@ -143,7 +150,8 @@ describe('CLAIM003', () => {
             rule: { verbs: ['get', 'patch'], apiGroups: [''], resources: ['namespaces'], resourceNames: ['tenant-c'] },
           },
         ],
-        remediation: 'Remove update/patch on namespaces from Role tenant-c/self-ns-labeler rule #0 (tenants rarely need to edit their Namespace object). If self-service labelling is required, block the admin-access label for everyone but platform administrators:\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: protect-dra-admin-access-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n    - apiGroups: [""]\n      apiVersions: [v1]\n      operations: [CREATE, UPDATE]\n      resources: [namespaces]\n  matchConditions:\n  - name: not-platform-admin\n    expression: "!(\'system:masters\' in request.userInfo.groups)"\n  validations:\n  - expression: "(has(object.metadata.labels) && \'resource.kubernetes.io/admin-access\' in object.metadata.labels ? object.metadata.labels[\'resource.kubernetes.io/admin-access\'] : \'\') == (oldObject != null && has(oldObject.metadata.labels) && \'resource.kubernetes.io/admin-access\' in oldObject.metadata.labels ? oldObject.metadata.labels[\'resource.kubernetes.io/admin-access\'] : \'\')"\n    message: "only platform administrators may change resource.kubernetes.io/admin-access"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: protect-dra-admin-access-label\nspec:\n  policyName: protect-dra-admin-access-label\n  validationActions: [Deny]',
+        remediation:
+          "Remove update/patch on namespaces from Role tenant-c/self-ns-labeler rule #0 (tenants rarely need to edit their Namespace object). If self-service labelling is required, block the admin-access label for everyone but platform administrators:\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: protect-dra-admin-access-label\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n    - apiGroups: [\"\"]\n      apiVersions: [v1]\n      operations: [CREATE, UPDATE]\n      resources: [namespaces]\n  matchConditions:\n  - name: not-platform-admin\n    expression: \"!('system:masters' in request.userInfo.groups)\"\n  validations:\n  - expression: \"(has(object.metadata.labels) && 'resource.kubernetes.io/admin-access' in object.metadata.labels ? object.metadata.labels['resource.kubernetes.io/admin-access'] : '') == (oldObject != null && has(oldObject.metadata.labels) && 'resource.kubernetes.io/admin-access' in oldObject.metadata.labels ? oldObject.metadata.labels['resource.kubernetes.io/admin-access'] : '')\"\n    message: \"only platform administrators may change resource.kubernetes.io/admin-access\"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: protect-dra-admin-access-label\nspec:\n  policyName: protect-dra-admin-access-label\n  validationActions: [Deny]",
       },
     ]);
   });
@@ -187,14 +195,16 @@ describe('CLAIM004', () => {
       {
         subjects: [],
         objects: [{ kind: 'ValidatingAdmissionPolicy', name: 'dra-claimtemplate-guard' }],
-        message: 'No ValidatingAdmissionPolicy bound with validationActions Deny covers CREATE of resourceclaimtemplates (resource.k8s.io). Any identity that can create claims can pick any DeviceClass (1 in the cluster) and, in a namespace with resource.kubernetes.io/admin-access=true, request adminAccess.',
+        message:
+          'No ValidatingAdmissionPolicy bound with validationActions Deny covers CREATE of resourceclaimtemplates (resource.k8s.io). Any identity that can create claims can pick any DeviceClass (1 in the cluster) and, in a namespace with resource.kubernetes.io/admin-access=true, request adminAccess.',
         evidence: [
           {
             type: 'note',
             text: 'ValidatingAdmissionPolicy dra-claimtemplate-guard covers CREATE of resourceclaimtemplates but no ValidatingAdmissionPolicyBinding references it.',
           },
         ],
-        remediation: 'Bind the existing policy dra-claimtemplate-guard with validationActions [Deny], limited to tenant namespaces:\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: dra-claimtemplate-guard\nspec:\n  policyName: dra-claimtemplate-guard\n  validationActions: [Deny]\n  matchResources:\n    namespaceSelector:\n      matchExpressions:\n      - key: dra-posture.io/role\n        operator: NotIn\n        values: [platform]\nOr add one policy for both resources that rejects adminAccess outside platform namespaces and allow-lists DeviceClasses (edit the list per tenant):\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: dra-claim-guard\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n    - apiGroups: [resource.k8s.io]\n      apiVersions: ["*"]\n      operations: [CREATE, UPDATE]\n      resources: [resourceclaims, resourceclaimtemplates]\n  variables:\n  - name: requests\n    expression: "object.kind == \'ResourceClaimTemplate\' ? (has(object.spec.spec.devices) && has(object.spec.spec.devices.requests) ? object.spec.spec.devices.requests : []) : (has(object.spec.devices) && has(object.spec.devices.requests) ? object.spec.devices.requests : [])"\n  validations:\n  - expression: "!variables.requests.exists(r, has(r.exactly) && has(r.exactly.adminAccess) && r.exactly.adminAccess)"\n    message: "adminAccess is reserved for platform namespaces"\n  - expression: "variables.requests.all(r, has(r.exactly) ? r.exactly.deviceClassName in [\'gpu.example.com\'] : r.firstAvailable.all(s, s.deviceClassName in [\'gpu.example.com\']))"\n    message: "this DeviceClass is not allowed in this namespace"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: dra-claim-guard\nspec:\n  policyName: dra-claim-guard\n  validationActions: [Deny]\n  matchResources:\n    namespaceSelector:\n      matchExpressions:\n      - key: dra-posture.io/role\n        operator: NotIn\n        values: [platform]',
+        remediation:
+          'Bind the existing policy dra-claimtemplate-guard with validationActions [Deny], limited to tenant namespaces:\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: dra-claimtemplate-guard\nspec:\n  policyName: dra-claimtemplate-guard\n  validationActions: [Deny]\n  matchResources:\n    namespaceSelector:\n      matchExpressions:\n      - key: dra-posture.io/role\n        operator: NotIn\n        values: [platform]\nOr add one policy for both resources that rejects adminAccess outside platform namespaces and allow-lists DeviceClasses (edit the list per tenant):\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: dra-claim-guard\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n    - apiGroups: [resource.k8s.io]\n      apiVersions: ["*"]\n      operations: [CREATE, UPDATE]\n      resources: [resourceclaims, resourceclaimtemplates]\n  variables:\n  - name: requests\n    expression: "object.kind == \'ResourceClaimTemplate\' ? (has(object.spec.spec.devices) && has(object.spec.spec.devices.requests) ? object.spec.spec.devices.requests : []) : (has(object.spec.devices) && has(object.spec.devices.requests) ? object.spec.devices.requests : [])"\n  validations:\n  - expression: "!variables.requests.exists(r, has(r.exactly) && has(r.exactly.adminAccess) && r.exactly.adminAccess)"\n    message: "adminAccess is reserved for platform namespaces"\n  - expression: "variables.requests.all(r, has(r.exactly) ? r.exactly.deviceClassName in [\'gpu.example.com\'] : r.firstAvailable.all(s, s.deviceClassName in [\'gpu.example.com\']))"\n    message: "this DeviceClass is not allowed in this namespace"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: dra-claim-guard\nspec:\n  policyName: dra-claim-guard\n  validationActions: [Deny]\n  matchResources:\n    namespaceSelector:\n      matchExpressions:\n      - key: dra-posture.io/role\n        operator: NotIn\n        values: [platform]',
       },
     ]);
   });
@@ -216,7 +226,8 @@ describe('CLAIM005', () => {
       {
         subjects: [],
         objects: [{ kind: 'Namespace', name: 'kube-system' }],
-        message: 'Namespace kube-system carries the legacy label resource.k8s.io/admin-access="true", which only Kubernetes 1.33 honoured; since 1.34 only resource.kubernetes.io/admin-access counts (not set here, so adminAccess claims are refused).',
+        message:
+          'Namespace kube-system carries the legacy label resource.k8s.io/admin-access="true", which only Kubernetes 1.33 honoured; since 1.34 only resource.kubernetes.io/admin-access counts (not set here, so adminAccess claims are refused).',
         evidence: [
           {
             type: 'field',
@@ -225,7 +236,8 @@ describe('CLAIM005', () => {
             value: 'true',
           },
         ],
-        remediation: 'Remove the stale label (kubectl label namespace kube-system resource.k8s.io/admin-access-); if the namespace needs admin access on 1.34+, set resource.kubernetes.io/admin-access="true" deliberately (platform namespaces only).',
+        remediation:
+          'Remove the stale label (kubectl label namespace kube-system resource.k8s.io/admin-access-); if the namespace needs admin access on 1.34+, set resource.kubernetes.io/admin-access="true" deliberately (platform namespaces only).',
       },
     ]);
   });

@@ -49,8 +49,11 @@ export const claim001: Check = {
 /** Claims and templates of a namespace whose requests use adminAccess. */
 function adminClaims(ctx: AnalysisContext, namespace: string): ObjectRef[] {
   const out: ObjectRef[] = [];
-  for (const t of ctx.state.resourceClaimTemplates) if (t.metadata.namespace === namespace && adminRequests(t.spec?.spec?.devices?.requests).length > 0) out.push(ref('ResourceClaimTemplate', t.metadata.name, namespace));
-  for (const c of ctx.state.resourceClaims) if (c.metadata.namespace === namespace && adminRequests(c.spec?.devices?.requests).length > 0) out.push(ref('ResourceClaim', c.metadata.name, namespace));
+  for (const t of ctx.state.resourceClaimTemplates)
+    if (t.metadata.namespace === namespace && adminRequests(t.spec?.spec?.devices?.requests).length > 0)
+      out.push(ref('ResourceClaimTemplate', t.metadata.name, namespace));
+  for (const c of ctx.state.resourceClaims)
+    if (c.metadata.namespace === namespace && adminRequests(c.spec?.devices?.requests).length > 0) out.push(ref('ResourceClaim', c.metadata.name, namespace));
   return out;
 }
 
@@ -70,7 +73,8 @@ export const claim002: Check = {
   id: 'CLAIM002',
   severity: 'high',
   title: 'Tenant claim or template requests adminAccess',
-  description: 'A ResourceClaim or ResourceClaimTemplate in a tenant namespace requests adminAccess (exactly.adminAccess: true). A claim generated from a template is reported too: it is the live allocation.',
+  description:
+    'A ResourceClaim or ResourceClaimTemplate in a tenant namespace requests adminAccess (exactly.adminAccess: true). A claim generated from a template is reported too: it is the live allocation.',
   run(ctx) {
     const out: FindingDraft[] = [];
     const objects: { obj: ResourceClaim | ResourceClaimTemplate; requests: DeviceRequest[] | undefined; base: string }[] = [
@@ -93,7 +97,9 @@ export const claim002: Check = {
           `${describeRef(object)}${generatedFor(obj) ? ` (generated for Pod ${ns}/${generatedFor(obj)})` : ''} in tenant namespace ${ns} requests adminAccess for ${reqs.map((r) => `request ${r.name} (DeviceClass ${r.exactly?.deviceClassName}${r.exactly?.allocationMode === 'All' ? ', allocationMode All' : ''})`).join(', ')}. ` +
           `Admin-access claims are ignored by the scheduler's in-use accounting and can reach devices already allocated to other tenants` +
           `${labelled ? ` (the namespace carries ${ADMIN_ACCESS_LABEL}=true, so the API server admits it)` : ` (the namespace lacks ${ADMIN_ACCESS_LABEL}=true, so creating it again would be refused)`}.` +
-          (live.length > 0 ? ` It is allocated with admin access to ${live.length} device${live.length === 1 ? '' : 's'}: ${live.map((r) => `${r.driver}/${r.pool}/${r.device}`).join(', ')}.` : ''),
+          (live.length > 0
+            ? ` It is allocated with admin access to ${live.length} device${live.length === 1 ? '' : 's'}: ${live.map((r) => `${r.driver}/${r.pool}/${r.device}`).join(', ')}.`
+            : ''),
         evidence: idx.map((i): Evidence => ({ type: 'field', object, path: `${base}[${i}].exactly.adminAccess`, value: true })),
         remediation:
           `Remove adminAccess from ${describeRef(object)} (or delete it) and run device monitoring that needs admin access from a platform namespace; ` +
@@ -258,7 +264,8 @@ export const claim004: Check = {
   id: 'CLAIM004',
   severity: 'medium',
   title: 'No admission policy guards ResourceClaim creation',
-  description: 'DRA is in use but no ValidatingAdmissionPolicy, bound with validationActions Deny, covers CREATE of resourceclaims and resourceclaimtemplates in resource.k8s.io: nothing allow-lists DeviceClasses per tenant or guards adminAccess.',
+  description:
+    'DRA is in use but no ValidatingAdmissionPolicy, bound with validationActions Deny, covers CREATE of resourceclaims and resourceclaimtemplates in resource.k8s.io: nothing allow-lists DeviceClasses per tenant or guards adminAccess.',
   run(ctx) {
     const s = ctx.state;
     if (s.deviceClasses.length + s.resourceSlices.length + s.resourceClaims.length + s.resourceClaimTemplates.length === 0) return [];
@@ -312,7 +319,15 @@ export const claim004: Check = {
         message:
           `No ValidatingAdmissionPolicy bound with validationActions Deny covers CREATE of ${list(uncovered)} (resource.k8s.io). ` +
           `Any identity that can create claims can pick any DeviceClass (${classes.length} in the cluster) and, in a namespace with ${ADMIN_ACCESS_LABEL}=true, request adminAccess.`,
-        evidence: notes.length > 0 ? notes : [{ type: 'note', text: `${s.validatingAdmissionPolicies.length} ValidatingAdmissionPolicies checked; none covers CREATE of ${list(uncovered)}.` }],
+        evidence:
+          notes.length > 0
+            ? notes
+            : [
+                {
+                  type: 'note',
+                  text: `${s.validatingAdmissionPolicies.length} ValidatingAdmissionPolicies checked; none covers CREATE of ${list(uncovered)}.`,
+                },
+              ],
         remediation:
           `${bindExisting || 'Add a policy that '}rejects adminAccess outside platform namespaces and allow-lists DeviceClasses (edit the list per tenant):\n` +
           yamlDocs(
@@ -323,7 +338,14 @@ export const claim004: Check = {
               spec: {
                 failurePolicy: 'Fail',
                 matchConstraints: {
-                  resourceRules: [{ apiGroups: ['resource.k8s.io'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources: ['resourceclaims', 'resourceclaimtemplates'] }],
+                  resourceRules: [
+                    {
+                      apiGroups: ['resource.k8s.io'],
+                      apiVersions: ['*'],
+                      operations: ['CREATE', 'UPDATE'],
+                      resources: ['resourceclaims', 'resourceclaimtemplates'],
+                    },
+                  ],
                 },
                 variables: [
                   {
@@ -391,4 +413,3 @@ export const claim005: Check = {
 };
 
 export const CLAIM_CHECKS: Check[] = [claim001, claim002, claim003, claim004, claim005];
-

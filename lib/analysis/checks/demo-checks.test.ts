@@ -16,7 +16,10 @@ let findings: Finding[] = [];
 beforeAll(async () => {
   const state = await loadDemo();
   const ctx = buildAnalysisContext(state, createAuthzEngine(state), DEFAULT_SETTINGS);
-  findings = runChecks(ctx, CHECK_LIST.filter((c) => FAMILIES.test(c.id)));
+  findings = runChecks(
+    ctx,
+    CHECK_LIST.filter((c) => FAMILIES.test(c.id)),
+  );
 });
 
 const EXPECTED: Record<string, string[]> = {
@@ -26,8 +29,12 @@ const EXPECTED: Record<string, string[]> = {
     'Group gpu-ops | ClusterRole gpu-ops-wildcard, ClusterRoleBinding gpu-ops-wildcard',
     'Group tenant-b-admins | ClusterRole tenant-deviceclass-writer, ClusterRoleBinding tenant-b-deviceclass-writer',
   ],
-  DRA004: ['ServiceAccount gpu-operator/dra-driver-nvidia-gpu-service-account-kubeletplugin | ClusterRole nv-status-writer, ClusterRoleBinding nv-status-writer'],
-  DRA005: ['ServiceAccount gpu-operator/dra-driver-nvidia-gpu-service-account-kubeletplugin | ClusterRole nv-status-writer, ClusterRoleBinding nv-status-writer'],
+  DRA004: [
+    'ServiceAccount gpu-operator/dra-driver-nvidia-gpu-service-account-kubeletplugin | ClusterRole nv-status-writer, ClusterRoleBinding nv-status-writer',
+  ],
+  DRA005: [
+    'ServiceAccount gpu-operator/dra-driver-nvidia-gpu-service-account-kubeletplugin | ClusterRole nv-status-writer, ClusterRoleBinding nv-status-writer',
+  ],
   DRA006: [
     'ServiceAccount platform/gpu-health-monitor | ClusterRole gpu-health-monitor, ClusterRoleBinding gpu-health-monitor',
     'ServiceAccount tenant-a/queue-controller | ClusterRole tenant-claim-allocator, RoleBinding tenant-a/queue-controller-claim-allocator',

@@ -25,20 +25,30 @@ const merge = (...parts: Parts[]): Parts => {
   return out as Parts;
 };
 
-const clusterAdmin = clusterRole('cluster-admin', [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] }]);
+const clusterAdmin = clusterRole('cluster-admin', [
+  { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+  { verbs: ['*'], nonResourceURLs: ['*'] },
+]);
 const draWildcard = clusterRole('gpu-ops-wildcard', [{ verbs: ['*'], apiGroups: ['resource.k8s.io'], resources: ['*'] }]);
 
 describe('DRA001', () => {
   it('fires for a DRA component bound to cluster-admin', () => {
-    const out = run(dra001, merge(driver, {
-      clusterRoles: [clusterAdmin],
-      clusterRoleBindings: [crb('plugin-admin', { kind: 'ClusterRole', name: 'cluster-admin' }, [SA('drivers', 'plugin')])],
-    }));
+    const out = run(
+      dra001,
+      merge(driver, {
+        clusterRoles: [clusterAdmin],
+        clusterRoleBindings: [crb('plugin-admin', { kind: 'ClusterRole', name: 'cluster-admin' }, [SA('drivers', 'plugin')])],
+      }),
+    );
     expect(out).toStrictEqual([
       {
         subjects: [{ kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' }],
-        objects: [{ kind: 'ClusterRole', name: 'cluster-admin' }, { kind: 'ClusterRoleBinding', name: 'plugin-admin' }],
-        message: 'ServiceAccount drivers/plugin runs DRA driver pods (DaemonSet drivers/gpu-plugin), and holds * verbs on * resources in * groups cluster-wide through ClusterRoleBinding plugin-admin → ClusterRole cluster-admin rule #0 (verbs [*], apiGroups [*], resources [*]). A compromise of this DRA component (on any node it runs on) is a compromise of the whole cluster.',
+        objects: [
+          { kind: 'ClusterRole', name: 'cluster-admin' },
+          { kind: 'ClusterRoleBinding', name: 'plugin-admin' },
+        ],
+        message:
+          'ServiceAccount drivers/plugin runs DRA driver pods (DaemonSet drivers/gpu-plugin), and holds * verbs on * resources in * groups cluster-wide through ClusterRoleBinding plugin-admin → ClusterRole cluster-admin rule #0 (verbs [*], apiGroups [*], resources [*]). A compromise of this DRA component (on any node it runs on) is a compromise of the whole cluster.',
         evidence: [
           {
             type: 'grant',
@@ -48,18 +58,22 @@ describe('DRA001', () => {
             rule: { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
           },
         ],
-        remediation: 'Remove ServiceAccount drivers/plugin from ClusterRoleBinding plugin-admin (delete the binding if it exists only for this driver) and bind a least-privilege ClusterRole instead, as a node-local kubelet plugin needs:\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: plugin-dra-kubelet-plugin\nrules:\n- apiGroups: [resource.k8s.io]\n  resources: [resourceslices]\n  verbs: [get, list, watch, create, update, patch, delete]\n- apiGroups: [resource.k8s.io]\n  resources: [resourceclaims]\n  verbs: [get, list, watch]\n- apiGroups: [resource.k8s.io]\n  resources: [resourceclaims/status]\n  verbs: [update, patch]\n- apiGroups: [resource.k8s.io]\n  resources: [resourceclaims/driver]\n  resourceNames: ["<driver-name>"]\n  verbs: ["associated-node:update", "associated-node:patch"]\n- apiGroups: [""]\n  resources: [nodes]\n  verbs: [get]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: plugin-dra-kubelet-plugin\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: plugin-dra-kubelet-plugin\nsubjects:\n- kind: ServiceAccount\n  name: plugin\n  namespace: drivers',
+        remediation:
+          'Remove ServiceAccount drivers/plugin from ClusterRoleBinding plugin-admin (delete the binding if it exists only for this driver) and bind a least-privilege ClusterRole instead, as a node-local kubelet plugin needs:\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: plugin-dra-kubelet-plugin\nrules:\n- apiGroups: [resource.k8s.io]\n  resources: [resourceslices]\n  verbs: [get, list, watch, create, update, patch, delete]\n- apiGroups: [resource.k8s.io]\n  resources: [resourceclaims]\n  verbs: [get, list, watch]\n- apiGroups: [resource.k8s.io]\n  resources: [resourceclaims/status]\n  verbs: [update, patch]\n- apiGroups: [resource.k8s.io]\n  resources: [resourceclaims/driver]\n  resourceNames: ["<driver-name>"]\n  verbs: ["associated-node:update", "associated-node:patch"]\n- apiGroups: [""]\n  resources: [nodes]\n  verbs: [get]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: plugin-dra-kubelet-plugin\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: plugin-dra-kubelet-plugin\nsubjects:\n- kind: ServiceAccount\n  name: plugin\n  namespace: drivers',
       },
     ]);
   });
   it('does not fire for wildcard access limited to resource.k8s.io, or for an admin group', () => {
-    const out = run(dra001, merge(driver, {
-      clusterRoles: [clusterAdmin, draWildcard],
-      clusterRoleBindings: [
-        crb('plugin-dra', { kind: 'ClusterRole', name: 'gpu-ops-wildcard' }, [SA('drivers', 'plugin')]),
-        crb('admins', { kind: 'ClusterRole', name: 'cluster-admin' }, [Group('platform-admins')]),
-      ],
-    }));
+    const out = run(
+      dra001,
+      merge(driver, {
+        clusterRoles: [clusterAdmin, draWildcard],
+        clusterRoleBindings: [
+          crb('plugin-dra', { kind: 'ClusterRole', name: 'gpu-ops-wildcard' }, [SA('drivers', 'plugin')]),
+          crb('admins', { kind: 'ClusterRole', name: 'cluster-admin' }, [Group('platform-admins')]),
+        ],
+      }),
+    );
     expect(out).toStrictEqual([]);
   });
 });
@@ -73,8 +87,12 @@ describe('DRA002', () => {
     expect(out).toStrictEqual([
       {
         subjects: [{ kind: 'Group', name: 'gpu-ops' }],
-        objects: [{ kind: 'ClusterRole', name: 'gpu-ops-wildcard' }, { kind: 'ClusterRoleBinding', name: 'gpu-ops-wildcard' }],
-        message: 'ClusterRole gpu-ops-wildcard grants wildcard access in resource.k8s.io: rule #0 (verbs [*], apiGroups [resource.k8s.io], resources [*]). It is bound by ClusterRoleBinding gpu-ops-wildcard (Group gpu-ops). A wildcard also matches resourceclaims/binding (forge allocations) and resourceclaims/driver (write any driver\'s device status), and every DRA resource added later.',
+        objects: [
+          { kind: 'ClusterRole', name: 'gpu-ops-wildcard' },
+          { kind: 'ClusterRoleBinding', name: 'gpu-ops-wildcard' },
+        ],
+        message:
+          "ClusterRole gpu-ops-wildcard grants wildcard access in resource.k8s.io: rule #0 (verbs [*], apiGroups [resource.k8s.io], resources [*]). It is bound by ClusterRoleBinding gpu-ops-wildcard (Group gpu-ops). A wildcard also matches resourceclaims/binding (forge allocations) and resourceclaims/driver (write any driver's device status), and every DRA resource added later.",
         evidence: [
           {
             type: 'grant',
@@ -84,7 +102,8 @@ describe('DRA002', () => {
             rule: { verbs: ['*'], apiGroups: ['resource.k8s.io'], resources: ['*'] },
           },
         ],
-        remediation: 'Replace rule #0 of ClusterRole gpu-ops-wildcard with explicit resources and verbs; start from read-only access and add only the write verbs its holders use, e.g.:\nrules:\n- apiGroups: [resource.k8s.io]\n  resources: [deviceclasses, resourceclaims, resourceclaimtemplates, resourceslices]\n  verbs: [get, list, watch]',
+        remediation:
+          'Replace rule #0 of ClusterRole gpu-ops-wildcard with explicit resources and verbs; start from read-only access and add only the write verbs its holders use, e.g.:\nrules:\n- apiGroups: [resource.k8s.io]\n  resources: [deviceclasses, resourceclaims, resourceclaimtemplates, resourceslices]\n  verbs: [get, list, watch]',
       },
     ]);
   });
@@ -94,7 +113,10 @@ describe('DRA002', () => {
         clusterRole('dra-debug-wildcard', [{ verbs: ['*'], apiGroups: ['resource.k8s.io'], resources: ['*'] }]),
         clusterAdmin,
         clusterRole('system:aggregate-thing', [{ verbs: ['*'], apiGroups: ['resource.k8s.io'], resources: ['*'] }]),
-        clusterRole('vendor-admin', [{ verbs: ['*'], apiGroups: ['nvidia.com'], resources: ['*'] }, { verbs: ['*'], apiGroups: ['*'], resources: ['pods'] }]),
+        clusterRole('vendor-admin', [
+          { verbs: ['*'], apiGroups: ['nvidia.com'], resources: ['*'] },
+          { verbs: ['*'], apiGroups: ['*'], resources: ['pods'] },
+        ]),
       ],
       clusterRoleBindings: [
         crb('cluster-admin', { kind: 'ClusterRole', name: 'cluster-admin' }, [Group('system:masters')]),
@@ -108,15 +130,24 @@ describe('DRA002', () => {
 
 describe('DRA003', () => {
   it('fires for a tenant group that can write DeviceClasses', () => {
-    const out = run(dra003, merge(driver, {
-      clusterRoles: [clusterRole('tenant-deviceclass-writer', [{ verbs: ['create', 'update', 'patch'], apiGroups: ['resource.k8s.io'], resources: ['deviceclasses'] }])],
-      clusterRoleBindings: [crb('tenant-b-deviceclass-writer', { kind: 'ClusterRole', name: 'tenant-deviceclass-writer' }, [Group('tenant-b-admins')])],
-    }));
+    const out = run(
+      dra003,
+      merge(driver, {
+        clusterRoles: [
+          clusterRole('tenant-deviceclass-writer', [{ verbs: ['create', 'update', 'patch'], apiGroups: ['resource.k8s.io'], resources: ['deviceclasses'] }]),
+        ],
+        clusterRoleBindings: [crb('tenant-b-deviceclass-writer', { kind: 'ClusterRole', name: 'tenant-deviceclass-writer' }, [Group('tenant-b-admins')])],
+      }),
+    );
     expect(out).toStrictEqual([
       {
         subjects: [{ kind: 'Group', name: 'tenant-b-admins' }],
-        objects: [{ kind: 'ClusterRole', name: 'tenant-deviceclass-writer' }, { kind: 'ClusterRoleBinding', name: 'tenant-b-deviceclass-writer' }],
-        message: 'Group tenant-b-admins (neither a DRA component nor a system identity) can create, update, patch deviceclasses through ClusterRoleBinding tenant-b-deviceclass-writer → ClusterRole tenant-deviceclass-writer rule #0 (verbs [create, update, patch], apiGroups [resource.k8s.io], resources [deviceclasses]). DeviceClasses are cluster-scoped (their selectors and config apply to every tenant) and ResourceSlices advertise devices to the scheduler.',
+        objects: [
+          { kind: 'ClusterRole', name: 'tenant-deviceclass-writer' },
+          { kind: 'ClusterRoleBinding', name: 'tenant-b-deviceclass-writer' },
+        ],
+        message:
+          'Group tenant-b-admins (neither a DRA component nor a system identity) can create, update, patch deviceclasses through ClusterRoleBinding tenant-b-deviceclass-writer → ClusterRole tenant-deviceclass-writer rule #0 (verbs [create, update, patch], apiGroups [resource.k8s.io], resources [deviceclasses]). DeviceClasses are cluster-scoped (their selectors and config apply to every tenant) and ResourceSlices advertise devices to the scheduler.',
         evidence: [
           {
             type: 'grant',
@@ -126,30 +157,47 @@ describe('DRA003', () => {
             rule: { verbs: ['create', 'update', 'patch'], apiGroups: ['resource.k8s.io'], resources: ['deviceclasses'] },
           },
         ],
-        remediation: 'Remove the write verbs on deviceclasses/resourceslices from ClusterRole tenant-deviceclass-writer rule #0, or remove Group tenant-b-admins from ClusterRoleBinding tenant-b-deviceclass-writer. Only platform administrators and the DRA drivers\' own service accounts should write them; a tenant that needs a new class asks the platform team.',
+        remediation:
+          "Remove the write verbs on deviceclasses/resourceslices from ClusterRole tenant-deviceclass-writer rule #0, or remove Group tenant-b-admins from ClusterRoleBinding tenant-b-deviceclass-writer. Only platform administrators and the DRA drivers' own service accounts should write them; a tenant that needs a new class asks the platform team.",
       },
     ]);
   });
   it('does not fire for the driver itself, system identities, or read-only access', () => {
-    const out = run(dra003, merge(driver, {
-      clusterRoles: [clusterRole('dra-reader', [{ verbs: ['get', 'list', 'watch'], apiGroups: ['resource.k8s.io'], resources: ['deviceclasses', 'resourceslices'] }])],
-      clusterRoleBindings: [crb('dra-reader', { kind: 'ClusterRole', name: 'dra-reader' }, [Group('tenant-b-admins'), User('system:kube-scheduler')])],
-    }));
+    const out = run(
+      dra003,
+      merge(driver, {
+        clusterRoles: [
+          clusterRole('dra-reader', [{ verbs: ['get', 'list', 'watch'], apiGroups: ['resource.k8s.io'], resources: ['deviceclasses', 'resourceslices'] }]),
+        ],
+        clusterRoleBindings: [crb('dra-reader', { kind: 'ClusterRole', name: 'dra-reader' }, [Group('tenant-b-admins'), User('system:kube-scheduler')])],
+      }),
+    );
     expect(out).toStrictEqual([]);
   });
 });
 
 describe('DRA004', () => {
   it('fires for a bound resourceclaims/driver rule without resourceNames', () => {
-    const out = run(dra004, merge(driver, {
-      clusterRoles: [clusterRole('nv-status-writer', [{ verbs: ['arbitrary-node:update', 'arbitrary-node:patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'] }])],
-      clusterRoleBindings: [crb('nv-status-writer', { kind: 'ClusterRole', name: 'nv-status-writer' }, [SA('drivers', 'plugin')])],
-    }));
+    const out = run(
+      dra004,
+      merge(driver, {
+        clusterRoles: [
+          clusterRole('nv-status-writer', [
+            { verbs: ['arbitrary-node:update', 'arbitrary-node:patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'] },
+          ]),
+        ],
+        clusterRoleBindings: [crb('nv-status-writer', { kind: 'ClusterRole', name: 'nv-status-writer' }, [SA('drivers', 'plugin')])],
+      }),
+    );
     expect(out).toStrictEqual([
       {
         subjects: [{ kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' }],
-        objects: [{ kind: 'ClusterRole', name: 'nv-status-writer' }, { kind: 'ClusterRoleBinding', name: 'nv-status-writer' }],
-        message: 'ClusterRole nv-status-writer rule #0 grants arbitrary-node:update, arbitrary-node:patch on resourceclaims/driver without resourceNames, so its holders can write status.devices for every driver, not only their own. Bound by ClusterRoleBinding nv-status-writer (ServiceAccount drivers/plugin).',
+        objects: [
+          { kind: 'ClusterRole', name: 'nv-status-writer' },
+          { kind: 'ClusterRoleBinding', name: 'nv-status-writer' },
+        ],
+        message:
+          'ClusterRole nv-status-writer rule #0 grants arbitrary-node:update, arbitrary-node:patch on resourceclaims/driver without resourceNames, so its holders can write status.devices for every driver, not only their own. Bound by ClusterRoleBinding nv-status-writer (ServiceAccount drivers/plugin).',
         evidence: [
           {
             type: 'grant',
@@ -159,37 +207,59 @@ describe('DRA004', () => {
             rule: { verbs: ['arbitrary-node:update', 'arbitrary-node:patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'] },
           },
         ],
-        remediation: 'Add resourceNames with the driver name(s) the holders serve to rule #0 of ClusterRole nv-status-writer:\nrules:\n- apiGroups: [resource.k8s.io]\n  resources: [resourceclaims/driver]\n  resourceNames: ["<driver-name>"]\n  verbs: ["arbitrary-node:update", "arbitrary-node:patch"]',
+        remediation:
+          'Add resourceNames with the driver name(s) the holders serve to rule #0 of ClusterRole nv-status-writer:\nrules:\n- apiGroups: [resource.k8s.io]\n  resources: [resourceclaims/driver]\n  resourceNames: ["<driver-name>"]\n  verbs: ["arbitrary-node:update", "arbitrary-node:patch"]',
       },
     ]);
   });
   it('does not fire for a driver-scoped rule, an unbound unscoped rule, or a plain wildcard', () => {
-    const out = run(dra004, merge(driver, {
-      clusterRoles: [
-        clusterRole('example-driver', [{ verbs: ['associated-node:update', 'associated-node:patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] }]),
-        clusterRole('unbound', [{ verbs: ['arbitrary-node:update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'] }]),
-        draWildcard,
-      ],
-      clusterRoleBindings: [
-        crb('example-driver', { kind: 'ClusterRole', name: 'example-driver' }, [SA('drivers', 'plugin')]),
-        crb('gpu-ops', { kind: 'ClusterRole', name: 'gpu-ops-wildcard' }, [Group('gpu-ops')]),
-      ],
-    }));
+    const out = run(
+      dra004,
+      merge(driver, {
+        clusterRoles: [
+          clusterRole('example-driver', [
+            {
+              verbs: ['associated-node:update', 'associated-node:patch'],
+              apiGroups: ['resource.k8s.io'],
+              resources: ['resourceclaims/driver'],
+              resourceNames: ['gpu.example.com'],
+            },
+          ]),
+          clusterRole('unbound', [{ verbs: ['arbitrary-node:update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'] }]),
+          draWildcard,
+        ],
+        clusterRoleBindings: [
+          crb('example-driver', { kind: 'ClusterRole', name: 'example-driver' }, [SA('drivers', 'plugin')]),
+          crb('gpu-ops', { kind: 'ClusterRole', name: 'gpu-ops-wildcard' }, [Group('gpu-ops')]),
+        ],
+      }),
+    );
     expect(out).toStrictEqual([]);
   });
 });
 
 describe('DRA005', () => {
   it('fires for a node-local identity holding arbitrary-node verbs', () => {
-    const out = run(dra005, merge(driver, {
-      clusterRoles: [clusterRole('nv-status-writer', [{ verbs: ['arbitrary-node:update', 'arbitrary-node:patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'] }])],
-      clusterRoleBindings: [crb('nv-status-writer', { kind: 'ClusterRole', name: 'nv-status-writer' }, [SA('drivers', 'plugin')])],
-    }));
+    const out = run(
+      dra005,
+      merge(driver, {
+        clusterRoles: [
+          clusterRole('nv-status-writer', [
+            { verbs: ['arbitrary-node:update', 'arbitrary-node:patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'] },
+          ]),
+        ],
+        clusterRoleBindings: [crb('nv-status-writer', { kind: 'ClusterRole', name: 'nv-status-writer' }, [SA('drivers', 'plugin')])],
+      }),
+    );
     expect(out).toStrictEqual([
       {
         subjects: [{ kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' }],
-        objects: [{ kind: 'ClusterRole', name: 'nv-status-writer' }, { kind: 'ClusterRoleBinding', name: 'nv-status-writer' }],
-        message: 'ServiceAccount drivers/plugin runs on nodes (DaemonSet drivers/gpu-plugin) and can arbitrary-node:update, arbitrary-node:patch resourceclaims/driver for any driver in every namespace through ClusterRoleBinding nv-status-writer → ClusterRole nv-status-writer rule #0 (verbs [arbitrary-node:update, arbitrary-node:patch], apiGroups [resource.k8s.io], resources [resourceclaims/driver]). arbitrary-node verbs are not tied to the node the token was issued for, so a compromised node can rewrite status.devices of claims allocated on every other node.',
+        objects: [
+          { kind: 'ClusterRole', name: 'nv-status-writer' },
+          { kind: 'ClusterRoleBinding', name: 'nv-status-writer' },
+        ],
+        message:
+          'ServiceAccount drivers/plugin runs on nodes (DaemonSet drivers/gpu-plugin) and can arbitrary-node:update, arbitrary-node:patch resourceclaims/driver for any driver in every namespace through ClusterRoleBinding nv-status-writer → ClusterRole nv-status-writer rule #0 (verbs [arbitrary-node:update, arbitrary-node:patch], apiGroups [resource.k8s.io], resources [resourceclaims/driver]). arbitrary-node verbs are not tied to the node the token was issued for, so a compromised node can rewrite status.devices of claims allocated on every other node.',
         evidence: [
           {
             type: 'grant',
@@ -199,21 +269,39 @@ describe('DRA005', () => {
             rule: { verbs: ['arbitrary-node:update', 'arbitrary-node:patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'] },
           },
         ],
-        remediation: 'Replace the arbitrary-node verbs with associated-node:update and associated-node:patch, scoped to the driver name(s), in ClusterRole nv-status-writer rule #0:\nrules:\n- apiGroups: [resource.k8s.io]\n  resources: [resourceclaims/driver]\n  resourceNames: ["<driver-name>"]\n  verbs: ["associated-node:update", "associated-node:patch"]',
+        remediation:
+          'Replace the arbitrary-node verbs with associated-node:update and associated-node:patch, scoped to the driver name(s), in ClusterRole nv-status-writer rule #0:\nrules:\n- apiGroups: [resource.k8s.io]\n  resources: [resourceclaims/driver]\n  resourceNames: ["<driver-name>"]\n  verbs: ["associated-node:update", "associated-node:patch"]',
       },
     ]);
   });
   it('does not fire for associated-node verbs, or arbitrary-node held by a central controller', () => {
-    const out = run(dra005, merge(driver, {
-      clusterRoles: [
-        clusterRole('plugin-driver', [{ verbs: ['associated-node:update', 'associated-node:patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] }]),
-        clusterRole('controller-driver', [{ verbs: ['arbitrary-node:update', 'arbitrary-node:patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['compute-domain.example.com'] }]),
-      ],
-      clusterRoleBindings: [
-        crb('plugin-driver', { kind: 'ClusterRole', name: 'plugin-driver' }, [SA('drivers', 'plugin')]),
-        crb('controller-driver', { kind: 'ClusterRole', name: 'controller-driver' }, [SA('drivers', 'controller')]),
-      ],
-    }));
+    const out = run(
+      dra005,
+      merge(driver, {
+        clusterRoles: [
+          clusterRole('plugin-driver', [
+            {
+              verbs: ['associated-node:update', 'associated-node:patch'],
+              apiGroups: ['resource.k8s.io'],
+              resources: ['resourceclaims/driver'],
+              resourceNames: ['gpu.example.com'],
+            },
+          ]),
+          clusterRole('controller-driver', [
+            {
+              verbs: ['arbitrary-node:update', 'arbitrary-node:patch'],
+              apiGroups: ['resource.k8s.io'],
+              resources: ['resourceclaims/driver'],
+              resourceNames: ['compute-domain.example.com'],
+            },
+          ]),
+        ],
+        clusterRoleBindings: [
+          crb('plugin-driver', { kind: 'ClusterRole', name: 'plugin-driver' }, [SA('drivers', 'plugin')]),
+          crb('controller-driver', { kind: 'ClusterRole', name: 'controller-driver' }, [SA('drivers', 'controller')]),
+        ],
+      }),
+    );
     expect(out).toStrictEqual([]);
   });
 });
@@ -234,8 +322,12 @@ describe('DRA006', () => {
     expect(out).toStrictEqual([
       {
         subjects: [{ kind: 'ServiceAccount', namespace: 'tenant-a', name: 'queue-controller' }],
-        objects: [{ kind: 'ClusterRole', name: 'claim-status' }, { kind: 'RoleBinding', namespace: 'tenant-a', name: 'queue-status' }],
-        message: 'ServiceAccount tenant-a/queue-controller can update, patch resourceclaims/status in namespace tenant-a through RoleBinding tenant-a/queue-status → ClusterRole claim-status rule #0 (verbs [update, patch], apiGroups [resource.k8s.io], resources [resourceclaims/status]), but holds neither resourceclaims/binding nor resourceclaims/driver. Granular ResourceClaim status authorization is on (1.36+), so its writes to status.allocation/reservedFor or status.devices are refused.',
+        objects: [
+          { kind: 'ClusterRole', name: 'claim-status' },
+          { kind: 'RoleBinding', namespace: 'tenant-a', name: 'queue-status' },
+        ],
+        message:
+          'ServiceAccount tenant-a/queue-controller can update, patch resourceclaims/status in namespace tenant-a through RoleBinding tenant-a/queue-status → ClusterRole claim-status rule #0 (verbs [update, patch], apiGroups [resource.k8s.io], resources [resourceclaims/status]), but holds neither resourceclaims/binding nor resourceclaims/driver. Granular ResourceClaim status authorization is on (1.36+), so its writes to status.allocation/reservedFor or status.devices are refused.',
         evidence: [
           {
             type: 'grant',
@@ -245,14 +337,21 @@ describe('DRA006', () => {
             rule: { verbs: ['update', 'patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'] },
           },
         ],
-        remediation: 'Grant the synthetic subresource matching what it writes. An allocator (writes allocation/reservedFor) needs, at cluster scope:\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: queue-controller-claim-binding\nrules:\n- apiGroups: [resource.k8s.io]\n  resources: [resourceclaims/binding]\n  verbs: [update, patch]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: queue-controller-claim-binding\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: queue-controller-claim-binding\nsubjects:\n- kind: ServiceAccount\n  name: queue-controller\n  namespace: tenant-a\nA node-local driver (writes status.devices) needs instead:\nrules:\n- apiGroups: [resource.k8s.io]\n  resources: [resourceclaims/driver]\n  resourceNames: ["<driver-name>"]\n  verbs: ["associated-node:update", "associated-node:patch"]\nIf it writes neither, remove update/patch on resourceclaims/status from ClusterRole claim-status rule #0.',
+        remediation:
+          'Grant the synthetic subresource matching what it writes. An allocator (writes allocation/reservedFor) needs, at cluster scope:\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: queue-controller-claim-binding\nrules:\n- apiGroups: [resource.k8s.io]\n  resources: [resourceclaims/binding]\n  verbs: [update, patch]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: queue-controller-claim-binding\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: queue-controller-claim-binding\nsubjects:\n- kind: ServiceAccount\n  name: queue-controller\n  namespace: tenant-a\nA node-local driver (writes status.devices) needs instead:\nrules:\n- apiGroups: [resource.k8s.io]\n  resources: [resourceclaims/driver]\n  resourceNames: ["<driver-name>"]\n  verbs: ["associated-node:update", "associated-node:patch"]\nIf it writes neither, remove update/patch on resourceclaims/status from ClusterRole claim-status rule #0.',
       },
     ]);
   });
   it('does not fire when binding (cluster scope) or driver is held too', () => {
     const out = run(dra006, {
       namespaces: [namespace('tenant-a')],
-      clusterRoles: [statusRole, bindingRole, clusterRole('driver', [{ verbs: ['associated-node:update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] }])],
+      clusterRoles: [
+        statusRole,
+        bindingRole,
+        clusterRole('driver', [
+          { verbs: ['associated-node:update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] },
+        ]),
+      ],
       clusterRoleBindings: [
         crb('sched-status', { kind: 'ClusterRole', name: 'claim-status' }, [User('system:kube-scheduler'), SA('drivers', 'plugin')]),
         crb('sched-binding', { kind: 'ClusterRole', name: 'claim-binding' }, [User('system:kube-scheduler')]),
@@ -273,8 +372,12 @@ describe('DRA007', () => {
     expect(out).toStrictEqual([
       {
         subjects: [{ kind: 'ServiceAccount', namespace: 'tenant-b', name: 'batch-scheduler' }],
-        objects: [{ kind: 'ClusterRole', name: 'custom-allocator' }, { kind: 'ClusterRoleBinding', name: 'tenant-b-batch-scheduler' }],
-        message: 'ServiceAccount tenant-b/batch-scheduler can update, patch resourceclaims/binding (cluster scope) through ClusterRoleBinding tenant-b-batch-scheduler → ClusterRole custom-allocator rule #0 (verbs [update, patch], apiGroups [resource.k8s.io], resources [resourceclaims/binding]). It can write status.allocation and status.reservedFor of any ResourceClaim: forge allocations, hand a device in use by one tenant to another, or reserve claims for arbitrary pods.',
+        objects: [
+          { kind: 'ClusterRole', name: 'custom-allocator' },
+          { kind: 'ClusterRoleBinding', name: 'tenant-b-batch-scheduler' },
+        ],
+        message:
+          'ServiceAccount tenant-b/batch-scheduler can update, patch resourceclaims/binding (cluster scope) through ClusterRoleBinding tenant-b-batch-scheduler → ClusterRole custom-allocator rule #0 (verbs [update, patch], apiGroups [resource.k8s.io], resources [resourceclaims/binding]). It can write status.allocation and status.reservedFor of any ResourceClaim: forge allocations, hand a device in use by one tenant to another, or reserve claims for arbitrary pods.',
         evidence: [
           {
             type: 'grant',
@@ -284,7 +387,8 @@ describe('DRA007', () => {
             rule: { verbs: ['update', 'patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/binding'] },
           },
         ],
-        remediation: 'Remove resourceclaims/binding from ClusterRole custom-allocator rule #0 or remove ServiceAccount tenant-b/batch-scheduler from ClusterRoleBinding tenant-b-batch-scheduler. If it is a legitimate scheduler or allocator, run it from a platform namespace and add "system:serviceaccount:tenant-b:batch-scheduler" to settings.allocatorIdentities.',
+        remediation:
+          'Remove resourceclaims/binding from ClusterRole custom-allocator rule #0 or remove ServiceAccount tenant-b/batch-scheduler from ClusterRoleBinding tenant-b-batch-scheduler. If it is a legitimate scheduler or allocator, run it from a platform namespace and add "system:serviceaccount:tenant-b:batch-scheduler" to settings.allocatorIdentities.',
       },
     ]);
   });
@@ -305,15 +409,22 @@ describe('DRA007', () => {
 
 describe('DRA008', () => {
   it('fires for a DRA component that can exec into pods cluster-wide', () => {
-    const out = run(dra008, merge(driver, {
-      clusterRoles: [clusterRole('plugin-debug', [{ verbs: ['create'], apiGroups: [''], resources: ['pods/exec'] }])],
-      clusterRoleBindings: [crb('plugin-debug', { kind: 'ClusterRole', name: 'plugin-debug' }, [SA('drivers', 'plugin')])],
-    }));
+    const out = run(
+      dra008,
+      merge(driver, {
+        clusterRoles: [clusterRole('plugin-debug', [{ verbs: ['create'], apiGroups: [''], resources: ['pods/exec'] }])],
+        clusterRoleBindings: [crb('plugin-debug', { kind: 'ClusterRole', name: 'plugin-debug' }, [SA('drivers', 'plugin')])],
+      }),
+    );
     expect(out).toStrictEqual([
       {
         subjects: [{ kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' }],
-        objects: [{ kind: 'ClusterRole', name: 'plugin-debug' }, { kind: 'ClusterRoleBinding', name: 'plugin-debug' }],
-        message: 'ServiceAccount drivers/plugin runs DRA driver pods (DaemonSet drivers/gpu-plugin), and can also exec into pods in every namespace through ClusterRoleBinding plugin-debug → ClusterRole plugin-debug rule #0 (verbs [create], apiGroups [""], resources [pods/exec]). A DRA component needs none of these; a compromise of it turns them into cluster-wide escalation.',
+        objects: [
+          { kind: 'ClusterRole', name: 'plugin-debug' },
+          { kind: 'ClusterRoleBinding', name: 'plugin-debug' },
+        ],
+        message:
+          'ServiceAccount drivers/plugin runs DRA driver pods (DaemonSet drivers/gpu-plugin), and can also exec into pods in every namespace through ClusterRoleBinding plugin-debug → ClusterRole plugin-debug rule #0 (verbs [create], apiGroups [""], resources [pods/exec]). A DRA component needs none of these; a compromise of it turns them into cluster-wide escalation.',
         evidence: [
           {
             type: 'grant',
@@ -323,23 +434,27 @@ describe('DRA008', () => {
             rule: { verbs: ['create'], apiGroups: [''], resources: ['pods/exec'] },
           },
         ],
-        remediation: 'Remove these rules (or remove ServiceAccount drivers/plugin from the bindings): ClusterRole plugin-debug rule #0 via ClusterRoleBinding plugin-debug.',
+        remediation:
+          'Remove these rules (or remove ServiceAccount drivers/plugin from the bindings): ClusterRole plugin-debug rule #0 via ClusterRoleBinding plugin-debug.',
       },
     ]);
   });
   it('does not fire for secrets in its own namespace, constrained node impersonation, or a non-component', () => {
-    const out = run(dra008, merge(driver, {
-      roles: [role('drivers', 'webhook-tls', [{ verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['secrets'] }])],
-      clusterRoles: [
-        clusterRole('node-impersonator', [{ verbs: ['impersonate:associated-node'], apiGroups: ['authentication.k8s.io'], resources: ['nodes'] }]),
-        clusterRole('ns-writer', [{ verbs: ['update', 'patch'], apiGroups: [''], resources: ['namespaces'] }]),
-      ],
-      roleBindings: [rb('drivers', 'webhook-tls', { kind: 'Role', name: 'webhook-tls' }, [SA('drivers', 'plugin')])],
-      clusterRoleBindings: [
-        crb('node-impersonator', { kind: 'ClusterRole', name: 'node-impersonator' }, [SA('drivers', 'plugin')]),
-        crb('ns-writer', { kind: 'ClusterRole', name: 'ns-writer' }, [SA('operators', 'gpu-operator')]),
-      ],
-    }));
+    const out = run(
+      dra008,
+      merge(driver, {
+        roles: [role('drivers', 'webhook-tls', [{ verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['secrets'] }])],
+        clusterRoles: [
+          clusterRole('node-impersonator', [{ verbs: ['impersonate:associated-node'], apiGroups: ['authentication.k8s.io'], resources: ['nodes'] }]),
+          clusterRole('ns-writer', [{ verbs: ['update', 'patch'], apiGroups: [''], resources: ['namespaces'] }]),
+        ],
+        roleBindings: [rb('drivers', 'webhook-tls', { kind: 'Role', name: 'webhook-tls' }, [SA('drivers', 'plugin')])],
+        clusterRoleBindings: [
+          crb('node-impersonator', { kind: 'ClusterRole', name: 'node-impersonator' }, [SA('drivers', 'plugin')]),
+          crb('ns-writer', { kind: 'ClusterRole', name: 'ns-writer' }, [SA('operators', 'gpu-operator')]),
+        ],
+      }),
+    );
     expect(out).toStrictEqual([]);
   });
 });
@@ -348,35 +463,60 @@ describe('DRA009', () => {
   const intel = sliceWriter('intel', 'intel-sa');
   const common = clusterRole('dra-driver-common', [{ verbs: ['get'], apiGroups: [''], resources: ['nodes'] }]);
   it('fires for one role bound to DRA components of two namespaces', () => {
-    const out = run(dra009, merge(driver, {
-      clusterRoles: [intel.clusterRole, common],
-      clusterRoleBindings: [intel.binding, crb('dra-driver-common', { kind: 'ClusterRole', name: 'dra-driver-common' }, [SA('drivers', 'plugin'), SA('intel', 'intel-sa')])],
-    }));
+    const out = run(
+      dra009,
+      merge(driver, {
+        clusterRoles: [intel.clusterRole, common],
+        clusterRoleBindings: [
+          intel.binding,
+          crb('dra-driver-common', { kind: 'ClusterRole', name: 'dra-driver-common' }, [SA('drivers', 'plugin'), SA('intel', 'intel-sa')]),
+        ],
+      }),
+    );
     expect(out).toStrictEqual([
       {
-        subjects: [{ kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' }, { kind: 'ServiceAccount', namespace: 'intel', name: 'intel-sa' }],
-        objects: [{ kind: 'ClusterRole', name: 'dra-driver-common' }, { kind: 'ClusterRoleBinding', name: 'dra-driver-common' }],
-        message: 'ClusterRole dra-driver-common is bound to DRA components of 2 namespaces (drivers, intel): ServiceAccount drivers/plugin, ServiceAccount intel/intel-sa, through ClusterRoleBinding dra-driver-common.',
+        subjects: [
+          { kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' },
+          { kind: 'ServiceAccount', namespace: 'intel', name: 'intel-sa' },
+        ],
+        objects: [
+          { kind: 'ClusterRole', name: 'dra-driver-common' },
+          { kind: 'ClusterRoleBinding', name: 'dra-driver-common' },
+        ],
+        message:
+          'ClusterRole dra-driver-common is bound to DRA components of 2 namespaces (drivers, intel): ServiceAccount drivers/plugin, ServiceAccount intel/intel-sa, through ClusterRoleBinding dra-driver-common.',
         evidence: [
           {
             type: 'field',
             object: { kind: 'ClusterRoleBinding', name: 'dra-driver-common' },
             path: 'subjects',
-            value: [{ kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' }, { kind: 'ServiceAccount', namespace: 'intel', name: 'intel-sa' }],
+            value: [
+              { kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' },
+              { kind: 'ServiceAccount', namespace: 'intel', name: 'intel-sa' },
+            ],
           },
         ],
-        remediation: 'Give each driver its own role, scoped to its driver name (resourceNames on resourceclaims/driver), e.g. dra-driver-common-drivers, dra-driver-common-intel, and bind each to its own service account only.',
+        remediation:
+          'Give each driver its own role, scoped to its driver name (resourceNames on resourceclaims/driver), e.g. dra-driver-common-drivers, dra-driver-common-intel, and bind each to its own service account only.',
       },
     ]);
   });
   it('does not fire for components of one namespace plus non-components elsewhere', () => {
-    const out = run(dra009, merge(driver, {
-      clusterRoles: [sliceWriter('drivers', 'controller').clusterRole, common],
-      clusterRoleBindings: [
-        sliceWriter('drivers', 'controller').binding,
-        crb('dra-driver-common', { kind: 'ClusterRole', name: 'dra-driver-common' }, [SA('drivers', 'plugin'), SA('drivers', 'controller'), SA('platform', 'dcgm-exporter'), Group('sre')]),
-      ],
-    }));
+    const out = run(
+      dra009,
+      merge(driver, {
+        clusterRoles: [sliceWriter('drivers', 'controller').clusterRole, common],
+        clusterRoleBindings: [
+          sliceWriter('drivers', 'controller').binding,
+          crb('dra-driver-common', { kind: 'ClusterRole', name: 'dra-driver-common' }, [
+            SA('drivers', 'plugin'),
+            SA('drivers', 'controller'),
+            SA('platform', 'dcgm-exporter'),
+            Group('sre'),
+          ]),
+        ],
+      }),
+    );
     expect(out).toStrictEqual([]);
   });
 });

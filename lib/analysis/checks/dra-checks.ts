@@ -117,7 +117,8 @@ export const dra001: Check = {
   id: 'DRA001',
   severity: 'critical',
   title: 'DRA component identity is cluster-admin equivalent',
-  description: 'A DRA component identity (a service account that writes ResourceSlices or ResourceClaim status/binding/driver, or runs DRA driver pods) holds * verbs on * resources in * groups cluster-wide.',
+  description:
+    'A DRA component identity (a service account that writes ResourceSlices or ResourceClaim status/binding/driver, or runs DRA driver pods) holds * verbs on * resources in * groups cluster-wide.',
   run(ctx) {
     const admin = rbacEntries(ctx, Q.adminProbe);
     const out: FindingDraft[] = [];
@@ -169,7 +170,8 @@ export const dra002: Check = {
   id: 'DRA002',
   severity: 'high',
   title: 'Bound role grants wildcard verbs or resources in resource.k8s.io',
-  description: 'A bound role other than cluster-admin and the bootstrap system:* roles grants * verbs or * resources in resource.k8s.io (or in * groups); a wildcard also matches the synthetic resourceclaims/binding and resourceclaims/driver subresources.',
+  description:
+    'A bound role other than cluster-admin and the bootstrap system:* roles grants * verbs or * resources in resource.k8s.io (or in * groups); a wildcard also matches the synthetic resourceclaims/binding and resourceclaims/driver subresources.',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const { role, bindings } of boundRoles(ctx)) {
@@ -202,7 +204,8 @@ export const dra003: Check = {
   id: 'DRA003',
   severity: 'high',
   title: 'Tenant or non-DRA identity can write DeviceClasses or ResourceSlices',
-  description: 'An identity of a tenant namespace, or a subject that is neither a DRA component nor a system identity, can create/update/patch/delete DeviceClasses (cluster-wide device selection and config) or ResourceSlices (advertise fake devices).',
+  description:
+    'An identity of a tenant namespace, or a subject that is neither a DRA component nor a system identity, can create/update/patch/delete DeviceClasses (cluster-wide device selection and config) or ResourceSlices (advertise fake devices).',
   run(ctx) {
     const questions: { resource: string; entries: AccessEntry[] }[] = [
       { resource: 'deviceclasses', entries: [...rbacEntries(ctx, Q.classCreate), ...rbacEntries(ctx, Q.classModify)] },
@@ -234,7 +237,9 @@ export const dra003: Check = {
       const tenant = isTenantIdentity(ctx, subject);
       if (!tenant && (ctx.isDraComponent(subject) || ctx.isSystemIdentity(subject))) continue;
       const grants = mergeGrants(entries);
-      const who = tenant ? `${describeSubject(subject)} (an identity of tenant namespace ${tenantNamespace(subject)})` : `${describeSubject(subject)} (neither a DRA component nor a system identity)`;
+      const who = tenant
+        ? `${describeSubject(subject)} (an identity of tenant namespace ${tenantNamespace(subject)})`
+        : `${describeSubject(subject)} (neither a DRA component nor a system identity)`;
       out.push({
         subjects: [subject],
         objects: grantObjects(grants),
@@ -267,7 +272,14 @@ function tenantNamespace(subject: SubjectRef): string | undefined {
 
 // ---------------------------------------------------------------- DRA004
 
-const DRIVER_PROBES = DRIVER_VERBS.map((verb) => ({ verb, group: DRA_GROUP, resource: 'resourceclaims', subresource: 'driver', namespace: 'ns', name: PROBE_NAME }));
+const DRIVER_PROBES = DRIVER_VERBS.map((verb) => ({
+  verb,
+  group: DRA_GROUP,
+  resource: 'resourceclaims',
+  subresource: 'driver',
+  namespace: 'ns',
+  name: PROBE_NAME,
+}));
 
 // Verbs a rule grants on resourceclaims/driver for every driver name, by naming the subresource (`resourceclaims/driver` or `*/driver`).
 function unscopedDriverVerbs(rule: PolicyRule): string[] {
@@ -281,7 +293,8 @@ export const dra004: Check = {
   id: 'DRA004',
   severity: 'medium',
   title: 'resourceclaims/driver rule not scoped to a driver',
-  description: 'A bound rule on resourceclaims/driver (or */driver) has no resourceNames, so its holders may write status.devices for every driver. A plain * resource is reported by DRA002.',
+  description:
+    'A bound rule on resourceclaims/driver (or */driver) has no resourceNames, so its holders may write status.devices for every driver. A plain * resource is reported by DRA002.',
   run(ctx) {
     const out: FindingDraft[] = [];
     const drivers = knownDrivers(ctx);
@@ -313,7 +326,8 @@ export const dra005: Check = {
   id: 'DRA005',
   severity: 'high',
   title: 'Node-local identity can write device status of claims on any node',
-  description: 'A node-local identity (DaemonSet or DRA driver pod service account) holds arbitrary-node:update/patch (or *) on resourceclaims/driver: a compromised node can rewrite device status of claims allocated on every other node.',
+  description:
+    'A node-local identity (DaemonSet or DRA driver pod service account) holds arbitrary-node:update/patch (or *) on resourceclaims/driver: a compromised node can rewrite device status of claims allocated on every other node.',
   run(ctx) {
     const entries = rbacEntries(ctx, Q.claimDriverArbitrary);
     const out: FindingDraft[] = [];
@@ -326,7 +340,10 @@ export const dra005: Check = {
       const names = [...new Set(mine.flatMap((e) => e.names))].sort();
       const everywhere = mine.some((e) => e.everyNamespace);
       const nss = [...new Set(mine.flatMap((e) => e.namespaces))].sort();
-      const drivers = driverNamesHint(ctx, driverNamesOf(ctx, sa).filter((n) => n !== '*'));
+      const drivers = driverNamesHint(
+        ctx,
+        driverNamesOf(ctx, sa).filter((n) => n !== '*'),
+      );
       const workloads = workloadsOf(ctx, sa);
       out.push({
         subjects: [sa],
@@ -340,7 +357,14 @@ export const dra005: Check = {
           `Replace the arbitrary-node verbs with associated-node:update and associated-node:patch, scoped to the driver name(s), ` +
           `in ${list([...new Set(grants.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex}`))])}:\n` +
           yamlDocs({
-            rules: [{ apiGroups: [DRA_GROUP], resources: ['resourceclaims/driver'], resourceNames: drivers, verbs: ['associated-node:update', 'associated-node:patch'] }],
+            rules: [
+              {
+                apiGroups: [DRA_GROUP],
+                resources: ['resourceclaims/driver'],
+                resourceNames: drivers,
+                verbs: ['associated-node:update', 'associated-node:patch'],
+              },
+            ],
           }),
       });
     }
@@ -364,7 +388,8 @@ export const dra006: Check = {
   id: 'DRA006',
   severity: 'medium',
   title: 'resourceclaims/status writer lacks binding and driver grants (breaks on 1.36)',
-  description: 'An identity can update/patch resourceclaims/status but holds neither resourceclaims/binding nor resourceclaims/driver: with granular status authorization (1.36+) its writes to allocation, reservedFor or status.devices are refused.',
+  description:
+    'An identity can update/patch resourceclaims/status but holds neither resourceclaims/binding nor resourceclaims/driver: with granular status authorization (1.36+) its writes to allocation, reservedFor or status.devices are refused.',
   run(ctx) {
     const binding = access(ctx, Q.claimBinding);
     const driver = access(ctx, Q.claimDriver);
@@ -387,9 +412,21 @@ export const dra006: Check = {
         evidence: grantsEvidence(ctx, grants),
         remediation:
           `Grant the synthetic subresource matching what it writes. An allocator (writes allocation/reservedFor) needs, at cluster scope:\n` +
-          yamlDocs(clusterRoleYaml(`${name}-claim-binding`, [{ apiGroups: [DRA_GROUP], resources: ['resourceclaims/binding'], verbs: ['update', 'patch'] }]), clusterRoleBindingYaml(`${name}-claim-binding`, `${name}-claim-binding`, e.subject)) +
+          yamlDocs(
+            clusterRoleYaml(`${name}-claim-binding`, [{ apiGroups: [DRA_GROUP], resources: ['resourceclaims/binding'], verbs: ['update', 'patch'] }]),
+            clusterRoleBindingYaml(`${name}-claim-binding`, `${name}-claim-binding`, e.subject),
+          ) +
           `\nA node-local driver (writes status.devices) needs instead:\n` +
-          yamlDocs({ rules: [{ apiGroups: [DRA_GROUP], resources: ['resourceclaims/driver'], resourceNames: driverNamesHint(ctx, []), verbs: ['associated-node:update', 'associated-node:patch'] }] }) +
+          yamlDocs({
+            rules: [
+              {
+                apiGroups: [DRA_GROUP],
+                resources: ['resourceclaims/driver'],
+                resourceNames: driverNamesHint(ctx, []),
+                verbs: ['associated-node:update', 'associated-node:patch'],
+              },
+            ],
+          }) +
           `\nIf it writes neither, remove update/patch on resourceclaims/status from ${list([...new Set(grants.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex}`))])}.`,
       });
     }
@@ -403,7 +440,8 @@ export const dra007: Check = {
   id: 'DRA007',
   severity: 'high',
   title: 'Identity other than the allocators can write resourceclaims/binding',
-  description: 'An identity other than the scheduler and the resource-claim controller (settings.allocatorIdentities) can update/patch resourceclaims/binding: it can forge allocations. Admin-equivalents are left to DRA001.',
+  description:
+    'An identity other than the scheduler and the resource-claim controller (settings.allocatorIdentities) can update/patch resourceclaims/binding: it can forge allocations. Admin-equivalents are left to DRA001.',
   run(ctx) {
     const allocators = new Set(ctx.settings.allocatorIdentities);
     const out: FindingDraft[] = [];
@@ -435,21 +473,37 @@ const DANGEROUS: { label: string; q: AccessQuestion }[] = [
   { label: 'read Secrets cluster-wide', q: { verbs: ['get', 'list', 'watch'], group: '', resource: 'secrets', scope: 'cluster', names: 'unscoped' } },
   { label: 'exec into pods', q: { verbs: ['create', 'get'], group: '', resource: 'pods', subresource: 'exec', scope: 'namespaced', names: 'any' } },
   { label: 'write Namespaces', q: { verbs: ['create', 'update', 'patch', 'delete'], group: '', resource: 'namespaces', scope: 'cluster', names: 'any' } },
-  { label: 'escalate or bind ClusterRoles', q: { verbs: ['escalate', 'bind'], group: 'rbac.authorization.k8s.io', resource: 'clusterroles', scope: 'cluster', names: 'any' } },
-  { label: 'escalate or bind Roles', q: { verbs: ['escalate', 'bind'], group: 'rbac.authorization.k8s.io', resource: 'roles', scope: 'namespaced', names: 'any' } },
+  {
+    label: 'escalate or bind ClusterRoles',
+    q: { verbs: ['escalate', 'bind'], group: 'rbac.authorization.k8s.io', resource: 'clusterroles', scope: 'cluster', names: 'any' },
+  },
+  {
+    label: 'escalate or bind Roles',
+    q: { verbs: ['escalate', 'bind'], group: 'rbac.authorization.k8s.io', resource: 'roles', scope: 'namespaced', names: 'any' },
+  },
   { label: 'impersonate users', q: { verbs: ['impersonate'], group: '', resource: 'users', scope: 'cluster', names: 'any' } },
   { label: 'impersonate groups', q: { verbs: ['impersonate'], group: '', resource: 'groups', scope: 'cluster', names: 'any' } },
   { label: 'impersonate service accounts', q: { verbs: ['impersonate'], group: '', resource: 'serviceaccounts', scope: 'namespaced', names: 'any' } },
-  { label: 'impersonate users (constrained user-info)', q: { verbs: ['impersonate:user-info'], group: 'authentication.k8s.io', resource: 'users', scope: 'cluster', names: 'any' } },
-  { label: 'impersonate service accounts (constrained)', q: { verbs: ['impersonate:serviceaccount'], group: 'authentication.k8s.io', resource: 'serviceaccounts', scope: 'namespaced', names: 'any' } },
-  { label: 'impersonate any node (arbitrary-node)', q: { verbs: ['impersonate:arbitrary-node'], group: 'authentication.k8s.io', resource: 'nodes', scope: 'cluster', names: 'any' } },
+  {
+    label: 'impersonate users (constrained user-info)',
+    q: { verbs: ['impersonate:user-info'], group: 'authentication.k8s.io', resource: 'users', scope: 'cluster', names: 'any' },
+  },
+  {
+    label: 'impersonate service accounts (constrained)',
+    q: { verbs: ['impersonate:serviceaccount'], group: 'authentication.k8s.io', resource: 'serviceaccounts', scope: 'namespaced', names: 'any' },
+  },
+  {
+    label: 'impersonate any node (arbitrary-node)',
+    q: { verbs: ['impersonate:arbitrary-node'], group: 'authentication.k8s.io', resource: 'nodes', scope: 'cluster', names: 'any' },
+  },
 ];
 
 export const dra008: Check = {
   id: 'DRA008',
   severity: 'high',
   title: 'DRA component identity holds escalation-grade permissions',
-  description: 'A DRA component identity can read Secrets cluster-wide, exec into pods, write Namespaces, or escalate/bind/impersonate (impersonate:associated-node, tied to the own node, is not counted). Admin-equivalents are left to DRA001.',
+  description:
+    'A DRA component identity can read Secrets cluster-wide, exec into pods, write Namespaces, or escalate/bind/impersonate (impersonate:associated-node, tied to the own node, is not counted). Admin-equivalents are left to DRA001.',
   run(ctx) {
     const answers = DANGEROUS.map((d) => ({ ...d, entries: rbacEntries(ctx, d.q) }));
     const out: FindingDraft[] = [];
@@ -492,7 +546,8 @@ export const dra009: Check = {
   id: 'DRA009',
   severity: 'low',
   title: 'One role shared by unrelated DRA components',
-  description: 'A role (other than cluster-admin and bootstrap system:* roles) is bound to DRA component service accounts of two or more namespaces: unrelated drivers share one permission set, so narrowing it for one breaks or over-grants another.',
+  description:
+    'A role (other than cluster-admin and bootstrap system:* roles) is bound to DRA component service accounts of two or more namespaces: unrelated drivers share one permission set, so narrowing it for one breaks or over-grants another.',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const { role, bindings } of boundRoles(ctx)) {
@@ -511,7 +566,12 @@ export const dra009: Check = {
         message:
           `${describeRef(roleRef)} is bound to DRA components of ${namespaces.length} namespaces (${namespaces.join(', ')}): ${components.map(describeSubject).join(', ')}, ` +
           `through ${used.map((b) => describeRef(b.ref)).join(', ')}.`,
-        evidence: used.map((b) => ({ type: 'field' as const, object: b.ref, path: 'subjects', value: b.subjects.map((s) => ({ kind: s.kind, namespace: s.namespace, name: s.name })) })),
+        evidence: used.map((b) => ({
+          type: 'field' as const,
+          object: b.ref,
+          path: 'subjects',
+          value: b.subjects.map((s) => ({ kind: s.kind, namespace: s.namespace, name: s.name })),
+        })),
         remediation:
           `Give each driver its own role, scoped to its driver name (resourceNames on resourceclaims/driver), e.g. ` +
           `${namespaces.map((ns) => `${role.ref.name}-${ns}`).join(', ')}, and bind each to its own service account only.`,
@@ -522,4 +582,3 @@ export const dra009: Check = {
 };
 
 export const DRA_CHECKS: Check[] = [dra001, dra002, dra003, dra004, dra005, dra006, dra007, dra008, dra009];
-

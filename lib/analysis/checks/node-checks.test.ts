@@ -20,14 +20,23 @@ describe('NODE001', () => {
     const out = run(node001, {
       nodes,
       pods: [reporterPod('intel-reporter')],
-      clusterRoles: [clusterRole('node-status-patch-role', [{ verbs: ['get'], apiGroups: [''], resources: ['nodes'] }, { verbs: ['patch', 'update'], apiGroups: [''], resources: ['nodes/status'] }])],
+      clusterRoles: [
+        clusterRole('node-status-patch-role', [
+          { verbs: ['get'], apiGroups: [''], resources: ['nodes'] },
+          { verbs: ['patch', 'update'], apiGroups: [''], resources: ['nodes/status'] },
+        ]),
+      ],
       clusterRoleBindings: [crb('intel-reporter-node-status', { kind: 'ClusterRole', name: 'node-status-patch-role' }, [SA('kube-system', 'intel-reporter')])],
     });
     expect(out).toStrictEqual([
       {
         subjects: [{ kind: 'ServiceAccount', namespace: 'kube-system', name: 'intel-reporter' }],
-        objects: [{ kind: 'ClusterRole', name: 'node-status-patch-role' }, { kind: 'ClusterRoleBinding', name: 'intel-reporter-node-status' }],
-        message: 'ServiceAccount kube-system/intel-reporter can update, patch nodes/status of every node through ClusterRoleBinding intel-reporter-node-status → ClusterRole node-status-patch-role rule #1 (verbs [patch, update], apiGroups [""], resources [nodes/status]); its pods run on gpu-01. A compromise of any one of its pods can mark any node Ready or NotReady and rewrite its conditions (readiness gates, taint controllers).',
+        objects: [
+          { kind: 'ClusterRole', name: 'node-status-patch-role' },
+          { kind: 'ClusterRoleBinding', name: 'intel-reporter-node-status' },
+        ],
+        message:
+          'ServiceAccount kube-system/intel-reporter can update, patch nodes/status of every node through ClusterRoleBinding intel-reporter-node-status → ClusterRole node-status-patch-role rule #1 (verbs [patch, update], apiGroups [""], resources [nodes/status]); its pods run on gpu-01. A compromise of any one of its pods can mark any node Ready or NotReady and rewrite its conditions (readiness gates, taint controllers).',
         evidence: [
           {
             type: 'grant',
@@ -37,7 +46,8 @@ describe('NODE001', () => {
             rule: { verbs: ['patch', 'update'], apiGroups: [''], resources: ['nodes/status'] },
           },
         ],
-        remediation: 'Remove nodes/status from ClusterRole node-status-patch-role rule #1 and use constrained impersonation, so each pod can only write the status of the node it runs on (the client impersonates system:node:<its node>; needs ConstrainedImpersonation, beta in 1.36):\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: intel-reporter-node-impersonator\nrules:\n- apiGroups: [authentication.k8s.io]\n  resources: [nodes]\n  verbs: ["impersonate:associated-node"]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: intel-reporter-node-constrained\nrules:\n- apiGroups: [""]\n  resources: [nodes]\n  verbs: ["impersonate-on:associated-node:get"]\n- apiGroups: [""]\n  resources: [nodes/status]\n  verbs: ["impersonate-on:associated-node:update", "impersonate-on:associated-node:patch"]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: intel-reporter-node-impersonator\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: intel-reporter-node-impersonator\nsubjects:\n- kind: ServiceAccount\n  name: intel-reporter\n  namespace: kube-system\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: intel-reporter-node-constrained\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: intel-reporter-node-constrained\nsubjects:\n- kind: ServiceAccount\n  name: intel-reporter\n  namespace: kube-system',
+        remediation:
+          'Remove nodes/status from ClusterRole node-status-patch-role rule #1 and use constrained impersonation, so each pod can only write the status of the node it runs on (the client impersonates system:node:<its node>; needs ConstrainedImpersonation, beta in 1.36):\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: intel-reporter-node-impersonator\nrules:\n- apiGroups: [authentication.k8s.io]\n  resources: [nodes]\n  verbs: ["impersonate:associated-node"]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: intel-reporter-node-constrained\nrules:\n- apiGroups: [""]\n  resources: [nodes]\n  verbs: ["impersonate-on:associated-node:get"]\n- apiGroups: [""]\n  resources: [nodes/status]\n  verbs: ["impersonate-on:associated-node:update", "impersonate-on:associated-node:patch"]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: intel-reporter-node-impersonator\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: intel-reporter-node-impersonator\nsubjects:\n- kind: ServiceAccount\n  name: intel-reporter\n  namespace: kube-system\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: intel-reporter-node-constrained\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: intel-reporter-node-constrained\nsubjects:\n- kind: ServiceAccount\n  name: intel-reporter\n  namespace: kube-system',
       },
     ]);
   });
@@ -74,8 +84,12 @@ describe('NODE002', () => {
     expect(out).toStrictEqual([
       {
         subjects: [{ kind: 'Group', name: 'support-engineers' }],
-        objects: [{ kind: 'ClusterRole', name: 'support-impersonator' }, { kind: 'ClusterRoleBinding', name: 'support-impersonator' }],
-        message: 'Group support-engineers holds legacy impersonate on users (any name), groups (any name) and service accounts in every namespace through ClusterRoleBinding support-impersonator → ClusterRole support-impersonator rule #0 (verbs [impersonate], apiGroups [""], resources [users, groups, serviceaccounts]). Legacy impersonation is not tied to a node: it can act as system:node:<any node> (write any node\'s status, read its secrets), as other users, or as members of system:masters.',
+        objects: [
+          { kind: 'ClusterRole', name: 'support-impersonator' },
+          { kind: 'ClusterRoleBinding', name: 'support-impersonator' },
+        ],
+        message:
+          'Group support-engineers holds legacy impersonate on users (any name), groups (any name) and service accounts in every namespace through ClusterRoleBinding support-impersonator → ClusterRole support-impersonator rule #0 (verbs [impersonate], apiGroups [""], resources [users, groups, serviceaccounts]). Legacy impersonation is not tied to a node: it can act as system:node:<any node> (write any node\'s status, read its secrets), as other users, or as members of system:masters.',
         evidence: [
           {
             type: 'grant',
@@ -85,7 +99,8 @@ describe('NODE002', () => {
             rule: { verbs: ['impersonate'], apiGroups: [''], resources: ['users', 'groups', 'serviceaccounts'] },
           },
         ],
-        remediation: 'Remove impersonate from ClusterRole support-impersonator rule #0. If it acts for the node its pod runs on, use constrained impersonation (impersonate:associated-node plus impersonate-on:associated-node:<verb> for the exact requests); for a fixed service account use impersonate:serviceaccount with resourceNames. For example:\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: support-engineers-node-impersonator\nrules:\n- apiGroups: [authentication.k8s.io]\n  resources: [nodes]\n  verbs: ["impersonate:associated-node"]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: support-engineers-node-constrained\nrules:\n- apiGroups: [""]\n  resources: [nodes/status]\n  verbs: ["impersonate-on:associated-node:update", "impersonate-on:associated-node:patch"]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: support-engineers-node-impersonator\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: support-engineers-node-impersonator\nsubjects:\n- kind: Group\n  apiGroup: rbac.authorization.k8s.io\n  name: support-engineers\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: support-engineers-node-constrained\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: support-engineers-node-constrained\nsubjects:\n- kind: Group\n  apiGroup: rbac.authorization.k8s.io\n  name: support-engineers',
+        remediation:
+          'Remove impersonate from ClusterRole support-impersonator rule #0. If it acts for the node its pod runs on, use constrained impersonation (impersonate:associated-node plus impersonate-on:associated-node:<verb> for the exact requests); for a fixed service account use impersonate:serviceaccount with resourceNames. For example:\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: support-engineers-node-impersonator\nrules:\n- apiGroups: [authentication.k8s.io]\n  resources: [nodes]\n  verbs: ["impersonate:associated-node"]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: support-engineers-node-constrained\nrules:\n- apiGroups: [""]\n  resources: [nodes/status]\n  verbs: ["impersonate-on:associated-node:update", "impersonate-on:associated-node:patch"]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: support-engineers-node-impersonator\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: support-engineers-node-impersonator\nsubjects:\n- kind: Group\n  apiGroup: rbac.authorization.k8s.io\n  name: support-engineers\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: support-engineers-node-constrained\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: support-engineers-node-constrained\nsubjects:\n- kind: Group\n  apiGroup: rbac.authorization.k8s.io\n  name: support-engineers',
       },
     ]);
   });
@@ -118,8 +133,12 @@ describe('NODE003', () => {
     expect(out).toStrictEqual([
       {
         subjects: [{ kind: 'ServiceAccount', namespace: 'gpu-operator', name: 'kubeletplugin' }],
-        objects: [{ kind: 'ClusterRole', name: 'nvidia-kubeletplugin' }, { kind: 'ClusterRoleBinding', name: 'nvidia-kubeletplugin' }],
-        message: 'ServiceAccount gpu-operator/kubeletplugin can update, patch nodes (labels, taints, spec) of every node through ClusterRoleBinding nvidia-kubeletplugin → ClusterRole nvidia-kubeletplugin rule #0 (verbs [get, list, watch, update, patch], apiGroups [""], resources [nodes]). It can remove NoSchedule/NoExecute taints or change labels that node selectors and DeviceClass-aware scheduling rely on.',
+        objects: [
+          { kind: 'ClusterRole', name: 'nvidia-kubeletplugin' },
+          { kind: 'ClusterRoleBinding', name: 'nvidia-kubeletplugin' },
+        ],
+        message:
+          'ServiceAccount gpu-operator/kubeletplugin can update, patch nodes (labels, taints, spec) of every node through ClusterRoleBinding nvidia-kubeletplugin → ClusterRole nvidia-kubeletplugin rule #0 (verbs [get, list, watch, update, patch], apiGroups [""], resources [nodes]). It can remove NoSchedule/NoExecute taints or change labels that node selectors and DeviceClass-aware scheduling rely on.',
         evidence: [
           {
             type: 'grant',
@@ -129,7 +148,8 @@ describe('NODE003', () => {
             rule: { verbs: ['get', 'list', 'watch', 'update', 'patch'], apiGroups: [''], resources: ['nodes'] },
           },
         ],
-        remediation: 'Remove update/patch on nodes from ClusterRole nvidia-kubeletplugin rule #0 unless the component manages node labels by design. A node-local agent that labels its own node should use constrained impersonation instead:\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: kubeletplugin-node-impersonator\nrules:\n- apiGroups: [authentication.k8s.io]\n  resources: [nodes]\n  verbs: ["impersonate:associated-node"]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: kubeletplugin-node-constrained\nrules:\n- apiGroups: [""]\n  resources: [nodes]\n  verbs: ["impersonate-on:associated-node:get", "impersonate-on:associated-node:patch"]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: kubeletplugin-node-impersonator\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: kubeletplugin-node-impersonator\nsubjects:\n- kind: ServiceAccount\n  name: kubeletplugin\n  namespace: gpu-operator\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: kubeletplugin-node-constrained\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: kubeletplugin-node-constrained\nsubjects:\n- kind: ServiceAccount\n  name: kubeletplugin\n  namespace: gpu-operator',
+        remediation:
+          'Remove update/patch on nodes from ClusterRole nvidia-kubeletplugin rule #0 unless the component manages node labels by design. A node-local agent that labels its own node should use constrained impersonation instead:\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: kubeletplugin-node-impersonator\nrules:\n- apiGroups: [authentication.k8s.io]\n  resources: [nodes]\n  verbs: ["impersonate:associated-node"]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: kubeletplugin-node-constrained\nrules:\n- apiGroups: [""]\n  resources: [nodes]\n  verbs: ["impersonate-on:associated-node:get", "impersonate-on:associated-node:patch"]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: kubeletplugin-node-impersonator\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: kubeletplugin-node-impersonator\nsubjects:\n- kind: ServiceAccount\n  name: kubeletplugin\n  namespace: gpu-operator\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: kubeletplugin-node-constrained\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: kubeletplugin-node-constrained\nsubjects:\n- kind: ServiceAccount\n  name: kubeletplugin\n  namespace: gpu-operator',
       },
     ]);
   });
@@ -160,8 +180,12 @@ describe('NODE004', () => {
     expect(out).toStrictEqual([
       {
         subjects: [{ kind: 'Group', name: 'system:nodes' }],
-        objects: [{ kind: 'ClusterRole', name: 'node-token-audience-wildcard' }, { kind: 'ClusterRoleBinding', name: 'node-token-audience-wildcard' }],
-        message: 'ClusterRole node-token-audience-wildcard grants request-serviceaccounts-token-audience for any audience (resources: ["*"]) in rule #0 (verbs [request-serviceaccounts-token-audience], apiGroups [""], resources [*]); bound by ClusterRoleBinding node-token-audience-wildcard (Group system:nodes). Nodes holding it can request service-account tokens for audiences no pod on the node uses.',
+        objects: [
+          { kind: 'ClusterRole', name: 'node-token-audience-wildcard' },
+          { kind: 'ClusterRoleBinding', name: 'node-token-audience-wildcard' },
+        ],
+        message:
+          'ClusterRole node-token-audience-wildcard grants request-serviceaccounts-token-audience for any audience (resources: ["*"]) in rule #0 (verbs [request-serviceaccounts-token-audience], apiGroups [""], resources [*]); bound by ClusterRoleBinding node-token-audience-wildcard (Group system:nodes). Nodes holding it can request service-account tokens for audiences no pod on the node uses.',
         evidence: [
           {
             type: 'grant',
@@ -171,17 +195,22 @@ describe('NODE004', () => {
             rule: { verbs: ['request-serviceaccounts-token-audience'], apiGroups: [''], resources: ['*'] },
           },
         ],
-        remediation: 'List the exact audiences in resources and the service accounts in resourceNames, e.g.:\nrules:\n- apiGroups: [""]\n  resources: ["<audience, e.g. vault.example.com>"]\n  resourceNames: ["<service-account-name>"]\n  verbs: [request-serviceaccounts-token-audience]',
+        remediation:
+          'List the exact audiences in resources and the service accounts in resourceNames, e.g.:\nrules:\n- apiGroups: [""]\n  resources: ["<audience, e.g. vault.example.com>"]\n  resourceNames: ["<service-account-name>"]\n  verbs: [request-serviceaccounts-token-audience]',
       },
     ]);
   });
   it('does not fire for one audience and one service account, or an unbound wildcard', () => {
     const out = run(node004, {
       clusterRoles: [
-        clusterRole('kubelet-credential-provider-audience', [{ verbs: ['request-serviceaccounts-token-audience'], apiGroups: [''], resources: ['registry.platform.example.com'], resourceNames: ['image-puller'] }]),
+        clusterRole('kubelet-credential-provider-audience', [
+          { verbs: ['request-serviceaccounts-token-audience'], apiGroups: [''], resources: ['registry.platform.example.com'], resourceNames: ['image-puller'] },
+        ]),
         clusterRole('unbound-wildcard', [{ verbs: ['request-serviceaccounts-token-audience'], apiGroups: [''], resources: ['*'] }]),
       ],
-      clusterRoleBindings: [crb('kubelet-credential-provider-audience', { kind: 'ClusterRole', name: 'kubelet-credential-provider-audience' }, [Group('system:nodes')])],
+      clusterRoleBindings: [
+        crb('kubelet-credential-provider-audience', { kind: 'ClusterRole', name: 'kubelet-credential-provider-audience' }, [Group('system:nodes')]),
+      ],
     });
     expect(out).toStrictEqual([]);
   });
@@ -197,15 +226,24 @@ describe('NODE005', () => {
   it('fires for an API server without NodeRestriction, and one without the Node authorizer', () => {
     const out = run(node005, {
       pods: [
-        staticPod('kube-apiserver', ['kube-apiserver', '--advertise-address=10.0.0.10', '--authorization-mode=Node,RBAC', '--enable-admission-plugins=NamespaceLifecycle,ServiceAccount,ResourceQuota']),
-        { ...staticPod('kube-apiserver', ['/bin/sh', '-c', 'kube-apiserver --authorization-mode=RBAC --enable-admission-plugins=NodeRestriction']), metadata: { name: 'kube-apiserver-cp-02', namespace: 'kube-system' } },
+        staticPod('kube-apiserver', [
+          'kube-apiserver',
+          '--advertise-address=10.0.0.10',
+          '--authorization-mode=Node,RBAC',
+          '--enable-admission-plugins=NamespaceLifecycle,ServiceAccount,ResourceQuota',
+        ]),
+        {
+          ...staticPod('kube-apiserver', ['/bin/sh', '-c', 'kube-apiserver --authorization-mode=RBAC --enable-admission-plugins=NodeRestriction']),
+          metadata: { name: 'kube-apiserver-cp-02', namespace: 'kube-system' },
+        },
       ],
     });
     expect(out).toStrictEqual([
       {
         subjects: [],
         objects: [{ kind: 'Pod', namespace: 'kube-system', name: 'kube-apiserver-cp-01' }],
-        message: 'kube-apiserver in Pod kube-system/kube-apiserver-cp-01 on cp-01: --enable-admission-plugins=NamespaceLifecycle,ServiceAccount,ResourceQuota lacks NodeRestriction (it is not on by default). So any kubelet credential can modify every Node object and the status of pods on other nodes, not only its own.',
+        message:
+          'kube-apiserver in Pod kube-system/kube-apiserver-cp-01 on cp-01: --enable-admission-plugins=NamespaceLifecycle,ServiceAccount,ResourceQuota lacks NodeRestriction (it is not on by default). So any kubelet credential can modify every Node object and the status of pods on other nodes, not only its own.',
         evidence: [
           {
             type: 'field',
@@ -214,12 +252,14 @@ describe('NODE005', () => {
             value: '--enable-admission-plugins=NamespaceLifecycle,ServiceAccount,ResourceQuota',
           },
         ],
-        remediation: 'Start kube-apiserver with --enable-admission-plugins=NamespaceLifecycle,ServiceAccount,ResourceQuota,NodeRestriction; the static pod restarts when its manifest changes.',
+        remediation:
+          'Start kube-apiserver with --enable-admission-plugins=NamespaceLifecycle,ServiceAccount,ResourceQuota,NodeRestriction; the static pod restarts when its manifest changes.',
       },
       {
         subjects: [],
         objects: [{ kind: 'Pod', namespace: 'kube-system', name: 'kube-apiserver-cp-02' }],
-        message: 'kube-apiserver in Pod kube-system/kube-apiserver-cp-02 on cp-01: --authorization-mode=RBAC lacks Node. So kubelets are authorized by the remaining authorizers alone: bound to system:node (or allowed by AlwaysAllow) they read every secret and configmap, not only those of their own pods.',
+        message:
+          'kube-apiserver in Pod kube-system/kube-apiserver-cp-02 on cp-01: --authorization-mode=RBAC lacks Node. So kubelets are authorized by the remaining authorizers alone: bound to system:node (or allowed by AlwaysAllow) they read every secret and configmap, not only those of their own pods.',
         evidence: [
           {
             type: 'field',
@@ -237,7 +277,10 @@ describe('NODE005', () => {
       pods: [
         staticPod('kube-apiserver', ['kube-apiserver', '--authorization-mode', 'Node,RBAC', '--enable-admission-plugins=NodeRestriction,ResourceQuota']),
         staticPod('kube-controller-manager', ['kube-controller-manager', '--authorization-mode=RBAC']),
-        { ...staticPod('kube-apiserver', ['kube-apiserver', '--authorization-config=/etc/kubernetes/authz.yaml', '--enable-admission-plugins=NodeRestriction']), metadata: { name: 'kube-apiserver-cp-02', namespace: 'kube-system' } },
+        {
+          ...staticPod('kube-apiserver', ['kube-apiserver', '--authorization-config=/etc/kubernetes/authz.yaml', '--enable-admission-plugins=NodeRestriction']),
+          metadata: { name: 'kube-apiserver-cp-02', namespace: 'kube-system' },
+        },
       ],
     });
     expect(out).toStrictEqual([]);

@@ -64,7 +64,8 @@ export const node001: Check = {
   id: 'NODE001',
   severity: 'high',
   title: 'Plain RBAC write on nodes/status of every node',
-  description: 'An identity other than system:node:* and admin-equivalents can update/patch nodes/status of all nodes through plain RBAC; node-local reporters should use constrained impersonation (impersonate:associated-node) so a compromised node can only write its own status.',
+  description:
+    'An identity other than system:node:* and admin-equivalents can update/patch nodes/status of all nodes through plain RBAC; node-local reporters should use constrained impersonation (impersonate:associated-node) so a compromised node can only write its own status.',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const e of nonAdminEntries(ctx, nodeStatusQ, true)) {
@@ -116,7 +117,8 @@ export const node002: Check = {
   id: 'NODE002',
   severity: 'critical',
   title: 'Legacy unconstrained impersonation',
-  description: 'A non-admin identity holds the legacy impersonate verb on users or groups (any name or system:* names such as system:node:<name>, system:masters) or on service accounts cluster-wide: it can act as any node or any user. Namespaced service-account impersonation (stock edit/admin) is not counted.',
+  description:
+    'A non-admin identity holds the legacy impersonate verb on users or groups (any name or system:* names such as system:node:<name>, system:masters) or on service accounts cluster-wide: it can act as any node or any user. Namespaced service-account impersonation (stock edit/admin) is not counted.',
   run(ctx) {
     const bySubject = new Map<string, { subject: SubjectRef; parts: string[]; entries: AccessEntry[] }>();
     for (const l of LEGACY) {
@@ -156,7 +158,8 @@ export const node003: Check = {
   id: 'NODE003',
   severity: 'medium',
   title: 'Write on nodes (labels, taints) of every node',
-  description: 'An identity other than system:node:* and admin-equivalents can update/patch nodes of all nodes: it can relabel and untaint any node (steer workloads, defeat readiness taints).',
+  description:
+    'An identity other than system:node:* and admin-equivalents can update/patch nodes of all nodes: it can relabel and untaint any node (steer workloads, defeat readiness taints).',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const e of nonAdminEntries(ctx, nodesQ, true)) {
@@ -196,7 +199,8 @@ export const node004: Check = {
   id: 'NODE004',
   severity: 'medium',
   title: 'Token audience grant not narrowed',
-  description: 'request-serviceaccounts-token-audience is granted for * audiences or without resourceNames: the node can mint tokens for any audience or any service account, defeating ServiceAccountNodeAudienceRestriction.',
+  description:
+    'request-serviceaccounts-token-audience is granted for * audiences or without resourceNames: the node can mint tokens for any audience or any service account, defeating ServiceAccountNodeAudienceRestriction.',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const { role, bindings } of boundRoles(ctx)) {
@@ -219,7 +223,9 @@ export const node004: Check = {
         ),
         remediation:
           `List the exact audiences in resources and the service accounts in resourceNames, e.g.:\n` +
-          yamlDocs({ rules: [{ apiGroups: [''], resources: ['<audience, e.g. vault.example.com>'], resourceNames: ['<service-account-name>'], verbs: [AUDIENCE_VERB] }] }),
+          yamlDocs({
+            rules: [{ apiGroups: [''], resources: ['<audience, e.g. vault.example.com>'], resourceNames: ['<service-account-name>'], verbs: [AUDIENCE_VERB] }],
+          }),
       });
     }
     return out;
@@ -278,13 +284,18 @@ function parseFlags(argv: { value: string; at: string }[]): Map<string, Flag> {
   return flags;
 }
 
-const csv = (flag: Flag | undefined) => (flag?.values ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+const csv = (flag: Flag | undefined) =>
+  (flag?.values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export const node005: Check = {
   id: 'NODE005',
   severity: 'high',
   title: 'API server without the Node authorizer or NodeRestriction',
-  description: 'The kube-apiserver flags are visible (a kube-system kube-apiserver-* pod) and --authorization-mode lacks Node or --enable-admission-plugins lacks NodeRestriction. With --authorization-config the authorizer chain is unknown and only NodeRestriction is judged.',
+  description:
+    'The kube-apiserver flags are visible (a kube-system kube-apiserver-* pod) and --authorization-mode lacks Node or --enable-admission-plugins lacks NodeRestriction. With --authorization-config the authorizer chain is unknown and only NodeRestriction is judged.',
   run(ctx) {
     const out: FindingDraft[] = [];
     const pods = ctx.state.pods
@@ -304,10 +315,21 @@ export const node005: Check = {
       const modeFlag = flags.get('authorization-mode');
       const modes = csv(modeFlag);
       if (!authzConfig && !modes.includes('Node')) {
-        problems.push(modeFlag ? `--authorization-mode=${modes.join(',')} lacks Node` : '--authorization-mode is not set (default AlwaysAllow, no Node authorizer)');
-        effects.push('kubelets are authorized by the remaining authorizers alone: bound to system:node (or allowed by AlwaysAllow) they read every secret and configmap, not only those of their own pods');
-        fixes.push(`--authorization-mode=${['Node', ...modes.filter((m) => m !== 'Node' && m !== 'AlwaysAllow'), ...(modes.includes('RBAC') ? [] : ['RBAC'])].join(',')}`);
-        evidence.push({ type: 'field', object, path: modeFlag ? `${base}.${modeFlag.at}` : base, value: modeFlag ? `--authorization-mode=${modeFlag.values.join(',')}` : null });
+        problems.push(
+          modeFlag ? `--authorization-mode=${modes.join(',')} lacks Node` : '--authorization-mode is not set (default AlwaysAllow, no Node authorizer)',
+        );
+        effects.push(
+          'kubelets are authorized by the remaining authorizers alone: bound to system:node (or allowed by AlwaysAllow) they read every secret and configmap, not only those of their own pods',
+        );
+        fixes.push(
+          `--authorization-mode=${['Node', ...modes.filter((m) => m !== 'Node' && m !== 'AlwaysAllow'), ...(modes.includes('RBAC') ? [] : ['RBAC'])].join(',')}`,
+        );
+        evidence.push({
+          type: 'field',
+          object,
+          path: modeFlag ? `${base}.${modeFlag.at}` : base,
+          value: modeFlag ? `--authorization-mode=${modeFlag.values.join(',')}` : null,
+        });
       }
       const enableFlag = flags.get('enable-admission-plugins');
       const disableFlag = flags.get('disable-admission-plugins');
@@ -319,14 +341,27 @@ export const node005: Check = {
           evidence.push({ type: 'field', object, path: `${base}.${disableFlag!.at}`, value: `--disable-admission-plugins=${disableFlag!.values.join(',')}` });
           fixes.push('NodeRestriction removed from --disable-admission-plugins');
         } else {
-          problems.push(enableFlag ? `--enable-admission-plugins=${enabled.join(',')} lacks NodeRestriction (it is not on by default)` : '--enable-admission-plugins is not set (NodeRestriction is not on by default)');
-          evidence.push({ type: 'field', object, path: enableFlag ? `${base}.${enableFlag.at}` : base, value: enableFlag ? `--enable-admission-plugins=${enableFlag.values.join(',')}` : null });
+          problems.push(
+            enableFlag
+              ? `--enable-admission-plugins=${enabled.join(',')} lacks NodeRestriction (it is not on by default)`
+              : '--enable-admission-plugins is not set (NodeRestriction is not on by default)',
+          );
+          evidence.push({
+            type: 'field',
+            object,
+            path: enableFlag ? `${base}.${enableFlag.at}` : base,
+            value: enableFlag ? `--enable-admission-plugins=${enableFlag.values.join(',')}` : null,
+          });
         }
         if (!enabled.includes('NodeRestriction')) fixes.push(`--enable-admission-plugins=${[...enabled, 'NodeRestriction'].join(',')}`);
         effects.push('any kubelet credential can modify every Node object and the status of pods on other nodes, not only its own');
       }
       if (problems.length === 0) continue;
-      if (authzConfig) evidence.push({ type: 'note', text: '--authorization-config is set: the authorizer chain is configured in a file that is not visible, so whether the Node authorizer runs is unknown.' });
+      if (authzConfig)
+        evidence.push({
+          type: 'note',
+          text: '--authorization-config is set: the authorizer chain is configured in a file that is not visible, so whether the Node authorizer runs is unknown.',
+        });
       out.push({
         subjects: [],
         objects: [object],

@@ -21,21 +21,44 @@ const base: Parts = {
 };
 const withPods = (...pods: Parts['pods'][]): Parts => ({ ...base, pods: pods.flatMap((p) => p ?? []) });
 
-const hardened: Container['securityContext'] = { privileged: false, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } };
+const hardened: Container['securityContext'] = {
+  privileged: false,
+  allowPrivilegeEscalation: false,
+  readOnlyRootFilesystem: true,
+  capabilities: { drop: ['ALL'] },
+};
 const hardenedPod = { securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } } };
 
 /** The NVIDIA kubelet plugin shape: privileged init container and plugin container, hostPath / for the driver root. */
 const nvidiaPods = ['znlqc', '8qllc'].map((suffix, i) =>
-  pluginPod('gpu-operator', 'nvidia-kubelet-plugin', suffix, 'kubeletplugin', `gpu-0${i + 1}`, { name: 'gpus', securityContext: { privileged: true }, volumeMounts: [{ name: 'driver-root', mountPath: '/driver-root' }] }, {
-    initContainers: [{ name: 'init-container', securityContext: { privileged: true } }],
-    volumes: [{ name: 'driver-root', hostPath: { path: '/' } }],
-  }),
+  pluginPod(
+    'gpu-operator',
+    'nvidia-kubelet-plugin',
+    suffix,
+    'kubeletplugin',
+    `gpu-0${i + 1}`,
+    { name: 'gpus', securityContext: { privileged: true }, volumeMounts: [{ name: 'driver-root', mountPath: '/driver-root' }] },
+    {
+      initContainers: [{ name: 'init-container', securityContext: { privileged: true } }],
+      volumes: [{ name: 'driver-root', hostPath: { path: '/' } }],
+    },
+  ),
 );
 const intelPod = pluginPod('intel', 'intel-kubelet-plugin', 'lnqvl', 'intel-sa', 'gpu-intel-01', {
   name: 'kubelet-plugin',
-  securityContext: { privileged: false, readOnlyRootFilesystem: true, runAsUser: 0, capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' } },
+  securityContext: {
+    privileged: false,
+    readOnlyRootFilesystem: true,
+    runAsUser: 0,
+    capabilities: { drop: ['ALL'] },
+    seccompProfile: { type: 'RuntimeDefault' },
+  },
 });
-const kubeProxy = dsPod('kube-system', 'kube-proxy', 'a', { hostNetwork: true, serviceAccountName: 'kube-proxy', containers: [{ name: 'kube-proxy', securityContext: { privileged: true } }] });
+const kubeProxy = dsPod('kube-system', 'kube-proxy', 'a', {
+  hostNetwork: true,
+  serviceAccountName: 'kube-proxy',
+  containers: [{ name: 'kube-proxy', securityContext: { privileged: true } }],
+});
 
 describe('POD001', () => {
   it('fires once per driver workload, listing every privileged container', () => {
@@ -44,7 +67,8 @@ describe('POD001', () => {
       {
         subjects: [{ kind: 'ServiceAccount', namespace: 'gpu-operator', name: 'kubeletplugin' }],
         objects: [{ kind: 'DaemonSet', namespace: 'gpu-operator', name: 'nvidia-kubelet-plugin' }],
-        message: 'DRA driver DaemonSet gpu-operator/nvidia-kubelet-plugin (2 pods) runs privileged: init container init-container and container gpus. A privileged kubelet plugin owns the node: every device, every capability, the host\'s /dev and kernel interfaces.',
+        message:
+          "DRA driver DaemonSet gpu-operator/nvidia-kubelet-plugin (2 pods) runs privileged: init container init-container and container gpus. A privileged kubelet plugin owns the node: every device, every capability, the host's /dev and kernel interfaces.",
         evidence: [
           {
             type: 'field',
@@ -59,7 +83,8 @@ describe('POD001', () => {
             value: true,
           },
         ],
-        remediation: 'Drop privileged and grant only what the driver needs (device nodes through CDI, specific capabilities), e.g. for each container:\nsecurityContext:\n  privileged: false\n  allowPrivilegeEscalation: false\n  capabilities:\n    drop: [ALL]\n    add: ["<only the capabilities the driver needs>"]',
+        remediation:
+          'Drop privileged and grant only what the driver needs (device nodes through CDI, specific capabilities), e.g. for each container:\nsecurityContext:\n  privileged: false\n  allowPrivilegeEscalation: false\n  capabilities:\n    drop: [ALL]\n    add: ["<only the capabilities the driver needs>"]',
       },
     ]);
   });
@@ -81,7 +106,8 @@ describe('POD002', () => {
       {
         subjects: [{ kind: 'ServiceAccount', namespace: 'gpu-operator', name: 'kubeletplugin' }],
         objects: [{ kind: 'DaemonSet', namespace: 'gpu-operator', name: 'nvidia-kubelet-plugin' }],
-        message: 'DRA driver DaemonSet gpu-operator/nvidia-kubelet-plugin (2 pods) uses hostPath / (volume driver-root): it sees and can touch host processes, network or kernel state beyond its devices.',
+        message:
+          'DRA driver DaemonSet gpu-operator/nvidia-kubelet-plugin (2 pods) uses hostPath / (volume driver-root): it sees and can touch host processes, network or kernel state beyond its devices.',
         evidence: [
           {
             type: 'field',
@@ -90,12 +116,14 @@ describe('POD002', () => {
             value: '/',
           },
         ],
-        remediation: 'Set hostPID, hostNetwork and hostIPC to false unless the driver documents the need, and replace whole-host mounts with the narrow paths the driver uses (e.g. /sys/class/<subsystem>, /dev/<device>, the driver root) mounted readOnly where possible.',
+        remediation:
+          'Set hostPID, hostNetwork and hostIPC to false unless the driver documents the need, and replace whole-host mounts with the narrow paths the driver uses (e.g. /sys/class/<subsystem>, /dev/<device>, the driver root) mounted readOnly where possible.',
       },
       {
         subjects: [{ kind: 'ServiceAccount', namespace: 'intel', name: 'intel-sa' }],
         objects: [{ kind: 'DaemonSet', namespace: 'intel', name: 'intel-kubelet-plugin' }],
-        message: 'DRA driver DaemonSet intel/intel-kubelet-plugin (from its pod template; no pod observed) uses hostPath /sys (volume sysfs): it sees and can touch host processes, network or kernel state beyond its devices.',
+        message:
+          'DRA driver DaemonSet intel/intel-kubelet-plugin (from its pod template; no pod observed) uses hostPath /sys (volume sysfs): it sees and can touch host processes, network or kernel state beyond its devices.',
         evidence: [
           {
             type: 'field',
@@ -104,12 +132,21 @@ describe('POD002', () => {
             value: '/sys/',
           },
         ],
-        remediation: 'Set hostPID, hostNetwork and hostIPC to false unless the driver documents the need, and replace whole-host mounts with the narrow paths the driver uses (e.g. /sys/class/<subsystem>, /dev/<device>, the driver root) mounted readOnly where possible.',
+        remediation:
+          'Set hostPID, hostNetwork and hostIPC to false unless the driver documents the need, and replace whole-host mounts with the narrow paths the driver uses (e.g. /sys/class/<subsystem>, /dev/<device>, the driver root) mounted readOnly where possible.',
       },
     ]);
   });
   it('does not fire for narrow host paths on a driver, or host namespaces on a non-driver pod', () => {
-    const narrow = pluginPod('intel', 'intel-kubelet-plugin', 'x', 'intel-sa', 'gpu-intel-01', { volumeMounts: [{ name: 'drm', mountPath: '/sys/class/drm' }] }, { volumes: [{ name: 'drm', hostPath: { path: '/sys/class/drm' } }] });
+    const narrow = pluginPod(
+      'intel',
+      'intel-kubelet-plugin',
+      'x',
+      'intel-sa',
+      'gpu-intel-01',
+      { volumeMounts: [{ name: 'drm', mountPath: '/sys/class/drm' }] },
+      { volumes: [{ name: 'drm', hostPath: { path: '/sys/class/drm' } }] },
+    );
     const out = run(pod002, withPods([narrow, kubeProxy]));
     expect(out).toStrictEqual([]);
   });
@@ -117,7 +154,9 @@ describe('POD002', () => {
 
 describe('POD003', () => {
   it('fires per container that lacks hardening (runAsUser 0 without runAsNonRoot, no allowPrivilegeEscalation=false)', () => {
-    const p = pluginPod('intel', 'intel-kubelet-plugin', 'lnqvl', 'intel-sa', 'gpu-intel-01', intelPod.spec.containers[0], { initContainers: [{ name: 'init' }] });
+    const p = pluginPod('intel', 'intel-kubelet-plugin', 'lnqvl', 'intel-sa', 'gpu-intel-01', intelPod.spec.containers[0], {
+      initContainers: [{ name: 'init' }],
+    });
     const out = run(pod003, withPods([p]));
     expect(out).toStrictEqual([
       {
@@ -126,7 +165,8 @@ describe('POD003', () => {
           { kind: 'DaemonSet', namespace: 'intel', name: 'intel-kubelet-plugin' },
           { kind: 'Container', namespace: 'intel', name: 'DaemonSet/intel-kubelet-plugin/init' },
         ],
-        message: 'Init container init of DRA driver DaemonSet intel/intel-kubelet-plugin lacks capabilities.drop [ALL], readOnlyRootFilesystem: true, runAsNonRoot: true, seccompProfile RuntimeDefault and allowPrivilegeEscalation: false.',
+        message:
+          'Init container init of DRA driver DaemonSet intel/intel-kubelet-plugin lacks capabilities.drop [ALL], readOnlyRootFilesystem: true, runAsNonRoot: true, seccompProfile RuntimeDefault and allowPrivilegeEscalation: false.',
         evidence: [
           {
             type: 'field',
@@ -135,7 +175,8 @@ describe('POD003', () => {
             value: null,
           },
         ],
-        remediation: 'Add to spec.template.spec.initContainers[0].securityContext (keep what the driver needs, e.g. a writable emptyDir instead of a writable root filesystem):\nsecurityContext:\n  capabilities:\n    drop: [ALL]\n  readOnlyRootFilesystem: true\n  runAsNonRoot: true\n  seccompProfile:\n    type: RuntimeDefault\n  allowPrivilegeEscalation: false',
+        remediation:
+          'Add to spec.template.spec.initContainers[0].securityContext (keep what the driver needs, e.g. a writable emptyDir instead of a writable root filesystem):\nsecurityContext:\n  capabilities:\n    drop: [ALL]\n  readOnlyRootFilesystem: true\n  runAsNonRoot: true\n  seccompProfile:\n    type: RuntimeDefault\n  allowPrivilegeEscalation: false',
       },
       {
         subjects: [{ kind: 'ServiceAccount', namespace: 'intel', name: 'intel-sa' }],
@@ -143,7 +184,8 @@ describe('POD003', () => {
           { kind: 'DaemonSet', namespace: 'intel', name: 'intel-kubelet-plugin' },
           { kind: 'Container', namespace: 'intel', name: 'DaemonSet/intel-kubelet-plugin/kubelet-plugin' },
         ],
-        message: 'Container kubelet-plugin of DRA driver DaemonSet intel/intel-kubelet-plugin lacks runAsNonRoot: true (it runs as root: runAsUser 0) and allowPrivilegeEscalation: false.',
+        message:
+          'Container kubelet-plugin of DRA driver DaemonSet intel/intel-kubelet-plugin lacks runAsNonRoot: true (it runs as root: runAsUser 0) and allowPrivilegeEscalation: false.',
         evidence: [
           {
             type: 'field',
@@ -158,14 +200,27 @@ describe('POD003', () => {
             },
           },
         ],
-        remediation: 'Add to spec.template.spec.containers[0].securityContext (keep what the driver needs, e.g. a writable emptyDir instead of a writable root filesystem):\nsecurityContext:\n  runAsNonRoot: true\n  allowPrivilegeEscalation: false',
+        remediation:
+          'Add to spec.template.spec.containers[0].securityContext (keep what the driver needs, e.g. a writable emptyDir instead of a writable root filesystem):\nsecurityContext:\n  runAsNonRoot: true\n  allowPrivilegeEscalation: false',
       },
     ]);
   });
   it('does not fire when the pod securityContext supplies runAsNonRoot and seccomp', () => {
-    const p = pluginPod('dra-example-driver', 'dra-example-kubeletplugin', '6nrgw', 'example-sa', 'gpu-dev-01', { name: 'plugin', securityContext: hardened }, hardenedPod);
+    const p = pluginPod(
+      'dra-example-driver',
+      'dra-example-kubeletplugin',
+      '6nrgw',
+      'example-sa',
+      'gpu-dev-01',
+      { name: 'plugin', securityContext: hardened },
+      hardenedPod,
+    );
     const ex = sliceWriter('dra-example-driver', 'example-sa');
-    const out = run(pod003, { ...withPods([p]), clusterRoles: [...base.clusterRoles!, ex.clusterRole], clusterRoleBindings: [...base.clusterRoleBindings!, ex.binding] });
+    const out = run(pod003, {
+      ...withPods([p]),
+      clusterRoles: [...base.clusterRoles!, ex.clusterRole],
+      clusterRoleBindings: [...base.clusterRoleBindings!, ex.binding],
+    });
     expect(out).toStrictEqual([]);
   });
 });
@@ -183,7 +238,8 @@ describe('POD004', () => {
       {
         subjects: [{ kind: 'ServiceAccount', namespace: 'tenant-b', name: 'batch-runner' }],
         objects: [{ kind: 'Pod', namespace: 'tenant-b', name: 'nvidia-smi-debug' }],
-        message: 'Pod tenant-b/nvidia-smi-debug in tenant namespace tenant-b mounts hostPath /var/lib/kubelet/plugins (volume plugins) but is not a DRA driver pod. It can connect to the DRA drivers\' gRPC sockets (NodePrepareResources, NodeUnprepareResources) on its node (and, with write access, plant or replace sockets).',
+        message:
+          "Pod tenant-b/nvidia-smi-debug in tenant namespace tenant-b mounts hostPath /var/lib/kubelet/plugins (volume plugins) but is not a DRA driver pod. It can connect to the DRA drivers' gRPC sockets (NodePrepareResources, NodeUnprepareResources) on its node (and, with write access, plant or replace sockets).",
         evidence: [
           {
             type: 'field',
@@ -192,7 +248,8 @@ describe('POD004', () => {
             value: '/var/lib/kubelet/plugins',
           },
         ],
-        remediation: 'Remove the hostPath volume(s) plugins from Pod tenant-b/nvidia-smi-debug and forbid hostPath in tenant namespaces (Pod Security Admission: kubectl label namespace tenant-b pod-security.kubernetes.io/enforce=baseline).',
+        remediation:
+          'Remove the hostPath volume(s) plugins from Pod tenant-b/nvidia-smi-debug and forbid hostPath in tenant namespaces (Pod Security Admission: kubectl label namespace tenant-b pod-security.kubernetes.io/enforce=baseline).',
       },
     ]);
   });

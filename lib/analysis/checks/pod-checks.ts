@@ -19,7 +19,9 @@ interface Workload {
 
 function byWorkload(ctx: AnalysisContext, pods: readonly Pod[]): Workload[] {
   const groups = new Map<string, Workload>();
-  const sorted = [...pods].sort((a, b) => Number(isTemplatePod(a)) - Number(isTemplatePod(b)) || (podName(a) < podName(b) ? -1 : podName(a) > podName(b) ? 1 : 0));
+  const sorted = [...pods].sort(
+    (a, b) => Number(isTemplatePod(a)) - Number(isTemplatePod(b)) || (podName(a) < podName(b) ? -1 : podName(a) > podName(b) ? 1 : 0),
+  );
   for (const pod of sorted) {
     const owner = ctx.ownerOf(pod);
     const key = refKey(owner);
@@ -44,7 +46,8 @@ export const pod001: Check = {
   id: 'POD001',
   severity: 'high',
   title: 'DRA kubelet-plugin container runs privileged',
-  description: 'A container (including init containers) of a DRA driver pod runs with securityContext.privileged: true: all host devices and capabilities, no seccomp/AppArmor confinement.',
+  description:
+    'A container (including init containers) of a DRA driver pod runs with securityContext.privileged: true: all host devices and capabilities, no seccomp/AppArmor confinement.',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const w of byWorkload(ctx, ctx.driverPods)) {
@@ -56,10 +59,21 @@ export const pod001: Check = {
         message:
           `DRA driver ${describeRef(w.owner)}${podsText(ctx, w, ctx.driverPods)} runs privileged: ${list(hits.map((h) => `${h.field === 'initContainers' ? 'init container' : 'container'} ${h.container.name}`))}. ` +
           `A privileged kubelet plugin owns the node: every device, every capability, the host's /dev and kernel interfaces.`,
-        evidence: hits.map((h): Evidence => ({ type: 'field', object: w.owner, path: `${w.base}.${h.field}[${h.index}].securityContext.privileged`, value: true })),
+        evidence: hits.map((h): Evidence => ({
+          type: 'field',
+          object: w.owner,
+          path: `${w.base}.${h.field}[${h.index}].securityContext.privileged`,
+          value: true,
+        })),
         remediation:
           `Drop privileged and grant only what the driver needs (device nodes through CDI, specific capabilities), e.g. for each container:\n` +
-          toYaml({ securityContext: { privileged: false, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'], add: ['<only the capabilities the driver needs>'] } } }),
+          toYaml({
+            securityContext: {
+              privileged: false,
+              allowPrivilegeEscalation: false,
+              capabilities: { drop: ['ALL'], add: ['<only the capabilities the driver needs>'] },
+            },
+          }),
       });
     }
     return out;
@@ -142,7 +156,8 @@ export const pod003: Check = {
   id: 'POD003',
   severity: 'low',
   title: 'DRA driver container lacks baseline hardening',
-  description: 'A DRA driver container (or init container) lacks capabilities drop ALL, readOnlyRootFilesystem, runAsNonRoot (pod or container), seccomp RuntimeDefault (pod or container) or allowPrivilegeEscalation=false. One finding per container.',
+  description:
+    'A DRA driver container (or init container) lacks capabilities drop ALL, readOnlyRootFilesystem, runAsNonRoot (pod or container), seccomp RuntimeDefault (pod or container) or allowPrivilegeEscalation=false. One finding per container.',
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const w of byWorkload(ctx, ctx.driverPods)) {
@@ -157,7 +172,8 @@ export const pod003: Check = {
           message: `${field === 'initContainers' ? 'Init container' : 'Container'} ${container.name} of DRA driver ${describeRef(w.owner)} lacks ${list(missing)}.`,
           evidence: [{ type: 'field', object: w.owner, path, value: container.securityContext ?? null }],
           remediation:
-            `Add to ${path} (keep what the driver needs, e.g. a writable emptyDir instead of a writable root filesystem):\n` + toYaml({ securityContext: fix as never }),
+            `Add to ${path} (keep what the driver needs, e.g. a writable emptyDir instead of a writable root filesystem):\n` +
+            toYaml({ securityContext: fix as never }),
         });
       }
     }
@@ -171,7 +187,8 @@ export const pod004: Check = {
   id: 'POD004',
   severity: 'critical',
   title: 'Tenant pod mounts the kubelet plugin directories',
-  description: 'A pod in a tenant namespace that is not a DRA driver pod mounts /var/lib/kubelet/plugins or /var/lib/kubelet/plugins_registry (or a parent or a sub-directory of them): it can talk to every driver socket on the node.',
+  description:
+    'A pod in a tenant namespace that is not a DRA driver pod mounts /var/lib/kubelet/plugins or /var/lib/kubelet/plugins_registry (or a parent or a sub-directory of them): it can talk to every driver socket on the node.',
   run(ctx) {
     const pods = ctx.pluginDirPods.filter((p) => ctx.isTenantNamespace(p.metadata.namespace ?? '') && !ctx.isDriverPod(p));
     const out: FindingDraft[] = [];
@@ -188,7 +205,12 @@ export const pod004: Check = {
         message:
           `${describeRef(w.owner)}${podsText(ctx, w, pods)} in tenant namespace ${w.owner.namespace} mounts ${list(mounts.map((m) => `hostPath ${m.path} (volume ${m.volume})`))} ` +
           `but is not a DRA driver pod. It can connect to ${list(sockets)} on its node (and, with write access, plant or replace sockets).`,
-        evidence: mounts.map((m): Evidence => ({ type: 'field', object: w.owner, path: `${w.base}.volumes[${m.index}].hostPath.path`, value: w.pod.spec.volumes![m.index].hostPath!.path })),
+        evidence: mounts.map((m): Evidence => ({
+          type: 'field',
+          object: w.owner,
+          path: `${w.base}.volumes[${m.index}].hostPath.path`,
+          value: w.pod.spec.volumes![m.index].hostPath!.path,
+        })),
         remediation:
           `Remove the hostPath volume(s) ${list(mounts.map((m) => m.volume))} from ${describeRef(w.owner)} and forbid hostPath in tenant namespaces ` +
           `(Pod Security Admission: kubectl label namespace ${w.owner.namespace} pod-security.kubernetes.io/enforce=baseline).`,

@@ -8,7 +8,11 @@ import { quota001, quota002, quota003, quota004, QUOTA_CHECKS } from './quota-ch
 
 // DESIGN §4 QUOTA001-QUOTA004.
 
-const ns = (name: string, labels?: Record<string, string>): Namespace => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, ...(labels ? { labels } : {}) } });
+const ns = (name: string, labels?: Record<string, string>): Namespace => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name, ...(labels ? { labels } : {}) },
+});
 const claim = (namespace: string, name: string, requests: DeviceRequest[], annotations?: Record<string, string>): ResourceClaim => ({
   apiVersion: 'resource.k8s.io/v1',
   kind: 'ResourceClaim',
@@ -28,7 +32,10 @@ const quota = (namespace: string, name: string, hard: Record<string, string>, us
   spec: { hard, ...(scopes ? { scopes } : {}) },
   ...(used ? { status: { hard, used } } : {}),
 });
-const exact = (name: string, deviceClassName: string, extra: Partial<NonNullable<DeviceRequest['exactly']>> = {}): DeviceRequest => ({ name, exactly: { deviceClassName, ...extra } });
+const exact = (name: string, deviceClassName: string, extra: Partial<NonNullable<DeviceRequest['exactly']>> = {}): DeviceRequest => ({
+  name,
+  exactly: { deviceClassName, ...extra },
+});
 
 const state = stateOf({
   namespaces: [ns('tenant-a'), ns('tenant-b'), ns('tenant-c'), ns('tenant-d'), ns('tenant-e'), ns('kube-system')],
@@ -42,11 +49,33 @@ const state = stateOf({
     claim('kube-system', 'monitor', [exact('g', 'gpu.nvidia.com', { allocationMode: 'All', adminAccess: true })]),
     claim('tenant-e', 'scoped-only', [exact('g', 'gpu.nvidia.com')]),
   ],
-  resourceClaimTemplates: [template('tenant-a', 'pick', [{ name: 'p', firstAvailable: [{ name: 'all', deviceClassName: 'mig', allocationMode: 'All' }, { name: 'one', deviceClassName: 'h100' }] }])],
+  resourceClaimTemplates: [
+    template('tenant-a', 'pick', [
+      {
+        name: 'p',
+        firstAvailable: [
+          { name: 'all', deviceClassName: 'mig', allocationMode: 'All' },
+          { name: 'one', deviceClassName: 'h100' },
+        ],
+      },
+    ]),
+  ],
   resourceQuotas: [
-    quota('tenant-a', 'dra', { 'count/resourceclaims.resource.k8s.io': '10', 'h100.deviceclass.resource.k8s.io/devices': '4', 'mig.deviceclass.resource.k8s.io/devices': '64' }, { 'count/resourceclaims.resource.k8s.io': '2', 'h100.deviceclass.resource.k8s.io/devices': '4', 'mig.deviceclass.resource.k8s.io/devices': '0' }),
-    quota('tenant-b', 'dra', { 'gpu.intel.com.deviceclass.resource.k8s.io/devices': '40', 'requests.deviceclass.resource.kubernetes.io/gpu.nvidia.com': '2' }, { 'gpu.intel.com.deviceclass.resource.k8s.io/devices': '33' }),
-    quota('tenant-e', 'scoped', { 'count/resourceclaims.resource.k8s.io': '5', 'gpu.nvidia.com.deviceclass.resource.k8s.io/devices': '1' }, undefined, ['BestEffort']),
+    quota(
+      'tenant-a',
+      'dra',
+      { 'count/resourceclaims.resource.k8s.io': '10', 'h100.deviceclass.resource.k8s.io/devices': '4', 'mig.deviceclass.resource.k8s.io/devices': '64' },
+      { 'count/resourceclaims.resource.k8s.io': '2', 'h100.deviceclass.resource.k8s.io/devices': '4', 'mig.deviceclass.resource.k8s.io/devices': '0' },
+    ),
+    quota(
+      'tenant-b',
+      'dra',
+      { 'gpu.intel.com.deviceclass.resource.k8s.io/devices': '40', 'requests.deviceclass.resource.kubernetes.io/gpu.nvidia.com': '2' },
+      { 'gpu.intel.com.deviceclass.resource.k8s.io/devices': '33' },
+    ),
+    quota('tenant-e', 'scoped', { 'count/resourceclaims.resource.k8s.io': '5', 'gpu.nvidia.com.deviceclass.resource.k8s.io/devices': '1' }, undefined, [
+      'BestEffort',
+    ]),
   ],
   roles: [role('tenant-c', 'claims', [{ verbs: ['create'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'] }])],
   clusterRoles: [clusterRole('view-only', [{ verbs: ['get'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'] }])],
@@ -112,7 +141,12 @@ describe('QUOTA checks', () => {
       'ResourceClaim tenant-b/train-0-gpu-x7k2p',
     ]);
     expect(drafts[1].evidence).toEqual([
-      { type: 'field', object: { kind: 'ResourceClaimTemplate', namespace: 'tenant-a', name: 'pick' }, path: 'spec.spec.devices.requests[0].firstAvailable[0].allocationMode', value: 'All' },
+      {
+        type: 'field',
+        object: { kind: 'ResourceClaimTemplate', namespace: 'tenant-a', name: 'pick' },
+        path: 'spec.spec.devices.requests[0].firstAvailable[0].allocationMode',
+        value: 'All',
+      },
     ]);
   });
 });

@@ -69,9 +69,11 @@ function objRef(o: { kind: string; metadata: { name: string; namespace?: string 
 function classFields(o: ResourceClaim | ResourceClaimTemplate, deviceClass: string): Evidence[] {
   const out: Evidence[] = [];
   specOf(o)?.devices?.requests?.forEach((r, i) => {
-    if (r.exactly?.deviceClassName === deviceClass) out.push({ type: 'field', object: objRef(o), path: `${specPath(o)}[${i}].exactly.deviceClassName`, value: deviceClass });
+    if (r.exactly?.deviceClassName === deviceClass)
+      out.push({ type: 'field', object: objRef(o), path: `${specPath(o)}[${i}].exactly.deviceClassName`, value: deviceClass });
     r.firstAvailable?.forEach((s, j) => {
-      if (s.deviceClassName === deviceClass) out.push({ type: 'field', object: objRef(o), path: `${specPath(o)}[${i}].firstAvailable[${j}].deviceClassName`, value: deviceClass });
+      if (s.deviceClassName === deviceClass)
+        out.push({ type: 'field', object: objRef(o), path: `${specPath(o)}[${i}].firstAvailable[${j}].deviceClassName`, value: deviceClass });
     });
   });
   return out;
@@ -114,11 +116,7 @@ function byRoleBindingNamespace(entries: AccessEntry[]): Map<string, AccessEntry
 function creatorsIn(ctx: AnalysisContext, entries: AccessEntry[], namespace: string): AccessEntry[] {
   return (byRoleBindingNamespace(entries).get(namespace) ?? []).filter(
     (e) =>
-      e.via === 'rbac' &&
-      !isMastersGroup(e.subject) &&
-      !isNodeIdentity(e.subject) &&
-      !ctx.isAdminEquivalent(e.subject) &&
-      !ctx.isSystemIdentity(e.subject),
+      e.via === 'rbac' && !isMastersGroup(e.subject) && !isNodeIdentity(e.subject) && !ctx.isAdminEquivalent(e.subject) && !ctx.isSystemIdentity(e.subject),
   );
 }
 
@@ -148,7 +146,13 @@ export const quota001: Check = {
         subjects: [],
         objects: [ref('Namespace', ns)],
         message: `Tenant namespace ${ns} ${parts.join(', and ')}, but no ResourceQuota limits ${CLAIM_COUNT_KEY}: the tenant can create claims (and pin devices) without bound.`,
-        evidence: capped([...grantsEvidence(ctx, dedupeGrants(grants)), ...here.map((o): Evidence => ({ type: 'field', object: objRef(o), path: 'metadata.namespace', value: ns }))], 'objects'),
+        evidence: capped(
+          [
+            ...grantsEvidence(ctx, dedupeGrants(grants)),
+            ...here.map((o): Evidence => ({ type: 'field', object: objRef(o), path: 'metadata.namespace', value: ns })),
+          ],
+          'objects',
+        ),
         remediation: `Add a ResourceQuota in ${ns} that limits the number of claims (and the devices per DeviceClass):\n${quotaYaml(ns, { [CLAIM_COUNT_KEY]: '10' })}`,
       });
     }
@@ -160,7 +164,9 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function dedupeGrants<T extends { binding: { kind: string; name: string; namespace?: string }; role: { kind: string; name: string }; ruleIndex: number }>(grants: T[]): T[] {
+function dedupeGrants<T extends { binding: { kind: string; name: string; namespace?: string }; role: { kind: string; name: string }; ruleIndex: number }>(
+  grants: T[],
+): T[] {
   const m = new Map<string, T>();
   for (const g of grants) m.set(`${g.binding.kind}/${g.binding.namespace ?? ''}/${g.binding.name}/${g.role.kind}/${g.role.name}/${g.ruleIndex}`, g);
   return [...m.entries()].sort((a, b) => cmp(a[0], b[0])).map(([, g]) => g);
@@ -189,7 +195,10 @@ export const quota002: Check = {
           subjects: [],
           objects: [ref('Namespace', ns), ref('DeviceClass', cls)],
           message: `Tenant namespace ${ns} requests devices of DeviceClass ${cls} (${list(users.map((o) => `${o.kind} ${o.metadata.name}`))}) but no ResourceQuota limits ${devicesQuotaKey(cls)}: nothing caps how many ${cls} devices it can hold.`,
-          evidence: capped(users.flatMap((o) => classFields(o, cls)), 'requests'),
+          evidence: capped(
+            users.flatMap((o) => classFields(o, cls)),
+            'requests',
+          ),
           remediation: `Add the per-class device limit to the namespace's ResourceQuota (allocationMode All charges ${ALL_MODE_DEVICES}):\n${quotaYaml(ns, { [devicesQuotaKey(cls)]: '4' })}`,
         });
       }
@@ -231,7 +240,8 @@ export const quota003: Check = {
         const shown = q.used ?? q.computedUsed;
         let text = `${q.resource} ${shown}/${q.hard}${percent(shown, q.hard)}`;
         if (q.used === null) text += ' (no status.used reported; computed from the claims)';
-        else if (usageDisagrees(q)) text += ` (status.used reports ${q.used}, the claims add up to ${q.computedUsed}: the quota status is stale or claims were charged differently)`;
+        else if (usageDisagrees(q))
+          text += ` (status.used reports ${q.used}, the claims add up to ${q.computedUsed}: the quota status is stale or claims were charged differently)`;
         return text;
       });
       out.push({

@@ -9,10 +9,29 @@ import { CHECK_LIST, CHECKS, compareFindings, runChecks } from './registry';
 type Parts = Partial<Omit<ClusterState, 'source' | 'warnings'>>;
 
 const MINE = [
-  'DRA001', 'DRA002', 'DRA003', 'DRA004', 'DRA005', 'DRA006', 'DRA007', 'DRA008', 'DRA009',
-  'NODE001', 'NODE002', 'NODE003', 'NODE004', 'NODE005',
-  'CLAIM001', 'CLAIM002', 'CLAIM003', 'CLAIM004', 'CLAIM005',
-  'POD001', 'POD002', 'POD003', 'POD004',
+  'DRA001',
+  'DRA002',
+  'DRA003',
+  'DRA004',
+  'DRA005',
+  'DRA006',
+  'DRA007',
+  'DRA008',
+  'DRA009',
+  'NODE001',
+  'NODE002',
+  'NODE003',
+  'NODE004',
+  'NODE005',
+  'CLAIM001',
+  'CLAIM002',
+  'CLAIM003',
+  'CLAIM004',
+  'CLAIM005',
+  'POD001',
+  'POD002',
+  'POD003',
+  'POD004',
 ];
 
 const writer = sliceWriter('drivers', 'plugin');
@@ -21,7 +40,10 @@ const parts: Parts = {
   pods: [
     pluginPod('drivers', 'gpu-plugin', 'a1', 'plugin', 'n1', { securityContext: { privileged: true } }),
     pluginPod('drivers', 'gpu-plugin', 'b2', 'plugin', 'n2', { securityContext: { privileged: true } }),
-    pod('tenant-b', 'debug', { volumes: [{ name: 'p', hostPath: { path: '/var/lib/kubelet/plugins' } }], containers: [{ name: 'c', volumeMounts: [{ name: 'p', mountPath: '/p' }] }] }),
+    pod('tenant-b', 'debug', {
+      volumes: [{ name: 'p', hostPath: { path: '/var/lib/kubelet/plugins' } }],
+      containers: [{ name: 'c', volumeMounts: [{ name: 'p', mountPath: '/p' }] }],
+    }),
   ],
   clusterRoles: [writer.clusterRole, clusterRole('wild', [{ verbs: ['*'], apiGroups: ['resource.k8s.io'], resources: ['*'] }])],
   clusterRoleBindings: [writer.binding, crb('wild', { kind: 'ClusterRole', name: 'wild' }, [Group('gpu-ops'), SA('tenant-b', 'ci')])],
@@ -40,7 +62,10 @@ describe('registry', () => {
   });
 
   it('fills id, check, severity and title and sorts by severity, check ID, subjects, objects', () => {
-    const findings = runChecks(contextOf(parts), CHECK_LIST.filter((c) => MINE.includes(c.id)));
+    const findings = runChecks(
+      contextOf(parts),
+      CHECK_LIST.filter((c) => MINE.includes(c.id)),
+    );
     expect(findings.map((f) => `${f.severity} ${f.check} ${f.subjects.map((s) => s.name).join(',')}`)).toEqual([
       'critical POD004 default',
       'high DRA002 gpu-ops,ci',

@@ -18,7 +18,6 @@ export const CHECKS: Readonly<Partial<Record<CheckId, Check>>> = Object.freeze(O
 
 const SEVERITY_RANK = new Map(SEVERITIES.map((s, i) => [s, i]));
 
-
 /** Severity (critical first), check ID, then the subject keys and the object keys. */
 export function compareFindings(a: Finding, b: Finding): number {
   return (

@@ -1,5 +1,11 @@
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import { analyseDeviceClassesDetailed, describeIndicator, indicatorsFor, isAcceleratorClass, type DeviceClassAnalysis } from '@/lib/analysis/zeroing/device-classes';
+import {
+  analyseDeviceClassesDetailed,
+  describeIndicator,
+  indicatorsFor,
+  isAcceleratorClass,
+  type DeviceClassAnalysis,
+} from '@/lib/analysis/zeroing/device-classes';
 import type { Evidence } from '@/lib/report/types';
 import type { Check, FindingDraft } from './check-types';
 import { list, ref, toYaml } from './check-helpers';
@@ -9,9 +15,7 @@ import { list, ref, toYaml } from './check-helpers';
 // an organisation's convention, configured per driver in settings.zeroingIndicators.
 
 function zeroingEvidence(ctx: AnalysisContext, dc: DeviceClassAnalysis): Evidence[] {
-  const ev: Evidence[] = [
-    { type: 'field', object: ref('DeviceClass', dc.name), path: 'metadata.annotations', value: annotationsOf(ctx, dc.name) },
-  ];
+  const ev: Evidence[] = [{ type: 'field', object: ref('DeviceClass', dc.name), path: 'metadata.annotations', value: annotationsOf(ctx, dc.name) }];
   const { indicators } = indicatorsFor(dc.driver, ctx.settings);
   ev.push({
     type: 'note',
@@ -40,7 +44,18 @@ function remediation(ctx: AnalysisContext, dc: DeviceClassAnalysis): string {
   } else if (opaque?.path) {
     steps.push(
       `Add a config entry for a driver name no real driver handles (real drivers reject unknown fields in their own config):\n` +
-        toYaml({ spec: { config: [{ opaque: { driver: opaque.driver ?? 'zeroing.platform.example.com', parameters: { [opaque.path.replace(/^parameters\./, '')]: opaque.equals ?? 'true' } } }] } }),
+        toYaml({
+          spec: {
+            config: [
+              {
+                opaque: {
+                  driver: opaque.driver ?? 'zeroing.platform.example.com',
+                  parameters: { [opaque.path.replace(/^parameters\./, '')]: opaque.equals ?? 'true' },
+                },
+              },
+            ],
+          },
+        }),
     );
   } else {
     steps.push('Configure a zeroing indicator for this driver in settings.zeroingIndicators.');

@@ -11,8 +11,13 @@ import { Q } from './questions';
 const state = stateOf({
   clusterRoles: [
     clusterRole('driver-any', [{ verbs: ['arbitrary-node:update'], apiGroups: ['resource.k8s.io'], resources: ['*/driver'] }]),
-    clusterRole('driver-one', [{ verbs: ['associated-node:patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] }]),
-    clusterRole('status', [{ verbs: ['get'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'] }, { verbs: ['update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'] }]),
+    clusterRole('driver-one', [
+      { verbs: ['associated-node:patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] },
+    ]),
+    clusterRole('status', [
+      { verbs: ['get'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'] },
+      { verbs: ['update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'] },
+    ]),
     clusterRole('slices-named', [{ verbs: ['create', 'update'], apiGroups: ['resource.k8s.io'], resources: ['resourceslices'], resourceNames: ['n1-gpu'] }]),
     clusterRole('binding', [{ verbs: ['patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/binding'] }]),
     clusterRole('agg', null, { aggregate: [{ matchLabels: { agg: 'true' } }] }),
@@ -34,7 +39,15 @@ const state = stateOf({
   ],
 });
 const engine = createAuthzEngine(state);
-const SAS = [['drivers', 'a'], ['drivers', 'b'], ['drivers', 'c'], ['team-a', 'q'], ['team-a', 'r'], ['team-b', 'x'], ['team-b', 'admin']] as const;
+const SAS = [
+  ['drivers', 'a'],
+  ['drivers', 'b'],
+  ['drivers', 'c'],
+  ['team-a', 'q'],
+  ['team-a', 'r'],
+  ['team-b', 'x'],
+  ['team-b', 'admin'],
+] as const;
 const NAMESPACES = ['', 'team-a', 'team-b', 'other'];
 const NAMES = ['', 'gpu.example.com', 'n1-gpu', 'anything'];
 
@@ -47,7 +60,8 @@ function bruteForce(q: AccessQuestion, ns: string, name: string): boolean {
       names.some((n) => {
         // A request without a name never carries one for create.
         const reqName = verb === 'create' ? '' : n;
-        return engine.authorize({ user, resource: { verb, group: q.group, resource: q.resource, subresource: q.subresource ?? '', namespace, name: reqName } }).allowed;
+        return engine.authorize({ user, resource: { verb, group: q.group, resource: q.resource, subresource: q.subresource ?? '', namespace, name: reqName } })
+          .allowed;
       }),
     ),
   );

@@ -118,7 +118,8 @@ function matchRole(role: CompiledRole, q: AccessQuestion): RoleMatch | undefined
         const unscoped = !rule.resourceNames || rule.resourceNames.length === 0;
         if (unscoped) names = ruleAllowsResource(rule, attrs) ? ['*'] : undefined;
         // Requests without a name (create, deletecollection) never match resourceNames.
-        else if (q.names === 'any' && !NAMELESS_VERBS.has(verb) && ruleAllowsResource({ ...rule, resourceNames: undefined }, attrs)) names = [...rule.resourceNames!];
+        else if (q.names === 'any' && !NAMELESS_VERBS.has(verb) && ruleAllowsResource({ ...rule, resourceNames: undefined }, attrs))
+          names = [...rule.resourceNames!];
       } else {
         let hit: string[] | undefined;
         for (const n of q.names) {
@@ -186,7 +187,11 @@ function compute(engine: AuthzEngine, q: AccessQuestion): AccessEntry[] {
   const candidates = rolesThatMayMatch(engine, q);
   const clusterBindings = candidateClusterBindings(engine, candidates);
   const bindings =
-    q.scope === 'cluster' ? clusterBindings : q.namespaces ? [...clusterBindings, ...q.namespaces.flatMap((ns) => (ns === '' ? [] : (byNs.get(ns) ?? [])))] : engine.rbac.bindings;
+    q.scope === 'cluster'
+      ? clusterBindings
+      : q.namespaces
+        ? [...clusterBindings, ...q.namespaces.flatMap((ns) => (ns === '' ? [] : (byNs.get(ns) ?? [])))]
+        : engine.rbac.bindings;
   for (const b of bindings) {
     if (!b.role || b.subjects.length === 0 || !candidates.has(b.role.key)) continue;
     const ns = b.ref.namespace ?? '';

@@ -20,47 +20,65 @@ const rs: ReplicaSet = {
 const webPod = pod('tenant-a', 'web-5d8f-abc', { nodeName: 'n2', serviceAccountName: 'web' });
 webPod.metadata.ownerReferences = [{ kind: 'ReplicaSet', name: 'web-5d8f', controller: true }];
 
-const ctx = contextOf({
-  namespaces: [
-    namespace('kube-system'),
-    namespace('drivers'),
-    namespace('tenant-a'),
-    namespace('ops', { 'dra-posture.io/role': 'platform' }),
-    namespace('lab', { 'dra-posture.io/role': 'tenant' }),
-    namespace('extra-platform'),
-  ],
-  nodes: [node('n1'), node('n2')],
-  pods: [
-    pluginPod('drivers', 'gpu-plugin', 'a1', 'plugin', 'n1'),
-    pluginPod('drivers', 'gpu-plugin', 'b2', 'plugin', 'n2'),
-    // Labelled tenant: a driver pod does not make it platform.
-    pluginPod('lab', 'lab-plugin', 'x', 'plugin', 'n1'),
-    // Mounts the plugin dir but its SA cannot write ResourceSlices.
-    pod('tenant-a', 'debug', { nodeName: 'n1', serviceAccountName: 'runner', volumes: [{ name: 'k', hostPath: { path: '/var/lib/kubelet/' } }], containers: [{ name: 'c', volumeMounts: [{ name: 'k', mountPath: '/k' }] }] }),
-    // A kubelet hostPath that is not a plugin dir.
-    pod('tenant-a', 'profiler', { nodeName: 'n1', volumes: [{ name: 'pr', hostPath: { path: '/var/lib/kubelet/pod-resources' } }], containers: [{ name: 'c', volumeMounts: [{ name: 'pr', mountPath: '/pr' }] }] }),
-    // Declares the plugin hostPath but no container mounts it.
-    pod('tenant-a', 'unmounted', { nodeName: 'n1', volumes: [{ name: 'p', hostPath: { path: '/var/lib/kubelet/plugins' } }] }),
-    webPod,
-  ],
-  replicaSets: [rs],
-  // A DaemonSet without pods: its template stands in for them.
-  daemonSets: [daemonSet('kube-system', 'reporter', { serviceAccountName: 'reporter' })],
-  clusterRoles: [writer.clusterRole, star, draStar, clusterRole('claim-status', [{ verbs: ['update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'] }]), clusterRole('binding', [{ verbs: ['update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/binding'] }])],
-  clusterRoleBindings: [
-    writer.binding,
-    crb('ops-admin', { kind: 'ClusterRole', name: 'star' }, [Group('ops-admins'), SA('ops', 'automation')]),
-    crb('dra-ops', { kind: 'ClusterRole', name: 'dra-star' }, [Group('dra-ops')]),
-    // A User subject naming a service account is that service account.
-    crb('allocator', { kind: 'ClusterRole', name: 'binding' }, [User('system:serviceaccount:ops:allocator')]),
-    crb('system:controller:thing', { kind: 'ClusterRole', name: 'binding' }, [SA('kube-system', 'thing-controller')]),
-  ],
-  roleBindings: [
-    rb('tenant-a', 'status', { kind: 'ClusterRole', name: 'claim-status' }, [SA('tenant-a', 'queue')]),
-    // cluster-wide * through a RoleBinding is not admin-equivalent.
-    rb('tenant-a', 'local-admin', { kind: 'ClusterRole', name: 'star' }, [User('bob')]),
-  ],
-}, { ...DEFAULT_SETTINGS, platformNamespaces: [...DEFAULT_SETTINGS.platformNamespaces, 'extra-platform'] });
+const ctx = contextOf(
+  {
+    namespaces: [
+      namespace('kube-system'),
+      namespace('drivers'),
+      namespace('tenant-a'),
+      namespace('ops', { 'dra-posture.io/role': 'platform' }),
+      namespace('lab', { 'dra-posture.io/role': 'tenant' }),
+      namespace('extra-platform'),
+    ],
+    nodes: [node('n1'), node('n2')],
+    pods: [
+      pluginPod('drivers', 'gpu-plugin', 'a1', 'plugin', 'n1'),
+      pluginPod('drivers', 'gpu-plugin', 'b2', 'plugin', 'n2'),
+      // Labelled tenant: a driver pod does not make it platform.
+      pluginPod('lab', 'lab-plugin', 'x', 'plugin', 'n1'),
+      // Mounts the plugin dir but its SA cannot write ResourceSlices.
+      pod('tenant-a', 'debug', {
+        nodeName: 'n1',
+        serviceAccountName: 'runner',
+        volumes: [{ name: 'k', hostPath: { path: '/var/lib/kubelet/' } }],
+        containers: [{ name: 'c', volumeMounts: [{ name: 'k', mountPath: '/k' }] }],
+      }),
+      // A kubelet hostPath that is not a plugin dir.
+      pod('tenant-a', 'profiler', {
+        nodeName: 'n1',
+        volumes: [{ name: 'pr', hostPath: { path: '/var/lib/kubelet/pod-resources' } }],
+        containers: [{ name: 'c', volumeMounts: [{ name: 'pr', mountPath: '/pr' }] }],
+      }),
+      // Declares the plugin hostPath but no container mounts it.
+      pod('tenant-a', 'unmounted', { nodeName: 'n1', volumes: [{ name: 'p', hostPath: { path: '/var/lib/kubelet/plugins' } }] }),
+      webPod,
+    ],
+    replicaSets: [rs],
+    // A DaemonSet without pods: its template stands in for them.
+    daemonSets: [daemonSet('kube-system', 'reporter', { serviceAccountName: 'reporter' })],
+    clusterRoles: [
+      writer.clusterRole,
+      star,
+      draStar,
+      clusterRole('claim-status', [{ verbs: ['update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'] }]),
+      clusterRole('binding', [{ verbs: ['update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/binding'] }]),
+    ],
+    clusterRoleBindings: [
+      writer.binding,
+      crb('ops-admin', { kind: 'ClusterRole', name: 'star' }, [Group('ops-admins'), SA('ops', 'automation')]),
+      crb('dra-ops', { kind: 'ClusterRole', name: 'dra-star' }, [Group('dra-ops')]),
+      // A User subject naming a service account is that service account.
+      crb('allocator', { kind: 'ClusterRole', name: 'binding' }, [User('system:serviceaccount:ops:allocator')]),
+      crb('system:controller:thing', { kind: 'ClusterRole', name: 'binding' }, [SA('kube-system', 'thing-controller')]),
+    ],
+    roleBindings: [
+      rb('tenant-a', 'status', { kind: 'ClusterRole', name: 'claim-status' }, [SA('tenant-a', 'queue')]),
+      // cluster-wide * through a RoleBinding is not admin-equivalent.
+      rb('tenant-a', 'local-admin', { kind: 'ClusterRole', name: 'star' }, [User('bob')]),
+    ],
+  },
+  { ...DEFAULT_SETTINGS, platformNamespaces: [...DEFAULT_SETTINGS.platformNamespaces, 'extra-platform'] },
+);
 
 describe('buildAnalysisContext', () => {
   it('collects namespaces from Namespace objects and namespaced objects, sorted', () => {

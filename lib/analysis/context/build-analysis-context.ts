@@ -40,7 +40,8 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
     const [ns, name] = key.split('/');
     const user = serviceAccountUser(ns, name);
     const can = (verb: string, resourceName: string) =>
-      engine.authorize({ user, resource: { verb, group: 'resource.k8s.io', resource: 'resourceslices', subresource: '', namespace: '', name: resourceName } }).allowed;
+      engine.authorize({ user, resource: { verb, group: 'resource.k8s.io', resource: 'resourceslices', subresource: '', namespace: '', name: resourceName } })
+        .allowed;
     return can('create', '') || can('update', PROBE_NAME);
   });
   const driverPods = pluginDirPods.filter((p) => saCanWriteSlices(`${p.metadata.namespace ?? ''}/${podServiceAccount(p)}`));
@@ -170,9 +171,19 @@ function collectNamespaces(state: ClusterState): string[] {
   const set = new Set<string>();
   for (const n of state.namespaces) set.add(n.metadata.name);
   const collections = [
-    state.pods, state.serviceAccounts, state.configMaps, state.persistentVolumeClaims, state.resourceQuotas,
-    state.daemonSets, state.deployments, state.statefulSets, state.replicaSets, state.roles, state.roleBindings,
-    state.resourceClaims, state.resourceClaimTemplates,
+    state.pods,
+    state.serviceAccounts,
+    state.configMaps,
+    state.persistentVolumeClaims,
+    state.resourceQuotas,
+    state.daemonSets,
+    state.deployments,
+    state.statefulSets,
+    state.replicaSets,
+    state.roles,
+    state.roleBindings,
+    state.resourceClaims,
+    state.resourceClaimTemplates,
   ];
   for (const list of collections) for (const o of list) if (o.metadata.namespace) set.add(o.metadata.namespace);
   return [...set].sort();

@@ -40,10 +40,7 @@ export function isMastersGroup(subject: SubjectRef): boolean {
  */
 export function isBroadGroup(name: string): boolean {
   return (
-    name === 'system:authenticated' ||
-    name === 'system:unauthenticated' ||
-    name === 'system:serviceaccounts' ||
-    name.startsWith('system:serviceaccounts:')
+    name === 'system:authenticated' || name === 'system:unauthenticated' || name === 'system:serviceaccounts' || name.startsWith('system:serviceaccounts:')
   );
 }
 

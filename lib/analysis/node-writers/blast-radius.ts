@@ -64,7 +64,8 @@ export function computeBlastRadius(ctx: AnalysisContext, node: string, inputs: B
     sas.push({ namespace, name });
   }
   sas.sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.name, b.name));
-  for (const sa of sas) identities.push({ subject: { kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace }, user: serviceAccountUser(sa.namespace, sa.name, node) });
+  for (const sa of sas)
+    identities.push({ subject: { kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace }, user: serviceAccountUser(sa.namespace, sa.name, node) });
 
   // One pass over every node's writers: which exposed identities does each writer subject cover?
   const byName = new Map<string, number[]>();

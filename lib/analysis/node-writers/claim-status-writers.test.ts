@@ -44,8 +44,19 @@ function fixture(): ClusterState {
       workerB,
     ],
     clusterRoles: [
-      clusterRole('plugin', [statusRule, { verbs: ['associated-node:update', 'associated-node:patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] }]),
-      clusterRole('controller', [statusRule, { verbs: ['arbitrary-node:update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] }]),
+      clusterRole('plugin', [
+        statusRule,
+        {
+          verbs: ['associated-node:update', 'associated-node:patch'],
+          apiGroups: ['resource.k8s.io'],
+          resources: ['resourceclaims/driver'],
+          resourceNames: ['gpu.example.com'],
+        },
+      ]),
+      clusterRole('controller', [
+        statusRule,
+        { verbs: ['arbitrary-node:update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] },
+      ]),
       clusterRole('wildcard', [{ verbs: ['*'], apiGroups: ['resource.k8s.io'], resources: ['*'] }]),
       clusterRole('driver-only', [{ verbs: ['arbitrary-node:update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'] }]),
       clusterRole('node-status-patch-role', [{ verbs: ['patch', 'update'], apiGroups: [''], resources: ['nodes/status'] }]),
@@ -61,7 +72,10 @@ function fixture(): ClusterState {
     resourceClaims: [
       claim('team-a', 'on-n1', 'gpu.example.com', singleNodeSelector('n1'), [workerA]),
       // Multi-node: a label-based selector, reserved for pods on n1 and n2.
-      claim('team-a', 'multi', 'gpu.example.com', { nodeSelectorTerms: [{ matchExpressions: [{ key: 'pool', operator: 'In', values: ['a'] }] }] }, [workerA, workerB]),
+      claim('team-a', 'multi', 'gpu.example.com', { nodeSelectorTerms: [{ matchExpressions: [{ key: 'pool', operator: 'In', values: ['a'] }] }] }, [
+        workerA,
+        workerB,
+      ]),
       claim('team-a', 'other-driver', 'other.example.com', singleNodeSelector('n2')),
       claim('team-b', 'unreserved', 'gpu.example.com', undefined),
     ],
@@ -152,7 +166,11 @@ describe('computeBlastRadius', () => {
   it('n3: the controller (arbitrary-node) reaches allocated claims anywhere, placed on a node or not', () => {
     const r = computeBlastRadius(ctx, 'n3');
     const controller = r.identities.find((i) => i.subject.name === 'controller')!;
-    expect(controller.claims.map((c) => `${c.namespace}/${c.name}:${c.mode}`)).toEqual(['team-a/multi:arbitrary-node', 'team-a/on-n1:arbitrary-node', 'team-b/unreserved:arbitrary-node']);
+    expect(controller.claims.map((c) => `${c.namespace}/${c.name}:${c.mode}`)).toEqual([
+      'team-a/multi:arbitrary-node',
+      'team-a/on-n1:arbitrary-node',
+      'team-b/unreserved:arbitrary-node',
+    ]);
     expect(r.otherNodes).toEqual([]);
   });
 });

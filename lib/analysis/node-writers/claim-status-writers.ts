@@ -150,7 +150,10 @@ export type WriteDecision = { mode?: ClaimStatusWriter['mode']; via: Evidence[] 
 /** A namespace no object lives in: only ClusterRoleBindings apply there. */
 const PROBE_NAMESPACE = '\u0000dra-posture-probe-namespace';
 
-const LEGACY_NOTE: Evidence = { type: 'note', text: 'granular ResourceClaim status authorization is off: resourceclaims/status alone lets it write status.devices' };
+const LEGACY_NOTE: Evidence = {
+  type: 'note',
+  text: 'granular ResourceClaim status authorization is off: resourceclaims/status alone lets it write status.devices',
+};
 
 /**
  * Shared by listClaimStatusWriters and the blast radius. Candidates are the binding subjects of
@@ -225,7 +228,10 @@ export class ClaimWriterAnalysis {
       const arbitrary = (w: ClaimStatusWriter) => writerKey(w.driver, 'arbitrary-node', w.subject);
       const list = [...writers.values()].filter((w) => w.mode === 'arbitrary-node' || (!writers.has(arbitrary(w)) && !this.everywhere.has(arbitrary(w))));
       list.sort(compareClaimWriters);
-      byNode.set(node, list.map((w) => ({ ...w, via: this.normalise(w.via) })));
+      byNode.set(
+        node,
+        list.map((w) => ({ ...w, via: this.normalise(w.via) })),
+      );
     }
     const allNodes = [...this.everywhere.values()].sort(compareClaimWriters).map((w) => ({ ...w, via: this.normalise(w.via) }));
     return { allNodes, byNode, drivers };
@@ -281,7 +287,13 @@ export class ClaimWriterAnalysis {
    * names are decided alike and the answer is shared by every node holding the same kind of claims
    * of this namespace: it is cached on the namespace and the listed names, in order.
    */
-  private namespaceWriters(kind: CandidateKind, driver: string, ns: string, perNamespace: Candidate[], claims: ResourceClaim[]): { subject: SubjectRef; via: Evidence[] }[] {
+  private namespaceWriters(
+    kind: CandidateKind,
+    driver: string,
+    ns: string,
+    perNamespace: Candidate[],
+    claims: ResourceClaim[],
+  ): { subject: SubjectRef; via: Evidence[] }[] {
     const samples = new Map<string, ResourceClaim>();
     for (const claim of claims) {
       const name = this.listedName(claim);
@@ -410,7 +422,14 @@ export class ClaimWriterAnalysis {
         const resource =
           kind === 'legacy-status'
             ? { verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespace: PROBE_NAMESPACE, name: PROBE_NAME }
-            : { verb: `${kind}-node:${verb}`, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'driver', namespace: PROBE_NAMESPACE, name: driver };
+            : {
+                verb: `${kind}-node:${verb}`,
+                group: 'resource.k8s.io',
+                resource: 'resourceclaims',
+                subresource: 'driver',
+                namespace: PROBE_NAMESPACE,
+                name: driver,
+              };
         for (const e of this.engine.whoCan({ resource })) {
           if (e.via !== 'rbac') continue;
           const subject = canonicalSubject(e.subject);
@@ -434,8 +453,18 @@ export class ClaimWriterAnalysis {
         const matches = b.role!.rules.some(({ rule }) =>
           WRITE_VERBS.some((verb) =>
             kind === 'legacy-status'
-              ? ruleAllowsResource({ ...rule, resourceNames: undefined }, { verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespace: ns, name: '' })
-              : ruleAllowsResource(rule, { verb: `${kind}-node:${verb}`, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'driver', namespace: ns, name: driver }),
+              ? ruleAllowsResource(
+                  { ...rule, resourceNames: undefined },
+                  { verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespace: ns, name: '' },
+                )
+              : ruleAllowsResource(rule, {
+                  verb: `${kind}-node:${verb}`,
+                  group: 'resource.k8s.io',
+                  resource: 'resourceclaims',
+                  subresource: 'driver',
+                  namespace: ns,
+                  name: driver,
+                }),
           ),
         );
         if (!matches) continue;

@@ -43,8 +43,14 @@ function baseState(): ClusterState {
       ]),
     ],
     clusterRoleBindings: [
-      crb('reporter-identity', { kind: 'ClusterRole', name: 'node-readiness-impersonator' }, [SA('kube-system', 'reporter'), SA('kube-system', 'idle-reporter')]),
-      crb('reporter-action', { kind: 'ClusterRole', name: 'node-status-patcher-constrained' }, [SA('kube-system', 'reporter'), SA('kube-system', 'idle-reporter')]),
+      crb('reporter-identity', { kind: 'ClusterRole', name: 'node-readiness-impersonator' }, [
+        SA('kube-system', 'reporter'),
+        SA('kube-system', 'idle-reporter'),
+      ]),
+      crb('reporter-action', { kind: 'ClusterRole', name: 'node-status-patcher-constrained' }, [
+        SA('kube-system', 'reporter'),
+        SA('kube-system', 'idle-reporter'),
+      ]),
       crb('intel-reporter', { kind: 'ClusterRole', name: 'node-status-patch-role' }, [SA('kube-system', 'intel-reporter')]),
       crb('labeler', { kind: 'ClusterRole', name: 'node-labeler' }, [SA('nvidia', 'kubelet-plugin')]),
       crb('n2-op', { kind: 'ClusterRole', name: 'n2-status' }, [User('n2-operator')]),
@@ -77,7 +83,8 @@ describe('listNodeStatusWriters', () => {
   });
 
   it('own-node constrained impersonation: exactly the nodes where the reporter has pods', () => {
-    const nodesOf = (name: string) => [...map].filter(([, ws]) => ws.some((w) => w.mode === 'constrained-impersonation' && w.subject.name === name)).map(([n]) => n);
+    const nodesOf = (name: string) =>
+      [...map].filter(([, ws]) => ws.some((w) => w.mode === 'constrained-impersonation' && w.subject.name === name)).map(([n]) => n);
     expect(nodesOf('reporter')).toEqual(['n1', 'n2']);
     // Same grants but no pod anywhere: its tokens name no node.
     expect(nodesOf('idle-reporter')).toEqual([]);
@@ -156,7 +163,12 @@ describe('listNodeStatusWriters', () => {
 
   it('an admin-equivalent appears as rbac all-nodes with an admin note', () => {
     const s = baseState();
-    s.clusterRoles.push(clusterRole('cluster-admin', [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] }]));
+    s.clusterRoles.push(
+      clusterRole('cluster-admin', [
+        { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+        { verbs: ['*'], nonResourceURLs: ['*'] },
+      ]),
+    );
     s.clusterRoleBindings.push(crb('root', { kind: 'ClusterRole', name: 'cluster-admin' }, [User('root')]));
     const { map: m } = writers(s);
     const root = m.get('n2')!.filter((w) => w.subject.name === 'root');
@@ -174,12 +186,15 @@ describe('listNodeStatusWriters', () => {
     );
     s.clusterRoleBindings.push(crb('reporter-any', { kind: 'ClusterRole', name: 'arbitrary-any' }, [SA('kube-system', 'reporter')]));
     const { labels: l } = writers(s);
-    for (const n of ['n1', 'n2', 'n3']) expect(l(n).filter((x) => x.endsWith('kube-system/reporter'))).toEqual(['constrained-impersonation all-nodes ServiceAccount/kube-system/reporter']);
+    for (const n of ['n1', 'n2', 'n3'])
+      expect(l(n).filter((x) => x.endsWith('kube-system/reporter'))).toEqual(['constrained-impersonation all-nodes ServiceAccount/kube-system/reporter']);
   });
 
   it('impersonating an all-nodes RBAC writer (service account) counts as impersonation', () => {
     const s = baseState();
-    s.clusterRoles.push(clusterRole('impersonate-intel', [{ verbs: ['impersonate'], apiGroups: [''], resources: ['serviceaccounts'], resourceNames: ['intel-reporter'] }]));
+    s.clusterRoles.push(
+      clusterRole('impersonate-intel', [{ verbs: ['impersonate'], apiGroups: [''], resources: ['serviceaccounts'], resourceNames: ['intel-reporter'] }]),
+    );
     s.clusterRoleBindings.push(crb('helpdesk', { kind: 'ClusterRole', name: 'impersonate-intel' }, [User('helpdesk')]));
     const { labels: l } = writers(s);
     expect(l('n1')).toContain('impersonation all-nodes User/helpdesk');

@@ -83,7 +83,12 @@ function addNodeAuthorizer(engine: AuthzEngine, nodes: readonly string[], acc: W
         subject: { kind: 'User', name: nodeUsername(node) },
         mode: 'node-authorizer',
         scope: 'own-node',
-        via: [{ type: 'note', text: `Node authorizer: the kubelet identity ${nodeUsername(node)} (group system:nodes) may update/patch nodes/status; NodeRestriction admission limits it to its own Node` }],
+        via: [
+          {
+            type: 'note',
+            text: `Node authorizer: the kubelet identity ${nodeUsername(node)} (group system:nodes) may update/patch nodes/status; NodeRestriction admission limits it to its own Node`,
+          },
+        ],
       });
       break;
     }
@@ -203,7 +208,13 @@ function addArbitraryNode(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
   const candidates = new Map<string, SubjectRef>();
   for (const name of [PROBE_NAME, ...idNames]) for (const e of rbacEntries(engine, idQuery(name))) candidates.set(keyOfSubject(e.subject), e.subject);
   if (candidates.size === 0) return;
-  const actionNames = resourceNamesInRules(engine, '', 'nodes', 'status', STATUS_VERBS.map((v) => `impersonate-on:arbitrary-node:${v}`));
+  const actionNames = resourceNamesInRules(
+    engine,
+    '',
+    'nodes',
+    'status',
+    STATUS_VERBS.map((v) => `impersonate-on:arbitrary-node:${v}`),
+  );
   const named = [...new Set([...idNames, ...[...actionNames].filter((n) => nodeSet.has(n))])].sort();
 
   for (const subject of [...candidates.values()].sort(compareSubjects)) {
@@ -218,12 +229,23 @@ function addArbitraryNode(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
     };
     const any = tryNode(PROBE_NAME);
     if (any) {
-      acc.addAll({ subject, mode: 'constrained-impersonation', scope: 'all-nodes', via: [...impersonationEvidence(any), { type: 'note', text: 'impersonates any node identity (arbitrary-node)' }] });
+      acc.addAll({
+        subject,
+        mode: 'constrained-impersonation',
+        scope: 'all-nodes',
+        via: [...impersonationEvidence(any), { type: 'note', text: 'impersonates any node identity (arbitrary-node)' }],
+      });
       continue;
     }
     for (const node of named) {
       const d = tryNode(node);
-      if (d) acc.addOn(node, { subject, mode: 'constrained-impersonation', scope: 'named', via: [...impersonationEvidence(d), { type: 'note', text: `impersonates ${nodeUsername(node)} (arbitrary-node, named)` }] });
+      if (d)
+        acc.addOn(node, {
+          subject,
+          mode: 'constrained-impersonation',
+          scope: 'named',
+          via: [...impersonationEvidence(d), { type: 'note', text: `impersonates ${nodeUsername(node)} (arbitrary-node, named)` }],
+        });
     }
   }
 }
@@ -251,14 +273,18 @@ function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
     { headers: { user: probeUser, groups: ['system:masters'] }, description: 'a member of system:masters' },
   ];
   const writerHeaders = (s: SubjectRef): ImpersonationHeaders =>
-    s.kind === 'Group' ? { user: probeUser, groups: [s.name] } : { user: s.kind === 'ServiceAccount' ? serviceAccountUsername(s.namespace ?? '', s.name) : s.name };
+    s.kind === 'Group'
+      ? { user: probeUser, groups: [s.name] }
+      : { user: s.kind === 'ServiceAccount' ? serviceAccountUsername(s.namespace ?? '', s.name) : s.name };
   const describe = (s: SubjectRef) => (s.kind === 'ServiceAccount' ? `ServiceAccount ${s.namespace}/${s.name}` : `${s.kind} ${s.name}`);
-  for (const s of [...rbac.all.values()].sort(compareSubjects)) targets.push({ headers: writerHeaders(s), description: `${describe(s)}, which writes every node's status` });
+  for (const s of [...rbac.all.values()].sort(compareSubjects))
+    targets.push({ headers: writerHeaders(s), description: `${describe(s)}, which writes every node's status` });
 
   const nodeUserNames = [...resourceNamesInRules(engine, '', 'users', '', ['impersonate'])]
     .filter((n) => n.startsWith('system:node:') && nodeSet.has(n.slice('system:node:'.length)))
     .sort();
-  for (const u of nodeUserNames) targets.push({ headers: { user: u, groups: ['system:nodes'] }, nodes: [u.slice('system:node:'.length)], description: `${u} (group system:nodes)` });
+  for (const u of nodeUserNames)
+    targets.push({ headers: { user: u, groups: ['system:nodes'] }, nodes: [u.slice('system:node:'.length)], description: `${u} (group system:nodes)` });
   for (const { subject, nodes } of [...rbac.named.values()].sort((a, b) => compareSubjects(a.subject, b.subject))) {
     targets.push({ headers: writerHeaders(subject), nodes, description: `${describe(subject)}, which writes the status of ${nodes.join(', ')}` });
   }
@@ -266,7 +292,8 @@ function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
   // Requesters: every subject that holds one of the impersonation grants these targets need.
   const requesters = new Map<string, SubjectRef>();
   const ask = (verb: string, group: string, resource: string, name: string, namespace = '') => {
-    for (const e of rbacEntries(engine, { resource: { verb, group, resource, subresource: '', namespace, name } })) requesters.set(keyOfSubject(e.subject), e.subject);
+    for (const e of rbacEntries(engine, { resource: { verb, group, resource, subresource: '', namespace, name } }))
+      requesters.set(keyOfSubject(e.subject), e.subject);
   };
   ask('impersonate', '', 'users', PROBE_NAME);
   ask('impersonate', '', 'groups', PROBE_NAME);
@@ -298,7 +325,10 @@ function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
         const d = decideTarget(engine, user, target.headers, node ?? PROBE_NAME);
         if (!d) continue;
         const mode: StatusWriterMode = d.impersonation.mode === 'legacy' ? 'impersonation' : 'constrained-impersonation';
-        const via: Evidence[] = [...impersonationEvidence(d), { type: 'note', text: `impersonates ${target.description} (${d.impersonation.mode} impersonation)` }];
+        const via: Evidence[] = [
+          ...impersonationEvidence(d),
+          { type: 'note', text: `impersonates ${target.description} (${d.impersonation.mode} impersonation)` },
+        ];
         if (node === undefined) {
           if (done.has(mode)) continue;
           done.add(mode);
@@ -311,7 +341,12 @@ function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
   }
 }
 
-function decideTarget(engine: AuthzEngine, requester: ReturnType<typeof userForSubject>, headers: ImpersonationHeaders, node: string): ImpersonatedDecision | undefined {
+function decideTarget(
+  engine: AuthzEngine,
+  requester: ReturnType<typeof userForSubject>,
+  headers: ImpersonationHeaders,
+  node: string,
+): ImpersonatedDecision | undefined {
   // A node identity writes (through NodeRestriction) only its own Node: the written node follows the header.
   const writtenNode = headers.user.startsWith('system:node:') ? headers.user.slice('system:node:'.length) : node;
   for (const verb of STATUS_VERBS as readonly StatusVerb[]) {

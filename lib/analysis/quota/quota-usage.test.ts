@@ -12,7 +12,13 @@ const claim = (namespace: string, name: string, requests: DeviceRequest[]): Reso
   spec: { devices: { requests } },
 });
 
-const quota = (namespace: string, name: string, hard: Record<string, string>, used?: Record<string, string>, extra: Partial<NonNullable<ResourceQuota['spec']>> = {}): ResourceQuota => ({
+const quota = (
+  namespace: string,
+  name: string,
+  hard: Record<string, string>,
+  used?: Record<string, string>,
+  extra: Partial<NonNullable<ResourceQuota['spec']>> = {},
+): ResourceQuota => ({
   apiVersion: 'v1',
   kind: 'ResourceQuota',
   metadata: { name, namespace },
@@ -24,7 +30,12 @@ const usage = (requests: DeviceRequest[]) => Object.fromEntries([...claimDeviceU
 
 describe('claimDeviceUsage', () => {
   it('ExactCount charges count, default 1', () => {
-    expect(usage([{ name: 'a', exactly: { deviceClassName: 'gpu', count: 3 } }, { name: 'b', exactly: { deviceClassName: 'gpu' } }])).toEqual({ gpu: 4 });
+    expect(
+      usage([
+        { name: 'a', exactly: { deviceClassName: 'gpu', count: 3 } },
+        { name: 'b', exactly: { deviceClassName: 'gpu' } },
+      ]),
+    ).toEqual({ gpu: 4 });
   });
   it('allocationMode All charges 32', () => {
     expect(usage([{ name: 'a', exactly: { deviceClassName: 'gpu', allocationMode: 'All' } }])).toEqual({ gpu: 32 });
@@ -40,7 +51,17 @@ describe('claimDeviceUsage', () => {
     };
     expect(usage([req])).toEqual({ mig: 4, gpu: 1 });
     expect(usage([req, { name: 'x', exactly: { deviceClassName: 'mig', count: 1 } }])).toEqual({ mig: 5, gpu: 1 });
-    expect(usage([{ name: 'p', firstAvailable: [{ name: 'a', deviceClassName: 'gpu', count: 2 }, { name: 'b', deviceClassName: 'gpu', allocationMode: 'All' }] }])).toEqual({ gpu: 32 });
+    expect(
+      usage([
+        {
+          name: 'p',
+          firstAvailable: [
+            { name: 'a', deviceClassName: 'gpu', count: 2 },
+            { name: 'b', deviceClassName: 'gpu', allocationMode: 'All' },
+          ],
+        },
+      ]),
+    ).toEqual({ gpu: 32 });
   });
   it('adminAccess requests are counted; an unknown mode charges nothing', () => {
     expect(usage([{ name: 'a', exactly: { deviceClassName: 'gpu', adminAccess: true, allocationMode: 'All' } }])).toEqual({ gpu: 32 });
@@ -71,8 +92,22 @@ describe('computeQuotaUsage', () => {
       claim('tenant-c', 'admin', [{ name: 'g', exactly: { deviceClassName: 'gpu', adminAccess: true, count: 2 } }]),
     ],
     resourceQuotas: [
-      quota('tenant-b', 'dra', { 'gpu.intel.com.deviceclass.resource.k8s.io/devices': '40', 'requests.nvidia.com/gpu': '2', 'count/resourceclaims.resource.k8s.io': '10' }, { 'gpu.intel.com.deviceclass.resource.k8s.io/devices': '33' }),
-      quota('tenant-a', 'dra', { 'count/resourceclaims.resource.k8s.io': '10', 'h100.deviceclass.resource.k8s.io/devices': '4', 'requests.deviceclass.resource.kubernetes.io/h100': '4' }, { 'count/resourceclaims.resource.k8s.io': '2', 'h100.deviceclass.resource.k8s.io/devices': '2' }),
+      quota(
+        'tenant-b',
+        'dra',
+        { 'gpu.intel.com.deviceclass.resource.k8s.io/devices': '40', 'requests.nvidia.com/gpu': '2', 'count/resourceclaims.resource.k8s.io': '10' },
+        { 'gpu.intel.com.deviceclass.resource.k8s.io/devices': '33' },
+      ),
+      quota(
+        'tenant-a',
+        'dra',
+        {
+          'count/resourceclaims.resource.k8s.io': '10',
+          'h100.deviceclass.resource.k8s.io/devices': '4',
+          'requests.deviceclass.resource.kubernetes.io/h100': '4',
+        },
+        { 'count/resourceclaims.resource.k8s.io': '2', 'h100.deviceclass.resource.k8s.io/devices': '2' },
+      ),
       quota('tenant-c', 'pods-only', { pods: '10' }),
       quota('tenant-c', 'dra', { 'gpu.deviceclass.resource.k8s.io/devices': '8' }),
       quota('tenant-c', 'scoped', { 'gpu.deviceclass.resource.k8s.io/devices': '1' }, undefined, { scopes: ['BestEffort'] }),

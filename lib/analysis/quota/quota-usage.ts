@@ -22,10 +22,7 @@ export const EXTENDED_PREFIX = 'requests.deviceclass.resource.kubernetes.io/';
 /** resourceapi.AllocationResultsMaxSize: what allocationMode All charges. */
 export const ALL_MODE_DEVICES = 32;
 
-export type DraQuotaKey =
-  | { kind: 'claims' }
-  | { kind: 'devices'; deviceClass: string }
-  | { kind: 'extended'; deviceClass: string };
+export type DraQuotaKey = { kind: 'claims' } | { kind: 'devices'; deviceClass: string } | { kind: 'extended'; deviceClass: string };
 
 /** What a ResourceQuota hard key means for DRA, or undefined when it is not a DRA key. */
 export function parseDraQuotaKey(key: string): DraQuotaKey | undefined {
@@ -116,7 +113,9 @@ export function analyseQuotas(state: ClusterState): QuotaAnalysis {
   for (const rq of state.resourceQuotas) {
     const ns = rq.metadata.namespace ?? '';
     const hardMap = rq.spec?.hard ?? rq.status?.hard ?? {};
-    const keys = Object.keys(hardMap).filter((k) => parseDraQuotaKey(k) !== undefined).sort();
+    const keys = Object.keys(hardMap)
+      .filter((k) => parseDraQuotaKey(k) !== undefined)
+      .sort();
     if (keys.length === 0) continue;
     const scoped = isScoped(rq);
     if (scoped) {

@@ -36,7 +36,11 @@ function fixture(): ClusterState {
   return stateOf({
     deviceClasses: [
       dc('gpu.example.com', { selectors: [sel("device.driver == 'gpu.example.com'")] }),
-      dc('h100-isolated.nvidia.com', { selectors: [sel('device.driver == "gpu.nvidia.com" && device.attributes["gpu.nvidia.com"].type == "gpu"')] }, { 'dra-posture.io/zero-on-release': 'true' }),
+      dc(
+        'h100-isolated.nvidia.com',
+        { selectors: [sel('device.driver == "gpu.nvidia.com" && device.attributes["gpu.nvidia.com"].type == "gpu"')] },
+        { 'dra-posture.io/zero-on-release': 'true' },
+      ),
       dc('opaque-zero', { config: [{ opaque: { driver: 'zeroing.platform.example.com', parameters: { resetPolicy: 'ZeroVRAMOnRelease' } } }] }),
       dc('plain'),
       dc('orphan', {}, { 'dra-posture.io/zero-on-release': 'false' }),
@@ -48,9 +52,24 @@ function fixture(): ClusterState {
       claim('tenant-b', 'b', [exact('g', 'gpu.example.com'), exact('h', 'h100-isolated.nvidia.com')]),
       claim('tenant-a', 'h', [exact('h', 'h100-isolated.nvidia.com')]),
       claim('kube-system', 'monitor', [exact('g', 'gpu.example.com')]),
-      claim('tenant-a', 'fpga', [{ name: 'f', firstAvailable: [{ name: 'x', deviceClassName: 'opaque-zero' }] }], [{ request: 'f/x', driver: 'fpga.example.com' }]),
+      claim(
+        'tenant-a',
+        'fpga',
+        [{ name: 'f', firstAvailable: [{ name: 'x', deviceClassName: 'opaque-zero' }] }],
+        [{ request: 'f/x', driver: 'fpga.example.com' }],
+      ),
     ],
-    resourceClaimTemplates: [template('tenant-c', 'tpl', [{ name: 'pick', firstAvailable: [{ name: 'big', deviceClassName: 'tpu-v5' }, { name: 'small', deviceClassName: 'gpu.example.com' }] }])],
+    resourceClaimTemplates: [
+      template('tenant-c', 'tpl', [
+        {
+          name: 'pick',
+          firstAvailable: [
+            { name: 'big', deviceClassName: 'tpu-v5' },
+            { name: 'small', deviceClassName: 'gpu.example.com' },
+          ],
+        },
+      ]),
+    ],
   });
 }
 

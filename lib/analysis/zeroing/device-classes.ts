@@ -145,7 +145,9 @@ export function indicatorMatches(dc: DeviceClass, indicator: ZeroingIndicator): 
       const opaque = cfg?.opaque;
       if (!opaque) continue;
       if (indicator.driver !== undefined && opaque.driver !== indicator.driver) continue;
-      const value = lookup(opaque.parameters, indicator.path) ?? (indicator.path.startsWith('parameters.') ? lookup(opaque.parameters, indicator.path.slice('parameters.'.length)) : undefined);
+      const value =
+        lookup(opaque.parameters, indicator.path) ??
+        (indicator.path.startsWith('parameters.') ? lookup(opaque.parameters, indicator.path.slice('parameters.'.length)) : undefined);
       if (value === undefined) continue;
       if (indicator.equals === undefined || scalarText(value) === indicator.equals) return true;
     }
@@ -156,7 +158,8 @@ export function indicatorMatches(dc: DeviceClass, indicator: ZeroingIndicator): 
 
 export function describeIndicator(i: ZeroingIndicator): string {
   if (i.kind === 'deviceClassAnnotation') return `annotation ${i.key}${i.equals !== undefined ? `=${i.equals}` : ''}`;
-  if (i.kind === 'opaqueParameter') return `opaque parameter ${i.path}${i.equals !== undefined ? `=${i.equals}` : ''}${i.driver ? ` (driver ${i.driver})` : ''}`;
+  if (i.kind === 'opaqueParameter')
+    return `opaque parameter ${i.path}${i.equals !== undefined ? `=${i.equals}` : ''}${i.driver ? ` (driver ${i.driver})` : ''}`;
   return String((i as { kind?: unknown }).kind);
 }
 

@@ -21,9 +21,17 @@ import type { ResourceAttributes, UserInfo } from '../types';
 export const user = (name: string, ...groups: string[]): UserInfo => ({ name, groups });
 export const User = (name: string): Subject => ({ kind: 'User', name, apiGroup: 'rbac.authorization.k8s.io' });
 export const Group = (name: string): Subject => ({ kind: 'Group', name, apiGroup: 'rbac.authorization.k8s.io' });
-export const SA = (namespace: string | undefined, name: string): Subject => ({ kind: 'ServiceAccount', name, ...(namespace === undefined ? {} : { namespace }) });
+export const SA = (namespace: string | undefined, name: string): Subject => ({
+  kind: 'ServiceAccount',
+  name,
+  ...(namespace === undefined ? {} : { namespace }),
+});
 
-export function clusterRole(name: string, rules: PolicyRule[] | null, extra: { labels?: Record<string, string>; aggregate?: LabelSelector[] } = {}): ClusterRole {
+export function clusterRole(
+  name: string,
+  rules: PolicyRule[] | null,
+  extra: { labels?: Record<string, string>; aggregate?: LabelSelector[] } = {},
+): ClusterRole {
   const cr: ClusterRole = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name, labels: extra.labels }, rules };
   if (extra.aggregate) cr.aggregationRule = { clusterRoleSelectors: extra.aggregate };
   return cr;
@@ -58,7 +66,13 @@ export function node(name: string): Node {
 }
 
 export function pod(namespace: string, name: string, spec: Partial<PodSpec>, status?: Pod['status']): Pod {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace, uid: `uid-${namespace}-${name}` }, spec: { containers: [{ name: 'c' }], ...spec }, status };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace, uid: `uid-${namespace}-${name}` },
+    spec: { containers: [{ name: 'c' }], ...spec },
+    status,
+  };
 }
 
 export function slice(name: string, driver: string, nodeName?: string): ResourceSlice {
@@ -79,7 +93,17 @@ export function pv(name: string, claim?: { namespace: string; name: string }, cs
   };
 }
 
-export function claimAllocatedTo(namespace: string, name: string, nodeSelector: ResourceClaim['status'] extends infer S ? S extends { allocation?: infer A } ? A extends { nodeSelector?: infer N } ? N : never : never : never): ResourceClaim {
+export function claimAllocatedTo(
+  namespace: string,
+  name: string,
+  nodeSelector: ResourceClaim['status'] extends infer S
+    ? S extends { allocation?: infer A }
+      ? A extends { nodeSelector?: infer N }
+        ? N
+        : never
+      : never
+    : never,
+): ResourceClaim {
   return {
     apiVersion: 'resource.k8s.io/v1',
     kind: 'ResourceClaim',

@@ -4,8 +4,15 @@ import type { DeviceClass, DeviceRequest, Namespace, ResourceClaim, ResourceQuot
 
 // A small DRA cluster with good and bad posture, shared by the report and CLI tests.
 
-const ns = (name: string, labels?: Record<string, string>): Namespace => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, ...(labels ? { labels } : {}) } });
-const exact = (name: string, deviceClassName: string, extra: Partial<NonNullable<DeviceRequest['exactly']>> = {}): DeviceRequest => ({ name, exactly: { deviceClassName, ...extra } });
+const ns = (name: string, labels?: Record<string, string>): Namespace => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name, ...(labels ? { labels } : {}) },
+});
+const exact = (name: string, deviceClassName: string, extra: Partial<NonNullable<DeviceRequest['exactly']>> = {}): DeviceRequest => ({
+  name,
+  exactly: { deviceClassName, ...extra },
+});
 
 function claim(namespace: string, name: string, requests: DeviceRequest[], node?: string): ResourceClaim {
   return {
@@ -14,7 +21,14 @@ function claim(namespace: string, name: string, requests: DeviceRequest[], node?
     metadata: { name, namespace, uid: `uid-claim-${namespace}-${name}` },
     spec: { devices: { requests } },
     ...(node
-      ? { status: { allocation: { devices: { results: [{ request: requests[0].name, driver: 'gpu.example.com', pool: node, device: 'gpu-0' }] }, nodeSelector: singleNodeSelector(node) } } }
+      ? {
+          status: {
+            allocation: {
+              devices: { results: [{ request: requests[0].name, driver: 'gpu.example.com', pool: node, device: 'gpu-0' }] },
+              nodeSelector: singleNodeSelector(node),
+            },
+          },
+        }
       : {}),
   };
 }
@@ -55,18 +69,30 @@ export function smallCluster(): ClusterState {
         pod('tenant-a', 'train-0', { nodeName: 'gpu-1' }),
       ],
       clusterRoles: [
-        clusterRole('cluster-admin', [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] }]),
+        clusterRole('cluster-admin', [
+          { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+          { verbs: ['*'], nonResourceURLs: ['*'] },
+        ]),
         clusterRole('plugin', [
           { verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], apiGroups: ['resource.k8s.io'], resources: ['resourceslices'] },
           { verbs: ['update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'] },
-          { verbs: ['associated-node:update', 'associated-node:patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'], resourceNames: ['gpu.example.com'] },
+          {
+            verbs: ['associated-node:update', 'associated-node:patch'],
+            apiGroups: ['resource.k8s.io'],
+            resources: ['resourceclaims/driver'],
+            resourceNames: ['gpu.example.com'],
+          },
         ]),
         clusterRole('node-readiness-impersonator', [{ verbs: ['impersonate:associated-node'], apiGroups: ['authentication.k8s.io'], resources: ['nodes'] }]),
         clusterRole('node-status-patcher-constrained', [{ verbs: ['impersonate-on:associated-node:update'], apiGroups: [''], resources: ['nodes/status'] }]),
         clusterRole('node-status-patch-role', [{ verbs: ['patch', 'update'], apiGroups: [''], resources: ['nodes/status'] }]),
         clusterRole('gpu-ops-wildcard', [{ verbs: ['*'], apiGroups: ['resource.k8s.io'], resources: ['*'] }]),
       ],
-      roles: [role('tenant-a', 'claims', [{ verbs: ['create', 'get', 'list'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims', 'resourceclaimtemplates'] }])],
+      roles: [
+        role('tenant-a', 'claims', [
+          { verbs: ['create', 'get', 'list'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims', 'resourceclaimtemplates'] },
+        ]),
+      ],
       clusterRoleBindings: [
         crb('cluster-admin', { kind: 'ClusterRole', name: 'cluster-admin' }, [Group('system:masters')]),
         crb('plugin', { kind: 'ClusterRole', name: 'plugin' }, [SA('dra-example-driver', 'plugin')]),
@@ -77,14 +103,22 @@ export function smallCluster(): ClusterState {
       ],
       roleBindings: [rb('tenant-a', 'alice', { kind: 'Role', name: 'claims' }, [User('alice')])],
       resourceSlices: [slice('gpu-1-gpu.example.com', 'gpu.example.com', 'gpu-1'), slice('gpu-2-gpu.example.com', 'gpu.example.com', 'gpu-2')],
-      deviceClasses: [deviceClass('gpu.example.com', 'gpu.example.com'), deviceClass('isolated|gpu', 'gpu.example.com', { 'dra-posture.io/zero-on-release': 'true' })],
+      deviceClasses: [
+        deviceClass('gpu.example.com', 'gpu.example.com'),
+        deviceClass('isolated|gpu', 'gpu.example.com', { 'dra-posture.io/zero-on-release': 'true' }),
+      ],
       resourceClaims: [
         claim('tenant-a', 'train-0-gpu', [exact('gpu', 'gpu.example.com')], 'gpu-1'),
         claim('tenant-a', 'all', [exact('gpu', 'gpu.example.com', { allocationMode: 'All' })]),
         claim('tenant-b', 'b-gpu', [exact('gpu', 'gpu.example.com', { count: 2 })], 'gpu-2'),
       ],
       resourceQuotas: [
-        quota('tenant-a', 'dra', { 'count/resourceclaims.resource.k8s.io': '2', 'gpu.example.com.deviceclass.resource.k8s.io/devices': '40' }, { 'count/resourceclaims.resource.k8s.io': '2', 'gpu.example.com.deviceclass.resource.k8s.io/devices': '30' }),
+        quota(
+          'tenant-a',
+          'dra',
+          { 'count/resourceclaims.resource.k8s.io': '2', 'gpu.example.com.deviceclass.resource.k8s.io/devices': '40' },
+          { 'count/resourceclaims.resource.k8s.io': '2', 'gpu.example.com.deviceclass.resource.k8s.io/devices': '30' },
+        ),
       ],
     },
     'v1.36.1',

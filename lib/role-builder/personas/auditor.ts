@@ -12,10 +12,25 @@ export const auditor: Persona = {
   notes: ['ConfigMaps are left out on purpose (they often hold credentials); dra-posture then notes that it could not read them.'],
   rules: () => ({
     cluster: [
-      rule(DRA, ['deviceclasses', 'resourceclaims', 'resourceclaimtemplates', 'resourceslices', 'devicetaintrules'], READ, 'every DRA object (claim status is part of the claim)'),
+      rule(
+        DRA,
+        ['deviceclasses', 'resourceclaims', 'resourceclaimtemplates', 'resourceslices', 'devicetaintrules'],
+        READ,
+        'every DRA object (claim status is part of the claim)',
+      ),
       rule('rbac.authorization.k8s.io', ['clusterroles', 'clusterrolebindings', 'roles', 'rolebindings'], READ, 'who can do what: the RBAC graph'),
-      rule('admissionregistration.k8s.io', ['validatingadmissionpolicies', 'validatingadmissionpolicybindings'], READ, 'the admission policies that guard claims and slices'),
-      rule('', ['namespaces', 'nodes', 'pods', 'serviceaccounts', 'resourcequotas', 'persistentvolumeclaims', 'persistentvolumes'], READ, 'tenants, nodes, the pods that use devices and DRA quotas'),
+      rule(
+        'admissionregistration.k8s.io',
+        ['validatingadmissionpolicies', 'validatingadmissionpolicybindings'],
+        READ,
+        'the admission policies that guard claims and slices',
+      ),
+      rule(
+        '',
+        ['namespaces', 'nodes', 'pods', 'serviceaccounts', 'resourcequotas', 'persistentvolumeclaims', 'persistentvolumes'],
+        READ,
+        'tenants, nodes, the pods that use devices and DRA quotas',
+      ),
       rule('apps', ['daemonsets', 'deployments', 'statefulsets', 'replicasets'], READ, 'the workloads that run drivers and consume devices'),
     ],
     namespaced: [],

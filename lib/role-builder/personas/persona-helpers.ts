@@ -6,7 +6,13 @@ export const DRA = 'resource.k8s.io';
 export const READ = ['get', 'list', 'watch'];
 export const WRITE_STATUS = ['update', 'patch'];
 
-export function rule(apiGroup: string, resources: string[], verbs: string[], reason: string, extra: Partial<PolicyRule> & { since?: ReasonedRule['since'] } = {}): ReasonedRule {
+export function rule(
+  apiGroup: string,
+  resources: string[],
+  verbs: string[],
+  reason: string,
+  extra: Partial<PolicyRule> & { since?: ReasonedRule['since'] } = {},
+): ReasonedRule {
   const { since, ...rest } = extra;
   const out: ReasonedRule = { rule: { apiGroups: [apiGroup], resources: [...resources], verbs: [...verbs], ...rest }, reason };
   if (since) out.since = since;

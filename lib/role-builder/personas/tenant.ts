@@ -15,7 +15,9 @@ export const tenant: Persona = {
     'Never grant a tenant update/patch on its own Namespace: it could set resource.kubernetes.io/admin-access and reach devices in use by other tenants (CLAIM003).',
   ],
   rules: () => ({
-    cluster: [rule(DRA, ['deviceclasses'], READ, 'choose a DeviceClass for requests; DeviceClasses are cluster-scoped, so this read needs a ClusterRoleBinding')],
+    cluster: [
+      rule(DRA, ['deviceclasses'], READ, 'choose a DeviceClass for requests; DeviceClasses are cluster-scoped, so this read needs a ClusterRoleBinding'),
+    ],
     namespaced: [
       rule(DRA, ['resourceclaims'], CRUD, 'manage the namespace’s ResourceClaims (status stays read-only)'),
       rule(DRA, ['resourceclaimtemplates'], CRUD, 'manage templates that generate per-pod claims'),
@@ -28,9 +30,15 @@ export const tenant: Persona = {
   ],
   dangerous: (ctx) => [
     request(`create ResourceClaims in ${ctx.otherNamespace}`, attrs('create', DRA, 'resourceclaims', { namespace: ctx.otherNamespace })),
-    request(`update resourceclaims/status in ${ctx.namespace}`, attrs('update', DRA, 'resourceclaims', { subresource: 'status', namespace: ctx.namespace, name: 'any-claim' })),
+    request(
+      `update resourceclaims/status in ${ctx.namespace}`,
+      attrs('update', DRA, 'resourceclaims', { subresource: 'status', namespace: ctx.namespace, name: 'any-claim' }),
+    ),
     ...bindingDangerous(),
-    request(`patch its own Namespace ${ctx.namespace} (admin-access label)`, attrs('patch', '', 'namespaces', { namespace: ctx.namespace, name: ctx.namespace })),
+    request(
+      `patch its own Namespace ${ctx.namespace} (admin-access label)`,
+      attrs('patch', '', 'namespaces', { namespace: ctx.namespace, name: ctx.namespace }),
+    ),
     request('create DeviceClasses', attrs('create', DRA, 'deviceclasses')),
     request('create ResourceSlices', attrs('create', DRA, 'resourceslices')),
     ...commonDangerous(ctx),

@@ -44,7 +44,9 @@ export const SAMPLE_REPORT: Report = {
       subjects: [],
       objects: [{ kind: 'Namespace', name: 'tenant-c' }],
       message: 'tenant-c is labelled admin-access',
-      evidence: [{ type: 'field', object: { kind: 'Namespace', name: 'tenant-c' }, path: 'metadata.labels', value: { 'resource.kubernetes.io/admin-access': 'true' } }],
+      evidence: [
+        { type: 'field', object: { kind: 'Namespace', name: 'tenant-c' }, path: 'metadata.labels', value: { 'resource.kubernetes.io/admin-access': 'true' } },
+      ],
       remediation: 'kubectl label namespace tenant-c resource.kubernetes.io/admin-access-',
     },
     {
@@ -64,7 +66,9 @@ export const SAMPLE_REPORT: Report = {
       { subject: { kind: 'ServiceAccount', namespace: 'kube-system', name: 'intel-reporter' }, mode: 'rbac', scope: 'all-nodes', via: [] },
       { subject: { kind: 'Group', name: 'support-engineers' }, mode: 'impersonation', scope: 'all-nodes', via: [] },
     ],
-    claimStatusWriters: [{ driver: 'gpu.nvidia.com', subject: { kind: 'ServiceAccount', namespace: 'gpu-operator', name: 'controller' }, mode: 'arbitrary-node', via: [] }],
+    claimStatusWriters: [
+      { driver: 'gpu.nvidia.com', subject: { kind: 'ServiceAccount', namespace: 'gpu-operator', name: 'controller' }, mode: 'arbitrary-node', via: [] },
+    ],
   },
   nodes: [
     {
@@ -77,7 +81,12 @@ export const SAMPLE_REPORT: Report = {
       name: 'gpu-1',
       statusWriters: [
         { subject: { kind: 'User', name: 'system:node:gpu-1' }, mode: 'node-authorizer', scope: 'own-node', via: [] },
-        { subject: { kind: 'ServiceAccount', namespace: 'kube-system', name: 'gpu-driver-reporter' }, mode: 'constrained-impersonation', scope: 'own-node', via: [] },
+        {
+          subject: { kind: 'ServiceAccount', namespace: 'kube-system', name: 'gpu-driver-reporter' },
+          mode: 'constrained-impersonation',
+          scope: 'own-node',
+          via: [],
+        },
       ],
       claimDrivers: ['gpu.example.com', 'gpu.nvidia.com'],
       claimStatusWriters: [

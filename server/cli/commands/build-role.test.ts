@@ -20,11 +20,28 @@ async function run(...argv: string[]): Promise<{ code: number; out: string; err:
 describe('dra-posture build-role', () => {
   it('prints the reviewed YAML of each persona for the golden inputs', async () => {
     const cases: [string, string[]][] = [
-      ['node-local-driver', ['--persona', 'node-local-driver', '--driver', 'gpu.example.com', '--service-account', 'dra-example-driver/example-kubelet-plugin']],
+      [
+        'node-local-driver',
+        ['--persona', 'node-local-driver', '--driver', 'gpu.example.com', '--service-account', 'dra-example-driver/example-kubelet-plugin'],
+      ],
       ['scheduler', ['--persona', 'scheduler', '--service-account', 'kube-system/custom-allocator']],
       ['tenant', ['--persona', 'tenant', '--service-account', 'tenant-a/batch-runner', '-o', 'yaml']],
       ['auditor', ['--persona', 'auditor', '--group', 'dra-auditors']],
-      ['custom', ['--persona', 'custom', '--user', 'dana', '-n', 'tenant-a', '--rule', 'get,list,watch resourceclaims.resource.k8s.io # follow the team’s claims', '--rule', 'get,list deviceclasses.resource.k8s.io # pick a class']],
+      [
+        'custom',
+        [
+          '--persona',
+          'custom',
+          '--user',
+          'dana',
+          '-n',
+          'tenant-a',
+          '--rule',
+          'get,list,watch resourceclaims.resource.k8s.io # follow the team’s claims',
+          '--rule',
+          'get,list deviceclasses.resource.k8s.io # pick a class',
+        ],
+      ],
     ];
     for (const [persona, args] of cases) {
       const r = await run('build-role', ...args);
@@ -35,11 +52,27 @@ describe('dra-posture build-role', () => {
   });
 
   it('-o json with a cluster: the page’s review (validation and diff), an existing service account not created again', async () => {
-    const r = await run('build-role', '--persona', 'node-local-driver', '--driver', 'gpu.example.com', '--service-account', 'dra-example-driver/dra-example-driver-service-account', '--demo', '-o', 'json');
+    const r = await run(
+      'build-role',
+      '--persona',
+      'node-local-driver',
+      '--driver',
+      'gpu.example.com',
+      '--service-account',
+      'dra-example-driver/dra-example-driver-service-account',
+      '--demo',
+      '-o',
+      'json',
+    );
     expect(r.code).toBe(0);
     const review = JSON.parse(r.out) as RoleReview;
     expect(review.identityExists).toBe(true);
-    expect(review.bundle.objects.map((o) => o.object.kind)).toEqual(['ClusterRole', 'ClusterRoleBinding', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']);
+    expect(review.bundle.objects.map((o) => o.object.kind)).toEqual([
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'ValidatingAdmissionPolicy',
+      'ValidatingAdmissionPolicyBinding',
+    ]);
     expect(review.validation.intended.every((o) => o.allowed)).toBe(true);
     expect(review.yamlSha256).toMatch(/^[0-9a-f]{64}$/);
   });

@@ -31,7 +31,8 @@ function identityFrom(values: { 'service-account'?: string; user?: string; group
   if (values.group !== undefined) return { kind: 'Group', name: values.group };
   if (values['service-account'] === undefined) return { kind: 'ServiceAccount', namespace: values.namespace ?? 'default', name: persona, create: true };
   const parts = values['service-account'].split('/');
-  if (parts.length !== 2 || parts[0] === '' || parts[1] === '') throw new UsageError(`--service-account expects NAMESPACE/NAME (got "${values['service-account']}")`);
+  if (parts.length !== 2 || parts[0] === '' || parts[1] === '')
+    throw new UsageError(`--service-account expects NAMESPACE/NAME (got "${values['service-account']}")`);
   return { kind: 'ServiceAccount', namespace: parts[0], name: parts[1], create: true };
 }
 
@@ -75,7 +76,11 @@ export async function runBuildRole(argv: string[], io: CommandIO): Promise<numbe
   } else {
     io.out(review.yaml);
     const failed = [...review.validation.intended, ...review.validation.dangerous].filter((r) => !r.ok).length + review.validation.findings.length;
-    io.err(failed === 0 ? 'dra-posture build-role: validated against the cluster: intended operations allowed, dangerous ones refused, no findings' : `dra-posture build-role: ${failed} validation problem(s); see -o json`);
+    io.err(
+      failed === 0
+        ? 'dra-posture build-role: validated against the cluster: intended operations allowed, dangerous ones refused, no findings'
+        : `dra-posture build-role: ${failed} validation problem(s); see -o json`,
+    );
   }
   return 0;
 }

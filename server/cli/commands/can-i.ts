@@ -34,7 +34,8 @@ export async function runCanI(argv: string[], io: CommandIO): Promise<number> {
   const chain = authorizersFlag(values.authorizers);
 
   if (values.batch !== undefined) {
-    if (positionals.length > 0 || values.as || values['impersonate-user']) throw new UsageError('--batch takes no VERB/TYPE, --as or --impersonate-* (each review names its user)');
+    if (positionals.length > 0 || values.as || values['impersonate-user'])
+      throw new UsageError('--batch takes no VERB/TYPE, --as or --impersonate-* (each review names its user)');
     const sars = parseBatch(await readBatchFile(values.batch), values.batch);
     const engine = createAuthzEngine(await loadClusterFromFlags(values), { chain });
     io.out(JSON.stringify(answerBatch(engine, sars), null, 2));
@@ -67,7 +68,12 @@ export async function runCanI(argv: string[], io: CommandIO): Promise<number> {
             reason: d.reason,
             impersonationMode: d.impersonation.mode ?? null,
             impersonatedUser: d.impersonation.impersonated ?? null,
-            impersonationChecks: d.impersonation.checks.map((c) => ({ mode: c.mode, request: c.request.resource ?? c.request.nonResource, allowed: c.decision.allowed, reason: c.decision.reason })),
+            impersonationChecks: d.impersonation.checks.map((c) => ({
+              mode: c.mode,
+              request: c.request.resource ?? c.request.nonResource,
+              allowed: c.decision.allowed,
+              reason: c.decision.reason,
+            })),
             decision: d.decision ?? null,
           },
           null,
@@ -79,7 +85,21 @@ export async function runCanI(argv: string[], io: CommandIO): Promise<number> {
   }
 
   const d = engine.authorize({ user: requester, ...target });
-  if (output === 'json') io.out(JSON.stringify({ allowed: d.allowed, reason: d.reason, decidedBy: d.decidedBy ?? null, grant: d.grant ?? null, user: requester, request: target.resource ?? target.nonResource }, null, 2));
+  if (output === 'json')
+    io.out(
+      JSON.stringify(
+        {
+          allowed: d.allowed,
+          reason: d.reason,
+          decidedBy: d.decidedBy ?? null,
+          grant: d.grant ?? null,
+          user: requester,
+          request: target.resource ?? target.nonResource,
+        },
+        null,
+        2,
+      ),
+    );
   else if (!values.quiet) io.out(d.allowed ? 'yes' : 'no');
   return d.allowed ? 0 : 1;
 }

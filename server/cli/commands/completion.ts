@@ -8,7 +8,20 @@ const TARGET_FLAGS = ['-n', '--namespace', '-A', '--all-namespaces', '--subresou
 
 /** Flags each command takes, for completion (the parsers in commands/ are the authority). */
 const FLAGS: Record<string, string[]> = {
-  'can-i': [...SOURCE_FLAGS, ...TARGET_FLAGS, '--as', '--as-group', '--as-user-extra', '--impersonate-user', '--impersonate-group', '--impersonate-uid', '--impersonate-extra', '--batch', '-q', '--quiet'],
+  'can-i': [
+    ...SOURCE_FLAGS,
+    ...TARGET_FLAGS,
+    '--as',
+    '--as-group',
+    '--as-user-extra',
+    '--impersonate-user',
+    '--impersonate-group',
+    '--impersonate-uid',
+    '--impersonate-extra',
+    '--batch',
+    '-q',
+    '--quiet',
+  ],
   'who-can': [...SOURCE_FLAGS, ...TARGET_FLAGS, '--batch'],
   report: [...SOURCE_FLAGS, '-o', '--output', '--fail-on', '--authorizers'],
   'build-role': [...SOURCE_FLAGS, '--persona', '--driver', '-n', '--namespace', '--service-account', '--user', '--group', '--rule', '-o', '--output'],

@@ -15,7 +15,6 @@ const previousStore = process.env.DRA_POSTURE_STORE;
 const a = join(dir, 'a.tar');
 const b = join(dir, 'b.tar');
 
-
 beforeAll(async () => {
   process.env.DRA_POSTURE_STORE = join(dir, 'store.sqlite');
   const edited = join(dir, 'edited');
@@ -23,7 +22,10 @@ beforeAll(async () => {
   const file = join(edited, '43-rbac-dangerous.yaml');
   // The cluster-wide nodes/status binding of the intel reporter is deleted.
   const text = readFileSync(file, 'utf8');
-  const next = text.replace(/apiVersion: rbac.authorization.k8s.io\/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: intel-reporter-node-status\n[\s\S]*?\n---\n/, '');
+  const next = text.replace(
+    /apiVersion: rbac.authorization.k8s.io\/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: intel-reporter-node-status\n[\s\S]*?\n---\n/,
+    '',
+  );
   expect(next).not.toBe(text);
   writeFileSync(file, next);
   expect((await run('export', '--demo', '--out', a)).code).toBe(0);
@@ -56,7 +58,10 @@ describe('dra-posture diff', () => {
 
   it('reads stored snapshots by id', async () => {
     const store = (path: string, takenAt: string, fingerprint: string) =>
-      saveSnapshot({ takenAt, sourceKind: 'demo', sourceName: 'demo', fingerprint, summary: { critical: 0, high: 0, medium: 0, low: 0, info: 0 }, findings: 0 }, new Uint8Array(readFileSync(path)));
+      saveSnapshot(
+        { takenAt, sourceKind: 'demo', sourceName: 'demo', fingerprint, summary: { critical: 0, high: 0, medium: 0, low: 0, info: 0 }, findings: 0 },
+        new Uint8Array(readFileSync(path)),
+      );
     const first = store(a, '2026-01-01T00:00:00.000Z', 'aaaaaaaaaaaa0000');
     const second = store(b, '2026-01-02T00:00:00.000Z', 'bbbbbbbbbbbb0000');
     const r = await run('diff', first.id, second.id);

@@ -12,7 +12,6 @@ import { runCli as run } from '../__fixtures__/run-cli';
 
 const dir = mkdtempSync(join(tmpdir(), 'dra-export-'));
 
-
 function keys(): { priv: string; pub: string } {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const priv = join(dir, `k${Math.random().toString(36).slice(2)}.pem`);
@@ -64,7 +63,10 @@ describe('dra-posture export / verify', () => {
     expect(await run('export', '--demo')).toMatchObject({ code: 2, err: expect.stringMatching(/--out FILE is required/) });
     const notAKey = join(dir, 'not-a-key.pem');
     writeFileSync(notAKey, 'hello');
-    expect(await run('export', '--demo', '--out', out, '--key', notAKey)).toMatchObject({ code: 2, err: expect.stringMatching(/--key: not-a-key\.pem is not a PEM private key/) });
+    expect(await run('export', '--demo', '--out', out, '--key', notAKey)).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--key: not-a-key\.pem is not a PEM private key/),
+    });
     expect(existsSync(out)).toBe(false);
     expect(await run('verify')).toMatchObject({ code: 2 });
     expect(await run('verify', join(dir, 'missing.tar'))).toMatchObject({ code: 2, err: expect.stringMatching(/no such bundle file/) });

@@ -29,7 +29,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-
 describe('dra-posture report', () => {
   it('-o json writes the report contract', async () => {
     const r = await run('report', '--snapshot', snapshot, '-o', 'json');
@@ -112,11 +111,21 @@ describe('dra-posture report --demo (demo/EXPECTED.md §3-§5)', () => {
     expect(withReporter).toEqual(['gpu-a100-01', 'gpu-h100-01', 'gpu-h100-02']);
     expect(writers('gpu-dev-01')).toContain('rbac named nrr-system/dev-node-probe');
     expect(writers('cp-01').some((w) => w.includes('dev-node-probe'))).toBe(false);
-    expect(writers('cp-01')).toEqual(expect.arrayContaining(['node-authorizer own-node system:node:cp-01', 'rbac all-nodes kube-system/intel-reporter', 'impersonation all-nodes support-engineers']));
+    expect(writers('cp-01')).toEqual(
+      expect.arrayContaining([
+        'node-authorizer own-node system:node:cp-01',
+        'rbac all-nodes kube-system/intel-reporter',
+        'impersonation all-nodes support-engineers',
+      ]),
+    );
   });
 
   it('claim status writers: the example driver by associated-node on gpu-dev-01 only', () => {
-    const assoc = report.nodes.flatMap((n) => writersOfNode(report, n.name).claimStatusWriters.filter((w) => w.mode === 'associated-node').map((w) => `${n.name} ${w.driver} ${w.subject.name}`));
+    const assoc = report.nodes.flatMap((n) =>
+      writersOfNode(report, n.name)
+        .claimStatusWriters.filter((w) => w.mode === 'associated-node')
+        .map((w) => `${n.name} ${w.driver} ${w.subject.name}`),
+    );
     expect(assoc).toEqual(['gpu-dev-01 gpu.example.com dra-example-driver-service-account']);
   });
 
@@ -130,6 +139,12 @@ describe('dra-posture report --demo (demo/EXPECTED.md §3-§5)', () => {
   it('device classes and zeroing', () => {
     expect(report.deviceClasses.filter((d) => d.zeroing === 'configured').map((d) => d.name)).toEqual(['gpu.intel.com', 'h100-isolated.nvidia.com']);
     expect(report.findings.filter((f) => f.check === 'ZERO001').map((f) => f.objects[0].name)).toEqual(['gpu.nvidia.com']);
-    expect(report.findings.filter((f) => f.check === 'ZERO002').map((f) => f.objects[0].name)).toEqual(['gpu.example.com', 'gpu.nvidia.com', 'mig.nvidia.com', 'tenant-b-shared', 'vfio.gpu.nvidia.com']);
+    expect(report.findings.filter((f) => f.check === 'ZERO002').map((f) => f.objects[0].name)).toEqual([
+      'gpu.example.com',
+      'gpu.nvidia.com',
+      'mig.nvidia.com',
+      'tenant-b-shared',
+      'vfio.gpu.nvidia.com',
+    ]);
   });
 });

@@ -81,7 +81,9 @@ function formatTable(entries: WhoCanEntry[], wide: boolean): string {
     }
     const via =
       e.via === 'rbac'
-        ? e.grants.map((g) => `${g.binding.kind}/${g.binding.namespace ? `${g.binding.namespace}/` : ''}${g.binding.name} → ${g.role.kind}/${g.role.name}`).join(', ')
+        ? e.grants
+            .map((g) => `${g.binding.kind}/${g.binding.namespace ? `${g.binding.namespace}/` : ''}${g.binding.name} → ${g.role.kind}/${g.role.name}`)
+            .join(', ')
         : (e.note ?? e.via);
     rows.push([...subject, via]);
   }

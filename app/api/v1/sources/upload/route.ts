@@ -15,7 +15,14 @@ export const POST = withApiErrors(async (request: Request) => {
   if (bytes.byteLength === 0) throw new ApiError('bad_request', 'the uploaded file is empty');
   try {
     const state = useUploadedSnapshot(bytes, name);
-    const objects = state.nodes.length + state.pods.length + state.roles.length + state.clusterRoles.length + state.roleBindings.length + state.clusterRoleBindings.length + state.resourceClaims.length;
+    const objects =
+      state.nodes.length +
+      state.pods.length +
+      state.roles.length +
+      state.clusterRoles.length +
+      state.roleBindings.length +
+      state.clusterRoleBindings.length +
+      state.resourceClaims.length;
     return jsonResponse({ source: state.source, objects, warnings: state.warnings });
   } catch (e) {
     if (isSnapshotError(e)) throw new ApiError('invalid_snapshot', e.message);
