@@ -1,19 +1,34 @@
 #!/usr/bin/env node
-// Entry point of the `dra-posture` CLI. The TypeScript sources run under tsx with the
-// react-server export condition, so `import 'server-only'` resolves to its no-op build.
-import { spawnSync } from 'node:child_process';
+// Entry point of the `dra-posture` CLI: runs the compiled CLI (dist/cli, plain JavaScript) in this
+// process. In a checkout it (re)builds it first when it is missing or older than the sources, as
+// `serve` builds the dashboard when there is none; an installed package ships the build.
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const entry = join(root, 'server', 'cli', 'main.ts');
-const result = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', entry, ...process.argv.slice(2)], {
-  stdio: 'inherit',
-  cwd: process.cwd(),
-  env: { ...process.env, DRA_POSTURE_ROOT: root },
-});
-if (result.error) {
-  console.error(`dra-posture: cannot start: ${result.error.message}`);
-  process.exit(2);
+const built = join(root, 'dist', 'cli', 'run.mjs');
+const builder = join(root, 'scripts', 'build', 'build-cli.mjs');
+process.env.DRA_POSTURE_ROOT ??= root;
+
+if (existsSync(builder) && isStale()) {
+  try {
+    await (await import(pathToFileURL(builder).href)).buildCli();
+  } catch (e) {
+    console.error(`dra-posture: cannot build the CLI: ${e instanceof Error ? e.message.split('\n')[0] : e}`);
+    process.exit(2);
+  }
 }
-process.exit(result.status ?? (result.signal ? 1 : 0));
+await import(pathToFileURL(built).href);
+
+// Newest source file (lib/, server/) against the build: a few milliseconds of stat calls.
+function isStale() {
+  if (!existsSync(built)) return true;
+  const builtAt = statSync(built).mtimeMs;
+  for (const dir of ['lib', 'server']) {
+    for (const entry of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
+      if (entry.isFile() && entry.name.endsWith('.ts') && statSync(join(entry.parentPath, entry.name)).mtimeMs > builtAt) return true;
+    }
+  }
+  return false;
+}

@@ -725,7 +725,7 @@ function applyDeploy(): Promise<Obj[]> {
   deployed ??= (async () => {
     const docs: Obj[] = [];
     for (const file of readdirSync(DEPLOY)
-      .filter((f) => f.endsWith('.yaml'))
+      .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
       .sort()) {
       for (const doc of parseAllDocuments(readFileSync(join(DEPLOY, file), 'utf8'))) {
         const o = doc.toJS() as Obj | null;

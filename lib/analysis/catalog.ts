@@ -376,3 +376,8 @@ export const CHECK_IDS = Object.keys(CATALOG) as CheckId[];
 export function catalogEntry(id: string): CatalogEntry | undefined {
   return Object.hasOwn(CATALOG, id) ? CATALOG[id as CheckId] : undefined;
 }
+
+/** The catalogue as a list in catalogue order: what `dra-posture checks` prints and the SARIF and JUnit outputs describe. */
+export function catalogList(): (CatalogEntry & { id: CheckId; familyLabel: string })[] {
+  return CHECK_IDS.map((id) => ({ id, ...CATALOG[id], familyLabel: CHECK_FAMILIES[CATALOG[id].family] }));
+}

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LARGE } from './generate-cluster';
 import { largeClusterFile } from './large-cluster-file';
+import { cliBench } from './cli-bench';
 
 const here = dirname(fileURLToPath(import.meta.url));
 let file = '';
@@ -146,6 +147,8 @@ async function main() {
       check(issues.jsonBytes <= bytes / 4),
     ],
   );
+  // The CLI as a user runs it, against a real kube-apiserver (issue 15).
+  rows.push(...(await cliBench()));
   const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
   for (const r of rows) console.log(`${r[0].padEnd(w[0])}  ${r[1].padEnd(w[1])}  ${r[2].padEnd(w[2])}  ${r[3]}`);
   console.log('\nTen highest-risk issues:');

@@ -10,10 +10,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import fs from 'node:fs';
-import https from 'node:https';
 import { fileURLToPath } from 'node:url';
 import { startControlPlane } from '../../e2e/kube/control-plane';
 import { startFaultProxy } from '../../e2e/kube/fault-proxy';
+import { postObjects } from './post-objects';
 
 const self = fileURLToPath(import.meta.url);
 
@@ -68,42 +68,7 @@ async function main(): Promise<void> {
   const proxy = await startFaultProxy(cp.url);
   try {
     // Seeding: admin token, keep-alive connections, 8 requests in flight.
-    const agent = new https.Agent({ keepAlive: true, maxSockets: 8, rejectUnauthorized: false });
-    const base = new URL(cp.url);
-    const post = (path: string, body: unknown) =>
-      new Promise<void>((resolve, reject) => {
-        const payload = JSON.stringify(body);
-        const req = https.request(
-          {
-            hostname: base.hostname,
-            port: base.port,
-            path,
-            method: 'POST',
-            agent,
-            headers: { Authorization: `Bearer ${cp.tokens.admin}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
-          },
-          (res) => {
-            let text = '';
-            res.on('data', (c) => (text += c));
-            res.on('end', () =>
-              res.statusCode! < 300 || res.statusCode === 409 ? resolve() : reject(new Error(`POST ${path}: ${res.statusCode} ${text.slice(0, 300)}`)),
-            );
-          },
-        );
-        req.on('error', reject);
-        req.end(payload);
-      });
-    const run = async (jobs: [string, unknown][]) => {
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: 8 }, async () => {
-          while (next < jobs.length) {
-            const [p, b] = jobs[next++];
-            await post(p, b);
-          }
-        }),
-      );
-    };
+    const run = (jobs: [string, unknown][]) => postObjects(cp, jobs);
     const nsNames = Array.from({ length: namespaces }, (_, i) => `bench-${String(i).padStart(3, '0')}`);
     await run([
       [
@@ -168,7 +133,6 @@ async function main(): Promise<void> {
     }
     const tSeed = performance.now();
     await run(jobs);
-    agent.destroy();
     const seedMs = performance.now() - tSeed;
     const total = jobs.length + namespaces + 1;
     console.log(

@@ -15,7 +15,10 @@ const CLI = ['--conditions=react-server', '--import', 'tsx', join(root, 'server/
  */
 function runWithLateReader(args: string[]): Promise<{ stdout: string }> {
   const quoted = [process.execPath, ...CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
+  const env = Object.fromEntries([
+    ['PATH', process.env.PATH ?? ''],
+    ['HOME', process.env.HOME ?? ''],
+  ]) as NodeJS.ProcessEnv;
   return promisify(execFile)('sh', ['-c', `${quoted} | (sleep 1; cat)`], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
 }
 

@@ -20,7 +20,14 @@ export const SOURCE_OPTIONS = {
 } as const;
 
 /** The cluster a command reads: --snapshot PATH, --demo, or (later) a live kubeconfig. */
-export async function loadClusterFromFlags(flags: SourceFlags & { 'max-snapshot-bytes'?: string }): Promise<ClusterState> {
+/**
+ * `needs.kinds` narrows a live read to the kinds a question needs (a snapshot or the demo is read
+ * whole: its safety scan and validation cover every document anyway).
+ */
+export async function loadClusterFromFlags(
+  flags: SourceFlags & { 'max-snapshot-bytes'?: string },
+  needs: { kinds?: ReadonlySet<string> } = {},
+): Promise<ClusterState> {
   const chosen = [flags.snapshot !== undefined, !!flags.demo, flags.kubeconfig !== undefined || flags.context !== undefined].filter(Boolean).length;
   if (chosen > 1) throw new UsageError('choose one source: --snapshot PATH, --demo, or --kubeconfig/--context');
   if (flags.snapshot !== undefined) {
@@ -34,7 +41,7 @@ export async function loadClusterFromFlags(flags: SourceFlags & { 'max-snapshot-
   if (flags.demo) return loadDemo();
   if (flags.kubeconfig !== undefined || flags.context !== undefined) {
     const { loadLiveCluster } = await import('@/server/sources/live-source');
-    return loadLiveCluster({ kubeconfig: flags.kubeconfig, context: flags.context });
+    return loadLiveCluster({ kubeconfig: flags.kubeconfig, context: flags.context, kinds: needs.kinds });
   }
   throw new UsageError('no cluster given: use --snapshot PATH, --demo, or --kubeconfig FILE [--context NAME]');
 }

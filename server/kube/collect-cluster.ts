@@ -36,10 +36,10 @@ export function forbiddenWarning(kind: KindDescriptor): string {
   return `cannot list ${resourceLabel(kind)}: forbidden by RBAC; results that depend on them are incomplete`;
 }
 
-export function readableKinds(discovery: ApiDiscovery): { kind: KindDescriptor; version: string }[] {
+export function readableKinds(discovery: ApiDiscovery, only?: ReadonlySet<string>): { kind: KindDescriptor; version: string }[] {
   const out: { kind: KindDescriptor; version: string }[] = [];
   for (const kind of KINDS) {
-    if (NOT_LISTED.has(kind.kind)) continue;
+    if (NOT_LISTED.has(kind.kind) || (only && !only.has(kind.kind))) continue;
     if (kind.group === DRA_GROUP) {
       if (discovery.draVersion) out.push({ kind, version: discovery.draVersion });
       continue;
@@ -50,11 +50,14 @@ export function readableKinds(discovery: ApiDiscovery): { kind: KindDescriptor; 
 }
 
 /**
- * One full read of a live cluster: discovery, then every kind with paginated lists (four at a time).
+ * One full read of a live cluster: discovery, then every kind (or only the kinds in `kinds`, for a
+ * question that needs no more) with paginated lists, all kinds in parallel.
  * A 403 on a kind becomes a warning next to the data; a namespaced kind that cannot be listed
  * cluster-wide is retried in the context's namespace.
  */
-export async function collectLiveCluster(options: KubeconfigOptions & { http?: KubeHttpOptions; namespaces?: string[] } = {}): Promise<LiveCollection> {
+export async function collectLiveCluster(
+  options: KubeconfigOptions & { http?: KubeHttpOptions; namespaces?: string[]; kinds?: ReadonlySet<string> } = {},
+): Promise<LiveCollection> {
   const started = Date.now();
   const { kc, contextName, server } = loadKubeconfig(options);
   const http = new KubeHttp(kc, server, options.http);
@@ -74,7 +77,7 @@ export async function collectLiveCluster(options: KubeconfigOptions & { http?: K
       items.push({ value: { apiVersion, kind: `${kind.kind}List`, items: page.items ?? [] }, origin: { file: `live:${kind.resource}` } });
   };
 
-  const kinds = readableKinds(discovery);
+  const kinds = readableKinds(discovery, options.kinds);
   await Promise.all(
     kinds.map(async ({ kind, version }) => {
       try {

@@ -5,6 +5,8 @@ import { collectLiveCluster } from '@/server/kube/collect-cluster';
 export interface LiveSourceOptions {
   kubeconfig?: string;
   context?: string;
+  /** Read only these kinds (KindDescriptor.kind): what one question needs. */
+  kinds?: ReadonlySet<string>;
 }
 
 /** One consistent read of the cluster of a kubeconfig context (for the CLI). */

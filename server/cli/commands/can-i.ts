@@ -1,11 +1,12 @@
 import 'server-only';
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { createAuthzEngine, type AuthzEngine } from '@/lib/authz/authz-engine';
 import { formatZodIssue, requestFromSubjectAccessReview, SubjectAccessReviewSchema, withSarStatus } from '@/lib/authz/subject-access-review';
 import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
 import { userFromAsFlags } from '../build-user';
 import { TARGET_OPTIONS, targetFromArgs } from '../request-target';
+import { jsonItems, readBatchFile } from '../batch-items';
+import { kindsForCanI } from '@/lib/authz/kinds-for-question';
 import { authorizersFlag } from '../authorizers-flag';
 import { collectExtra, UsageError } from '../usage-error';
 import type { CommandIO } from '../command-io';
@@ -45,7 +46,8 @@ export async function runCanI(argv: string[], io: CommandIO): Promise<number> {
   if (rest.length > 0) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
   const target = targetFromArgs(verb, type, name, values, io.err);
   const requester = userFromAsFlags(values.as, values['as-group'], values['as-user-extra']);
-  const engine = createAuthzEngine(await loadClusterFromFlags(values), { chain });
+  const impersonated = values['impersonate-user'] === undefined ? undefined : { name: values['impersonate-user'], groups: values['impersonate-group'] ?? [] };
+  const engine = createAuthzEngine(await loadClusterFromFlags(values, { kinds: kindsForCanI(chain, [requester, impersonated]) }), { chain });
 
   if (values['impersonate-user'] === undefined && (values['impersonate-group'] || values['impersonate-uid'] || values['impersonate-extra'])) {
     throw new UsageError('--impersonate-group, --impersonate-uid and --impersonate-extra need --impersonate-user');
@@ -102,41 +104,11 @@ export async function runCanI(argv: string[], io: CommandIO): Promise<number> {
   return d.allowed ? 0 : 1;
 }
 
-async function readBatchFile(path: string): Promise<string> {
-  try {
-    return path === '-' ? await readStdin() : await readFile(path, 'utf8');
-  } catch (e) {
-    throw new UsageError(`--batch ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
-  }
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** A JSON array, a `kind: List` or JSON lines of SubjectAccessReviews. */
 export function parseBatch(text: string, fileName: string): unknown[] {
   const trimmed = text.trim();
   if (trimmed === '') throw new UsageError(`${fileName}: empty batch file`);
-  let items: unknown[];
-  try {
-    const doc = JSON.parse(trimmed) as unknown;
-    if (Array.isArray(doc)) items = doc;
-    else if (doc && typeof doc === 'object' && Array.isArray((doc as { items?: unknown }).items)) items = (doc as { items: unknown[] }).items;
-    else items = [doc];
-  } catch {
-    items = [];
-    trimmed.split('\n').forEach((line, i) => {
-      if (line.trim() === '') return;
-      try {
-        items.push(JSON.parse(line));
-      } catch (e) {
-        throw new UsageError(`${fileName}: line ${i + 1}: not JSON (${(e as Error).message})`);
-      }
-    });
-  }
+  const items = jsonItems(trimmed, fileName);
   return items.map((item, i) => {
     const parsed = SubjectAccessReviewSchema.safeParse(item);
     if (!parsed.success) throw new UsageError(`${fileName}: review ${i}: ${formatZodIssue(parsed.error)}`);

@@ -1,20 +1,12 @@
 import 'server-only';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
-import { CATALOG, CHECK_FAMILIES, CHECK_IDS } from '@/lib/analysis/catalog';
+import { catalogList } from '@/lib/analysis/catalog';
 import { UsageError } from '../usage-error';
 import type { CommandIO } from '../command-io';
 
 const OPTIONS = { output: { type: 'string', short: 'o' } } as const;
 const FORMATS = ['table', 'json', 'yaml'] as const;
-
-/** The catalogue as a list: what `checks -o json|yaml` prints, one entry per check in catalogue order. */
-export function catalogList() {
-  return CHECK_IDS.map((id) => {
-    const { family, severity, title, description, remediation } = CATALOG[id];
-    return { id, family, familyLabel: CHECK_FAMILIES[family], severity, title, description, remediation };
-  });
-}
 
 /** `dra-posture checks [-o table|json|yaml]`: every check with its severity, meaning and general fix. */
 export async function runChecks(argv: string[], io: CommandIO): Promise<number> {
@@ -22,7 +14,16 @@ export async function runChecks(argv: string[], io: CommandIO): Promise<number> 
   if (positionals.length > 0) throw new UsageError(`checks takes no arguments (got "${positionals[0]}")`);
   const format = values.output ?? 'table';
   if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`-o must be one of ${FORMATS.join(', ')} (got "${format}")`);
-  const list = catalogList();
+  // One entry per check in catalogue order; the root-cause kind stays internal to issue grouping.
+  const list = catalogList().map(({ id, family, familyLabel, severity, title, description, remediation }) => ({
+    id,
+    family,
+    familyLabel,
+    severity,
+    title,
+    description,
+    remediation,
+  }));
   if (format === 'json') io.out(JSON.stringify(list, null, 2));
   else if (format === 'yaml') io.out(stringify(list));
   else {

@@ -67,7 +67,7 @@ describe('dra-posture report', () => {
 
   it.each([
     [['--snapshot', 'X', '--fail-on', 'severe'], '--fail-on expects one of critical, high, medium, low, info'],
-    [['--snapshot', 'X', '-o', 'yaml'], '-o must be markdown, json or html'],
+    [['--snapshot', 'X', '-o', 'yaml'], '-o must be one of markdown, json, html, sarif, junit'],
     [[], 'no cluster given'],
     [['--snapshot', 'X', '--bogus'], 'bogus'],
     [['--snapshot', 'X', 'extra'], 'unexpected arguments: extra'],

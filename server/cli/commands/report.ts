@@ -5,6 +5,8 @@ import { renderActivityMarkdown } from '@/lib/audit/render-activity-markdown';
 import { reportWithAudit } from '@/server/audit/audit-flag';
 import { renderReportHtmlChunks } from '@/lib/report/render-html';
 import { renderReportMarkdown } from '@/lib/report/render-markdown';
+import { renderReportSarif } from '@/lib/report/render-sarif';
+import { renderReportJunit } from '@/lib/report/render-junit';
 import { TOOL_VERSION } from '@/server/compliance/tool-version';
 import { reportJsonChunks } from '@/lib/report/report-json';
 import { SEVERITIES, type Severity } from '@/lib/analysis/types';
@@ -24,7 +26,7 @@ const OPTIONS = {
 /** Exit code when --fail-on is given and a finding at or above that severity exists. */
 export const EXIT_FINDINGS = 3;
 
-const FORMATS = ['markdown', 'json', 'html'] as const;
+const FORMATS = ['markdown', 'json', 'html', 'sarif', 'junit'] as const;
 
 /**
  * `dra-posture report [-o markdown|json|html] [--fail-on SEVERITY] (--snapshot PATH | --demo)`: the posture
@@ -35,7 +37,7 @@ export async function runReport(argv: string[], io: CommandIO): Promise<number> 
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   if (positionals.length > 0) throw new UsageError(`unexpected arguments: ${positionals.join(' ')}`);
   const output = values.output ?? 'markdown';
-  if (!(FORMATS as readonly string[]).includes(output)) throw new UsageError(`-o must be markdown, json or html (got "${output}")`);
+  if (!(FORMATS as readonly string[]).includes(output)) throw new UsageError(`-o must be one of ${FORMATS.join(', ')} (got "${output}")`);
   let failOn: Severity | undefined;
   if (values['fail-on'] !== undefined) {
     const s = values['fail-on'].toLowerCase();
@@ -49,6 +51,10 @@ export async function runReport(argv: string[], io: CommandIO): Promise<number> 
   if (output === 'json') {
     // In pieces: a large cluster's report can exceed the longest string the engine can build.
     for (const chunk of reportJsonChunks(report)) io.out(chunk);
+  } else if (output === 'sarif') {
+    io.out(renderReportSarif(report, { toolVersion: TOOL_VERSION }));
+  } else if (output === 'junit') {
+    io.out(renderReportJunit(report, { failOn }));
   } else if (output === 'html') {
     // The printable, self-contained report of the compliance bundle (no scripts, inline CSS and SVG).
     for (const chunk of renderReportHtmlChunks(report, { generatedAt: new Date().toISOString(), toolVersion: TOOL_VERSION })) io.out(chunk);

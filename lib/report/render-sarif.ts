@@ -1,0 +1,68 @@
+import { describeRef } from '@/lib/k8s/refs';
+import { catalogList } from '@/lib/analysis/catalog';
+import type { Finding, Report, Severity } from '@/lib/analysis/types';
+
+const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+
+const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { critical: 'error', high: 'error', medium: 'warning', low: 'note', info: 'note' };
+// GitHub code scanning ranks security results by this number (0-10), as CVSS bands.
+const SECURITY_SEVERITY: Record<Severity, string> = { critical: '9.5', high: '8.0', medium: '5.5', low: '3.0', info: '1.0' };
+
+function objectName(ref: { kind: string; name: string; namespace?: string }): string {
+  return ref.namespace ? `${ref.kind}/${ref.namespace}/${ref.name}` : `${ref.kind}/${ref.name}`;
+}
+
+function resultFor(f: Finding, ruleIndex: number) {
+  // The objects a finding is about, or else its subjects: Kubernetes objects have no file and line,
+  // so they are logical locations named KIND/NAMESPACE/NAME.
+  const refs = f.objects.length > 0 ? f.objects : f.subjects;
+  return {
+    ruleId: f.check,
+    ruleIndex,
+    level: LEVEL[f.severity],
+    message: { text: `${f.message}\nRemediation: ${f.remediation}` },
+    locations: refs.map((r) => ({
+      logicalLocations: [{ name: r.name, fullyQualifiedName: objectName(r), kind: 'resource', decoratedName: describeRef(r) }],
+    })),
+    partialFingerprints: { 'draPostureFindingId/v1': f.id },
+    properties: {
+      severity: f.severity,
+      'security-severity': SECURITY_SEVERITY[f.severity],
+      remediation: f.remediation,
+      subjects: f.subjects.map(objectName),
+    },
+  };
+}
+
+/**
+ * The report as a SARIF 2.1.0 log for code-scanning upload: one rule per check (title, description,
+ * severity), one result per finding, located at the Kubernetes objects it is about.
+ */
+export function renderReportSarif(report: Report, options: { toolVersion: string }): string {
+  const checks = catalogList();
+  const index = new Map(checks.map((c, i) => [c.id, i]));
+  const rules = checks.map((c) => ({
+    id: c.id,
+    name: c.id.replace(/[^A-Za-z0-9]+(.)?/g, (_, ch: string | undefined) => (ch ?? '').toUpperCase()),
+    shortDescription: { text: c.title },
+    fullDescription: { text: c.description },
+    help: {
+      text: `${c.description}\nFix: ${c.remediation}\nEach result names the objects involved and how to remediate them.`,
+      markdown: `**${c.title}** (severity ${c.severity})\n\n${c.description}\n\n**Fix:** ${c.remediation}\n\nEach result names the objects involved and how to remediate them.`,
+    },
+    defaultConfiguration: { level: LEVEL[c.severity] },
+    properties: { tags: ['security', 'kubernetes', 'dra'], precision: 'high', 'security-severity': SECURITY_SEVERITY[c.severity] },
+  }));
+  const log = {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: 'dra-posture', version: options.toolVersion, rules } },
+        results: report.findings.map((f) => resultFor(f, index.get(f.check) ?? -1)),
+        properties: { source: report.source, summary: report.summary, warnings: report.warnings },
+      },
+    ],
+  };
+  return JSON.stringify(log, null, 2);
+}

@@ -1,0 +1,3 @@
+export const ROOT: string;
+export const CLI_OUT: string;
+export function buildCli(): Promise<void>;

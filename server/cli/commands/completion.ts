@@ -1,0 +1,84 @@
+import 'server-only';
+import { COMMAND_NAMES } from '../command-names';
+import { UsageError } from '../usage-error';
+import type { CommandIO } from '../command-io';
+
+const COMMANDS = [...COMMAND_NAMES, 'help'];
+const SOURCE_FLAGS = ['--snapshot', '--demo', '--kubeconfig', '--context', '--max-snapshot-bytes'];
+const TARGET_FLAGS = ['-n', '--namespace', '-A', '--all-namespaces', '--subresource', '--authorizers', '-o', '--output'];
+
+/** Flags each command takes, for completion (the parsers in commands/ are the authority). */
+const FLAGS: Record<string, string[]> = {
+  'can-i': [
+    ...SOURCE_FLAGS,
+    ...TARGET_FLAGS,
+    '--as',
+    '--as-group',
+    '--as-user-extra',
+    '--impersonate-user',
+    '--impersonate-group',
+    '--impersonate-uid',
+    '--impersonate-extra',
+    '--batch',
+    '-q',
+    '--quiet',
+  ],
+  'who-can': [...SOURCE_FLAGS, ...TARGET_FLAGS, '--batch'],
+  report: [...SOURCE_FLAGS, '-o', '--output', '--fail-on', '--authorizers'],
+  'build-role': [...SOURCE_FLAGS, '--persona', '--driver', '-n', '--namespace', '--service-account', '--user', '--group', '--rule', '-o', '--output'],
+  export: [...SOURCE_FLAGS, '--out', '--key', '--pdf', '--authorizers'],
+  verify: ['--key'],
+  diff: ['-o', '--output'],
+  serve: ['--host', '--port', '--demo', '--snapshot', '--kubeconfig', '--context', '--rebuild'],
+  completion: [],
+};
+
+function bash(): string {
+  const cases = Object.entries(FLAGS)
+    .map(([cmd, flags]) => `    ${cmd}) flags="${[...flags, '--help'].join(' ')}" ;;`)
+    .join('\n');
+  return `# bash completion for dra-posture (source <(dra-posture completion bash))
+_dra_posture() {
+  local cur=\${COMP_WORDS[COMP_CWORD]} cmd=\${COMP_WORDS[1]} flags
+  if [ "$COMP_CWORD" -eq 1 ]; then
+    COMPREPLY=($(compgen -W "${COMMANDS.join(' ')} --version --help" -- "$cur"))
+    return
+  fi
+  case "$cmd" in
+${cases}
+    completion) COMPREPLY=($(compgen -W "bash zsh" -- "$cur")); return ;;
+    *) flags="" ;;
+  esac
+  if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$flags" -- "$cur")); else COMPREPLY=($(compgen -f -- "$cur")); fi
+}
+complete -F _dra_posture dra-posture kubectl-dra_posture
+`;
+}
+
+function zsh(): string {
+  const cases = Object.entries(FLAGS)
+    .map(([cmd, flags]) => `    ${cmd}) compadd -- ${[...flags, '--help'].join(' ')} ;;`)
+    .join('\n');
+  return `#compdef dra-posture kubectl-dra_posture
+# zsh completion for dra-posture (dra-posture completion zsh > "\${fpath[1]}/_dra-posture")
+_dra_posture() {
+  if (( CURRENT == 2 )); then
+    compadd -- ${COMMANDS.join(' ')} --version --help
+    return
+  fi
+  if [[ "\${words[CURRENT]}" != -* ]]; then _files; return; fi
+  case "\${words[2]}" in
+${cases}
+  esac
+}
+compdef _dra_posture dra-posture kubectl-dra_posture
+`;
+}
+
+/** `dra-posture completion bash|zsh`: a completion script on stdout. */
+export async function runCompletion(argv: string[], io: CommandIO): Promise<number> {
+  const [shell, ...rest] = argv;
+  if (rest.length > 0 || (shell !== 'bash' && shell !== 'zsh')) throw new UsageError('expected: dra-posture completion bash|zsh');
+  io.out(shell === 'bash' ? bash() : zsh());
+  return 0;
+}
