@@ -6,7 +6,7 @@ import { EmptyState, PageHeader, Panel, Stat, Tag } from '@/components/ui/panel'
 import { Mono } from '@/components/ui/refs';
 import { SeverityBadge } from '@/components/ui/severity';
 import { describeEvidence } from '@/lib/analysis/evidence';
-import { getReport } from '@/server/services/get-report';
+import { detailedFindings, getReport } from '@/server/services/get-report';
 
 export const metadata: Metadata = { title: 'Activity' };
 
@@ -33,7 +33,7 @@ export default async function ActivityPage() {
       </>
     );
   }
-  const alerts = report.findings.filter((f) => f.check.startsWith('AUDIT'));
+  const alerts = await detailedFindings(report.findings.filter((f) => f.check.startsWith('AUDIT')));
   const deniedWrites = a.writes.reduce((n, w) => n + w.denied, 0);
   const draUnused = a.unusedGrants.reduce((n, g) => n + g.unused.filter((u) => u.draRelevant).length, 0);
   const unusedRows = a.unusedGrants.flatMap((g) =>

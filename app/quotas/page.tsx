@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import { buildQuotaRows } from '@/lib/view/quota-view';
 import { QuotaBarChart } from '@/components/charts/quota-bar-chart';
-import { QuotaGaps } from '@/components/quotas/quota-gaps';
+import { QUOTA_GAPS_SHOWN, QuotaGaps } from '@/components/quotas/quota-gaps';
 import { QuotaTable } from '@/components/quotas/quota-table';
 import { EmptyState, PageHeader, Panel, Stat } from '@/components/ui/panel';
-import { getReport } from '@/server/services/get-report';
+import { detailedFindings, getReport } from '@/server/services/get-report';
 
 export const metadata: Metadata = { title: 'Quotas' };
 
@@ -46,7 +46,7 @@ export default async function QuotasPage() {
         title="Tenants without DRA quota"
         description="Tenant namespaces with claims but no claim-count quota, and device classes used without a devices quota"
       >
-        <QuotaGaps findings={gaps} />
+        <QuotaGaps findings={await detailedFindings(gaps.slice(0, QUOTA_GAPS_SHOWN))} total={gaps.length} />
       </Panel>
     </>
   );

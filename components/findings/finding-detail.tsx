@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { pages } from '@/lib/api/routes';
 import { nodeId } from '@/lib/graph/node-id';
-import type { Finding } from '@/lib/analysis/types';
+import type { DetailedFinding } from '@/lib/analysis/types';
 import { catalogEntry } from '@/lib/analysis/catalog';
 import { splitRemediation } from '@/lib/view/remediation';
 import { CodeBlock } from '@/components/ui/code-block';
@@ -12,7 +12,7 @@ import { EvidenceList } from './evidence-list';
 
 const GRAPH_KINDS = new Set(['User', 'Group', 'ServiceAccount', 'ClusterRoleBinding', 'RoleBinding', 'ClusterRole', 'Role']);
 
-export function FindingDetail({ finding }: { finding: Finding }) {
+export function FindingDetail({ finding }: { finding: DetailedFinding }) {
   const parts = splitRemediation(finding.remediation);
   const about = catalogEntry(finding.check);
   return (

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { pages } from '@/lib/api/routes';
-import type { Finding } from '@/lib/analysis/types';
+import type { DetailedFinding } from '@/lib/analysis/types';
 import { EmptyState } from '@/components/ui/panel';
 import { SeverityBadge } from '@/components/ui/severity';
 
@@ -8,9 +8,9 @@ import { SeverityBadge } from '@/components/ui/severity';
 export const QUOTA_GAPS_SHOWN = 100;
 
 /** QUOTA001/QUOTA002 findings: tenants without a claim-count quota, classes without a devices quota. */
-export function QuotaGaps({ findings }: { findings: Finding[] }) {
+export function QuotaGaps({ findings, total }: { findings: DetailedFinding[]; total: number }) {
   if (!findings.length) return <EmptyState title="Every tenant has DRA quota">No QUOTA001 or QUOTA002 finding.</EmptyState>;
-  const rest = findings.length - QUOTA_GAPS_SHOWN;
+  const rest = total - QUOTA_GAPS_SHOWN;
   return (
     <>
       <ul className="divide-y divide-slate-100">

@@ -31,7 +31,7 @@ test.describe('live cluster', () => {
     // The same objects give the same stable finding IDs. The live server also holds its bootstrap
     // RBAC and system namespaces, which may add findings, never remove the demo's.
     const liveIds = new Set(live.findings.map((f) => f.id));
-    const missing = demo.findings.filter((f) => !liveIds.has(f.id)).map((f) => `${f.check} ${f.title}`);
+    const missing = demo.findings.filter((f) => !liveIds.has(f.id)).map((f) => `${f.check} ${f.id}`);
     expect(missing).toEqual([]);
     // Node writers: the same nodes; every all-node writer of the demo is one of the live cluster's.
     expect(live.nodes.map((n) => n.name)).toEqual(demo.nodes.map((n) => n.name));

@@ -73,7 +73,7 @@ test.describe('security headers', () => {
     const r = await request.get('/api/v1/report');
     expect(r.status()).toBe(200);
     const report = await r.json();
-    expect(report.schemaVersion).toBe(1);
+    expect(report.schemaVersion).toBe(2);
     expect(report.source.kind).toBe('demo');
     expect(Object.keys(report.summary)).toEqual(['critical', 'high', 'medium', 'low', 'info']);
     expect(report.findings.length).toBeGreaterThan(0);

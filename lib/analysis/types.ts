@@ -30,13 +30,28 @@ export interface Finding {
   severity: Severity;
   /** The issue (check + root cause) this finding belongs to: `Report.issues[].id`. */
   issueId: string;
-  title: string;
   subjects: SubjectRef[];
   objects: ObjectRef[];
-  message: string;
   evidence: Evidence[];
+}
+
+/**
+ * A finding's words: what the check wrote about it and its own fix. The report's JSON carries them
+ * once per issue (`Issue.title`, `Issue.remediation`); the engine keeps them beside the report
+ * (`ReportBuild.texts`) for the pages and outputs that show one finding.
+ */
+export interface FindingText {
+  /** The check's title. */
+  title: string;
+  message: string;
   remediation: string;
 }
+
+/** A finding with its words, as the checks produce it. */
+export type DetailedFinding = Finding & FindingText;
+
+/** Finding texts by finding ID. */
+export type FindingTexts = ReadonlyMap<string, FindingText>;
 
 /**
  * Findings grouped by cause: one issue per check and root cause (the roles that grant it, the
@@ -147,7 +162,8 @@ export interface DeviceClassReport {
 }
 
 export interface Report {
-  schemaVersion: 1;
+  /** 2 since findings carry no title, message or remediation (their issue does). */
+  schemaVersion: 2;
   source: { kind: SourceKind; name: string; collectedAt: string | null; kubernetesVersion: string | null };
   summary: Record<Severity, number>;
   /** Findings grouped by cause, highest risk first; every finding is in exactly one issue. */

@@ -3,7 +3,7 @@ import { findingId } from '@/lib/analysis/finding-id';
 import { issueIdOf, rootCauseOf } from '@/lib/analysis/issues/root-cause';
 import { describeSubject } from '@/lib/k8s/refs';
 import { CATALOG } from '@/lib/analysis/catalog';
-import type { Finding } from '@/lib/analysis/types';
+import type { DetailedFinding } from '@/lib/analysis/types';
 import type { AggregatedAlert } from './aggregate-activity';
 
 // The audit alert family of the check catalogue (lib/analysis/catalog.ts, AUDIT001–005): one finding per (check, requester, objects),
@@ -24,8 +24,8 @@ function message(a: AggregatedAlert): string {
 }
 
 /** Findings for aggregated alerts, in the shape and ID scheme of every other check. */
-export function auditFindings(alerts: readonly AggregatedAlert[], options: AuditFindingOptions = {}): Finding[] {
-  const out: Finding[] = [];
+export function auditFindings(alerts: readonly AggregatedAlert[], options: AuditFindingOptions = {}): DetailedFinding[] {
+  const out: DetailedFinding[] = [];
   for (const a of alerts) {
     const check = CATALOG[a.check];
     if (a.check === 'AUDIT003' && a.writerIsServiceAccount && a.objects[0]?.kind === 'ResourceSlice') {
@@ -36,14 +36,14 @@ export function auditFindings(alerts: readonly AggregatedAlert[], options: Audit
       issueId: issueIdOf(a.check, rootCauseOf({ check: a.check, objects: a.objects })),
       check: a.check,
       severity: check.severity,
-      title: check.title,
       subjects: [a.subject],
       objects: a.objects,
-      message: message(a),
       evidence: [
         { type: 'note', text: `audit: ${a.count} event(s), first ${a.first}, last ${a.last}` },
         ...a.details.map((text) => ({ type: 'note' as const, text })),
       ],
+      title: check.title,
+      message: message(a),
       remediation: check.remediation,
     });
   }

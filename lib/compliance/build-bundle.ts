@@ -78,7 +78,7 @@ export function buildBundle(
     { name: ENTRY.metadata, chunks: encodeAll([`${JSON.stringify(bundleMetadata(input), null, 2)}\n`]) },
     { name: ENTRY.report, chunks: encodeAll(appendNewline(reportJsonChunks(input.report))) },
     { name: ENTRY.objects, chunks: encodeAll(objectsJsonChunks(input.state)) },
-    { name: ENTRY.findingsCsv, chunks: encodeAll(findingsCsvChunks(input.report.findings)) },
+    { name: ENTRY.findingsCsv, chunks: encodeAll(findingsCsvChunks(input.report)) },
     { name: ENTRY.markdown, chunks: encodeAll([renderReportMarkdown(input.report)]) },
     { name: ENTRY.html, chunks: encodeAll(renderReportHtmlChunks(input.report, { generatedAt: input.createdAt, toolVersion: input.toolVersion })) },
     ...(options.extraEntries ?? []),

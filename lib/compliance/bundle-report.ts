@@ -17,7 +17,8 @@ export function parseBundleReport(value: unknown): Report {
     throw new BundleReportError(`report.json ${what}`);
   };
   if (!r || typeof r !== 'object' || Array.isArray(r)) fail('is not an object');
-  if (r!.schemaVersion !== 1) fail(`has schemaVersion ${JSON.stringify(r!.schemaVersion)}, expected 1`);
+  // Version 1 findings also carry title, message and remediation: read, and not needed.
+  if ((r!.schemaVersion as number) !== 1 && r!.schemaVersion !== 2) fail(`has schemaVersion ${JSON.stringify(r!.schemaVersion)}, expected 1 or 2`);
   for (const key of ['findings', 'nodes', 'quotas', 'deviceClasses', 'warnings'] as const) if (!Array.isArray(r![key])) fail(`has no ${key} list`);
   if (!r!.allNodes || !Array.isArray(r!.allNodes.statusWriters) || !Array.isArray(r!.allNodes.claimStatusWriters))
     fail('has no allNodes writer lists (made by an older dra-posture?)');

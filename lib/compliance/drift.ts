@@ -7,6 +7,7 @@ import { bindingSubjects, draPermissions, permissionScope } from './dra-permissi
 import { describeSubject } from '@/lib/k8s/refs';
 import { nodeWriterEntries, type NodeWriterEntry } from './node-writer-entries';
 import { diffIssues, type IssueChange } from './issue-drift';
+import { describeFinding, findingTitle } from '@/lib/analysis/finding-texts';
 
 // What changed between two snapshots: findings (by stable id), DRA permissions per identity, node
 // writers, DRA quotas and DeviceClass zeroing. Pure and deterministic (everything sorted).
@@ -70,7 +71,7 @@ export interface Drift {
   zeroing: ZeroingChange[];
 }
 
-const brief = (f: Finding): FindingBrief => ({ id: f.id, check: f.check, severity: f.severity, title: f.title, message: f.message });
+const brief = (f: Finding): FindingBrief => ({ id: f.id, check: f.check, severity: f.severity, title: findingTitle(f), message: describeFinding(f) });
 const bySeverity = (a: FindingBrief, b: FindingBrief) =>
   SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || compareStrings(a.check, b.check) || compareStrings(a.id, b.id);
 const minus = (a: readonly string[], b: readonly string[]) => {

@@ -1,6 +1,7 @@
 import { describeRef, describeSubject } from '@/lib/k8s/refs';
 import { describeEvidence } from '@/lib/analysis/evidence';
-import type { Finding } from '@/lib/analysis/types';
+import { describeFinding, findingTitle } from '@/lib/analysis/finding-texts';
+import type { Finding, Report } from '@/lib/analysis/types';
 
 // Findings as CSV (RFC 4180, CRLF line ends) for spreadsheets. Names come from the cluster, so a
 // cell a spreadsheet would run as a formula (starting with = + - @, or a tab or CR that some
@@ -17,28 +18,31 @@ export function csvCell(text: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-export const FINDINGS_CSV_COLUMNS = ['id', 'check', 'severity', 'title', 'subjects', 'objects', 'message', 'evidence', 'remediation'] as const;
+// `message` describes the finding from its refs and evidence; `remediation` is its issue's one fix.
+export const FINDINGS_CSV_COLUMNS = ['id', 'check', 'severity', 'title', 'subjects', 'objects', 'message', 'evidence', 'remediation', 'issue'] as const;
 
-export function findingCsvRow(f: Finding): string {
+export function findingCsvRow(f: Finding, remediation: string): string {
   const cells = [
     f.id,
     f.check,
     f.severity,
-    f.title,
+    findingTitle(f),
     f.subjects.map(describeSubject).join('; '),
     f.objects.map(describeRef).join('; '),
-    f.message,
+    describeFinding(f),
     f.evidence.map(describeEvidence).join('\n'),
-    f.remediation,
+    remediation,
+    f.issueId,
   ];
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
 
 /** The CSV in pieces of about `chunkChars` characters (large reports have tens of thousands of rows). */
-export function* findingsCsvChunks(findings: readonly Finding[], chunkChars = 1 << 20): Generator<string> {
+export function* findingsCsvChunks(report: Pick<Report, 'findings' | 'issues'>, chunkChars = 1 << 20): Generator<string> {
+  const fixes = new Map(report.issues.map((i) => [i.id, i.remediation]));
   let buffer = `${FINDINGS_CSV_COLUMNS.join(',')}\r\n`;
-  for (const f of findings) {
-    buffer += findingCsvRow(f);
+  for (const f of report.findings) {
+    buffer += findingCsvRow(f, fixes.get(f.issueId) ?? '');
     if (buffer.length >= chunkChars) {
       yield buffer;
       buffer = '';

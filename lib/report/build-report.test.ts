@@ -32,7 +32,7 @@ describe('buildReport', () => {
   const report = buildReport(smallCluster());
 
   it('fills the contract: schema, source, summary matching the findings, sorted nodes', () => {
-    expect(report.schemaVersion).toBe(1);
+    expect(report.schemaVersion).toBe(2);
     expect(report.source).toEqual({ kind: 'snapshot', name: 'small-cluster', collectedAt: '2026-08-01T00:00:00Z', kubernetesVersion: 'v1.36.1' });
     const counted = { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
     for (const f of report.findings) counted[f.severity]++;
@@ -101,11 +101,16 @@ describe('buildReport', () => {
 });
 
 describe('reportJsonChunks', () => {
-  it('joined with newlines, the pieces are exactly the pretty-printed JSON', () => {
+  it('joined with newlines, the pieces are the report, one top-level list item per line', () => {
     const report = buildReport(smallCluster());
-    const chunks = [...reportJsonChunks(report)];
-    expect(chunks.join('\n')).toBe(JSON.stringify(report, null, 2));
-    const empty = { ...report, findings: [], nodes: [], quotas: [], deviceClasses: [], warnings: [] };
+    expect(report.findings.length).toBeGreaterThan(2);
+    const text = [...reportJsonChunks(report)].join('\n');
+    expect(JSON.parse(text)).toEqual(report);
+    const lines = text.split('\n');
+    for (const f of report.findings) expect(lines).toContain(`    ${JSON.stringify(f)},`.slice(0, f === report.findings.at(-1) ? -1 : undefined));
+    // Everything else is pretty-printed as before.
+    expect(lines.slice(0, 3)).toEqual(['{', '  "schemaVersion": 2,', '  "source": {']);
+    const empty = { ...report, issues: [], attackPaths: [], findings: [], nodes: [], quotas: [], deviceClasses: [], warnings: [] };
     expect([...reportJsonChunks(empty)].join('\n')).toBe(JSON.stringify(empty, null, 2));
   });
 
@@ -115,7 +120,7 @@ describe('reportJsonChunks', () => {
     const chunks = [...reportJsonChunks(big)];
     expect(chunks.length).toBeGreaterThan(5);
     expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(1 << 20);
-    expect(chunks.join('\n')).toBe(JSON.stringify(big, null, 2));
+    expect(JSON.parse(chunks.join('\n'))).toEqual(big);
   });
 });
 
@@ -133,7 +138,8 @@ describe('renderReportMarkdown', () => {
     expect(md).toContain('| cp-1 | User system:node:cp-1 (node-authorizer) | – |');
     expect(md).toContain('| gpu-1 | User system:node:gpu-1 (node-authorizer)<br>ServiceAccount kube-system/reporter (constrained-impersonation) |');
     expect(md).toContain('| tenant-a | dra | gpu.example.com.deviceclass.resource.k8s.io/devices | 40 | 30 | 33 ⚠ |');
-    expect(md).toContain('#### ZERO001: DeviceClass shared by tenants without zeroing');
+    expect(md).toMatch(/### \d+\. ZERO001: DeviceClass shared by tenants without zeroing/);
+    expect(md).toMatch(/#### Finding [0-9a-f]{16}\n\n- \*\*Objects:\*\* DeviceClass gpu.example.com/);
     const headings = md.split('\n').filter((l) => l.startsWith('### '));
     expect(headings).toEqual(headings.slice().sort((a, b) => order(a) - order(b)));
   });

@@ -8,8 +8,9 @@ import { deviceClassReports } from '@/lib/analysis/zeroing/device-classes';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import type { AuthorizerName } from '@/lib/authz/types';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import { SEVERITIES, type Report, type Severity } from '@/lib/analysis/types';
+import { SEVERITIES, type FindingTexts, type Report, type Severity } from '@/lib/analysis/types';
 import { compareStrings } from '@/lib/k8s/refs';
+import { separateTexts } from '@/lib/analysis/finding-texts';
 
 export interface BuildReportOptions {
   /** Overrides of the analysis settings (thresholds, indicator tables...). */
@@ -22,6 +23,8 @@ export interface BuildReportOptions {
 export interface ReportBuild {
   report: Report;
   context: AnalysisContext;
+  /** Each finding's own message and fix (the report's JSON has them once per issue). */
+  texts: FindingTexts;
 }
 
 /**
@@ -38,17 +41,17 @@ export function buildReportWithContext(state: ClusterState, options: BuildReport
   const engine = createAuthzEngine(state, options.chain ? { chain: options.chain } : {});
   const context = buildAnalysisContext(state, engine, settings);
 
-  const findings = runChecks(context);
+  const { findings, texts } = separateTexts(runChecks(context));
   const summary = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
   for (const f of findings) summary[f.severity]++;
 
   const { allNodes, nodes } = listNodeWriters(context);
-  const { issues, attackPaths } = analyseIssues(findings, context, { allNodes, nodes });
+  const { issues, attackPaths } = analyseIssues(findings, texts, context, { allNodes, nodes });
   const quotaAnalysis = context.quotas;
   const warnings = [...new Set([...state.warnings, ...engine.rbac.notes, ...quotaAnalysis.notes])].sort(compareStrings);
 
   const report: Report = {
-    schemaVersion: 1,
+    schemaVersion: 2,
     source: {
       kind: state.source.kind,
       name: state.source.name,
@@ -65,7 +68,7 @@ export function buildReportWithContext(state: ClusterState, options: BuildReport
     deviceClasses: deviceClassReports(context),
     warnings,
   };
-  return { report, context };
+  return { report, context, texts };
 }
 
 /** Findings at or above a severity (critical is the highest). */

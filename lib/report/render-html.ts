@@ -46,18 +46,14 @@ code { font-size: 9.5pt; overflow-wrap: anywhere; }
 .section { break-before: page; }
 `;
 
+// The issue above gives the title and the fix; each finding says who, what and why.
 function renderFinding(f: Finding): string {
   const colour = SEVERITY_COLOURS[f.severity];
-  const parts = [
-    `<article class="finding" style="border-left-color:${colour}">`,
-    `<h4><span class="badge" style="background:${colour}">${h(f.severity)}</span> ${h(f.check)}: ${h(f.title)}</h4>`,
-  ];
+  const parts = [`<article class="finding" style="border-left-color:${colour}">`, `<h4>Finding <code>${h(f.id)}</code></h4>`];
   if (f.subjects.length > 0) parts.push(`<p><strong>Subjects:</strong> ${f.subjects.map((s) => h(describeSubject(s))).join(', ')}</p>`);
   if (f.objects.length > 0) parts.push(`<p><strong>Objects:</strong> ${f.objects.map((o) => h(describeRef(o))).join(', ')}</p>`);
-  parts.push(`<p>${h(f.message)}</p>`);
   if (f.evidence.length > 0) parts.push(`<p><strong>Evidence:</strong></p><ul>${f.evidence.map((e) => `<li>${h(describeEvidence(e))}</li>`).join('')}</ul>`);
-  if (f.remediation) parts.push(`<p><strong>Remediation:</strong></p><pre>${h(f.remediation)}</pre>`);
-  parts.push(`<p class="muted">ID <code>${h(f.id)}</code></p></article>`);
+  parts.push('</article>');
   return parts.join('');
 }
 

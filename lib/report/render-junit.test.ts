@@ -29,7 +29,7 @@ describe('report -o junit', () => {
   it('escapes what XML cannot hold as text', async () => {
     const report = buildReport(await loadDemo());
     const f = report.findings[0];
-    const odd: Report = { ...report, findings: [{ ...f, message: 'a <b> & "c" \u0007 end' }] };
+    const odd: Report = { ...report, findings: [{ ...f, evidence: [{ type: 'note', text: 'a <b> & "c" \u0007 end' }] }] };
     const xml = renderReportJunit(odd);
     expect(xml).toContain('a &#60;b&#62; &#38; &#34;c&#34; \ufffd end');
     expect(xml).not.toMatch(/[\u0000-\u0008]/);

@@ -2,15 +2,16 @@ import { describeRef } from '@/lib/k8s/refs';
 import { catalogList } from '@/lib/analysis/catalog';
 import { escapeHtml } from './render-html';
 import { SEVERITIES, type Finding, type Report, type Severity } from '@/lib/analysis/types';
+import { describeFinding } from '@/lib/analysis/finding-texts';
 
 // Numeric character references are XML too; XML 1.0 has no way to write these control characters.
 function xml(text: string): string {
   return escapeHtml(text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '\ufffd'));
 }
 
-function describeFinding(f: Finding): string {
+function junitLine(f: Finding, fixes: ReadonlyMap<string, string>): string {
   const about = [...f.objects, ...f.subjects].map(describeRef).join(', ');
-  return `[${f.severity}] ${f.message}${about ? `\n  objects: ${about}` : ''}\n  remediation: ${f.remediation}`;
+  return `[${f.severity}] ${describeFinding(f)}${about ? `\n  objects: ${about}` : ''}\n  remediation: ${fixes.get(f.issueId) ?? ''}`;
 }
 
 /**
@@ -19,6 +20,8 @@ function describeFinding(f: Finding): string {
  */
 export function renderReportJunit(report: Report, options: { failOn?: Severity } = {}): string {
   const rank = options.failOn ? SEVERITIES.indexOf(options.failOn) : SEVERITIES.length - 1;
+  const fixes = new Map(report.issues.map((i) => [i.id, i.remediation]));
+  const line = (f: Finding) => junitLine(f, fixes);
   const byCheck = new Map<string, Finding[]>();
   for (const f of report.findings) byCheck.set(f.check, [...(byCheck.get(f.check) ?? []), f]);
   const cases: string[] = [];
@@ -30,9 +33,9 @@ export function renderReportJunit(report: Report, options: { failOn?: Severity }
     let body = '';
     if (failing.length > 0) {
       failures++;
-      body += `\n      <failure message="${xml(`${failing.length} finding(s): ${c.title}`)}" type="${c.severity}">${xml(failing.map(describeFinding).join('\n'))}</failure>`;
+      body += `\n      <failure message="${xml(`${failing.length} finding(s): ${c.title}`)}" type="${c.severity}">${xml(failing.map(line).join('\n'))}</failure>`;
     }
-    if (passing.length > 0) body += `\n      <system-out>${xml(passing.map(describeFinding).join('\n'))}</system-out>`;
+    if (passing.length > 0) body += `\n      <system-out>${xml(passing.map(line).join('\n'))}</system-out>`;
     cases.push(`    <testcase classname="dra-posture.${xml(c.id)}" name="${xml(`${c.id}: ${c.title}`)}" time="0">${body}${body ? '\n    ' : ''}</testcase>`);
   }
   const name = `dra-posture ${report.source.kind} ${report.source.name}`;

@@ -54,17 +54,13 @@ function renderIssues(report: Report): string[] {
   return lines;
 }
 
+// The issue above gives the title and the fix; each finding says who, what and why.
 function renderFinding(f: Finding): string[] {
-  const lines = [`#### ${e(f.check)}: ${e(f.title)}`, ''];
+  const lines = [`#### Finding ${e(f.id)}`, ''];
   if (f.subjects.length > 0) lines.push(`- **Subjects:** ${f.subjects.map((s) => e(describeSubject(s))).join(', ')}`);
   if (f.objects.length > 0) lines.push(`- **Objects:** ${f.objects.map((o) => e(describeRef(o))).join(', ')}`);
-  lines.push(`- **ID:** ${e(f.id)}`, '', e(f.message), '');
-  if (f.evidence.length > 0) {
-    lines.push('Evidence:', '');
-    for (const ev of f.evidence) lines.push(`- ${e(describeEvidence(ev))}`);
-    lines.push('');
-  }
-  if (f.remediation) lines.push('Remediation:', '', fenced(f.remediation), '');
+  for (const ev of f.evidence) lines.push(`- **Evidence:** ${e(describeEvidence(ev))}`);
+  lines.push('');
   return lines;
 }
 

@@ -1,3 +1,4 @@
+import { describeFinding } from '@/lib/analysis/finding-texts';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import Ajv from 'ajv-draft-04';
@@ -30,6 +31,7 @@ describe('report -o sarif', () => {
           ruleIndex: number;
           locations: { logicalLocations: { fullyQualifiedName: string }[] }[];
           properties: { remediation: string };
+          message: { text: string };
         }[];
       }[];
     };
@@ -44,7 +46,8 @@ describe('report -o sarif', () => {
       const result = run.results[i];
       expect(result.ruleId).toBe(f.check);
       expect(run.tool.driver.rules[result.ruleIndex].id).toBe(f.check);
-      expect(result.properties.remediation).toBe(f.remediation);
+      expect(result.properties.remediation).toBe(report.issues.find((i) => i.id === f.issueId)!.remediation);
+      expect(result.message.text).toContain(describeFinding(f));
       const names = result.locations.map((l) => l.logicalLocations[0].fullyQualifiedName);
       const refs = f.objects.length > 0 ? f.objects : f.subjects;
       expect(names).toEqual(refs.map((r) => (r.namespace ? `${r.kind}/${r.namespace}/${r.name}` : `${r.kind}/${r.name}`)));

@@ -1,6 +1,7 @@
 import { describeRef } from '@/lib/k8s/refs';
 import { catalogList } from '@/lib/analysis/catalog';
 import type { Finding, Report, Severity } from '@/lib/analysis/types';
+import { describeFinding, findingTitle } from '@/lib/analysis/finding-texts';
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
@@ -12,7 +13,7 @@ function objectName(ref: { kind: string; name: string; namespace?: string }): st
   return ref.namespace ? `${ref.kind}/${ref.namespace}/${ref.name}` : `${ref.kind}/${ref.name}`;
 }
 
-function resultFor(f: Finding, ruleIndex: number) {
+function resultFor(f: Finding, ruleIndex: number, remediation: string) {
   // The objects a finding is about, or else its subjects: Kubernetes objects have no file and line,
   // so they are logical locations named KIND/NAMESPACE/NAME.
   const refs = f.objects.length > 0 ? f.objects : f.subjects;
@@ -20,7 +21,7 @@ function resultFor(f: Finding, ruleIndex: number) {
     ruleId: f.check,
     ruleIndex,
     level: LEVEL[f.severity],
-    message: { text: `${f.message}\nRemediation: ${f.remediation}` },
+    message: { text: `${findingTitle(f)}: ${describeFinding(f)}` },
     locations: refs.map((r) => ({
       logicalLocations: [{ name: r.name, fullyQualifiedName: objectName(r), kind: 'resource', decoratedName: describeRef(r) }],
     })),
@@ -28,7 +29,8 @@ function resultFor(f: Finding, ruleIndex: number) {
     properties: {
       severity: f.severity,
       'security-severity': SECURITY_SEVERITY[f.severity],
-      remediation: f.remediation,
+      remediation,
+      issueId: f.issueId,
       subjects: f.subjects.map(objectName),
     },
   };
@@ -41,6 +43,7 @@ function resultFor(f: Finding, ruleIndex: number) {
 export function renderReportSarif(report: Report, options: { toolVersion: string }): string {
   const checks = catalogList();
   const index = new Map(checks.map((c, i) => [c.id, i]));
+  const fixes = new Map(report.issues.map((i) => [i.id, i.remediation]));
   const rules = checks.map((c) => ({
     id: c.id,
     name: c.id.replace(/[^A-Za-z0-9]+(.)?/g, (_, ch: string | undefined) => (ch ?? '').toUpperCase()),
@@ -59,7 +62,7 @@ export function renderReportSarif(report: Report, options: { toolVersion: string
     runs: [
       {
         tool: { driver: { name: 'dra-posture', version: options.toolVersion, rules } },
-        results: report.findings.map((f) => resultFor(f, index.get(f.check) ?? -1)),
+        results: report.findings.map((f) => resultFor(f, index.get(f.check) ?? -1, fixes.get(f.issueId) ?? '')),
         properties: { source: report.source, summary: report.summary, warnings: report.warnings },
       },
     ],

@@ -3,7 +3,8 @@ import type { AuthorizerName } from '@/lib/authz/types';
 import { mergeSettings, type AnalysisSettings } from '@/lib/analysis/settings';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { SubjectRef } from '@/lib/k8s/types';
-import { buildReport } from '@/lib/report/build-report';
+import { buildReportWithContext } from '@/lib/report/build-report';
+import { findingTextOf } from '@/lib/analysis/finding-texts';
 import type { Finding, Report } from '@/lib/analysis/types';
 import { identityUser, subjectRef } from './identity';
 import { mergeBundle } from './merge-bundle';
@@ -92,10 +93,13 @@ export function validateBundle(state: ClusterState, bundle: RoleBundle, options:
     }
   }
   const before = new Set((options.baseline?.findings ?? []).map((f) => f.id));
-  const report = buildReport(merged, { settings, chain: options.chain });
+  const { report, texts } = buildReportWithContext(merged, { settings, chain: options.chain });
   const findings: ValidationFinding[] = report.findings
     .filter((f: Finding) => f.subjects.some((s) => sameSubject(s, subject)))
-    .map((f) => ({ id: f.id, check: f.check, severity: f.severity, title: f.title, message: f.message, alreadyToday: before.has(f.id) }));
+    .map((f) => {
+      const { title, message } = findingTextOf(f, texts);
+      return { id: f.id, check: f.check, severity: f.severity, title, message, alreadyToday: before.has(f.id) };
+    });
 
   const ok = intended.every((r) => r.ok) && dangerous.every((r) => r.ok) && findings.length === 0;
   return { context: ctx, intended, dangerous, findings, notes, ok };

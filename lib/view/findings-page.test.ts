@@ -1,3 +1,4 @@
+import { describeFinding, findingTitle } from '@/lib/analysis/finding-texts';
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_REPORT } from './__fixtures__/sample-report';
 import { findingsPage } from './findings-page';
@@ -20,7 +21,8 @@ describe('findingsPage', () => {
     for (const row of page.findings) {
       expect(row).not.toHaveProperty('evidence');
       expect(row).not.toHaveProperty('remediation');
-      expect(row.title).toBe(all.find((f) => f.id === row.id)!.title);
+      expect(row.title).toBe(findingTitle(all.find((f) => f.id === row.id)!));
+      expect(row.message).toBe(describeFinding(all.find((f) => f.id === row.id)!));
     }
   });
 

@@ -1,11 +1,12 @@
-import type { Finding, Issue, Report, Severity } from '@/lib/analysis/types';
+import type { Finding, FindingTexts, Issue, Report, Severity } from '@/lib/analysis/types';
+import { findingTextOf } from '@/lib/analysis/finding-texts';
 import { filterFindings, type FindingFacets, type FindingFilters } from './findings-view';
 
 /** Rows sent to the findings list at most: a large cluster has tens of thousands of findings. */
 export const FINDINGS_PAGE_LIMIT = 500;
 
-/** A finding as the list shows it: evidence and remediation stay on the detail page. */
-export type FindingRow = Omit<Finding, 'evidence' | 'remediation'>;
+/** A finding as the list shows it, with its title and message: evidence and remediation stay on the detail page. */
+export type FindingRow = Omit<Finding, 'evidence'> & { title: string; message: string };
 
 export interface FindingsPage {
   /** Findings of the source, and how many of them match the filters. */
@@ -28,9 +29,10 @@ export const ISSUE_GROUP_LIMIT = 200;
 /** An issue as the grouped list shows it; its findings are fetched when it is expanded. */
 export type IssueGroup = Omit<Issue, 'findingIds' | 'remediation'> & { findings: number; matched: number };
 
-export function toFindingRow(f: Finding): FindingRow {
-  const { evidence: _evidence, remediation: _remediation, ...row } = f;
-  return row;
+export function toFindingRow(f: Finding, texts?: FindingTexts): FindingRow {
+  const { evidence: _evidence, ...row } = f;
+  const { title, message } = findingTextOf(f, texts);
+  return { ...row, title, message };
 }
 
 /** The filtered, sorted list cut to `limit` rows, with the counts and facets of all findings. */
@@ -39,6 +41,7 @@ export function findingsPage(
   filters: FindingFilters,
   summary: { counts: Record<Severity, number>; facets: FindingFacets },
   limit = FINDINGS_PAGE_LIMIT,
+  texts?: FindingTexts,
 ): FindingsPage {
   const all = report.findings;
   const matched = filterFindings(all, filters);
@@ -53,5 +56,13 @@ export function findingsPage(
       .slice(0, ISSUE_GROUP_LIMIT)
       .map(({ findingIds, remediation: _remediation, ...rest }) => ({ ...rest, findings: findingIds.length, matched: perIssue.get(rest.id)! }));
   }
-  return { total: all.length, matched: matched.length, findings: matched.slice(0, limit).map(toFindingRow), limit, issues, issuesMatched, ...summary };
+  return {
+    total: all.length,
+    matched: matched.length,
+    findings: matched.slice(0, limit).map((f) => toFindingRow(f, texts)),
+    limit,
+    issues,
+    issuesMatched,
+    ...summary,
+  };
 }

@@ -1,5 +1,6 @@
 import { SEVERITIES, type Finding, type Severity } from '@/lib/analysis/types';
 import { compareStrings, describeSubject, refKey, refName } from '@/lib/k8s/refs';
+import { describeFinding, findingTitle } from '@/lib/analysis/finding-texts';
 
 // Filtering and sorting of the findings list, with the state kept in the URL query.
 
@@ -81,7 +82,7 @@ export function filterFindings(findings: readonly Finding[], f: FindingFilters):
     if (f.subject && !x.subjects.some((s) => refKey(s) === f.subject)) return false;
     if (f.issue && x.issueId !== f.issue) return false;
     if (q) {
-      const hay = [x.title, x.message, x.check, ...x.subjects.map(describeSubject), ...x.objects.map((o) => `${o.kind} ${refName(o)}`)]
+      const hay = [findingTitle(x), x.check, describeFinding(x), ...x.subjects.map(describeSubject), ...x.objects.map((o) => `${o.kind} ${refName(o)}`)]
         .join('\n')
         .toLowerCase();
       if (!hay.includes(q)) return false;

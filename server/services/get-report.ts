@@ -5,7 +5,8 @@ import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { annotateFindings, buildIdentityGraph } from '@/lib/graph/build-graph';
 import type { GraphModel } from '@/lib/graph/types';
 import { buildReportWithContext, type ReportBuild } from '@/lib/report/build-report';
-import type { Finding, Report } from '@/lib/analysis/types';
+import type { DetailedFinding, Finding, Report } from '@/lib/analysis/types';
+import { detailFinding } from '@/lib/analysis/finding-texts';
 import { ApiError } from '@/server/http/api-errors';
 import { withActivity } from '@/lib/audit/attach-activity';
 import { reportWithAudit } from '@/server/audit/audit-flag';
@@ -35,8 +36,7 @@ export async function getAnalysis(): Promise<CachedAnalysis> {
   let entry = cache.get(state);
   if (!entry || entry.auditKey !== auditKey) {
     const base = buildReportWithContext(state);
-    const report = uploaded ? withActivity(base, uploaded.aggregate) : await reportWithAudit(base, process.env.DRA_POSTURE_AUDIT);
-    const build = { ...base, report };
+    const build = uploaded ? withActivity(base, uploaded.aggregate) : await reportWithAudit(base, process.env.DRA_POSTURE_AUDIT);
     entry = {
       ...build,
       auditKey,
@@ -55,10 +55,30 @@ export async function getReport(): Promise<Report> {
   return (await getAnalysis()).report;
 }
 
-export async function getFinding(id: string): Promise<Finding> {
-  const finding = (await getAnalysis()).findingsById.get(id);
+/** One finding with its words (the check's message and its own fix), or undefined. */
+export async function findDetailedFinding(id: string): Promise<DetailedFinding | undefined> {
+  const a = await getAnalysis();
+  const finding = a.findingsById.get(id);
+  return (
+    finding &&
+    detailFinding(
+      finding,
+      a.texts,
+      a.report.issues.find((i) => i.id === finding.issueId),
+    )
+  );
+}
+
+export async function getFinding(id: string): Promise<DetailedFinding> {
+  const finding = await findDetailedFinding(id);
   if (!finding) throw new ApiError('not_found', `no finding with id "${id}"`);
   return finding;
+}
+
+/** Findings with their words, for pages that list a few of them. */
+export async function detailedFindings(findings: readonly Finding[]): Promise<DetailedFinding[]> {
+  const a = await getAnalysis();
+  return findings.map((f) => detailFinding(f, a.texts));
 }
 
 /** What an attacker holding this node's kubelet and pod credentials could write. */

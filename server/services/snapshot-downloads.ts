@@ -55,7 +55,7 @@ export async function currentSourcePart(part: SnapshotPart): Promise<Download> {
       body = renderReportHtml(report, { generatedAt: stamp, toolVersion: TOOL_VERSION });
       break;
     case 'csv':
-      body = [...findingsCsvChunks(report.findings)].join('');
+      body = [...findingsCsvChunks(report)].join('');
       break;
     case 'markdown':
       body = renderReportMarkdown(report);

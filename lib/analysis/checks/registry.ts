@@ -1,6 +1,6 @@
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { findingId } from '@/lib/analysis/finding-id';
-import { SEVERITIES, type CheckId, type Finding } from '@/lib/analysis/types';
+import { SEVERITIES, type CheckId, type DetailedFinding, type Finding } from '@/lib/analysis/types';
 import { CATALOG } from '@/lib/analysis/catalog';
 import { issueIdOf, rootCauseOf } from '@/lib/analysis/issues/root-cause';
 import type { Check } from './check-types';
@@ -34,8 +34,8 @@ export function compareFindings(a: Finding, b: Finding): number {
 }
 
 /** Runs the given checks (all by default) and returns complete findings in a deterministic order. */
-export function runChecks(ctx: AnalysisContext, checks: readonly Check[] = CHECK_LIST): Finding[] {
-  const findings: Finding[] = [];
+export function runChecks(ctx: AnalysisContext, checks: readonly Check[] = CHECK_LIST): DetailedFinding[] {
+  const findings: DetailedFinding[] = [];
   for (const check of checks) {
     const { severity, title } = CATALOG[check.id];
     for (const draft of check.run(ctx)) {
@@ -44,11 +44,11 @@ export function runChecks(ctx: AnalysisContext, checks: readonly Check[] = CHECK
         check: check.id,
         severity,
         issueId: issueIdOf(check.id, rootCauseOf({ check: check.id, objects: draft.objects })),
-        title,
         subjects: draft.subjects,
         objects: draft.objects,
-        message: draft.message,
         evidence: draft.evidence,
+        title,
+        message: draft.message,
         remediation: draft.remediation,
       });
     }

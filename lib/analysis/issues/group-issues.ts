@@ -1,7 +1,7 @@
 import { CATALOG } from '@/lib/analysis/catalog';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { NodeWriterLists } from '@/lib/analysis/node-writers/node-writers';
-import { SEVERITIES, type AttackPath, type Finding, type Issue, type IssueRisk, type Severity } from '@/lib/analysis/types';
+import { SEVERITIES, type AttackPath, type Finding, type FindingTexts, type Issue, type IssueRisk, type Severity } from '@/lib/analysis/types';
 import { attackPaths } from './attack-paths';
 import { compareStrings, describeRef, refKey, sortSubjects } from '@/lib/k8s/refs';
 import type { SubjectRef } from '@/lib/k8s/types';
@@ -23,31 +23,36 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 const plural = (n: number, one: string, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one : many}`;
 
 /** Issues and the attack paths of the highest-risk ones: what the report carries. */
-export function analyseIssues(findings: readonly Finding[], ctx: AnalysisContext, writers: NodeWriterLists): { issues: Issue[]; attackPaths: AttackPath[] } {
+export function analyseIssues(
+  findings: readonly Finding[],
+  texts: FindingTexts,
+  ctx: AnalysisContext,
+  writers: NodeWriterLists,
+): { issues: Issue[]; attackPaths: AttackPath[] } {
   const reach = new ReachIndex(ctx, writers);
-  const issues = groupIssuesWith(findings, ctx, reach);
+  const issues = groupIssuesWith(findings, texts, ctx, reach);
   return { issues, attackPaths: attackPaths(ctx, reach, issues, new Map(findings.map((f) => [f.id, f]))) };
 }
 
-export function groupIssues(findings: readonly Finding[], ctx: AnalysisContext, writers: NodeWriterLists): Issue[] {
-  return groupIssuesWith(findings, ctx, new ReachIndex(ctx, writers));
+export function groupIssues(findings: readonly Finding[], texts: FindingTexts, ctx: AnalysisContext, writers: NodeWriterLists): Issue[] {
+  return groupIssuesWith(findings, texts, ctx, new ReachIndex(ctx, writers));
 }
 
-function groupIssuesWith(findings: readonly Finding[], ctx: AnalysisContext, reach: ReachIndex): Issue[] {
+function groupIssuesWith(findings: readonly Finding[], texts: FindingTexts, ctx: AnalysisContext, reach: ReachIndex): Issue[] {
   const groups = new Map<string, Finding[]>();
   for (const f of findings) {
     const list = groups.get(f.issueId);
     if (list) list.push(f);
     else groups.set(f.issueId, [f]);
   }
-  const issues = [...groups.entries()].map(([id, list]) => buildIssue(id, list, ctx, reach));
+  const issues = [...groups.entries()].map(([id, list]) => buildIssue(id, list, texts, ctx, reach));
   const rank = (s: Severity) => SEVERITIES.indexOf(s);
   return issues.sort(
     (a, b) => b.risk.score - a.risk.score || rank(a.severity) - rank(b.severity) || compareStrings(a.check, b.check) || compareStrings(a.id, b.id),
   );
 }
 
-function buildIssue(id: string, findings: Finding[], ctx: AnalysisContext, reach: ReachIndex): Issue {
+function buildIssue(id: string, findings: Finding[], texts: FindingTexts, ctx: AnalysisContext, reach: ReachIndex): Issue {
   const first = findings[0];
   const entry = CATALOG[first.check];
   const rootCause = rootCauseOf(first);
@@ -65,7 +70,7 @@ function buildIssue(id: string, findings: Finding[], ctx: AnalysisContext, reach
     rootCause,
     affected,
     findingIds: findings.map((f) => f.id),
-    remediation: remediationOf(findings, entry.remediation, rootCause.length === 0),
+    remediation: remediationOf(findings, texts, entry.remediation, rootCause.length === 0),
     risk: riskOf(first.severity, subjects, findings, ctx, reach),
   };
 }
@@ -78,8 +83,8 @@ function affectedText(affected: Record<string, number>): string {
 }
 
 /** One fix for the group: a check-level gap gets the general fix and one worked example; otherwise the first finding's own fix, which every finding of the same root cause shares. */
-function remediationOf(findings: Finding[], general: string, checkLevel: boolean): string {
-  const example = findings[0].remediation;
+function remediationOf(findings: Finding[], texts: FindingTexts, general: string, checkLevel: boolean): string {
+  const example = texts.get(findings[0].id)?.remediation ?? '';
   if (!checkLevel) return example || general;
   if (findings.length === 1) return example ? `${general}\n\n${example}` : general;
   return example ? `${general} The same fix applies to each of the ${fmt(findings.length)} findings; for the first:\n\n${example}` : general;

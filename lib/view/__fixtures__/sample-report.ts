@@ -2,7 +2,7 @@ import type { Report } from '@/lib/analysis/types';
 
 /** A small hand-made report in the shape of DESIGN.md §5, for view-model tests. */
 export const SAMPLE_REPORT: Report = {
-  schemaVersion: 1,
+  schemaVersion: 2,
   source: { kind: 'demo', name: 'sample', collectedAt: '2026-01-01T00:00:00Z', kubernetesVersion: '1.36.3' },
   summary: { critical: 1, high: 2, medium: 1, low: 0, info: 0 },
   issues: [],
@@ -13,10 +13,8 @@ export const SAMPLE_REPORT: Report = {
       check: 'DRA007',
       severity: 'high',
       issueId: 'issue-0',
-      title: 'Can forge allocations',
       subjects: [{ kind: 'ServiceAccount', namespace: 'tenant-b', name: 'batch-scheduler' }],
       objects: [{ kind: 'ClusterRoleBinding', name: 'tenant-b-batch-scheduler' }],
-      message: 'tenant-b/batch-scheduler can update resourceclaims/binding',
       evidence: [
         {
           type: 'grant',
@@ -26,45 +24,35 @@ export const SAMPLE_REPORT: Report = {
           rule: { verbs: ['update', 'patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/binding'] },
         },
       ],
-      remediation: 'Remove the binding rule.',
     },
     {
       id: 'f-crit',
       check: 'NODE002',
       severity: 'critical',
       issueId: 'issue-0',
-      title: 'Legacy impersonation',
       subjects: [{ kind: 'Group', name: 'support-engineers' }],
       objects: [{ kind: 'ClusterRoleBinding', name: 'support-impersonator' }],
-      message: 'support-engineers can impersonate anyone',
       evidence: [{ type: 'note', text: 'impersonate users, groups' }],
-      remediation: 'Use constrained impersonation.',
     },
     {
       id: 'f-high-a',
       check: 'CLAIM001',
       severity: 'high',
       issueId: 'issue-0',
-      title: 'Tenant namespace allows admin access',
       subjects: [],
       objects: [{ kind: 'Namespace', name: 'tenant-c' }],
-      message: 'tenant-c is labelled admin-access',
       evidence: [
         { type: 'field', object: { kind: 'Namespace', name: 'tenant-c' }, path: 'metadata.labels', value: { 'resource.kubernetes.io/admin-access': 'true' } },
       ],
-      remediation: 'kubectl label namespace tenant-c resource.kubernetes.io/admin-access-',
     },
     {
       id: 'f-med',
       check: 'DRA006',
       severity: 'medium',
       issueId: 'issue-0',
-      title: 'Status writes break on 1.36',
       subjects: [{ kind: 'ServiceAccount', namespace: 'tenant-a', name: 'queue-controller' }],
       objects: [{ kind: 'RoleBinding', namespace: 'tenant-a', name: 'queue-controller-claim-allocator' }],
-      message: 'tenant-a/queue-controller can update resourceclaims/status only',
       evidence: [],
-      remediation: 'Grant resourceclaims/driver.',
     },
   ],
   allNodes: {

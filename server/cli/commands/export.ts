@@ -34,7 +34,7 @@ export async function runExport(argv: string[], io: CommandIO): Promise<number> 
   let bundle;
   try {
     const createdAt = new Date().toISOString();
-    const report = await reportWithAudit(buildReportWithContext(state, chain ? { chain } : {}), values.audit);
+    const { report } = await reportWithAudit(buildReportWithContext(state, chain ? { chain } : {}), values.audit);
     const extraEntries = values.pdf ? [await pdfEntry(report, createdAt)] : [];
     bundle = await makeBundle(state, { keyPath: values.key, chain, report, createdAt, extraEntries });
   } catch (e) {

@@ -47,7 +47,7 @@ export async function runReport(argv: string[], io: CommandIO): Promise<number> 
   const chain = authorizersFlag(values.authorizers);
 
   const state = await loadClusterFromFlags(values);
-  const report = await reportWithAudit(buildReportWithContext(state, chain ? { chain } : {}), values.audit);
+  const { report } = await reportWithAudit(buildReportWithContext(state, chain ? { chain } : {}), values.audit);
   if (output === 'json') {
     // In pieces: a large cluster's report can exceed the longest string the engine can build.
     for (const chunk of reportJsonChunks(report)) io.out(chunk);
