@@ -7,11 +7,11 @@ test('the overview leads with the top risks; one click lists an issue’s findin
   await gotoAndSettle(page, '/', 'Posture overview');
   const risks = page.getByRole('list', { name: 'Top risks' }).locator(':scope > li');
   await expect(risks).toHaveCount(5);
-  // demo/EXPECTED.md §7: the Intel driver bound to cluster-admin, with a token on every node, ranks first.
+  // demo/EXPECTED.md §7: the Intel driver bound to cluster-admin, with a token on its DaemonSet's nodes, ranks first.
   await expect(risks.first()).toContainText('DRA001');
   await expect(risks.first()).toContainText('ClusterRoleBinding intel-driver-admin');
   await expect(risks.first()).toContainText('writes status of all 7 nodes');
-  await expect(risks.first()).toContainText('token on every node through DaemonSet');
+  await expect(risks.first()).toContainText('token on 2 of 7 nodes through DaemonSet intel-gpu-resource-driver/intel-gpu-resource-driver-kubelet-plugin');
 
   await risks.first().getByText('The fix').click();
   await expect(risks.first().getByRole('region', { name: /Fix/ }).or(risks.first().locator('pre'))).toContainText('ClusterRole');

@@ -1,66 +1,153 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
 import { createRandom } from './prng';
+
+// The large bench cluster: the demo's platform layer (bootstrap RBAC, three DRA drivers, node
+// reporters, policies, the control plane and its deliberate mistakes) at the scale of a big
+// multi-tenant GPU cluster, with tenant RBAC shaped the way platform teams stamp it out: a few
+// ClusterRoles bound per namespace, a namespaced Role copied by a chart into some namespaces, and
+// a small number of copies that went wrong. Same seed, same bytes.
 
 export interface ClusterSize {
   namespaces: number;
   nodes: number;
+  /** Two per tenant namespace: the app's and the batch runner's. */
   serviceAccounts: number;
-  roleBindings: number;
-  clusterRoleBindings: number;
-  roles: number;
-  clusterRoles: number;
   pods: number;
   resourceClaims: number;
 }
 
 export const LARGE: ClusterSize = {
-  namespaces: 10_000,
-  nodes: 5_000,
-  serviceAccounts: 20_000,
-  roleBindings: 15_000,
-  clusterRoleBindings: 2_000,
-  roles: 5_000,
-  clusterRoles: 1_500,
-  pods: 100_000,
-  resourceClaims: 50_000,
+  namespaces: 20_000,
+  nodes: 10_000,
+  serviceAccounts: 40_000,
+  pods: 200_000,
+  resourceClaims: 100_000,
 };
-
-const VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
-const RESOURCES: [string, string][] = [
-  ['', 'pods'],
-  ['', 'configmaps'],
-  ['', 'secrets'],
-  ['', 'services'],
-  ['', 'nodes'],
-  ['', 'nodes/status'],
-  ['', 'serviceaccounts'],
-  ['apps', 'deployments'],
-  ['apps', 'daemonsets'],
-  ['batch', 'jobs'],
-  ['resource.k8s.io', 'resourceclaims'],
-  ['resource.k8s.io', 'resourceclaims/status'],
-  ['resource.k8s.io', 'resourceclaimtemplates'],
-  ['resource.k8s.io', 'resourceslices'],
-  ['resource.k8s.io', 'deviceclasses'],
-  ['resource.k8s.io', 'resourceclaims/driver'],
-];
-const DRIVERS = ['gpu.nvidia.com', 'gpu.intel.com', 'gpu.example.com'];
 
 export const ns = (i: number) => `ns-${i}`;
 export const nodeName = (i: number) => `node-${i}`;
+/** Service account i lives in namespace i % namespaces (sa-i is the app's, sa-(i+namespaces) the runner's). */
 export const saName = (i: number) => `sa-${i}`;
 
+const RBAC = 'rbac.authorization.k8s.io';
+const TEAMS = 500;
+
+/** Node pools by node index: which driver publishes the node's devices and which DaemonSets run there. */
+interface Pool {
+  driver: string;
+  classes: string[];
+  labels: Record<string, string>;
+  daemonSets: string[];
+}
+const NVIDIA: Pool = {
+  driver: 'gpu.nvidia.com',
+  classes: ['gpu.nvidia.com', 'gpu.nvidia.com', 'gpu.nvidia.com', 'h100-isolated.nvidia.com'],
+  labels: { 'nvidia.com/gpu.present': 'true', 'nvidia.com/gpu.product': 'NVIDIA-H100-80GB-HBM3' },
+  daemonSets: ['gpu-operator/dra-driver-nvidia-gpu-kubelet-plugin', 'kube-system/gpu-driver-reporter', 'platform/dcgm-exporter'],
+};
+const INTEL: Pool = {
+  driver: 'gpu.intel.com',
+  classes: ['gpu.intel.com'],
+  labels: { 'intel.feature.node.kubernetes.io/gpu': 'true' },
+  daemonSets: ['intel-gpu-resource-driver/intel-gpu-resource-driver-kubelet-plugin', 'kube-system/intel-reporter'],
+};
+const EXAMPLE: Pool = {
+  driver: 'gpu.example.com',
+  classes: ['gpu.example.com'],
+  labels: { 'node-pool': 'dev' },
+  daemonSets: ['dra-example-driver/dra-example-driver-kubeletplugin'],
+};
+const poolOf = (node: number): Pool => (node % 10 < 5 ? NVIDIA : node % 10 < 8 ? INTEL : EXAMPLE);
+const EVERY_NODE_DAEMONSETS = ['kube-system/kube-proxy'];
+
+type Obj = Record<string, unknown> & { kind: string; metadata: { name: string; namespace?: string; [k: string]: unknown } };
+
+/** The demo's objects, except its sample tenants (the generated ones replace them). */
+function demoPlatformObjects(): Obj[] {
+  const dir = join(process.cwd(), 'demo', 'manifests');
+  const out: Obj[] = [];
+  for (const file of readdirSync(dir).sort()) {
+    if (!file.endsWith('.yaml') || file.startsWith('42-')) continue;
+    for (const doc of parseAllDocuments(readFileSync(join(dir, file), 'utf8'))) {
+      const o = doc.toJS() as Obj | null;
+      if (o && typeof o === 'object' && o.kind) out.push(o);
+    }
+  }
+  return out;
+}
+
+/** A pod of a DaemonSet on one node: the template's security-relevant parts (what POD checks read). */
+function daemonPod(ds: Obj, node: string): Obj {
+  const template = (ds.spec as { template: { metadata?: { labels?: Record<string, string> }; spec: Record<string, unknown> } }).template;
+  const { containers, initContainers, volumes, serviceAccountName, hostNetwork, hostPID, hostIPC } = template.spec as Record<string, unknown>;
+  const slim = (list: unknown) =>
+    (list as Record<string, unknown>[] | undefined)?.map((c) => ({
+      name: c.name,
+      image: c.image,
+      ...(c.securityContext ? { securityContext: c.securityContext } : {}),
+      ...(c.volumeMounts ? { volumeMounts: c.volumeMounts } : {}),
+    }));
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: `${ds.metadata.name}-${node}`,
+      namespace: ds.metadata.namespace,
+      labels: template.metadata?.labels ?? {},
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: ds.metadata.name, uid: `uid-ds-${ds.metadata.name}`, controller: true }],
+    },
+    spec: {
+      nodeName: node,
+      serviceAccountName,
+      ...(hostNetwork ? { hostNetwork } : {}),
+      ...(hostPID ? { hostPID } : {}),
+      ...(hostIPC ? { hostIPC } : {}),
+      ...(initContainers ? { initContainers: slim(initContainers) } : {}),
+      containers: slim(containers),
+      ...(volumes ? { volumes } : {}),
+    },
+    status: { phase: 'Running' },
+  };
+}
+
+const binding = (kind: 'RoleBinding' | 'ClusterRoleBinding', name: string, namespace: string | undefined, roleRef: [string, string], subjects: object[]) => ({
+  apiVersion: `${RBAC}/v1`,
+  kind,
+  metadata: { name, ...(namespace ? { namespace } : {}) },
+  roleRef: { apiGroup: RBAC, kind: roleRef[0], name: roleRef[1] },
+  subjects,
+});
+const group = (name: string) => ({ kind: 'Group', apiGroup: RBAC, name });
+const user = (name: string) => ({ kind: 'User', apiGroup: RBAC, name });
+const sa = (name: string, namespace: string) => ({ kind: 'ServiceAccount', name, namespace });
+
+const CLAIM_USER_RULES = [
+  {
+    apiGroups: ['resource.k8s.io'],
+    resources: ['resourceclaims', 'resourceclaimtemplates'],
+    verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+  },
+  { apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'], verbs: ['get'] },
+  { apiGroups: [''], resources: ['pods', 'pods/log'], verbs: ['get', 'list', 'watch'] },
+];
+
 /**
- * Writes a `kind: List` JSON snapshot of a large synthetic DRA cluster, streaming, and returns the
- * names the questions can be drawn from. Same seed, same bytes.
+ * Writes a `kind: List` JSON snapshot of the large bench cluster, streaming. Tenant namespace i has
+ * service accounts sa-i and sa-(i+namespaces); claim j and pod j (j < claims) live in namespace
+ * j % namespaces, the pod on the node the claim is allocated to.
  */
 export async function generateCluster(path: string, size: ClusterSize, seed = 42): Promise<void> {
   const rnd = createRandom(seed);
   const out = createWriteStream(path);
   let buffer = '';
   let first = true;
-  const write = async (obj: unknown) => {
-    buffer += (first ? '' : ',\n') + JSON.stringify(obj);
+  let uid = 0;
+  const write = async (obj: Obj | Record<string, unknown>) => {
+    const o = obj as Obj;
+    if (o.metadata && o.metadata.uid === undefined) o.metadata.uid = `00000000-0000-4000-8000-${(++uid).toString(16).padStart(12, '0')}`;
+    buffer += (first ? '' : ',\n') + JSON.stringify(o);
     first = false;
     if (buffer.length > 1 << 20) {
       const chunk = buffer;
@@ -68,156 +155,180 @@ export async function generateCluster(path: string, size: ClusterSize, seed = 42
       if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
     }
   };
-  const meta = (name: string, namespace?: string, extra: Record<string, unknown> = {}) => ({
-    name,
-    ...(namespace ? { namespace } : {}),
-    uid: `${(rnd.next() * 1e16).toString(16)}-${name}`,
-    creationTimestamp: '2026-10-01T00:00:00Z',
-    ...extra,
-  });
-  const rule = () => {
-    const [group, resource] = rnd.pick(RESOURCES);
-    const r: Record<string, unknown> = {
-      apiGroups: [rnd.chance(0.02) ? '*' : group],
-      resources: [rnd.chance(0.02) ? '*' : resource],
-      verbs: rnd.chance(0.03) ? ['*'] : VERBS.filter(() => rnd.chance(0.4)).concat('get'),
-    };
-    if (rnd.chance(0.1)) r.resourceNames = [resource.endsWith('driver') ? rnd.pick(DRIVERS) : `obj-${rnd.int(50)}`];
-    return r;
-  };
-  const subject = (namespace?: string) => {
-    const k = rnd.int(10);
-    if (k < 6) return { kind: 'ServiceAccount', name: saName(rnd.int(size.serviceAccounts)), namespace: namespace ?? ns(rnd.int(size.namespaces)) };
-    if (k < 8) return { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: `user-${rnd.int(5000)}` };
-    return { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: `group-${rnd.int(500)}` };
-  };
 
   out.write('{"apiVersion":"v1","kind":"List","metadata":{},"items":[\n');
   await write({ apiVersion: 'dra-posture.io/v1', kind: 'ClusterInfo', name: 'bench-large', kubernetesVersion: 'v1.36.3' });
-  for (let i = 0; i < size.namespaces; i++) {
-    await write({
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: meta(ns(i), undefined, { labels: { 'kubernetes.io/metadata.name': ns(i), team: `t${i % 100}` } }),
-    });
+
+  // The platform layer, from the demo.
+  const platform = demoPlatformObjects();
+  const daemonSets = new Map<string, Obj>();
+  for (const o of platform) {
+    await write(o);
+    if (o.kind === 'DaemonSet') daemonSets.set(`${o.metadata.namespace}/${o.metadata.name}`, o);
   }
+
+  // Nodes, one ResourceSlice each, and the DaemonSet pods that run there.
+  let daemonPods = 0;
   for (let i = 0; i < size.nodes; i++) {
+    const pool = poolOf(i);
+    const name = nodeName(i);
     await write({
       apiVersion: 'v1',
       kind: 'Node',
-      metadata: meta(nodeName(i), undefined, { labels: { 'kubernetes.io/hostname': nodeName(i), 'node-pool': `pool-${i % 20}` } }),
-      spec: { taints: i % 10 === 0 ? [{ key: 'nvidia.com/gpu', effect: 'NoSchedule' }] : [] },
+      metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', ...pool.labels } },
+      spec: { taints: pool === NVIDIA ? [{ key: 'nvidia.com/gpu', effect: 'NoSchedule' }] : [] },
       status: { conditions: [{ type: 'Ready', status: 'True' }], nodeInfo: { kubeletVersion: 'v1.36.3' } },
     });
     await write({
       apiVersion: 'resource.k8s.io/v1',
       kind: 'ResourceSlice',
-      metadata: meta(`${nodeName(i)}-gpu`),
+      metadata: { name: `${name}-${pool.driver}` },
       spec: {
-        driver: DRIVERS[i % 3],
-        nodeName: nodeName(i),
-        pool: { name: nodeName(i), generation: 1, resourceSliceCount: 1 },
-        devices: Array.from({ length: 4 }, (_, d) => ({ name: `gpu-${d}`, attributes: { index: { int: d } }, capacity: { memory: { value: '80Gi' } } })),
+        driver: pool.driver,
+        nodeName: name,
+        pool: { name, generation: 1, resourceSliceCount: 1 },
+        devices: Array.from({ length: 8 }, (_, d) => ({
+          name: `gpu-${d}`,
+          attributes: { type: { string: 'gpu' }, index: { int: d } },
+          capacity: { memory: { value: '80Gi' } },
+        })),
       },
     });
+    for (const key of [...pool.daemonSets, ...EVERY_NODE_DAEMONSETS]) {
+      const ds = daemonSets.get(key);
+      if (!ds) throw new Error(`the demo has no DaemonSet ${key}`);
+      await write(daemonPod(ds, name));
+      daemonPods++;
+    }
   }
-  for (const d of DRIVERS)
-    await write({
-      apiVersion: 'resource.k8s.io/v1',
-      kind: 'DeviceClass',
-      metadata: meta(d),
-      spec: { selectors: [{ cel: { expression: `device.driver == "${d}"` } }] },
-    });
-  for (let i = 0; i < size.serviceAccounts; i++) {
-    await write({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta(saName(i), ns(i % size.namespaces)) });
+
+  // Claims first in memory (small), so each namespace's quota can name the classes it uses.
+  const claimNode = new Int32Array(size.resourceClaims);
+  const claimClass: string[] = new Array(size.resourceClaims);
+  const classesOf = new Map<number, Set<string>>();
+  for (let j = 0; j < size.resourceClaims; j++) {
+    const node = rnd.int(size.nodes);
+    claimNode[j] = node;
+    claimClass[j] = rnd.pick(poolOf(node).classes);
+    const n = j % size.namespaces;
+    let set = classesOf.get(n);
+    if (!set) classesOf.set(n, (set = new Set()));
+    set.add(claimClass[j]);
   }
-  for (let i = 0; i < size.clusterRoles; i++) {
-    const aggregated = i % 100 === 0 && i > 0;
+
+  await write({ apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: 'tenant-claim-user' }, rules: CLAIM_USER_RULES });
+  // Operators: read-only ClusterRoles, each bound to its controller's service account.
+  await write({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'operators', labels: { 'kubernetes.io/metadata.name': 'operators', 'dra-posture.io/role': 'platform' } },
+  });
+  for (let k = 0; k < 100; k++) {
+    const name = `operator-${k}`;
+    await write({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: 'operators' } });
     await write({
-      apiVersion: 'rbac.authorization.k8s.io/v1',
+      apiVersion: `${RBAC}/v1`,
       kind: 'ClusterRole',
-      metadata: meta(`cluster-role-${i}`, undefined, { labels: { [`aggregate-to-${i % 10}`]: 'true' } }),
-      ...(aggregated ? { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [`aggregate-to-${i % 10}`]: 'true' } }] } } : {}),
-      rules: Array.from({ length: 1 + rnd.int(6) }, rule),
+      metadata: { name },
+      rules: [
+        { apiGroups: [''], resources: ['pods', 'services', 'configmaps', 'events'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: ['apps'], resources: ['deployments', 'statefulsets'], verbs: ['get', 'list', 'watch'] },
+        ...(k % 10 === 0 ? [{ apiGroups: ['resource.k8s.io'], resources: ['resourceclaims', 'resourceslices'], verbs: ['get', 'list', 'watch'] }] : []),
+      ],
     });
+    await write(binding('ClusterRoleBinding', name, undefined, ['ClusterRole', name], [sa(name, 'operators')]));
   }
-  for (let i = 0; i < size.roles; i++) {
-    await write({
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'Role',
-      metadata: meta(`role-${i}`, ns(i % size.namespaces)),
-      rules: Array.from({ length: 1 + rnd.int(4) }, rule),
-    });
+  for (let k = 0; k < 20; k++) await write(binding('ClusterRoleBinding', `sre-view-${k}`, undefined, ['ClusterRole', 'view'], [user(`sre-${k}`)]));
+
+  // Tenants.
+  for (let i = 0; i < size.namespaces; i++) {
+    const name = ns(i);
+    const team = `team-${i % TEAMS}-devs`;
+    const labels: Record<string, string> = {
+      'kubernetes.io/metadata.name': name,
+      'dra-posture.io/role': 'tenant',
+      tenant: `t${i % TEAMS}`,
+      'pod-security.kubernetes.io/warn': 'baseline',
+    };
+    // A few namespaces were opened to DRA admin access by hand (CLAIM001).
+    if (i % 2000 === 7) labels['resource.kubernetes.io/admin-access'] = 'true';
+    await write({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
+    const app = saName(i);
+    const runner = saName(i + size.namespaces);
+    await write({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: app, namespace: name } });
+    await write({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: runner, namespace: name } });
+    await write(binding('RoleBinding', 'team-edit', name, ['ClusterRole', 'edit'], [group(team)]));
+    if (i % 10 === 3) await write(binding('RoleBinding', 'auditors-view', name, ['ClusterRole', 'view'], [group('auditors')]));
+    // One namespace in eight uses the chart that ships a namespaced copy of the claim-user Role.
+    if (i % 8 === 0) {
+      await write({ apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name: 'dra-claim-user', namespace: name }, rules: CLAIM_USER_RULES });
+      await write(binding('RoleBinding', 'app-claims', name, ['Role', 'dra-claim-user'], [sa(app, name), sa(runner, name)]));
+    } else {
+      await write(binding('RoleBinding', 'app-claims', name, ['ClusterRole', 'tenant-claim-user'], [sa(app, name), sa(runner, name)]));
+    }
+    // 2% run their own queue controller with the demo's tenant-claim-allocator grant (DRA006).
+    if (i % 50 === 11)
+      await write(binding('RoleBinding', 'queue-controller-claim-allocator', name, ['ClusterRole', 'tenant-claim-allocator'], [sa(runner, name)]));
+    // A handful let the team relabel its own namespace (CLAIM003).
+    if (i % 1000 === 17) {
+      await write({
+        apiVersion: `${RBAC}/v1`,
+        kind: 'Role',
+        metadata: { name: 'self-ns-labeler', namespace: name },
+        rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'patch'], resourceNames: [name] }],
+      });
+      await write(binding('RoleBinding', 'self-ns-labeler', name, ['Role', 'self-ns-labeler'], [group(team)]));
+    }
+    // Three namespaces in four have a DRA quota naming every class they use (the rest: QUOTA001/002).
+    if (i % 4 !== 0) {
+      const hard: Record<string, string> = { 'count/resourceclaims.resource.k8s.io': '20' };
+      for (const c of [...(classesOf.get(i) ?? [])].sort()) hard[`${c}.deviceclass.resource.k8s.io/devices`] = '16';
+      await write({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'dra', namespace: name }, spec: { hard } });
+    }
   }
-  for (let i = 0; i < size.clusterRoleBindings; i++) {
-    await write({
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: meta(`crb-${i}`),
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `cluster-role-${rnd.int(size.clusterRoles)}` },
-      subjects: Array.from({ length: 1 + rnd.int(3) }, () => subject()),
-    });
-  }
-  for (let i = 0; i < size.roleBindings; i++) {
-    const namespace = ns(rnd.int(size.namespaces));
-    const toRole = rnd.chance(0.5);
-    await write({
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'RoleBinding',
-      metadata: meta(`rb-${i}`, namespace),
-      roleRef: {
-        apiGroup: 'rbac.authorization.k8s.io',
-        kind: toRole ? 'Role' : 'ClusterRole',
-        name: toRole ? `role-${rnd.int(size.roles)}` : `cluster-role-${rnd.int(size.clusterRoles)}`,
-      },
-      subjects: Array.from({ length: 1 + rnd.int(3) }, () => subject(namespace)),
-    });
-  }
-  for (let i = 0; i < size.resourceClaims; i++) {
-    const namespace = ns(i % size.namespaces);
-    const node = nodeName(rnd.int(size.nodes));
+
+  for (let j = 0; j < size.resourceClaims; j++) {
+    const node = nodeName(claimNode[j]);
     await write({
       apiVersion: 'resource.k8s.io/v1',
       kind: 'ResourceClaim',
-      metadata: meta(`claim-${i}`, namespace),
-      spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: rnd.pick(DRIVERS), count: 1 + rnd.int(2) } }] } },
+      metadata: { name: `claim-${j}`, namespace: ns(j % size.namespaces) },
+      spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: claimClass[j], count: 1 } }] } },
       status: {
         allocation: {
-          devices: { results: [{ request: 'gpu', driver: rnd.pick(DRIVERS), pool: node, device: `gpu-${rnd.int(4)}` }] },
+          devices: { results: [{ request: 'gpu', driver: poolOf(claimNode[j]).driver, pool: node, device: `gpu-${rnd.int(8)}` }] },
           nodeSelector: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }] },
         },
-        reservedFor: [{ resource: 'pods', name: `pod-${i}`, uid: `uid-pod-${i}` }],
+        reservedFor: [{ resource: 'pods', name: `pod-${j}`, uid: `uid-pod-${j}` }],
       },
     });
   }
-  for (let i = 0; i < size.pods; i++) {
-    const nsIndex = i % size.namespaces;
-    const namespace = ns(nsIndex);
+  const tenantPods = Math.max(0, size.pods - daemonPods);
+  for (let j = 0; j < tenantPods; j++) {
+    const n = j % size.namespaces;
+    const hasClaim = j < size.resourceClaims;
     await write({
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: meta(`pod-${i}`, namespace, {
-        labels: { app: `app-${i % 1000}` },
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `rs-${i % 5000}`, uid: `rs-uid-${i % 5000}`, controller: true }],
-      }),
+      metadata: {
+        name: `pod-${j}`,
+        namespace: ns(n),
+        uid: `uid-pod-${j}`,
+        labels: { app: `app-${j % 1000}` },
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `rs-${j % 5000}`, uid: `rs-uid-${j % 5000}`, controller: true }],
+      },
       spec: {
-        nodeName: nodeName(rnd.int(size.nodes)),
-        serviceAccountName: saName(nsIndex + size.namespaces * rnd.int(2)),
+        nodeName: nodeName(hasClaim ? claimNode[j] : rnd.int(size.nodes)),
+        serviceAccountName: saName(n + size.namespaces * rnd.int(2)),
         containers: [
           {
             name: 'main',
             image: 'registry.example.com/app:1.0',
-            env: [
-              { name: 'MODE', value: 'prod' },
-              { name: 'TOKEN', valueFrom: { secretKeyRef: { name: `secret-${i % 300}`, key: 'token' } } },
-            ],
-            volumeMounts: [{ name: 'config', mountPath: '/etc/app' }],
-            resources: { claims: i < size.resourceClaims ? [{ name: 'gpu' }] : [] },
+            ...(hasClaim ? { resources: { claims: [{ name: 'gpu' }] } } : {}),
             securityContext: { runAsNonRoot: true, allowPrivilegeEscalation: false },
           },
         ],
-        volumes: [{ name: 'config', configMap: { name: `config-${i % 200}` } }],
-        ...(i < size.resourceClaims ? { resourceClaims: [{ name: 'gpu', resourceClaimName: `claim-${i}` }] } : {}),
+        ...(hasClaim ? { resourceClaims: [{ name: 'gpu', resourceClaimName: `claim-${j}` }] } : {}),
       },
       status: { phase: 'Running' },
     });

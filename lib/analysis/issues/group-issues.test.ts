@@ -139,4 +139,16 @@ describe('issues of the demo', () => {
       'NODE002 ClusterRole support-impersonator',
     ]);
   });
+
+  it('say on how many nodes a DaemonSet holds the token (counted from its pods)', async () => {
+    const state = await loadDemo();
+    const plugin = 'intel-gpu-resource-driver-kubelet-plugin';
+    const nodes = new Set(
+      state.pods.filter((p) => p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet' && o.name === plugin)).map((p) => p.spec?.nodeName),
+    );
+    expect(nodes.size).toBeGreaterThan(0);
+    expect(nodes.size).toBeLessThan(state.nodes.length);
+    const issue = buildReport(state).issues.find((i) => i.rootCause.some((r) => r.name === 'intel-driver-admin'))!;
+    expect(issue.risk.reasons).toContain(`token on ${nodes.size} of ${state.nodes.length} nodes through DaemonSet intel-gpu-resource-driver/${plugin}`);
+  });
 });

@@ -1,3 +1,4 @@
+import { formatCount, plural } from './count-text';
 import { CATALOG } from '@/lib/analysis/catalog';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { NodeWriterLists } from '@/lib/analysis/node-writers/node-writers';
@@ -18,9 +19,6 @@ import { rootCauseOf } from './root-cause';
 // The score is rounded to one decimal; ties go by severity, check and ID so the order is reproducible.
 
 export const SEVERITY_WEIGHT: Record<Severity, number> = { critical: 10, high: 6, medium: 3, low: 1.5, info: 0.5 };
-
-const fmt = (n: number) => n.toLocaleString('en-US');
-const plural = (n: number, one: string, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one : many}`;
 
 /** Issues and the attack paths of the highest-risk ones: what the report carries. */
 export function analyseIssues(
@@ -87,14 +85,14 @@ function remediationOf(findings: Finding[], texts: FindingTexts, general: string
   const example = texts.get(findings[0].id)?.remediation ?? '';
   if (!checkLevel) return example || general;
   if (findings.length === 1) return example ? `${general}\n\n${example}` : general;
-  return example ? `${general} The same fix applies to each of the ${fmt(findings.length)} findings; for the first:\n\n${example}` : general;
+  return example ? `${general} The same fix applies to each of the ${formatCount(findings.length)} findings; for the first:\n\n${example}` : general;
 }
 
 function riskOf(severity: Severity, subjects: SubjectRef[], findings: Finding[], ctx: AnalysisContext, reach: ReachIndex): IssueRisk {
   const reasons: string[] = [];
   const nodes = reach.statusNodes(subjects);
   if (nodes > 0)
-    reasons.push(nodes === reach.nodeCount && nodes > 1 ? `writes status of all ${fmt(nodes)} nodes` : `writes status of ${plural(nodes, 'node')}`);
+    reasons.push(nodes === reach.nodeCount && nodes > 1 ? `writes status of all ${formatCount(nodes)} nodes` : `writes status of ${plural(nodes, 'node')}`);
   const claims = reach.claims(subjects);
   if (claims > 0) reasons.push(`can forge device status of ${plural(claims, 'allocated claim')}`);
   const tenants = new Set<string>();

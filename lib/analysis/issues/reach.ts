@@ -1,3 +1,4 @@
+import { formatCount } from './count-text';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { isBroadGroup } from '@/lib/analysis/context/identities';
 import { driversOf, placeAllocatedClaims } from '@/lib/analysis/node-writers/claim-placement';
@@ -7,7 +8,7 @@ import { describeRef, refKey } from '@/lib/k8s/refs';
 import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
 
 // What the identities behind an issue can reach (nodes whose status they write, claims whose device
-// status they can forge) and how exposed their credentials are (a token on every node, in a tenant
+// status they can forge) and how exposed their credentials are (a token on the nodes a DaemonSet runs on, in a tenant
 // namespace, or a group every identity carries). Read from the report's node writers and the context.
 
 export interface Exposure {
@@ -25,7 +26,7 @@ export interface SubjectReach {
 }
 
 const BROAD = 3;
-const EVERY_NODE = 2;
+const DAEMONSET_NODES = 2;
 const TENANT = 2;
 
 export class ReachIndex {
@@ -34,6 +35,8 @@ export class ReachIndex {
   private readonly claimsByNodeDriver = new Map<string, number>();
   private readonly reach = new Map<string, SubjectReach>();
   private readonly daemonSetsByAccount = new Map<string, ObjectRef[]>();
+  /** Nodes where a DaemonSet pod holds the service account's token. */
+  private readonly tokenNodes = new Map<string, Set<string>>();
 
   constructor(
     private readonly ctx: AnalysisContext,
@@ -66,6 +69,12 @@ export class ReachIndex {
       if (owner.kind !== 'DaemonSet') continue;
       const sa = `ServiceAccount/${pod.metadata.namespace ?? ''}/${pod.spec?.serviceAccountName || pod.spec?.serviceAccount || 'default'}`;
       const key = `${sa}|${refKey(owner)}`;
+      const node = pod.spec?.nodeName;
+      if (node) {
+        let nodes = this.tokenNodes.get(sa);
+        if (!nodes) this.tokenNodes.set(sa, (nodes = new Set()));
+        nodes.add(node);
+      }
       if (!seen.has(key)) {
         seen.add(key);
         pushTo(this.daemonSetsByAccount, sa, owner);
@@ -111,7 +120,16 @@ export class ReachIndex {
     if (subject.kind === 'Group' && isBroadGroup(subject.name)) return { factor: BROAD, text: `bound to group ${subject.name}: every such identity holds it` };
     if (subject.kind !== 'ServiceAccount') return { factor: 1, text: '' };
     const daemonSets = this.daemonSetsByAccount.get(refKey(subject)) ?? [];
-    if (daemonSets.length > 0) return { factor: EVERY_NODE, text: `token on every node through ${daemonSets.map(describeRef).join(', ')}` };
+    if (daemonSets.length > 0) {
+      const n = this.tokenNodes.get(refKey(subject))?.size ?? 0;
+      const where =
+        n === 0
+          ? 'the nodes of'
+          : n === this.nodeCount
+            ? `every node (${formatCount(n)}) through`
+            : `${formatCount(n)} of ${formatCount(this.nodeCount)} nodes through`;
+      return { factor: DAEMONSET_NODES, text: `token on ${where} ${daemonSets.map(describeRef).join(', ')}` };
+    }
     if (this.ctx.isTenantNamespace(subject.namespace ?? '')) return { factor: TENANT, text: `token in tenant namespace ${subject.namespace}` };
     return { factor: 1, text: '' };
   }
