@@ -132,6 +132,8 @@ const CLAIM_USER_RULES = [
   { apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'], verbs: ['get'] },
   { apiGroups: [''], resources: ['pods', 'pods/log'], verbs: ['get', 'list', 'watch'] },
 ];
+// A later version of the same chart lets the app write claim status (breaks on 1.36: DRA006).
+const CLAIM_USER_RULES_V2 = [...CLAIM_USER_RULES, { apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'], verbs: ['update', 'patch'] }];
 
 /**
  * Writes a `kind: List` JSON snapshot of the large bench cluster, streaming. Tenant namespace i has
@@ -259,9 +261,11 @@ export async function generateCluster(path: string, size: ClusterSize, seed = 42
     await write({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: runner, namespace: name } });
     await write(binding('RoleBinding', 'team-edit', name, ['ClusterRole', 'edit'], [group(team)]));
     if (i % 10 === 3) await write(binding('RoleBinding', 'auditors-view', name, ['ClusterRole', 'view'], [group('auditors')]));
-    // One namespace in eight uses the chart that ships a namespaced copy of the claim-user Role.
+    // One namespace in eight uses the chart that ships a namespaced copy of the claim-user Role; half
+    // of those have its later version.
     if (i % 8 === 0) {
-      await write({ apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name: 'dra-claim-user', namespace: name }, rules: CLAIM_USER_RULES });
+      const rules = i % 16 === 8 ? CLAIM_USER_RULES_V2 : CLAIM_USER_RULES;
+      await write({ apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name: 'dra-claim-user', namespace: name }, rules });
       await write(binding('RoleBinding', 'app-claims', name, ['Role', 'dra-claim-user'], [sa(app, name), sa(runner, name)]));
     } else {
       await write(binding('RoleBinding', 'app-claims', name, ['ClusterRole', 'tenant-claim-user'], [sa(app, name), sa(runner, name)]));

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { generateCluster, LARGE } from './generate-cluster';
 
-const GENERATOR_VERSION = 2;
+const GENERATOR_VERSION = 3;
 
 /** The seeded large synthetic cluster snapshot, generated once and cached outside the repo. */
 export async function largeClusterFile(): Promise<string> {

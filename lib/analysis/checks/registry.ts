@@ -3,6 +3,7 @@ import { findingId } from '@/lib/analysis/finding-id';
 import { SEVERITIES, type CheckId, type DetailedFinding, type Finding } from '@/lib/analysis/types';
 import { CATALOG } from '@/lib/analysis/catalog';
 import { issueIdOf, rootCauseOf } from '@/lib/analysis/issues/root-cause';
+import { roleCopyKeys } from '@/lib/analysis/issues/role-copies';
 import type { Check } from './check-types';
 import { AUDIT_CHECKS } from './audit-checks';
 import { CLAIM_CHECKS } from './claim-checks';
@@ -36,6 +37,7 @@ export function compareFindings(a: Finding, b: Finding): number {
 /** Runs the given checks (all by default) and returns complete findings in a deterministic order. */
 export function runChecks(ctx: AnalysisContext, checks: readonly Check[] = CHECK_LIST): DetailedFinding[] {
   const findings: DetailedFinding[] = [];
+  const copyKeys = roleCopyKeys(ctx.engine.rbac);
   for (const check of checks) {
     const { severity, title } = CATALOG[check.id];
     for (const draft of check.run(ctx)) {
@@ -43,7 +45,7 @@ export function runChecks(ctx: AnalysisContext, checks: readonly Check[] = CHECK
         id: findingId(check.id, draft.subjects, draft.objects),
         check: check.id,
         severity,
-        issueId: issueIdOf(check.id, rootCauseOf({ check: check.id, objects: draft.objects })),
+        issueId: issueIdOf(check.id, rootCauseOf({ check: check.id, objects: draft.objects }), copyKeys),
         subjects: draft.subjects,
         objects: draft.objects,
         evidence: draft.evidence,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clusterRole, crb, node, rb, stateOf, User } from '@/lib/authz/__fixtures__/builders';
+import { clusterRole, crb, node, rb, role, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { Namespace, ResourceClaim } from '@/lib/k8s/types';
 import type { Issue, Report } from '@/lib/analysis/types';
@@ -51,6 +51,34 @@ describe('issues: findings grouped by root cause', () => {
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatchObject({ rootCause: [{ kind: 'ClusterRole', name: 'deviceclass-writer' }], affected: { ClusterRoleBinding: 2, User: 2 } });
     expect(issues[0].findingIds).toHaveLength(2);
+    expectPartition(report);
+  });
+
+  it('copies of one Role (same name and rules) in three namespaces → one issue; a copy with other rules → its own', () => {
+    const statusRules = [{ verbs: ['update', 'patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'] }];
+    const teams = ['team-a', 'team-b', 'team-c', 'team-d'];
+    const { report, issues } = issuesOf(
+      stateOf({
+        namespaces: teams.map(namespace),
+        roles: teams.map((ns) =>
+          role(
+            ns,
+            'claim-status',
+            ns === 'team-d' ? [...statusRules, { verbs: ['get'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'] }] : statusRules,
+          ),
+        ),
+        roleBindings: teams.map((ns) => rb(ns, 'queue', { kind: 'Role', name: 'claim-status' }, [SA(ns, 'queue')])),
+      }),
+      'DRA006',
+    );
+    expect(report.findings.filter((f) => f.check === 'DRA006')).toHaveLength(4);
+    expect(issues).toHaveLength(2);
+    const copies = issues.find((i) => i.rootCause.length === 3)!;
+    expect(copies.rootCause.map((r) => r.namespace)).toEqual(['team-a', 'team-b', 'team-c']);
+    expect(copies.title).toContain('Role claim-status, the same rules in 3 namespaces');
+    expect(copies.remediation).toMatch(/^The same Role \(name and rules\) is in 3 namespaces/);
+    expect(copies.findingIds).toHaveLength(3);
+    expect(issues.find((i) => i !== copies)!.rootCause).toEqual([{ kind: 'Role', namespace: 'team-d', name: 'claim-status' }]);
     expectPartition(report);
   });
 

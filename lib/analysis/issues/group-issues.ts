@@ -4,8 +4,8 @@ import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { NodeWriterLists } from '@/lib/analysis/node-writers/node-writers';
 import { SEVERITIES, type AttackPath, type Finding, type FindingTexts, type Issue, type IssueRisk, type Severity } from '@/lib/analysis/types';
 import { attackPaths } from './attack-paths';
-import { compareStrings, describeRef, refKey, sortSubjects } from '@/lib/k8s/refs';
-import type { SubjectRef } from '@/lib/k8s/types';
+import { compareStrings, describeRef, refKey, sortRefs, sortSubjects } from '@/lib/k8s/refs';
+import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
 import { ReachIndex } from './reach';
 import { rootCauseOf } from './root-cause';
 
@@ -53,8 +53,12 @@ function groupIssuesWith(findings: readonly Finding[], texts: FindingTexts, ctx:
 function buildIssue(id: string, findings: Finding[], texts: FindingTexts, ctx: AnalysisContext, reach: ReachIndex): Issue {
   const first = findings[0];
   const entry = CATALOG[first.check];
-  const rootCause = rootCauseOf(first);
-  const rootKeys = new Set(rootCause.map(refKey));
+  // One root cause, or the copies of one Role (same name and rules) in several namespaces.
+  const causes = new Map<string, ObjectRef>();
+  for (const f of findings) for (const r of rootCauseOf(f)) causes.set(refKey(r), r);
+  const rootCause = sortRefs([...causes.values()]);
+  const rootKeys = new Set(causes.keys());
+  const copies = rootCause.length > 1 && rootCause.every((r) => r.kind === 'Role' && r.name === rootCause[0].name) ? rootCause.length : 0;
   const affectedRefs = new Map<string, string>();
   for (const f of findings) for (const r of [...f.subjects, ...f.objects]) if (!rootKeys.has(refKey(r))) affectedRefs.set(refKey(r), r.kind);
   const affected: Record<string, number> = {};
@@ -64,11 +68,11 @@ function buildIssue(id: string, findings: Finding[], texts: FindingTexts, ctx: A
     id,
     check: first.check,
     severity: first.severity,
-    title: `${entry.title}: ${rootCause.length > 0 ? rootCause.map(describeRef).join(', ') : affectedText(affected)}`,
+    title: `${entry.title}: ${copies > 0 ? `Role ${rootCause[0].name}, the same rules in ${formatCount(copies)} namespaces` : rootCause.length > 0 ? rootCause.map(describeRef).join(', ') : affectedText(affected)}`,
     rootCause,
     affected,
     findingIds: findings.map((f) => f.id),
-    remediation: remediationOf(findings, texts, entry.remediation, rootCause.length === 0),
+    remediation: remediationOf(findings, texts, entry.remediation, rootCause.length === 0, copies),
     risk: riskOf(first.severity, subjects, findings, ctx, reach),
   };
 }
@@ -81,8 +85,12 @@ function affectedText(affected: Record<string, number>): string {
 }
 
 /** One fix for the group: a check-level gap gets the general fix and one worked example; otherwise the first finding's own fix, which every finding of the same root cause shares. */
-function remediationOf(findings: Finding[], texts: FindingTexts, general: string, checkLevel: boolean): string {
+function remediationOf(findings: Finding[], texts: FindingTexts, general: string, checkLevel: boolean, copies: number): string {
   const example = texts.get(findings[0].id)?.remediation ?? '';
+  if (copies > 0) {
+    const lead = `The same Role (name and rules) is in ${formatCount(copies)} namespaces, most likely stamped out by one chart or template: fix it there, then in every copy.`;
+    return example ? `${lead} For the first copy:\n\n${example}` : `${lead} ${general}`;
+  }
   if (!checkLevel) return example || general;
   if (findings.length === 1) return example ? `${general}\n\n${example}` : general;
   return example ? `${general} The same fix applies to each of the ${formatCount(findings.length)} findings; for the first:\n\n${example}` : general;

@@ -40,7 +40,14 @@ export function rootCauseOf(finding: Pick<Finding, 'check' | 'objects'>): Object
   }
 }
 
-/** Stable issue ID: a hash of the check and its root-cause refs. */
-export function issueIdOf(check: string, rootCause: readonly ObjectRef[]): string {
-  return fnv1a64(['issue', check, ...rootCause.map(refKey)].join('\n'));
+/**
+ * Stable issue ID: a hash of the check and its root-cause refs; a Role with copies in other
+ * namespaces counts by the key its copies share (`roleCopyKeys`), so the copies are one issue.
+ */
+export function issueIdOf(check: string, rootCause: readonly ObjectRef[], copyKeys?: ReadonlyMap<string, string>): string {
+  const keys = rootCause.map((r) => {
+    const key = refKey(r);
+    return copyKeys?.get(key) ?? key;
+  });
+  return fnv1a64(['issue', check, ...new Set(keys)].join('\n'));
 }
