@@ -4,7 +4,10 @@ import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { Namespace, ResourceClaim } from '@/lib/k8s/types';
 import type { Issue, Report } from '@/lib/analysis/types';
 import { buildReport } from '@/lib/report/build-report';
+import { CATALOG, type RootCauseKind } from '@/lib/analysis/catalog';
 import { loadDemo } from '@/server/sources/demo-source';
+
+const demoReport = buildReport(await loadDemo());
 
 // Findings grouped by cause (DESIGN §4 checks, issue 13): one issue per check and root cause, every
 // finding in exactly one issue, ranked by a reproducible risk score.
@@ -178,5 +181,31 @@ describe('issues of the demo', () => {
     expect(nodes.size).toBeLessThan(state.nodes.length);
     const issue = buildReport(state).issues.find((i) => i.rootCause.some((r) => r.name === 'intel-driver-admin'))!;
     expect(issue.risk.reasons).toContain(`token on ${nodes.size} of ${state.nodes.length} nodes through DaemonSet intel-gpu-resource-driver/${plugin}`);
+  });
+
+  // Per check: each issue's root cause is of the kind the catalogue gives the check, and every
+  // finding of the issue names it.
+  const KINDS: Record<RootCauseKind, (kinds: string[]) => boolean> = {
+    role: (k) => k.length > 0 && (k.every((x) => x === 'Role' || x === 'ClusterRole') || k.every((x) => x.endsWith('RoleBinding'))),
+    workload: (k) => k.length === 1 && ['DaemonSet', 'Deployment', 'StatefulSet', 'ReplicaSet', 'Job', 'CronJob', 'Pod'].includes(k[0]),
+    'device-class': (k) => k.length === 1 && k[0] === 'DeviceClass',
+    object: (k) => k.length > 0,
+    check: (k) => k.length === 0,
+  };
+  const demoChecks = [...new Set(demoReport.issues.map((i) => i.check))].sort();
+  it('the demo fires most checks, so the table below covers them', () => expect(demoChecks.length).toBeGreaterThanOrEqual(25));
+  it.each(demoChecks)('%s: issues group its findings by the root cause its catalogue entry names', async (check) => {
+    const report = buildReport(await loadDemo());
+    const byId = new Map(report.findings.map((f) => [f.id, f]));
+    for (const issue of report.issues.filter((i) => i.check === check)) {
+      const kind = CATALOG[check as keyof typeof CATALOG].rootCause;
+      expect(KINDS[kind](issue.rootCause.map((r) => r.kind)), `${issue.title}: ${JSON.stringify(issue.rootCause)}`).toBe(true);
+      for (const id of issue.findingIds) {
+        const f = byId.get(id)!;
+        expect(f.check).toBe(check);
+        if (kind !== 'check')
+          expect(issue.rootCause.some((r) => f.objects.some((o) => o.kind === r.kind && o.name === r.name && o.namespace === r.namespace))).toBe(true);
+      }
+    }
   });
 });
