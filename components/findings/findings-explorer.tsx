@@ -19,6 +19,8 @@ function queryOf(f: FindingFilters): string {
 }
 
 /** The findings list: filters live in the URL query, so a filtered view can be shared. */
+const n = (x: number) => x.toLocaleString('en-US');
+
 export function FindingsExplorer() {
   const params = useSearchParams();
   const pathname = usePathname();
@@ -73,8 +75,8 @@ export function FindingsExplorer() {
         id="findings-list"
         title={
           <span role="status" aria-live="polite">
-            {filtered ? `${matched} of ${total} findings` : `${total} findings`}
-            {grouped && ` in ${issuesMatched} issue${issuesMatched === 1 ? '' : 's'}`}
+            {filtered ? `${n(matched)} of ${n(total)} findings` : `${n(total)} findings`}
+            {grouped && ` in ${n(issuesMatched)} issue${issuesMatched === 1 ? '' : 's'}`}
             {grouped && issuesMatched > issues.length && ` · the ${issues.length} highest-risk issues shown`}
             {!grouped && matched > shown.length && ` · the first ${shown.length} shown: narrow the filters to see the rest`}
           </span>

@@ -46,7 +46,8 @@ function IssueRow({ issue, filters }: { issue: IssueGroup; filters: FindingFilte
             risk <span className="font-semibold text-slate-800">{issue.risk.score}</span>
           </span>
           <span className="block">
-            {partial ? `${issue.matched} of ${issue.findings}` : issue.findings} finding{issue.findings === 1 ? '' : 's'}
+            {partial ? `${issue.matched.toLocaleString('en-US')} of ${issue.findings.toLocaleString('en-US')}` : issue.findings.toLocaleString('en-US')} finding
+            {issue.findings === 1 ? '' : 's'}
           </span>
         </span>
       </button>
@@ -65,7 +66,7 @@ function IssueFindings({ issueId, filters }: { issueId: string; filters: Finding
       <FindingsTable findings={data.findings} />
       {data.matched > data.findings.length && (
         <p className="px-4 pt-2 text-xs text-slate-500">
-          The first {data.findings.length} of {data.matched} shown: narrow the filters to see the rest.
+          The first {data.findings.length} of {data.matched.toLocaleString('en-US')} shown: narrow the filters to see the rest.
         </p>
       )}
     </div>

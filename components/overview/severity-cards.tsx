@@ -26,7 +26,7 @@ export function SeverityCards({ summary }: { summary: Record<Severity, number> }
             )}
           >
             <span className="block text-xs font-medium uppercase tracking-wide text-slate-500">{SEVERITY_LABEL[s]}</span>
-            <span className="mt-1 block text-2xl font-semibold tabular-nums text-slate-900">{summary[s]}</span>
+            <span className="mt-1 block text-2xl font-semibold tabular-nums text-slate-900">{summary[s].toLocaleString('en-US')}</span>
             <span className="sr-only"> {SEVERITY_LABEL[s].toLowerCase()} findings</span>
           </Link>
         </li>

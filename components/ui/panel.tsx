@@ -65,7 +65,7 @@ export function Stat({ label, value, hint }: { label: string; value: ReactNode; 
   return (
     <div className="rounded-md border border-slate-200 bg-white px-4 py-3">
       <div className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</div>
-      <div className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{value}</div>
+      <div className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{typeof value === 'number' ? value.toLocaleString('en-US') : value}</div>
       {hint && <div className="mt-0.5 text-xs text-slate-500">{hint}</div>}
     </div>
   );

@@ -55,3 +55,37 @@ export function groupByNamespace<T extends { namespace: string }>(rows: readonly
   for (const r of rows) (by.get(r.namespace) ?? by.set(r.namespace, []).get(r.namespace)!).push(r);
   return [...by].map(([namespace, rows]) => ({ namespace, rows }));
 }
+
+/** Bars the usage chart draws at most, and quota rows the table lists at most without a namespace filter. */
+export const QUOTA_CHART_ROWS = 25;
+export const QUOTA_TABLE_ROWS = 200;
+
+/** Quotas to look at first: reported ≠ computed, then the fullest; ties keep namespace order. */
+export function byAttention(rows: readonly QuotaRow[]): QuotaRow[] {
+  return [...rows].sort(
+    (a, b) =>
+      Number(b.mismatch) - Number(a.mismatch) ||
+      (b.ratio ?? -1) - (a.ratio ?? -1) ||
+      compareStrings(a.namespace, b.namespace) ||
+      compareStrings(a.name, b.name) ||
+      compareStrings(a.resource, b.resource),
+  );
+}
+
+/**
+ * What the quota page shows of a large cluster's tens of thousands of quota rows: one namespace's
+ * quotas when filtered, else every row when they fit, else the rows needing attention first.
+ */
+export function quotaRowsShown(rows: readonly QuotaRow[], namespace: string): { chart: QuotaRow[]; table: QuotaRow[]; cut: boolean } {
+  const ranked = byAttention(rows);
+  if (namespace) {
+    const inNs = rows.filter((r) => r.namespace === namespace);
+    return { chart: byAttention(inNs).slice(0, QUOTA_CHART_ROWS), table: inNs, cut: false };
+  }
+  const cut = rows.length > QUOTA_TABLE_ROWS;
+  return {
+    chart: rows.length > QUOTA_CHART_ROWS ? ranked.slice(0, QUOTA_CHART_ROWS) : [...rows],
+    table: cut ? ranked.slice(0, QUOTA_TABLE_ROWS) : [...rows],
+    cut,
+  };
+}

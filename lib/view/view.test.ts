@@ -11,7 +11,7 @@ import {
   parseFindingFilters,
 } from './findings-view';
 import { buildNodeMatrix, claimWritersByDriver, NODE_AUTHORIZER_ROW } from './node-matrix';
-import { buildQuotaRows, quotaLabel } from './quota-view';
+import { buildQuotaRows, QUOTA_CHART_ROWS, QUOTA_TABLE_ROWS, quotaLabel, quotaRowsShown } from './quota-view';
 
 const params = (q: string) => new URLSearchParams(q);
 
@@ -103,6 +103,32 @@ describe('quota rows', () => {
     expect(rows[1].ratio).toBeCloseTo(34 / 36);
     expect(rows[1].mismatch).toBe(false);
     expect(quotaLabel('gpu.nvidia.com.deviceclass.resource.k8s.io/devices')).toBe('devices of gpu.nvidia.com');
+  });
+
+  it('on a large cluster shows the quotas needing attention first, and every quota of a namespace on request', () => {
+    const quotas = Array.from({ length: 1200 }, (_, i) => ({
+      namespace: `ns-${i % 400}`,
+      name: 'dra',
+      resource: ['count/resourceclaims.resource.k8s.io', 'a.deviceclass.resource.k8s.io/devices', 'b.deviceclass.resource.k8s.io/devices'][Math.floor(i / 400)],
+      hard: '100',
+      used: i === 777 ? '3' : null,
+      computedUsed: String(i % 97),
+    }));
+    const rows = buildQuotaRows(quotas);
+    const all = quotaRowsShown(rows, '');
+    expect(all.cut).toBe(true);
+    expect(all.table).toHaveLength(QUOTA_TABLE_ROWS);
+    expect(all.chart).toHaveLength(QUOTA_CHART_ROWS);
+    expect(all.table[0].mismatch).toBe(true);
+    const ratios = all.table.slice(1).map((r) => r.ratio!);
+    expect(ratios).toEqual([...ratios].sort((a, b) => b - a));
+    expect(Math.min(...ratios)).toBeGreaterThanOrEqual(Math.max(...rows.filter((r) => !all.table.includes(r)).map((r) => r.ratio!)));
+    const one = quotaRowsShown(rows, 'ns-5');
+    expect(one.cut).toBe(false);
+    expect(one.table.map((r) => r.resource)).toEqual(rows.filter((r) => r.namespace === 'ns-5').map((r) => r.resource));
+    expect(one.table).toHaveLength(3);
+    const small = quotaRowsShown(buildQuotaRows(SAMPLE_REPORT.quotas), '');
+    expect(small).toMatchObject({ cut: false, table: buildQuotaRows(SAMPLE_REPORT.quotas) });
   });
 });
 
