@@ -23,7 +23,7 @@ async function main() {
   lap('load');
   const engine = createAuthzEngine(state);
   lap('authz engine');
-  const ctx = buildAnalysisContext(state, engine, mergeSettings());
+  const ctx = buildAnalysisContext(state, engine, mergeSettings(undefined));
   lap('context');
   for (const check of CHECK_LIST) {
     const n = check.run(ctx).length;
