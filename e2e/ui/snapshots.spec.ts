@@ -59,7 +59,7 @@ test('exports: the HTML report renders offline; the bundle verifies and loads ba
   const html = await download(page, () => exportPanel.getByRole('link', { name: 'HTML report' }).click());
   expect(html).toMatch(/\.html$/);
   const csv = readFileSync(await download(page, () => exportPanel.getByRole('link', { name: 'Findings CSV' }).click()), 'utf8');
-  expect(csv.split('\r\n')[0]).toBe('id,check,severity,title,subjects,objects,message,evidence,remediation');
+  expect(csv.split('\r\n')[0]).toBe('id,check,severity,title,subjects,objects,message,evidence,remediation,issue');
   const md = readFileSync(await download(page, () => exportPanel.getByRole('link', { name: 'Markdown' }).click()), 'utf8');
   expect(md.startsWith('# DRA posture report\n')).toBe(true);
   const bundle = await download(page, () => exportPanel.getByRole('link', { name: 'Bundle (.tar)' }).click());
