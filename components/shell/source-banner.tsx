@@ -17,7 +17,13 @@ export function SourceBanner({ info }: { info: ShellInfoView }) {
         <span className="font-medium text-slate-900">{info.source.name}</span>
         <span className="text-slate-500">Kubernetes {info.source.kubernetesVersion ?? 'version unknown (1.36 defaults assumed)'}</span>
         <span className="text-slate-500">
-          {info.source.collectedAt ? `collected ${formatTime(info.source.collectedAt)}` : `analysed ${formatTime(info.computedAt)}`}
+          {info.source.collectedAt ? (
+            `collected ${formatTime(info.source.collectedAt)}`
+          ) : (
+            <>
+              analysed <time dateTime={info.computedAt}>{formatTime(info.computedAt)}</time>
+            </>
+          )}
         </span>
         <span className="text-slate-500">{kind.note}</span>
         {info.live?.stale && (

@@ -33,3 +33,12 @@ test('an unknown page shows the not-found view', async ({ page }) => {
   expect(res?.status()).toBe(404);
   await expect(page.getByRole('heading', { level: 1, name: 'Not found' })).toBeVisible();
 });
+
+test('the pages and the API show one analysis (Next bundles them separately; a second would double the wait and the memory)', async ({ page, request }) => {
+  const api = await request.get('/api/v1/report');
+  expect(api.status()).toBe(200);
+  const at = api.headers()['x-dra-posture-analysed-at'];
+  expect(Date.parse(at)).toBeGreaterThan(0);
+  await page.goto('/');
+  await expect(page.getByRole('region', { name: 'Data source' }).locator('time')).toHaveAttribute('datetime', at);
+});

@@ -35,8 +35,8 @@ export const API_HEADERS: Record<string, string> = {
   'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'; sandbox",
 };
 
-export function jsonResponse(body: unknown, status = 200): Response {
-  return Response.json(body, { status, headers: API_HEADERS });
+export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return Response.json(body, { status, headers: { ...API_HEADERS, ...headers } });
 }
 
 export function errorResponse(code: ApiErrorCode, message: string): Response {

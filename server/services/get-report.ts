@@ -25,8 +25,11 @@ interface CachedAnalysis extends ReportBuild {
 }
 
 // One analysis per ClusterState object: a source that reloads hands out a new state, which gets a new
-// report; the demo and a snapshot keep theirs for the life of the process.
-const cache = new WeakMap<ClusterState, CachedAnalysis>();
+// report; the demo and a snapshot keep theirs for the life of the process. On globalThis: Next bundles
+// route handlers and pages separately, and a module-level cache made each compute (and hold) its own
+// analysis: on the bench cluster the overview waited 30 s after /api/v1/report had computed one.
+const CACHE_KEY = Symbol.for('dra-posture.analyses');
+const cache = ((globalThis as unknown as Record<symbol, WeakMap<ClusterState, CachedAnalysis> | undefined>)[CACHE_KEY] ??= new WeakMap());
 
 export async function getAnalysis(): Promise<CachedAnalysis> {
   const state = await getCurrentCluster();

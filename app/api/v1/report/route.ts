@@ -1,7 +1,11 @@
 import { jsonResponse, withApiErrors } from '@/server/http/api-errors';
-import { getReport } from '@/server/services/get-report';
+import { getAnalysis } from '@/server/services/get-report';
 
 export const dynamic = 'force-dynamic';
 
-// GET /api/v1/report – the posture report of the current source (same JSON as `report -o json`).
-export const GET = withApiErrors(async () => jsonResponse(await getReport()));
+// GET /api/v1/report – the posture report of the current source (same JSON as `report -o json`);
+// the header says when the server computed it (the pages show the same analysis).
+export const GET = withApiErrors(async () => {
+  const { report, computedAt } = await getAnalysis();
+  return jsonResponse(report, 200, { 'x-dra-posture-analysed-at': computedAt });
+});
