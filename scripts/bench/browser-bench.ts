@@ -15,7 +15,8 @@ import { largeClusterFile } from './large-cluster-file';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const RUNS = 3;
 const FOCUS_QUERY = 'sa-15101';
-const FOCUS_MATCH = /ns-1008\/sa-15101/;
+// A tenant app's service account of the bench cluster (sa-i lives in ns-i: generate-cluster.ts).
+const FOCUS_MATCH = /ns-15101\/sa-15101/;
 
 async function waitForHealth(url: string, server: ChildProcess): Promise<void> {
   for (let i = 0; i < 600; i++) {
