@@ -26,6 +26,11 @@ export interface BuildClusterStateOptions {
   onInvalid?: OnInvalid;
   /** Cap on objects (list items included) per build; past it the build fails whatever onInvalid says. */
   maxObjects?: number;
+  /**
+   * Only these kinds are normalised and kept (what one question needs, `kindsForCanI`/`kindsForWhoCan`);
+   * objects of other kinds are parsed and counted but not read, so their contents cannot fail the build.
+   */
+  kinds?: ReadonlySet<string>;
 }
 
 /** Optional metadata document a snapshot may carry: `{apiVersion, kind, name?, kubernetesVersion?, collectedAt?}`. */
@@ -65,6 +70,7 @@ class StateBuilder {
   readonly state: ClusterState;
   private readonly onInvalid: OnInvalid;
   private readonly maxObjects: number;
+  private readonly kinds: ReadonlySet<string> | undefined;
   private objects = 0;
   private secrets = 0;
   private skipped = 0;
@@ -77,6 +83,7 @@ class StateBuilder {
     this.state = emptyClusterState({ ...source });
     this.onInvalid = options.onInvalid ?? 'fail';
     this.maxObjects = options.maxObjects ?? DEFAULT_MAX_OBJECTS;
+    this.kinds = options.kinds;
   }
 
   addDocument(item: RawItem): void {
@@ -136,6 +143,7 @@ class StateBuilder {
       this.ignore(`${kind} (${apiVersion})`);
       return;
     }
+    if (this.kinds && !this.kinds.has(kind)) return;
     let object: KubeObject;
     try {
       object = normalizeObject(value, kind, apiVersion);

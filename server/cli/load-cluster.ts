@@ -19,10 +19,11 @@ export const SOURCE_OPTIONS = {
   'max-snapshot-bytes': { type: 'string' },
 } as const;
 
-/** The cluster a command reads: --snapshot PATH, --demo, or (later) a live kubeconfig. */
 /**
- * `needs.kinds` narrows a live read to the kinds a question needs (a snapshot or the demo is read
- * whole: its safety scan and validation cover every document anyway).
+ * The cluster a command reads: --snapshot PATH, --demo, or a live kubeconfig. `needs.kinds` narrows
+ * the read to the kinds a question needs: a live read lists only those; a snapshot is still parsed
+ * and scanned whole (the format has no index), but only those kinds are normalised and kept, so a
+ * malformed object of another kind does not stop the question. The demo is small and read whole.
  */
 export async function loadClusterFromFlags(
   flags: SourceFlags & { 'max-snapshot-bytes'?: string },
@@ -36,7 +37,7 @@ export async function loadClusterFromFlags(
       maxBytes = Number(flags['max-snapshot-bytes']);
       if (!Number.isInteger(maxBytes) || maxBytes <= 0) throw new UsageError('--max-snapshot-bytes expects a positive whole number of bytes');
     }
-    return loadSnapshot(flags.snapshot, { maxBytes });
+    return loadSnapshot(flags.snapshot, { maxBytes, kinds: needs.kinds });
   }
   if (flags.demo) return loadDemo();
   if (flags.kubeconfig !== undefined || flags.context !== undefined) {

@@ -30,6 +30,8 @@ export interface LoadSnapshotOptions {
   onInvalid?: OnInvalid;
   /** Source name shown in the UI; default the file or folder name (a ClusterInfo document may set it too). */
   name?: string;
+  /** Read only these kinds (one question's needs); a compliance bundle is read whole. */
+  kinds?: ReadonlySet<string>;
 }
 
 export interface SnapshotFile {
@@ -197,7 +199,7 @@ export async function loadSnapshot(path: string, options: LoadSnapshotOptions = 
   if (bundle) return finish(loadBundleState(bundle, basename(path)), [], options.name);
   const { items, warnings } = await readSnapshotItems(path, { maxBytes: options.maxBytes });
   const source: SourceInfo = { kind: 'snapshot', name: basename(path.replace(/[\\/]+$/, '')) || path };
-  const state = buildClusterState(items, source, { onInvalid: options.onInvalid });
+  const state = buildClusterState(items, source, { onInvalid: options.onInvalid, kinds: options.kinds });
   return finish(state, warnings, options.name);
 }
 

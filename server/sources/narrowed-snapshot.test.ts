@@ -1,0 +1,102 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createAuthzEngine } from '@/lib/authz/authz-engine';
+import { kindsForCanI, kindsForWhoCan } from '@/lib/authz/kinds-for-question';
+import type { AuthzRequest, ResourceAttributes, UserInfo } from '@/lib/authz/types';
+import { loadSnapshot } from './snapshot-source';
+
+// A question reads only the kinds it needs from a snapshot (issue 15): the answers must be the
+// ones the whole snapshot gives, and a broken object of a kind the question does not read must not
+// stop it.
+
+const DEMO = join(process.cwd(), 'demo', 'manifests');
+const res = (verb: string, group: string, resource: string, extra: Partial<ResourceAttributes> = {}): ResourceAttributes => ({
+  verb,
+  group,
+  resource,
+  subresource: '',
+  namespace: '',
+  name: '',
+  ...extra,
+});
+const sa = (ns: string, name: string): UserInfo => ({
+  name: `system:serviceaccount:${ns}:${name}`,
+  groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`, 'system:authenticated'],
+});
+const nodeUser = (node: string): UserInfo => ({ name: `system:node:${node}`, groups: ['system:nodes', 'system:authenticated'] });
+
+const QUESTIONS: ResourceAttributes[] = [
+  res('update', 'resource.k8s.io', 'resourceclaims', { subresource: 'status', namespace: 'tenant-a' }),
+  res('create', 'resource.k8s.io', 'resourceslices'),
+  res('patch', '', 'nodes', { subresource: 'status', name: 'gpu-h100-01' }),
+  res('get', '', 'pods', { namespace: 'gpu-operator' }),
+  res('arbitrary-node:update', 'resource.k8s.io', 'resourceclaims', { subresource: 'driver', namespace: 'tenant-a', name: 'gpu.nvidia.com' }),
+  res('list', '', 'pods', { fieldSelector: [{ field: 'spec.nodeName', operator: '=', value: 'gpu-h100-01' }] }),
+  res('get', 'resource.k8s.io', 'resourceclaims', { namespace: 'tenant-a', name: 'train-0-gpu-x7k2p' }),
+];
+const USERS: UserInfo[] = [
+  sa('intel-gpu-resource-driver', 'intel-gpu-sa'),
+  sa('gpu-operator', 'dra-driver-nvidia-gpu-service-account-kubeletplugin'),
+  sa('tenant-a', 'trainer'),
+  nodeUser('gpu-h100-01'),
+  nodeUser('cp-01'),
+  { name: 'alice', groups: ['system:authenticated'] },
+];
+
+describe('a snapshot read for one question', () => {
+  it('answers who-can and can-i as the whole snapshot does', async () => {
+    const whole = createAuthzEngine(await loadSnapshot(DEMO));
+    let compared = 0;
+    for (const q of QUESTIONS) {
+      const narrowed = createAuthzEngine(await loadSnapshot(DEMO, { kinds: kindsForWhoCan(undefined, q) }));
+      expect(narrowed.whoCan({ resource: q }), JSON.stringify(q)).toEqual(whole.whoCan({ resource: q }));
+      for (const user of USERS) {
+        const request: AuthzRequest = { user, resource: q };
+        const forCanI = createAuthzEngine(await loadSnapshot(DEMO, { kinds: kindsForCanI(undefined, [user]) }));
+        expect(forCanI.authorize(request), `${user.name} ${JSON.stringify(q)}`).toEqual(whole.authorize(request));
+        compared++;
+      }
+    }
+    expect(compared).toBe(QUESTIONS.length * USERS.length);
+    // Some node answers come from the Node authorizer's graph (pods, claims, slices), which an
+    // RBAC-only read would not have: the narrowing for a node identity must keep it.
+    const rbacOnlyEngine = createAuthzEngine(await loadSnapshot(DEMO, { kinds: kindsForWhoCan(undefined, QUESTIONS[0]) }));
+    const graphAnswers = USERS.filter((u) => u.groups.includes('system:nodes')).flatMap((user) =>
+      QUESTIONS.filter((q) => whole.authorize({ user, resource: q }).allowed && !rbacOnlyEngine.authorize({ user, resource: q }).allowed),
+    );
+    expect(graphAnswers.length).toBeGreaterThan(0);
+    // The narrowing is real: an RBAC-only read keeps no pods or nodes.
+    const rbacOnly = await loadSnapshot(DEMO, { kinds: kindsForWhoCan(undefined, QUESTIONS[0]) });
+    expect(rbacOnly.pods).toHaveLength(0);
+    expect(rbacOnly.nodes).toHaveLength(0);
+    expect(rbacOnly.clusterRoles.length).toBeGreaterThan(10);
+  });
+
+  it('is not stopped by a broken object of a kind it does not read; the whole read still is', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dra-narrow-'));
+    const file = join(dir, 'cluster.json');
+    const items = [
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'r' },
+        rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }],
+      },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'b' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'r' },
+        subjects: [{ kind: 'User', name: 'alice' }],
+      },
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'broken', namespace: 'x' }, spec: { containers: 'not a list' } },
+    ];
+    writeFileSync(file, JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+    await expect(loadSnapshot(file)).rejects.toThrow(/Pod "x\/broken"/);
+    const q = res('get', '', 'pods', { namespace: 'x' });
+    const engine = createAuthzEngine(await loadSnapshot(file, { kinds: kindsForWhoCan(undefined, q) }));
+    expect(engine.whoCan({ resource: q }).map((e) => e.subject.name)).toContain('alice');
+  });
+});
