@@ -11,6 +11,9 @@ import type { ClusterState } from '../../lib/k8s/cluster-state';
 import { buildReport } from '../../lib/report/build-report';
 import { collectLiveCluster, readableKinds, type LiveCollection } from '../../server/kube/collect-cluster';
 import { loadSnapshot } from '../../server/sources/snapshot-source';
+import { loadLiveCluster } from '../../server/sources/live-source';
+import { PAGE_LIMIT } from '../../server/kube/list-kind';
+import { RBAC_KINDS } from '../../lib/authz/kinds-for-question';
 import { LiveCluster } from '../../server/sources/live-cluster';
 import { startControlPlane, type ControlPlane } from '../kube/control-plane';
 import { startFaultProxy, type FaultProxy, type ProxyLogEntry } from '../kube/fault-proxy';
@@ -129,6 +132,25 @@ afterAll(async () => {
 }, 60_000);
 
 describe('live source against the real kube-apiserver', () => {
+  it('a question’s read: RBAC kinds only, no resource.k8s.io discovery, pages of 500, and one TLS connection per request in flight, not per request (issue 15)', async () => {
+    const kubeconfig = proxy.kubeconfig('admin', cp.tokens.admin);
+    const mark = proxy.log.length;
+    const before = proxy.connectionsOpened;
+    const state = await loadLiveCluster({ kubeconfig, kinds: RBAC_KINDS });
+    const requests = sinceMark(mark);
+    const opened = proxy.connectionsOpened - before;
+    expect(state.clusterRoles.length).toBeGreaterThan(10);
+    expect(state.pods).toHaveLength(0);
+    expect(requests.map((e) => e.pathname).filter((p) => p.startsWith('/apis/resource.k8s.io'))).toEqual([]);
+    const lists = requests.filter((e) => e.pathname.startsWith('/apis/rbac.authorization.k8s.io/'));
+    expect(lists.length).toBeGreaterThanOrEqual(4);
+    for (const e of lists) expect(e.query.get('limit')).toBe(String(PAGE_LIMIT));
+    // /version and the four lists (more pages where needed), at most four in flight; client-node's agent per request opened one connection each.
+    expect(requests.length).toBeGreaterThanOrEqual(5);
+    expect(opened).toBeLessThanOrEqual(4);
+    expect(opened).toBeLessThan(requests.length);
+  });
+
   it('reads the seeded demo back identically; the request log has no Secrets, only GETs, every LIST paginated (S9, S16, R10)', async () => {
     const mark = proxy.log.length;
     const live = await collectLiveCluster({ kubeconfig: proxy.kubeconfig('admin', cp.tokens.admin) });

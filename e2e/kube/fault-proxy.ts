@@ -92,6 +92,8 @@ export interface FaultProxy {
   endWatches(match: (path: string) => boolean): number;
   /** Highest number of simultaneous non-watch requests seen in the log so far (optionally filtered). */
   maxInFlight(filter?: (e: ProxyLogEntry) => boolean): number;
+  /** TCP connections clients opened so far (each one a TLS handshake). */
+  readonly connectionsOpened: number;
   close(): Promise<void>;
 }
 
@@ -181,7 +183,9 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const tlsServer = https.createServer({ key, cert }, (req, res) => void handle(req, res));
   tlsServer.keepAliveTimeout = 60_000;
 
+  let connectionsOpened = 0;
   const front = net.createServer((socket) => {
+    connectionsOpened++;
     sockets.add(socket);
     socket.on('close', () => {
       sockets.delete(socket);
@@ -464,6 +468,9 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     setBlackhole,
     down,
     up: upAgain,
+    get connectionsOpened() {
+      return connectionsOpened;
+    },
     get isDown() {
       return isDown;
     },

@@ -61,8 +61,9 @@ export async function collectLiveCluster(
   const started = Date.now();
   const { kc, contextName, server } = loadKubeconfig(options);
   const http = new KubeHttp(kc, server, options.http);
-  const discovery = await discoverApi(http);
-  const warnings = [...discovery.warnings];
+  const only = options.kinds;
+  const discoveryP = discoverApi(http, { dra: !only || KINDS.some((k) => k.group === DRA_GROUP && only.has(k.kind)) });
+  const warnings: string[] = [];
   const items: RawItem[] = [];
   const resourceVersions = new Map<string, string>();
   const perNamespace = new Map<string, string[]>();
@@ -77,42 +78,53 @@ export async function collectLiveCluster(
       items.push({ value: { apiVersion, kind: `${kind.kind}List`, items: page.items ?? [] }, origin: { file: `live:${kind.resource}` } });
   };
 
-  const kinds = readableKinds(discovery, options.kinds);
-  await Promise.all(
-    kinds.map(async ({ kind, version }) => {
-      try {
-        const r = await listKind(http, kind, version);
-        listCalls += r.listCalls;
-        restarts += r.restarts;
-        addPages(r.pages, kind, version);
-        if (r.resourceVersion) resourceVersions.set(kind.kind, r.resourceVersion);
-      } catch (e) {
-        const err = e as KubeError;
-        if (err.code !== 'forbidden') throw e;
-        if (!kind.namespaced || fallbackNamespaces.length === 0) {
-          warnings.push(forbiddenWarning(kind));
-          return;
-        }
-        const readIn: string[] = [];
-        for (const ns of fallbackNamespaces) {
-          try {
-            const r = await listKind(http, kind, version, ns);
-            listCalls += r.listCalls;
-            addPages(r.pages, kind, version);
-            readIn.push(ns);
-          } catch (inner) {
-            if ((inner as KubeError).code !== 'forbidden') throw inner;
-          }
-        }
-        perNamespace.set(kind.kind, readIn);
-        warnings.push(
-          readIn.length > 0
-            ? `cannot list ${resourceLabel(kind)} cluster-wide: read only in namespace${readIn.length > 1 ? 's' : ''} ${readIn.join(', ')}`
-            : forbiddenWarning(kind),
-        );
+  const listOne = async ({ kind, version }: { kind: KindDescriptor; version: string }) => {
+    try {
+      const r = await listKind(http, kind, version);
+      listCalls += r.listCalls;
+      restarts += r.restarts;
+      addPages(r.pages, kind, version);
+      if (r.resourceVersion) resourceVersions.set(kind.kind, r.resourceVersion);
+    } catch (e) {
+      const err = e as KubeError;
+      if (err.code !== 'forbidden') throw e;
+      if (!kind.namespaced || fallbackNamespaces.length === 0) {
+        warnings.push(forbiddenWarning(kind));
+        return;
       }
+      const readIn: string[] = [];
+      for (const ns of fallbackNamespaces) {
+        try {
+          const r = await listKind(http, kind, version, ns);
+          listCalls += r.listCalls;
+          addPages(r.pages, kind, version);
+          readIn.push(ns);
+        } catch (inner) {
+          if ((inner as KubeError).code !== 'forbidden') throw inner;
+        }
+      }
+      perNamespace.set(kind.kind, readIn);
+      warnings.push(
+        readIn.length > 0
+          ? `cannot list ${resourceLabel(kind)} cluster-wide: read only in namespace${readIn.length > 1 ? 's' : ''} ${readIn.join(', ')}`
+          : forbiddenWarning(kind),
+      );
+    }
+  };
+  // Kinds outside resource.k8s.io have one version, so their lists start beside discovery; the DRA
+  // kinds wait for the version it finds.
+  const [discovery] = await Promise.all([
+    discoveryP.then(async (d) => {
+      await Promise.all(
+        readableKinds(d, only)
+          .filter(({ kind }) => kind.group === DRA_GROUP)
+          .map(listOne),
+      );
+      return d;
     }),
-  );
+    Promise.all(readableKinds({ draServedVersions: [], warnings: [] }, only).map(listOne)),
+  ]);
+  warnings.push(...discovery.warnings);
 
   // Pages arrive in whatever order the requests finish; sort by kind so the state is stable.
   const order = new Map(KINDS.map((k, i) => [`live:${k.resource}`, i]));

@@ -14,27 +14,28 @@ export interface ApiDiscovery {
   warnings: string[];
 }
 
-/** Asks the server its version and which resource.k8s.io version to read (v1, then v1beta2, then v1beta1). */
-export async function discoverApi(http: KubeHttp): Promise<ApiDiscovery> {
+/**
+ * Asks the server its version and which resource.k8s.io version to read (v1, then v1beta2, then
+ * v1beta1), both at once. `dra: false` (a question that reads no DRA kind) skips the group.
+ */
+export async function discoverApi(http: KubeHttp, options: { dra?: boolean } = {}): Promise<ApiDiscovery> {
   const warnings: string[] = [];
+  const [version, group] = await Promise.allSettled([
+    http.get<{ gitVersion?: string }>('/version'),
+    options.dra === false ? Promise.resolve(undefined) : http.get<{ versions?: { version: string }[] }>(`/apis/${DRA_GROUP}`),
+  ]);
+  const fatal = (e: unknown) => (e as KubeError).code === 'unauthorized' || (e as KubeError).code === 'unreachable';
+  if (version.status === 'rejected' && fatal(version.reason)) throw version.reason;
+  if (group.status === 'rejected' && fatal(group.reason)) throw group.reason;
   let kubernetesVersion: string | undefined;
-  try {
-    kubernetesVersion = (await http.get<{ gitVersion?: string }>('/version')).body.gitVersion;
-  } catch (e) {
-    if ((e as KubeError).code === 'unauthorized' || (e as KubeError).code === 'unreachable') throw e;
-    warnings.push(`cannot read the server version (${(e as Error).message}); assuming 1.36 defaults`);
-  }
+  if (version.status === 'fulfilled') kubernetesVersion = version.value.body.gitVersion;
+  else warnings.push(`cannot read the server version (${(version.reason as Error).message}); assuming 1.36 defaults`);
+  if (options.dra === false) return { kubernetesVersion, draVersion: undefined, draServedVersions: [], warnings };
   let served: string[] = [];
   let discoveryError: string | undefined;
-  try {
-    const group = (await http.get<{ versions?: { version: string }[] }>(`/apis/${DRA_GROUP}`)).body;
-    served = (group.versions ?? []).map((v) => v.version);
-  } catch (e) {
-    const code = (e as KubeError).code;
-    // A group that cannot be discovered (forbidden, 5xx) must not take the other panels down with it.
-    if (code === 'unauthorized' || code === 'unreachable') throw e;
-    if (code !== 'not_found') discoveryError = (e as Error).message;
-  }
+  if (group.status === 'fulfilled') served = (group.value?.body.versions ?? []).map((v) => v.version);
+  // A group that cannot be discovered (forbidden, 5xx) must not take the other panels down with it.
+  else if ((group.reason as KubeError).code !== 'not_found') discoveryError = (group.reason as Error).message;
   const draVersion = DRA_PREFERENCE.find((v) => served.includes(v));
   if (discoveryError) {
     warnings.push(`cannot discover resource.k8s.io (${discoveryError}): DRA views are empty`);

@@ -32,6 +32,7 @@ export class KubeHttp {
   private readonly opts: Options;
   private inFlight = 0;
   private readonly waiting: (() => void)[] = [];
+  private readonly agents = new Map<string, https.Agent>();
 
   constructor(
     private readonly kc: KubeConfig,
@@ -117,7 +118,22 @@ export class KubeHttp {
       headers: { Accept: 'application/json', 'User-Agent': 'dra-posture' },
     };
     await this.kc.applyToHTTPSOptions(opts);
+    opts.agent = this.reusableAgent(opts.agent);
     return opts;
+  }
+
+  /**
+   * client-node builds a new agent for every request, so every request paid a TLS handshake (ten
+   * for one who-can question). One keep-alive agent per TLS identity reuses the connection; a proxy
+   * agent, or a plain http one, is kept as it is.
+   */
+  private reusableAgent(agent: https.RequestOptions['agent']): https.RequestOptions['agent'] {
+    if (!(agent instanceof https.Agent)) return agent;
+    const o = (agent as https.Agent & { options: https.AgentOptions }).options;
+    const key = [o.ca, o.cert, o.key, o.pfx, o.passphrase, o.servername, o.rejectUnauthorized].map((v) => (v === undefined ? '' : String(v))).join('\u0000');
+    let reused = this.agents.get(key);
+    if (!reused) this.agents.set(key, (reused = new https.Agent({ ...o, keepAlive: true })));
+    return reused;
   }
 
   private async once<T>(method: string, path: string, body?: unknown): Promise<KubeResponse<T>> {
