@@ -54,6 +54,9 @@ export class ClaimWriterAnalysis {
   /** Every claim with an allocation, placed on a node or not. */
   readonly allocatedClaims: ResourceClaim[];
   private readonly saCandidates = new Map<string, Candidate>();
+  /** Per node: its pods' service accounts as candidates; per node and driver: those a cluster-wide grant applies to. */
+  private readonly onNode = new Map<string, { sa: { namespace: string; name: string }; c: Candidate }[]>();
+  private readonly clusterHitsOnNode = new Map<string, { sa: { namespace: string; name: string }; c: Candidate }[]>();
   /** Names listed in resourceNames of rules on resourceclaims/status: only these claim names can change a decision. */
   private readonly statusNames: Set<string>;
   private readonly statusNamesMatter: boolean;
@@ -235,13 +238,24 @@ export class ClaimWriterAnalysis {
     const cluster = this.candidates.cluster('associated', driver);
     const local = this.candidates.local('associated', ns, driver);
     if (cluster.size === 0 && local.size === 0) return;
-    for (const sa of this.ctx.podIndex.serviceAccountsOnNode(node)) {
-      const saKey = `${sa.namespace}/${sa.name}`;
-      let c = this.saCandidates.get(saKey);
-      if (!c) this.saCandidates.set(saKey, (c = candidate({ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace })));
+    // Called once per namespace with claims on the node: the node's service accounts, and which of
+    // them a cluster-wide grant covers, are worked out once per node (and driver), not each time.
+    let onNode = this.onNode.get(node);
+    if (!onNode) {
+      onNode = this.ctx.podIndex.serviceAccountsOnNode(node).map((sa) => {
+        const saKey = `${sa.namespace}/${sa.name}`;
+        let c = this.saCandidates.get(saKey);
+        if (!c) this.saCandidates.set(saKey, (c = candidate({ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace })));
+        return { sa, c };
+      });
+      this.onNode.set(node, onNode);
+    }
+    const hitsKey = `${node}|${driver}`;
+    let clusterHits = this.clusterHitsOnNode.get(hitsKey);
+    if (!clusterHits) this.clusterHitsOnNode.set(hitsKey, (clusterHits = cluster.size === 0 ? [] : onNode.filter((x) => cluster.appliesTo(x.c.user))));
+    const here = local.size === 0 ? clusterHits : onNode.filter((x) => cluster.appliesTo(x.c.user) || local.appliesTo(x.c.user));
+    for (const { sa, c } of here) {
       const subject = c.subject;
-      // The set tests first: most service accounts on a node hold no such grant, and the key is a new string.
-      if (!cluster.appliesTo(c.user) && !local.appliesTo(c.user)) continue;
       if (writers.has(`${driver}|associated-node|${c.key}`)) continue;
       for (const claim of strict) {
         const d = this.cachedDecision(`sa|${sa.namespace}/${sa.name}|${node}`, claim, driver, () => serviceAccountUser(sa.namespace, sa.name, node));

@@ -62,6 +62,8 @@ export const WRITE_VERBS = ['update', 'patch'] as const;
 export class CandidateFinder {
   private readonly clusterCache = new Map<string, CandidateSet>();
   private readonly localCache = new Map<string, CandidateSet>();
+  /** Whether a role could grant the write, by kind, driver and role: the same role is bound in thousands of namespaces. */
+  private readonly roleGrants = new Map<string, boolean>();
 
   constructor(private readonly access: AccessIndex) {}
 
@@ -104,23 +106,29 @@ export class CandidateFinder {
       const m = new Map<string, Candidate>();
       for (const b of this.access.bindingsByNamespace().get(ns) ?? []) {
         if (!b.role) continue;
-        const matches = b.role.rules.some(({ rule }) =>
-          WRITE_VERBS.some((verb) =>
-            kind === 'legacy-status'
-              ? ruleAllowsResource(
-                  { ...rule, resourceNames: undefined },
-                  { verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespace: ns, name: '' },
-                )
-              : ruleAllowsResource(rule, {
-                  verb: `${kind}-node:${verb}`,
-                  group: 'resource.k8s.io',
-                  resource: 'resourceclaims',
-                  subresource: 'driver',
-                  namespace: ns,
-                  name: driver,
-                }),
-          ),
-        );
+        // Rules carry no namespace, so the answer holds for the role wherever it is bound.
+        const grantKey = `${kind}|${driver}|${b.role.key}`;
+        let matches = this.roleGrants.get(grantKey);
+        if (matches === undefined) {
+          matches = b.role.rules.some(({ rule }) =>
+            WRITE_VERBS.some((verb) =>
+              kind === 'legacy-status'
+                ? ruleAllowsResource(
+                    { ...rule, resourceNames: undefined },
+                    { verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespace: ns, name: '' },
+                  )
+                : ruleAllowsResource(rule, {
+                    verb: `${kind}-node:${verb}`,
+                    group: 'resource.k8s.io',
+                    resource: 'resourceclaims',
+                    subresource: 'driver',
+                    namespace: ns,
+                    name: driver,
+                  }),
+            ),
+          );
+          this.roleGrants.set(grantKey, matches);
+        }
         if (!matches) continue;
         for (const s of b.subjects) {
           const subject = canonicalSubject(s);
