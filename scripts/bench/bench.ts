@@ -154,7 +154,7 @@ async function main() {
   console.log('\nTen highest-risk issues:');
   issues.top.forEach((t, n) =>
     console.log(
-      `${String(n + 1).padStart(2)}. ${t.score.toFixed(1).padStart(6)}  ${t.title} (${t.findings} finding${t.findings === 1 ? "" : "s"})\n            ${t.reasons.join('; ') || '–'}`,
+      `${String(n + 1).padStart(2)}. ${t.score.toFixed(1).padStart(6)}  ${t.title} (${t.findings} finding${t.findings === 1 ? '' : 's'})\n            ${t.reasons.join('; ') || '–'}`,
     ),
   );
 }
