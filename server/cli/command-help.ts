@@ -132,6 +132,40 @@ Examples:
   source <(dra-posture completion bash)
   dra-posture completion zsh > "\${fpath[1]}/_dra-posture"`,
 
+  simulate: `dra-posture simulate: would this write be accepted? The whole chain, in the API server's order:
+impersonation, authorization, NodeRestriction (node identities), then the checks on the body: RBAC
+escalation prevention (Roles, ClusterRoles and their bindings) and the DRA claim status checks
+(status.allocation/reservedFor need resourceclaims/binding; status.devices entries need
+resourceclaims/driver per driver, associated-node or arbitrary-node). Says which step refused and why.
+
+Usage:
+  dra-posture simulate -f MANIFEST --as USER [flags]                      a create of the manifest
+  dra-posture simulate -f NEW --verb update --old OLD --as USER [flags]   an update (also patch: the object after the patch)
+  dra-posture simulate -f REQUEST.json                                    a request document (names its own user)
+  dra-posture simulate --batch FILE|-                                     request documents (JSON array, List or JSON lines)
+
+A request document: {"user": "...", "groups": [...], "extra": {...}, "verb": "create|update|patch|delete",
+  "group": "...", "resource": "...", "subresource": "...", "namespace": "...", "name": "...",
+  "new": {object}, "old": {object}, "impersonate": {"user": "...", "groups": [...]}}
+
+Flags:
+  --as USER, --as-group G..., --as-user-extra k=v...     who sends it (a pod token: --as-user-extra authentication.kubernetes.io/node-name=NODE)
+  --impersonate-user U [--impersonate-group G]... [--impersonate-uid ID] [--impersonate-extra k=v]...
+  --verb VERB              create (default without --old), update (default with --old), patch or delete
+  --old FILE               the stored object (updates, patches, deletes)
+  --subresource S          e.g. status for resourceclaims/status, nodes/status
+  --authorizers Node,RBAC  the authorizer chain (default Node,RBAC)
+  -o json|yaml             every step with its reason
+${SOURCE}
+
+Exit codes: 0 accepted, 1 refused (with --batch: 0 when every document was read), 2 usage error or unreadable input.
+
+Examples:
+  dra-posture simulate -f role.yaml --as alice --demo
+  dra-posture simulate -f claim-after.yaml --old claim-before.yaml --verb update --subresource status \
+      --as system:serviceaccount:gpu-operator:plugin --as-user-extra authentication.kubernetes.io/node-name=gpu-1 --demo
+  dra-posture simulate --batch writes.json -o json --kubeconfig ~/.kube/config`,
+
   'audit-policy': `dra-posture audit-policy: the recommended Kubernetes audit policy for DRA, or a check of yours
 
 Usage:

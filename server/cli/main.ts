@@ -13,6 +13,8 @@ Usage:
   dra-posture can-i --batch FILE
   dra-posture who-can VERB TYPE[/NAME] [--subresource S] [-n NS | -A] [-o wide|json|yaml]
   dra-posture who-can --batch FILE
+  dra-posture simulate -f MANIFEST|REQUEST [--verb create|update|patch|delete --old FILE] [--subresource S] --as USER ... [-o json|yaml]
+  dra-posture simulate --batch FILE                               would these writes be accepted? (impersonation, authorization, admission)
   dra-posture report [-o markdown|json|html|sarif|junit] [--fail-on critical|high|medium|low|info] [--authorizers Node,RBAC] [--audit PATH]
   dra-posture build-role --persona P [--driver D]... [-n NS] [--service-account NS/NAME | --user U | --group G]
                         [--rule "VERBS RESOURCE[.GROUP][/SUB] [NAMES] # why"]... [-o yaml|json] [--demo | --snapshot PATH]
@@ -33,13 +35,14 @@ Every command reads one cluster: --snapshot PATH (file or folder of kubectl -o j
 (optional for build-role: with one, it validates the bundle and compares it with today's grants). --audit PATH adds what an
 audit log (file or folder; JSON lines, EventList, .gz) shows identities did: AUDIT findings and an activity section.
 Also a kubectl plugin: kubectl dra-posture COMMAND ...
-Exit codes: can-i 0 = yes, 1 = no; who-can 0 = answered; report 3 = findings at or above --fail-on; verify 1 = not verified; diff 1 = changes; 2 = usage error or unreadable input.`;
+Exit codes: can-i and simulate 0 = yes, 1 = no; who-can 0 = answered; report 3 = findings at or above --fail-on; verify 1 = not verified; diff 1 = changes; 2 = usage error or unreadable input.`;
 
 type Command = (argv: string[], io: CommandIO) => Promise<number>;
 
 const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   'can-i': async () => (await import('./commands/can-i')).runCanI,
   'who-can': async () => (await import('./commands/who-can')).runWhoCan,
+  simulate: async () => (await import('./commands/simulate')).runSimulate,
   report: async () => (await import('./commands/report')).runReport,
   serve: async () => (await import('./commands/serve')).runServe,
   'build-role': async () => (await import('./commands/build-role')).runBuildRole,
