@@ -19,6 +19,8 @@ Flags:
   --impersonate-user U [--impersonate-group G]... [--impersonate-uid ID] [--impersonate-extra k=v]...
   -n, --namespace NS       namespace of a namespaced TYPE (default "default"); -A, --all-namespaces: any namespace
   --subresource S          e.g. status, binding, driver
+  --field-selector S       e.g. spec.nodeName=node-1 (the Node authorizer lets a node list only its own pods and slices)
+  --label-selector S       checked and carried; the built-in authorizers (Node, RBAC) decide on field selectors only
   --authorizers Node,RBAC  the authorizer chain (default Node,RBAC)
   -o json                  the decision with the rule that granted it; -q, --quiet: print nothing
 ${SOURCE}
@@ -43,6 +45,7 @@ Batch file: one question a line as on the command line ("create resourceslices",
 
 Flags:
   -n, --namespace NS, -A, --all-namespaces, --subresource S, --authorizers Node,RBAC
+  --field-selector S       e.g. spec.nodeName=node-1 (which node identities may list with it); --label-selector S checked, decides nothing
   -o wide|json|yaml        wide: one row per binding, role and rule; json/yaml: {request, subjects} (a list with --batch)
 ${SOURCE}
 

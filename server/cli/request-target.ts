@@ -2,11 +2,24 @@ import 'server-only';
 import { resolveResourceType } from '@/lib/k8s/resource-types';
 import type { NonResourceAttributes, ResourceAttributes } from '@/lib/authz/types';
 import { UsageError } from './usage-error';
+import { parseFieldSelector } from '@/lib/authz/field-selector';
 
 export interface TargetFlags {
   subresource?: string;
   namespace?: string;
   'all-namespaces'?: boolean;
+  'field-selector'?: string;
+  'label-selector'?: string;
+}
+
+// A label selector as kubectl writes one: key, !key, key=v, key==v, key!=v, key in (a,b), key notin (a,b).
+const LABEL_REQUIREMENT = /^\s*(!?[A-Za-z0-9][-A-Za-z0-9_./]*)\s*(?:(==|=|!=)\s*[-A-Za-z0-9_.]*|\s+(?:in|notin)\s*\([-A-Za-z0-9_., ]*\))?\s*$/;
+
+function checkLabelSelector(raw: string): void {
+  const terms = raw.split(/,(?![^(]*\))/);
+  for (const term of terms)
+    if (!LABEL_REQUIREMENT.test(term))
+      throw new UsageError(`--label-selector: "${term.trim()}" is not a label requirement (key, !key, key=v, key!=v, key in (a,b), key notin (a,b))`);
 }
 
 /**
@@ -23,7 +36,8 @@ export function targetFromArgs(
   if (!verb) throw new UsageError('missing VERB');
   if (!typeArg) throw new UsageError('missing TYPE (e.g. pods, resourceclaims/status, or a path such as /healthz)');
   if (typeArg.startsWith('/')) {
-    if (flags.subresource || flags.namespace || nameArg) throw new UsageError('a non-resource URL takes no name, --subresource or --namespace');
+    if (flags.subresource || flags.namespace || nameArg || flags['field-selector'] || flags['label-selector'])
+      throw new UsageError('a non-resource URL takes no name, --subresource, --namespace or selectors');
     return { nonResource: { verb, path: typeArg } };
   }
   let type = typeArg;
@@ -41,8 +55,27 @@ export function targetFromArgs(
     if (flags.namespace) throw new UsageError('--namespace and --all-namespaces exclude each other');
   } else if (flags.namespace !== undefined) namespace = flags.namespace;
   else if (resolved.namespaced) namespace = 'default';
+  let fieldSelector: ResourceAttributes['fieldSelector'];
+  if (flags['field-selector'] !== undefined) {
+    try {
+      fieldSelector = parseFieldSelector(flags['field-selector']);
+    } catch (e) {
+      throw new UsageError(`--field-selector: ${(e as Error).message}`);
+    }
+  }
+  // The built-in authorizers decide on field selectors only (the Node authorizer's spec.nodeName); a
+  // label selector is checked and shown, and changes no decision of RBAC or the Node authorizer.
+  if (flags['label-selector'] !== undefined) checkLabelSelector(flags['label-selector']);
   return {
-    resource: { verb, group: resolved.group, resource: resolved.resource, subresource: flags.subresource ?? '', namespace, name },
+    resource: {
+      verb,
+      group: resolved.group,
+      resource: resolved.resource,
+      subresource: flags.subresource ?? '',
+      namespace,
+      name,
+      ...(fieldSelector?.length ? { fieldSelector } : {}),
+    },
   };
 }
 
@@ -50,4 +83,6 @@ export const TARGET_OPTIONS = {
   subresource: { type: 'string' },
   namespace: { type: 'string', short: 'n' },
   'all-namespaces': { type: 'boolean', short: 'A' },
+  'field-selector': { type: 'string' },
+  'label-selector': { type: 'string' },
 } as const;

@@ -5,7 +5,18 @@ import type { CommandIO } from '../command-io';
 
 const COMMANDS = [...COMMAND_NAMES, 'help'];
 const SOURCE_FLAGS = ['--snapshot', '--demo', '--kubeconfig', '--context', '--max-snapshot-bytes'];
-const TARGET_FLAGS = ['-n', '--namespace', '-A', '--all-namespaces', '--subresource', '--authorizers', '-o', '--output'];
+const TARGET_FLAGS = [
+  '-n',
+  '--namespace',
+  '-A',
+  '--all-namespaces',
+  '--subresource',
+  '--field-selector',
+  '--label-selector',
+  '--authorizers',
+  '-o',
+  '--output',
+];
 
 /** Flags each command takes, for completion (the parsers in commands/ are the authority). */
 const FLAGS: Record<string, string[]> = {
