@@ -42,6 +42,7 @@ export const api = {
   blastRadius: (node: string) => `/api/v1/nodes/${encodeURIComponent(node)}/blast-radius`,
   whoCan: (q: AccessQuery) => `/api/v1/who-can${qs({ ...q })}`,
   canI: (q: CanIQuery) => `/api/v1/can-i${qs({ ...q, groups: q.groups?.filter(Boolean) })}`,
+  simulate: () => '/api/v1/simulate',
   graph: (q: GraphQuery) => `/api/v1/graph${qs({ focus: q.focus, expand: q.expand, all: q.expandAll, risky: q.riskyOnly, path: q.path })}`,
   graphSearch: (q: string) => `/api/v1/graph/search${qs({ q })}`,
 };

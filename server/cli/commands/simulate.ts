@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { createAuthzEngine, type AuthzEngine } from '@/lib/authz/authz-engine';
 import { simulateWrite, type SimulationResult, type WriteSimulation } from '@/lib/authz/simulate-write';
 import { formatZodIssue } from '@/lib/authz/subject-access-review';
-import { KINDS } from '@/lib/k8s/kinds';
+import { WRITE_VERBS, WriteRequestError, writeFromManifest } from '@/lib/authz/write-request';
 import type { UserInfo } from '@/lib/authz/types';
 import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
 import { userFromAsFlags } from '../build-user';
@@ -33,7 +33,6 @@ const OPTIONS = {
   output: { type: 'string', short: 'o' },
 } as const;
 
-const VERBS = ['create', 'update', 'patch', 'delete'] as const;
 const Extra = z.record(z.string(), z.array(z.string()));
 
 /** A request document: who sends what, with the object before and after (issue 16). */
@@ -41,7 +40,7 @@ export const SimulationDocumentSchema = z.strictObject({
   user: z.string().min(1),
   groups: z.array(z.string()).optional(),
   extra: Extra.optional(),
-  verb: z.enum(VERBS),
+  verb: z.enum(WRITE_VERBS),
   group: z.string().default(''),
   resource: z.string().min(1),
   subresource: z.string().default(''),
@@ -70,38 +69,6 @@ export function simulationFromDocument(doc: SimulationDocument): WriteSimulation
     object: doc.new,
     oldObject: doc.old,
   };
-}
-
-/** A manifest sent as a create (or, with --verb and --old, an update): group, resource and names come from it. */
-function simulationFromManifest(
-  manifest: Record<string, unknown>,
-  where: string,
-  values: { verb?: string; subresource?: string },
-  old: unknown,
-  user: UserInfo,
-) {
-  const kind = typeof manifest.kind === 'string' ? manifest.kind : '';
-  const descriptor = KINDS.find((k) => k.kind === kind);
-  if (!descriptor)
-    throw new UsageError(`${where}: kind "${kind}" is not one dra-posture knows; send a request document ({user, verb, group, resource, ...}) instead`);
-  const verb = values.verb ?? (old === undefined ? 'create' : 'update');
-  if (!(VERBS as readonly string[]).includes(verb)) throw new UsageError(`--verb must be one of ${VERBS.join(', ')} (got "${verb}")`);
-  if ((verb === 'update' || verb === 'patch') && old === undefined) throw new UsageError(`--verb ${verb} needs --old FILE (the stored object)`);
-  const metadata = (manifest.metadata ?? {}) as { name?: string; namespace?: string };
-  if (descriptor.namespaced && !metadata.namespace) throw new UsageError(`${where}: a ${kind} needs metadata.namespace`);
-  return {
-    user,
-    attributes: {
-      verb,
-      group: descriptor.group,
-      resource: descriptor.resource,
-      subresource: values.subresource ?? '',
-      namespace: descriptor.namespaced ? (metadata.namespace ?? '') : '',
-      name: verb === 'create' ? '' : (metadata.name ?? ''),
-    },
-    object: verb === 'delete' ? undefined : manifest,
-    oldObject: verb === 'delete' ? (old ?? manifest) : old,
-  } satisfies WriteSimulation;
 }
 
 async function readDocument(path: string, what: string): Promise<unknown> {
@@ -155,7 +122,13 @@ export async function runSimulate(argv: string[], io: CommandIO): Promise<number
         throw new UsageError(`-f ${values.filename}: expected one Kubernetes object or a request document`);
       const old = values.old === undefined ? undefined : await readDocument(values.old, '--old');
       const user = userFromAsFlags(values.as, values['as-group'], values['as-user-extra']);
-      const sim: WriteSimulation = simulationFromManifest(doc as Record<string, unknown>, `-f ${values.filename}`, values, old, user);
+      let sim: WriteSimulation;
+      try {
+        sim = writeFromManifest(doc, { user, verb: values.verb, subresource: values.subresource, old, where: `-f ${values.filename}` });
+      } catch (e) {
+        if (e instanceof WriteRequestError) throw new UsageError(e.message.replace(/^(update|patch) needs the stored object.*$/, `--verb $1 needs --old FILE (the stored object)`));
+        throw e;
+      }
       if (values['impersonate-user'] !== undefined) {
         sim.impersonate = {
           user: values['impersonate-user'],

@@ -1,0 +1,152 @@
+'use client';
+
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api } from '@/lib/api/routes';
+import type { SimulationResult } from '@/lib/authz/simulate-write';
+import type { ResourceAttributes } from '@/lib/authz/types';
+import { postJson } from '@/components/query/fetch-json';
+import { cn } from '@/components/ui/cn';
+import { ErrorPanel } from '@/components/ui/error-panel';
+import { Panel } from '@/components/ui/panel';
+
+type Result = SimulationResult & { request: ResourceAttributes };
+
+const field = 'w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm shadow-sm';
+const code = 'w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 font-mono text-xs shadow-sm';
+
+const EXAMPLE = `apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: fake-gpus
+spec:
+  nodeName: gpu-h100-01
+  driver: gpu.nvidia.com
+  pool: {name: gpu-h100-01, generation: 1, resourceSliceCount: 1}
+`;
+
+/** "Would this write be accepted?": the object, who sends it, and every step the API server would take. */
+export function WriteSimulator() {
+  const [form, setForm] = useState({ user: 'system:node:gpu-dev-01', groups: '', node: '', verb: '', subresource: '', object: EXAMPLE, old: '' });
+  const run = useMutation({ mutationFn: (body: unknown) => postJson<Result>(api.simulate(), body) });
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    run.mutate({
+      user: form.user,
+      groups: form.groups
+        .split(',')
+        .map((g) => g.trim())
+        .filter(Boolean),
+      node: form.node,
+      ...(form.verb ? { verb: form.verb } : {}),
+      subresource: form.subresource,
+      object: form.object,
+      old: form.old,
+    });
+  };
+
+  return (
+    <div className="mt-6 grid gap-6 lg:grid-cols-[24rem_1fr]">
+      <Panel id="simulate" title="Simulate a write" description="Paste the object; nothing is sent to the cluster">
+        <form onSubmit={submit} className="space-y-3" aria-label="Write to simulate">
+          <label className="block">
+            <span className="mb-1 block text-xs font-medium text-slate-600">Sent by (username)</span>
+            <input className={field} value={form.user} onChange={set('user')} required autoComplete="off" />
+          </label>
+          <label className="block">
+            <span className="mb-1 block text-xs font-medium text-slate-600">Group memberships, comma-separated (optional)</span>
+            <input className={field} value={form.groups} onChange={set('groups')} autoComplete="off" />
+          </label>
+          <label className="block">
+            <span className="mb-1 block text-xs font-medium text-slate-600">Pod token of node (service accounts, optional)</span>
+            <input className={field} value={form.node} onChange={set('node')} autoComplete="off" />
+          </label>
+          <div className="grid grid-cols-2 gap-3">
+            <label className="block">
+              <span className="mb-1 block text-xs font-medium text-slate-600">Operation (auto: create, or update with a stored object)</span>
+              <select className={field} value={form.verb} onChange={set('verb')}>
+                <option value="">auto</option>
+                <option value="create">create</option>
+                <option value="update">update</option>
+                <option value="patch">patch</option>
+                <option value="delete">delete</option>
+              </select>
+            </label>
+            <label className="block">
+              <span className="mb-1 block text-xs font-medium text-slate-600">Part (e.g. status)</span>
+              <input className={field} value={form.subresource} onChange={set('subresource')} placeholder="status" autoComplete="off" />
+            </label>
+          </div>
+          {/* Labels point at the text areas rather than wrap them: a wrapping label's text would include the pasted YAML. */}
+          <div>
+            <label htmlFor="simulate-object" className="mb-1 block text-xs font-medium text-slate-600">
+              Object (YAML or JSON)
+            </label>
+            <textarea id="simulate-object" className={code} rows={10} value={form.object} onChange={set('object')} spellCheck={false} required />
+          </div>
+          <div>
+            <label htmlFor="simulate-old" className="mb-1 block text-xs font-medium text-slate-600">
+              Stored object, for an update, patch or delete (optional)
+            </label>
+            <textarea id="simulate-old" className={code} rows={4} value={form.old} onChange={set('old')} spellCheck={false} />
+          </div>
+          <button type="submit" className="w-full rounded-md bg-teal-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-teal-800">
+            Simulate
+          </button>
+        </form>
+      </Panel>
+      <Panel
+        className="self-start"
+        id="simulation"
+        title="Would it be accepted?"
+        description="Impersonation, authorization, NodeRestriction, then the checks on the body"
+      >
+        {run.isPending ? (
+          <p role="status" className="text-sm text-slate-500">
+            Simulating…
+          </p>
+        ) : run.error ? (
+          <div data-testid="simulation-result">
+            <ErrorPanel title="The write could not be simulated" message={run.error.message} />
+          </div>
+        ) : run.data ? (
+          <SimulationSteps result={run.data} />
+        ) : (
+          <p className="text-sm text-slate-500">Paste an object and press Simulate.</p>
+        )}
+      </Panel>
+    </div>
+  );
+}
+
+function SimulationSteps({ result }: { result: Result }) {
+  const r = result.request;
+  const what = `${r.verb} ${r.group ? `${r.resource}.${r.group}` : r.resource}${r.subresource ? `/${r.subresource}` : ''}${r.namespace ? ` in ${r.namespace}` : ''}`;
+  return (
+    <div className="space-y-3" aria-live="polite" data-testid="simulation-result">
+      <p className={cn('text-base font-semibold', result.allowed ? 'text-teal-800' : 'text-red-800')}>
+        {result.allowed ? 'Accepted' : `Refused by ${result.refusedBy}`}
+        <span className="ml-2 text-sm font-normal text-slate-600">
+          {what}, decided as {result.decidedAs.name}
+        </span>
+      </p>
+      <ol className="space-y-2" aria-label="Steps">
+        {result.steps.map((s) => (
+          <li key={s.step} className="rounded-md border border-slate-200 px-3 py-2 text-sm">
+            <span className={cn('mr-2 font-mono text-xs font-semibold', s.allowed ? 'text-teal-800' : 'text-red-800')}>{s.allowed ? 'PASS' : 'REFUSED'}</span>
+            <span className="font-medium text-slate-900">{s.step}</span>
+            <p className="mt-1 text-slate-700">{s.reason}</p>
+            {(s.uncovered ?? []).length > 0 && (
+              <ul className="mt-1 list-disc pl-5 font-mono text-xs text-slate-600">
+                {(s.uncovered ?? []).map((rule, i) => (
+                  <li key={i}>not held: {JSON.stringify(rule)}</li>
+                ))}
+              </ul>
+            )}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
