@@ -23,10 +23,14 @@ export function writeFromManifest(
   const m = manifest as { kind?: unknown; metadata?: { name?: string; namespace?: string } };
   const kind = typeof m.kind === 'string' ? m.kind : '';
   const descriptor = KINDS.find((k) => k.kind === kind);
-  if (!descriptor) throw new WriteRequestError(`${options.where}: kind "${kind}" is not one dra-posture knows; send a request document ({user, verb, group, resource, ...}) instead`);
+  if (!descriptor)
+    throw new WriteRequestError(
+      `${options.where}: kind "${kind}" is not one dra-posture knows; send a request document ({user, verb, group, resource, ...}) instead`,
+    );
   const verb = options.verb || (options.old === undefined ? 'create' : 'update');
   if (!(WRITE_VERBS as readonly string[]).includes(verb)) throw new WriteRequestError(`the verb must be one of ${WRITE_VERBS.join(', ')} (got "${verb}")`);
-  if ((verb === 'update' || verb === 'patch') && options.old === undefined) throw new WriteRequestError(`${verb} needs the stored object (the object before the write)`);
+  if ((verb === 'update' || verb === 'patch') && options.old === undefined)
+    throw new WriteRequestError(`${verb} needs the stored object (the object before the write)`);
   const metadata = m.metadata ?? {};
   if (descriptor.namespaced && !metadata.namespace) throw new WriteRequestError(`${options.where}: a ${kind} needs metadata.namespace`);
   return {

@@ -126,7 +126,8 @@ export async function runSimulate(argv: string[], io: CommandIO): Promise<number
       try {
         sim = writeFromManifest(doc, { user, verb: values.verb, subresource: values.subresource, old, where: `-f ${values.filename}` });
       } catch (e) {
-        if (e instanceof WriteRequestError) throw new UsageError(e.message.replace(/^(update|patch) needs the stored object.*$/, `--verb $1 needs --old FILE (the stored object)`));
+        if (e instanceof WriteRequestError)
+          throw new UsageError(e.message.replace(/^(update|patch) needs the stored object.*$/, `--verb $1 needs --old FILE (the stored object)`));
         throw e;
       }
       if (values['impersonate-user'] !== undefined) {
