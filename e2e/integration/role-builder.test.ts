@@ -129,6 +129,16 @@ function nodeBoundToken(namespace: string, sa: string, node: string): Promise<st
   return tokens.get(key)!;
 }
 
+async function waitForQuotaStatus(namespace: string): Promise<void> {
+  for (let i = 0; i < 120; i++) {
+    const list = await cp.request('admin', `/api/v1/namespaces/${namespace}/resourcequotas`);
+    const items = (list.body?.items ?? []) as { spec?: { hard?: Record<string, string> }; status?: { used?: Record<string, string> } }[];
+    if (items.every((q) => Object.keys(q.spec?.hard ?? {}).every((k) => q.status?.used?.[k] !== undefined))) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`the ResourceQuotas of ${namespace} got no usage within 60 s`);
+}
+
 const asToken = <T = any>(token: string, path: string, opts: Parameters<ControlPlane['request']>[2] = {}) => kubeRequest<T>(cp.url, token, path, opts);
 const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
@@ -233,6 +243,9 @@ describe('node-bound tokens on the real API server', () => {
     const pluginToken = await nodeBoundToken(plugin.namespace, plugin.name, own);
     const engine = createAuthzEngine(after);
     const base = '/apis/resource.k8s.io/v1/namespaces/tenant-a/resourceclaims';
+    // Quota admission refuses a create while a ResourceQuota's usage is not yet computed ("status
+    // unknown for quota"): under load the quota controller can be late, so wait for it.
+    await waitForQuotaStatus('tenant-a');
     const created = await cp.request('admin', base, {
       method: 'POST',
       body: {
@@ -242,7 +255,7 @@ describe('node-bound tokens on the real API server', () => {
         spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } },
       },
     });
-    expect(created.status).toBe(201);
+    expect(created.status, JSON.stringify(created.body).slice(0, 400)).toBe(201);
     const allocation = {
       devices: { results: [{ request: 'gpu', driver: 'gpu.example.com', pool: own, device: 'gpu-1' }] },
       nodeSelector: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [own] }] }] },
