@@ -122,6 +122,15 @@ export const CATALOG = {
     remediation: "Give each DRA component its own role with only what its persona needs, so one compromised identity does not carry the others' permissions.",
     rootCause: 'role',
   },
+  DRA010: {
+    family: 'DRA',
+    severity: 'high',
+    title: 'Identity can grant itself DRA write permissions through bind or escalate',
+    description:
+      "An identity (not an admin-equivalent or a system identity) holds bind on a ClusterRole that grants DRA writes (claim status, allocations, device status, ResourceSlices, DeviceClasses, nodes/status), or escalate with write access to roles, together with create on bindings: the API server's escalation check then accepts a grant of permissions it does not hold.",
+    remediation: 'Remove bind and escalate, or limit bind with resourceNames to roles without DRA writes; test proposed grants with dra-posture simulate.',
+    rootCause: 'role',
+  },
   NODE001: {
     family: 'NODE',
     severity: 'high',

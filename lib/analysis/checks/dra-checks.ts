@@ -1,3 +1,4 @@
+import { dra010 } from './dra-escalation-check';
 import type { WhoCanGrant } from '@/lib/authz/who-can';
 import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
@@ -386,4 +387,4 @@ export const dra009: Check = {
   },
 };
 
-export const DRA_CHECKS: Check[] = [dra001, dra002, dra003, dra004, dra005, dra006, dra007, dra008, dra009];
+export const DRA_CHECKS: Check[] = [dra001, dra002, dra003, dra004, dra005, dra006, dra007, dra008, dra009, dra010];
