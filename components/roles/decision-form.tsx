@@ -116,11 +116,39 @@ export function DecisionForm({
           Not recorded: {error}
         </p>
       )}
+      <div className="mt-4 text-sm text-slate-700" data-testid="appliers">
+        <p className="font-medium text-slate-900">Who in the cluster could apply it</p>
+        {review.appliers.total === 0 ? (
+          <p>Nobody the cluster knows: it needs someone with cluster-admin-like rights.</p>
+        ) : (
+          <ul className="mt-1 space-y-0.5">
+            {review.appliers.appliers.map((a) => (
+              <li key={`${a.subject.kind}/${a.subject.namespace ?? ''}/${a.subject.name}`}>
+                {a.subject.kind} {a.subject.namespace ? `${a.subject.namespace}/` : ''}
+                {a.subject.name}{' '}
+                <span className="text-xs text-slate-500">{a.withoutEscalation ? '(holds what it grants)' : '(only through escalate or bind)'}</span>
+              </li>
+            ))}
+            {review.appliers.total > review.appliers.appliers.length && (
+              <li className="text-xs text-slate-500">and {review.appliers.total - review.appliers.appliers.length} more</li>
+            )}
+          </ul>
+        )}
+      </div>
       {result && (
         <div role="status" className="mt-4 space-y-3">
           <p className="text-sm text-emerald-900">
             {result.record.decision === 'approve' ? 'Approved' : 'Rejected'} by {result.record.approver} at {result.record.at}.
           </p>
+          {result.approverCheck && (
+            <p className="text-sm text-slate-800" data-testid="approver-check">
+              {result.approverCheck.allowed
+                ? result.approverCheck.withoutEscalation
+                  ? `As Kubernetes user ${result.record.approver}, you could apply it yourself: you hold every permission it grants.`
+                  : `As Kubernetes user ${result.record.approver}, you could apply it only through escalate or bind.`
+                : `As Kubernetes user ${result.record.approver}, you could not apply it: ${result.approverCheck.objects.find((o) => !o.allowed)?.object} is refused (${result.approverCheck.objects.find((o) => !o.allowed)?.reason}). Hand it to one of the identities listed above.`}
+            </p>
+          )}
           {result.approvedYaml && (
             <>
               <button type="button" className={SECONDARY} onClick={() => downloadText(approvedFileName, result.approvedYaml!)}>

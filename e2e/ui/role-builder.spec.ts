@@ -117,6 +117,9 @@ test('node-local driver: guided steps, reasoned YAML, validation, approval; then
   expect(await seriousA11yViolations(page)).toEqual([]);
   await screenshot(page, 'roles-5-review');
 
+  // Who could apply it: system:masters holds everything; listed before any decision.
+  await expect(page.getByTestId('appliers')).toContainText('Group system:masters');
+
   // Approve: a name is required
   await page.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Enter your name' })).toBeVisible();
@@ -128,6 +131,8 @@ test('node-local driver: guided steps, reasoned YAML, validation, approval; then
   await expect(page.getByRole('region', { name: 'Approval' }).locator('pre[aria-label="Approved YAML"]')).toContainText(
     'dra-posture.io/approved-by: Grace Hopper',
   );
+  // Grace Hopper is no Kubernetes identity of the demo: she could not apply it herself.
+  await expect(page.getByTestId('approver-check')).toContainText('As Kubernetes user Grace Hopper, you could not apply it');
   await screenshot(page, 'roles-6-approved');
 
   // A tenant group, by keyboard only.

@@ -31,6 +31,8 @@ export interface StepOutcome {
   reason: string;
   /** RBAC escalation: the rules the requester would grant without holding them. */
   uncovered?: unknown[];
+  /** RBAC escalation: what let it through (system:masters, escalate, bind, or holding every rule). */
+  path?: 'system:masters' | 'escalate' | 'bind' | 'covers';
 }
 
 export interface SimulationResult {
@@ -92,7 +94,13 @@ export function simulateWrite(engine: AuthzEngine, sim: WriteSimulation): Simula
   if (a.group === RBAC_GROUP && RBAC_KINDS[a.resource] && a.subresource === '' && verb && sim.object) {
     const object = { ...(sim.object as Role | ClusterRole | RoleBinding | ClusterRoleBinding), kind: RBAC_KINDS[a.resource] } as Role;
     const e = checkRbacEscalation(engine.authorize, engine.rbac, user, object, { verb, oldObject: sim.oldObject as Role | undefined });
-    steps.push({ step: 'admission:rbac-escalation', allowed: e.allowed, reason: e.reason, ...(e.uncovered?.length ? { uncovered: e.uncovered } : {}) });
+    steps.push({
+      step: 'admission:rbac-escalation',
+      allowed: e.allowed,
+      reason: e.reason,
+      ...(e.path ? { path: e.path } : {}),
+      ...(e.uncovered?.length ? { uncovered: e.uncovered } : {}),
+    });
     return done(user);
   }
 

@@ -1,3 +1,4 @@
+import type { ApplyCheck, whoCanApply } from './who-can-apply';
 import type { ApprovalRecord } from './approval';
 import type { RoleReview } from './review-role';
 
@@ -10,12 +11,16 @@ export interface RoleBuildResponse extends RoleReview {
    * persona and identity whose YAML differs (no longer valid); or why they could not be read.
    */
   decisions: { records: ApprovalRecord[]; superseded: ApprovalRecord[] } | { error: string };
+  /** Who in the cluster could apply the bundle (each object created through the whole admission chain). */
+  appliers: ReturnType<typeof whoCanApply>;
 }
 
 export interface DecisionResponse {
   record: ApprovalRecord;
   /** The export with the approval annotations (approvals only). */
   approvedYaml?: string;
+  /** Approvals: whether the approver, as a Kubernetes user of that name, could apply the bundle, and without escalate or bind. */
+  approverCheck?: ApplyCheck;
 }
 
 export interface ApprovalsResponse {

@@ -78,7 +78,9 @@ export class KubeHttp {
       if (error!.code === 'throttled') {
         const seconds = error!.retryAfterSeconds ?? 1;
         this.opts.onThrottle?.(seconds);
-        waitMs = seconds * 1000;
+        // A little over Retry-After: timers run on the event loop's millisecond clock and may fire a
+        // fraction of a millisecond early, and a reused connection no longer hides that behind a handshake.
+        waitMs = seconds * 1000 + 10;
       } else {
         waitMs = backoffMs(attempt);
       }

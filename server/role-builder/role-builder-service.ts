@@ -11,6 +11,8 @@ import { sourceFingerprint } from '@/lib/role-builder/source-fingerprint';
 import type { BuildInput } from '@/lib/role-builder/types';
 import { ApiError } from '@/server/http/api-errors';
 import { getAnalysis } from '@/server/services/get-report';
+import { userFor } from '@/server/services/access';
+import { canApplyBundle, whoCanApply } from '@/lib/role-builder/who-can-apply';
 import { isStoreError } from '@/server/store/store-error';
 import { decisionsAbout, listDecisions, recordDecision } from './approvals-store';
 import { BuildRequestSchema, DecisionRequestSchema, type BuildRequest } from './request-schemas';
@@ -50,7 +52,8 @@ export async function buildRole(body: unknown): Promise<RoleBuildResponse> {
     if (!isStoreError(e)) throw e;
     decisions = { error: e.message };
   }
-  return { ...r, sourceFingerprint: fingerprint, decisions };
+  const { engine } = (await getAnalysis()).context;
+  return { ...r, sourceFingerprint: fingerprint, decisions, appliers: whoCanApply(engine, r.bundle.objects) };
 }
 
 /**
@@ -75,7 +78,9 @@ export async function decideRole(body: unknown): Promise<DecisionResponse> {
     input: r.bundle.input,
     yaml: r.yaml,
   });
-  return { record, approvedYaml: approvedYaml(record) };
+  const { engine } = (await getAnalysis()).context;
+  const approverCheck = request.decision === 'approve' ? canApplyBundle(engine, userFor(request.approver, [], ''), r.bundle.objects) : undefined;
+  return { record, approvedYaml: approvedYaml(record), ...(approverCheck ? { approverCheck } : {}) };
 }
 
 function approvedYaml(record: ApprovalRecord): string | undefined {
