@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthzEngine, type AuthzEngine } from '../../lib/authz/authz-engine';
 import { simulateWrite, type WriteSimulation } from '../../lib/authz/simulate-write';
-import type { ResourceAttributes, UserInfo } from '../../lib/authz/types';
+import type { UserInfo } from '../../lib/authz/types';
+import { res } from '../../lib/authz/__fixtures__/builders';
 import { nodeUser, serviceAccountUser } from '../../lib/authz/user-info';
 import { collectLiveCluster } from '../../server/kube/collect-cluster';
 import { createRandom } from '../../scripts/bench/prng';
@@ -85,15 +86,6 @@ async function check(kind: keyof typeof counts, sim: WriteSimulation, method: st
     );
 }
 
-const attrs = (verb: string, group: string, resource: string, extra: Partial<ResourceAttributes> = {}): ResourceAttributes => ({
-  verb,
-  group,
-  resource,
-  subresource: '',
-  namespace: '',
-  name: '',
-  ...extra,
-});
 const pick = <T>(list: readonly T[]) => rnd.pick(list);
 const subset = <T>(list: readonly T[], p: number) => list.filter(() => rnd.chance(p));
 
@@ -201,7 +193,7 @@ describe('write simulations against the real kube-apiserver (dryRun=All)', () =>
         const object = { apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name: `r${i}`, namespace: NS }, rules };
         await check(
           'rbac',
-          { user, attributes: attrs('create', RBAC, 'roles', { namespace: NS }), object },
+          { user, attributes: res('create', RBAC, 'roles', { namespace: NS }), object },
           'POST',
           `/apis/${RBAC}/v1/namespaces/${NS}/roles`,
           object,
@@ -210,7 +202,7 @@ describe('write simulations against the real kube-apiserver (dryRun=All)', () =>
         const object = binding('RoleBinding', `b${i}`, `perm-${rnd.int(PERMS.length)}`, [userSubject('someone')]);
         await check(
           'rbac',
-          { user, attributes: attrs('create', RBAC, 'rolebindings', { namespace: NS }), object },
+          { user, attributes: res('create', RBAC, 'rolebindings', { namespace: NS }), object },
           'POST',
           `/apis/${RBAC}/v1/namespaces/${NS}/rolebindings`,
           object,
@@ -241,7 +233,7 @@ describe('write simulations against the real kube-apiserver (dryRun=All)', () =>
         'claimStatus',
         {
           user,
-          attributes: attrs('update', 'resource.k8s.io', 'resourceclaims', { namespace: NS, name, subresource: 'status' }),
+          attributes: res('update', 'resource.k8s.io', 'resourceclaims', { namespace: NS, name, subresource: 'status' }),
           object: next,
           oldObject: old,
         },
@@ -274,7 +266,7 @@ describe('write simulations against the real kube-apiserver (dryRun=All)', () =>
         };
         await check(
           'node',
-          { user, attributes: attrs('create', 'resource.k8s.io', 'resourceslices'), object },
+          { user, attributes: res('create', 'resource.k8s.io', 'resourceslices'), object },
           'POST',
           '/apis/resource.k8s.io/v1/resourceslices',
           object,
@@ -301,7 +293,7 @@ describe('write simulations against the real kube-apiserver (dryRun=All)', () =>
         const sub = status ? 'status' : '';
         await check(
           'node',
-          { user, attributes: attrs('update', '', 'nodes', { name: target, subresource: sub }), object: next, oldObject: old },
+          { user, attributes: res('update', '', 'nodes', { name: target, subresource: sub }), object: next, oldObject: old },
           'PUT',
           `/api/v1/nodes/${target}${status ? '/status' : ''}`,
           next,

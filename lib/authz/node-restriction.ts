@@ -1,5 +1,6 @@
 import type { ResourceAttributes, UserInfo } from './types';
 import { nodeIdentity } from './user-info';
+import { semanticEqual } from './semantic-equal';
 
 // The NodeRestriction admission plugin (plugin/pkg/admission/noderestriction/admission.go): after
 // authorization, a node identity's creates, updates and deletes are limited to its own objects.
@@ -47,7 +48,6 @@ const forbid = (reason: string): AdmissionDecision => ({ allowed: false, reason:
 const rec = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 const meta = (o: unknown) => rec(rec(o).metadata);
 const spec = (o: unknown) => rec(rec(o).spec);
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 function operationOf(verb: string): 'create' | 'update' | 'delete' | undefined {
   if (verb === 'create') return 'create';
@@ -96,9 +96,9 @@ function admitPod(n: string, op: 'create' | 'update' | 'delete', request: Admiss
   if (a.subresource === 'status') {
     if (op !== 'update') return forbid(`unexpected operation "${a.verb}"`);
     if (spec(request.oldObject).nodeName !== n) return forbid(`node "${n}" can only update pod status for pods with spec.nodeName set to itself`);
-    if (!same(meta(request.oldObject).labels ?? {}, meta(request.object).labels ?? {})) return forbid(`node "${n}" cannot update labels through pod status`);
+    if (!semanticEqual(meta(request.oldObject).labels, meta(request.object).labels)) return forbid(`node "${n}" cannot update labels through pod status`);
     const claims = (o: unknown) => rec(rec(o).status).resourceClaimStatuses;
-    if (!same(claims(request.oldObject) ?? [], claims(request.object) ?? [])) return forbid(`node "${n}" cannot update resource claim statuses`);
+    if (!semanticEqual(claims(request.oldObject), claims(request.object))) return forbid(`node "${n}" cannot update resource claim statuses`);
     return ok;
   }
   if (a.subresource === 'eviction') {
@@ -188,9 +188,9 @@ function admitNode(n: string, op: 'create' | 'update' | 'delete', request: Admis
   if (op === 'update') {
     const next = spec(request.object);
     const prev = spec(request.oldObject);
-    if (next.configSource != null && !same(next.configSource, prev.configSource))
+    if (next.configSource != null && !semanticEqual(next.configSource, prev.configSource))
       return forbid(`node "${n}" is not allowed to update configSource to a new non-nil configSource`);
-    if (!same(next.taints ?? [], prev.taints ?? [])) return forbid(`node "${n}" is not allowed to modify taints`);
+    if (!semanticEqual(next.taints, prev.taints)) return forbid(`node "${n}" is not allowed to modify taints`);
     const bad = forbiddenLabels(modifiedLabels(labels(request.object), labels(request.oldObject)));
     if (bad.length > 0) return forbid(`is not allowed to modify labels: ${bad.join(', ')}`);
   }
@@ -227,7 +227,7 @@ function admitPvcStatus(n: string, op: 'create' | 'update' | 'delete', request: 
     for (const k of ['capacity', 'conditions', 'allocatedResourceStatuses', 'allocatedResources']) delete status[k];
     return { ...rec(o), metadata: m, status };
   };
-  return same(strip(request.oldObject), strip(request.object))
+  return semanticEqual(strip(request.oldObject), strip(request.object))
     ? ok
     : forbid(`node "${n}" is not allowed to update fields other than status.capacity and status.conditions`);
 }

@@ -1,4 +1,5 @@
 import type { ClusterRole, ClusterRoleBinding, ResourceClaim, Role, RoleBinding } from '@/lib/k8s/types';
+import { KINDS } from '@/lib/k8s/kinds';
 import type { AuthzEngine } from './authz-engine';
 import { claimStatusChange, requestsNewAdminAccess } from './claim-status-change';
 import { checkRbacEscalation } from './escalation';
@@ -45,12 +46,6 @@ export interface SimulationResult {
 }
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
-const RBAC_KINDS: Record<string, string> = {
-  roles: 'Role',
-  clusterroles: 'ClusterRole',
-  rolebindings: 'RoleBinding',
-  clusterrolebindings: 'ClusterRoleBinding',
-};
 const ADMIN_ACCESS_LABEL = 'resource.kubernetes.io/admin-access';
 
 function lookupsOf(engine: AuthzEngine): NodeRestrictionLookups {
@@ -91,8 +86,9 @@ export function simulateWrite(engine: AuthzEngine, sim: WriteSimulation): Simula
   if (!nr.allowed) return done(user);
 
   const verb = a.verb === 'create' ? 'create' : a.verb === 'update' || a.verb === 'patch' ? 'update' : undefined;
-  if (a.group === RBAC_GROUP && RBAC_KINDS[a.resource] && a.subresource === '' && verb && sim.object) {
-    const object = { ...(sim.object as Role | ClusterRole | RoleBinding | ClusterRoleBinding), kind: RBAC_KINDS[a.resource] } as Role;
+  const rbacKind = a.group === RBAC_GROUP && a.subresource === '' ? KINDS.find((k) => k.group === RBAC_GROUP && k.resource === a.resource)?.kind : undefined;
+  if (rbacKind && verb && sim.object) {
+    const object = { ...(sim.object as Role | ClusterRole | RoleBinding | ClusterRoleBinding), kind: rbacKind } as Role;
     const e = checkRbacEscalation(engine.authorize, engine.rbac, user, object, { verb, oldObject: sim.oldObject as Role | undefined });
     steps.push({
       step: 'admission:rbac-escalation',

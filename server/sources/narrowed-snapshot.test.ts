@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import { kindsForCanI, kindsForWhoCan } from '@/lib/authz/kinds-for-question';
 import type { AuthzRequest, ResourceAttributes, UserInfo } from '@/lib/authz/types';
+import { res } from '@/lib/authz/__fixtures__/builders';
+import { nodeUser, serviceAccountUser } from '@/lib/authz/user-info';
 import { loadSnapshot } from './snapshot-source';
 
 // A question reads only the kinds it needs from a snapshot (issue 15): the answers must be the
@@ -12,21 +14,6 @@ import { loadSnapshot } from './snapshot-source';
 // stop it.
 
 const DEMO = join(process.cwd(), 'demo', 'manifests');
-const res = (verb: string, group: string, resource: string, extra: Partial<ResourceAttributes> = {}): ResourceAttributes => ({
-  verb,
-  group,
-  resource,
-  subresource: '',
-  namespace: '',
-  name: '',
-  ...extra,
-});
-const sa = (ns: string, name: string): UserInfo => ({
-  name: `system:serviceaccount:${ns}:${name}`,
-  groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`, 'system:authenticated'],
-});
-const nodeUser = (node: string): UserInfo => ({ name: `system:node:${node}`, groups: ['system:nodes', 'system:authenticated'] });
-
 const QUESTIONS: ResourceAttributes[] = [
   res('update', 'resource.k8s.io', 'resourceclaims', { subresource: 'status', namespace: 'tenant-a' }),
   res('create', 'resource.k8s.io', 'resourceslices'),
@@ -37,9 +24,9 @@ const QUESTIONS: ResourceAttributes[] = [
   res('get', 'resource.k8s.io', 'resourceclaims', { namespace: 'tenant-a', name: 'train-0-gpu-x7k2p' }),
 ];
 const USERS: UserInfo[] = [
-  sa('intel-gpu-resource-driver', 'intel-gpu-sa'),
-  sa('gpu-operator', 'dra-driver-nvidia-gpu-service-account-kubeletplugin'),
-  sa('tenant-a', 'trainer'),
+  serviceAccountUser('intel-gpu-resource-driver', 'intel-gpu-sa'),
+  serviceAccountUser('gpu-operator', 'dra-driver-nvidia-gpu-service-account-kubeletplugin'),
+  serviceAccountUser('tenant-a', 'trainer'),
   nodeUser('gpu-h100-01'),
   nodeUser('cp-01'),
   { name: 'alice', groups: ['system:authenticated'] },

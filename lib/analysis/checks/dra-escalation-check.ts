@@ -8,6 +8,7 @@ import type { SubjectRef } from '@/lib/k8s/types';
 import type { Check, FindingDraft } from './check-types';
 import { grantObjects, grantsEvidence, list } from './check-helpers';
 import { rbacEntries } from './dra-shared';
+import { pushTo } from '@/lib/k8s/push-to';
 
 // DRA010: an identity that can give itself DRA write permissions through RBAC escalation, which the
 // API server allows when the requester holds `bind` on a role (a binding to it is then accepted without
@@ -50,7 +51,7 @@ export const dra010: Check = {
     const of = (q: AccessQuestion) => rbacEntries(ctx, q).filter(ordinary);
     const bySubject = (entries: AccessEntry[]) => {
       const m = new Map<string, AccessEntry[]>();
-      for (const e of entries) m.set(refKey(e.subject), [...(m.get(refKey(e.subject)) ?? []), e]);
+      for (const e of entries) pushTo(m, refKey(e.subject), e);
       return m;
     };
     const crb = bySubject(of(CREATE_CRB));

@@ -3,24 +3,18 @@ import { parseArgs } from 'node:util';
 import { createAuthzEngine, type AuthzEngine } from '@/lib/authz/authz-engine';
 import { formatZodIssue, requestFromSubjectAccessReview, SubjectAccessReviewSchema, withSarStatus } from '@/lib/authz/subject-access-review';
 import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
-import { userFromAsFlags } from '../build-user';
+import { IDENTITY_OPTIONS, impersonationFromFlags, userFromAsFlags } from '../build-user';
 import { TARGET_OPTIONS, targetFromArgs } from '../request-target';
 import { jsonItems, readBatchFile } from '../batch-items';
 import { kindsForCanI } from '@/lib/authz/kinds-for-question';
 import { authorizersFlag } from '../authorizers-flag';
-import { collectExtra, UsageError } from '../usage-error';
+import { UsageError } from '../usage-error';
 import type { CommandIO } from '../command-io';
 
 const OPTIONS = {
   ...SOURCE_OPTIONS,
   ...TARGET_OPTIONS,
-  as: { type: 'string' },
-  'as-group': { type: 'string', multiple: true },
-  'as-user-extra': { type: 'string', multiple: true },
-  'impersonate-user': { type: 'string' },
-  'impersonate-group': { type: 'string', multiple: true },
-  'impersonate-uid': { type: 'string' },
-  'impersonate-extra': { type: 'string', multiple: true },
+  ...IDENTITY_OPTIONS,
   authorizers: { type: 'string' },
   batch: { type: 'string' },
   output: { type: 'string', short: 'o' },
@@ -49,16 +43,8 @@ export async function runCanI(argv: string[], io: CommandIO): Promise<number> {
   const impersonated = values['impersonate-user'] === undefined ? undefined : { name: values['impersonate-user'], groups: values['impersonate-group'] ?? [] };
   const engine = createAuthzEngine(await loadClusterFromFlags(values, { kinds: kindsForCanI(chain, [requester, impersonated]) }), { chain });
 
-  if (values['impersonate-user'] === undefined && (values['impersonate-group'] || values['impersonate-uid'] || values['impersonate-extra'])) {
-    throw new UsageError('--impersonate-group, --impersonate-uid and --impersonate-extra need --impersonate-user');
-  }
-  if (values['impersonate-user'] !== undefined) {
-    const headers = {
-      user: values['impersonate-user'],
-      uid: values['impersonate-uid'],
-      groups: values['impersonate-group'],
-      extra: collectExtra('--impersonate-extra', values['impersonate-extra']),
-    };
+  const headers = impersonationFromFlags(values);
+  if (headers) {
     const d = engine.authorizeImpersonated(requester, headers, target);
     if (output === 'json') {
       io.out(

@@ -1,5 +1,6 @@
 import 'server-only';
 import { COMMAND_NAMES } from '../command-names';
+import { IDENTITY_OPTIONS } from '../build-user';
 import { UsageError } from '../usage-error';
 import type { CommandIO } from '../command-io';
 
@@ -18,42 +19,13 @@ const TARGET_FLAGS = [
   '--output',
 ];
 
+const IDENTITY_FLAGS = Object.keys(IDENTITY_OPTIONS).map((f) => `--${f}`);
+
 /** Flags each command takes, for completion (the parsers in commands/ are the authority). */
 const FLAGS: Record<string, string[]> = {
-  'can-i': [
-    ...SOURCE_FLAGS,
-    ...TARGET_FLAGS,
-    '--as',
-    '--as-group',
-    '--as-user-extra',
-    '--impersonate-user',
-    '--impersonate-group',
-    '--impersonate-uid',
-    '--impersonate-extra',
-    '--batch',
-    '-q',
-    '--quiet',
-  ],
+  'can-i': [...SOURCE_FLAGS, ...TARGET_FLAGS, ...IDENTITY_FLAGS, '--batch', '-q', '--quiet'],
   'who-can': [...SOURCE_FLAGS, ...TARGET_FLAGS, '--batch'],
-  simulate: [
-    ...SOURCE_FLAGS,
-    '-f',
-    '--filename',
-    '--old',
-    '--verb',
-    '--subresource',
-    '--as',
-    '--as-group',
-    '--as-user-extra',
-    '--impersonate-user',
-    '--impersonate-group',
-    '--impersonate-uid',
-    '--impersonate-extra',
-    '--authorizers',
-    '--batch',
-    '-o',
-    '--output',
-  ],
+  simulate: [...SOURCE_FLAGS, '-f', '--filename', '--old', '--verb', '--subresource', ...IDENTITY_FLAGS, '--authorizers', '--batch', '-o', '--output'],
   report: [...SOURCE_FLAGS, '-o', '--output', '--fail-on', '--authorizers'],
   'build-role': [...SOURCE_FLAGS, '--persona', '--driver', '-n', '--namespace', '--service-account', '--user', '--group', '--rule', '-o', '--output'],
   export: [...SOURCE_FLAGS, '--out', '--key', '--pdf', '--authorizers'],

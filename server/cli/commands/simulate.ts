@@ -9,10 +9,10 @@ import { formatZodIssue } from '@/lib/authz/subject-access-review';
 import { WRITE_VERBS, WriteRequestError, writeFromManifest } from '@/lib/authz/write-request';
 import type { UserInfo } from '@/lib/authz/types';
 import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
-import { userFromAsFlags } from '../build-user';
+import { IDENTITY_OPTIONS, impersonationFromFlags, userFromAsFlags } from '../build-user';
 import { jsonItems, readBatchFile } from '../batch-items';
 import { authorizersFlag } from '../authorizers-flag';
-import { collectExtra, UsageError } from '../usage-error';
+import { UsageError } from '../usage-error';
 import type { CommandIO } from '../command-io';
 
 const OPTIONS = {
@@ -21,13 +21,7 @@ const OPTIONS = {
   old: { type: 'string' },
   verb: { type: 'string' },
   subresource: { type: 'string' },
-  as: { type: 'string' },
-  'as-group': { type: 'string', multiple: true },
-  'as-user-extra': { type: 'string', multiple: true },
-  'impersonate-user': { type: 'string' },
-  'impersonate-group': { type: 'string', multiple: true },
-  'impersonate-uid': { type: 'string' },
-  'impersonate-extra': { type: 'string', multiple: true },
+  ...IDENTITY_OPTIONS,
   authorizers: { type: 'string' },
   batch: { type: 'string' },
   output: { type: 'string', short: 'o' },
@@ -130,14 +124,8 @@ export async function runSimulate(argv: string[], io: CommandIO): Promise<number
           throw new UsageError(e.message.replace(/^(update|patch) needs the stored object.*$/, `--verb $1 needs --old FILE (the stored object)`));
         throw e;
       }
-      if (values['impersonate-user'] !== undefined) {
-        sim.impersonate = {
-          user: values['impersonate-user'],
-          uid: values['impersonate-uid'],
-          groups: values['impersonate-group'],
-          extra: collectExtra('--impersonate-extra', values['impersonate-extra']),
-        };
-      }
+      const impersonate = impersonationFromFlags(values);
+      if (impersonate) sim.impersonate = impersonate;
       sims = [{ request: sim.attributes, sim }];
     }
   }
