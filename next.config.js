@@ -10,6 +10,9 @@ const securityHeaders = [
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // The packed package ships its dashboard build in dist/dashboard (scripts/build/build-dashboard.mjs);
+  // `serve` points Next at it. A checkout builds into .next as usual.
+  distDir: process.env.DRA_POSTURE_DIST_DIR || '.next',
   poweredByHeader: false,
   reactStrictMode: true,
   serverExternalPackages: ['@kubernetes/client-node'],

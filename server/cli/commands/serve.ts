@@ -1,6 +1,7 @@
 import 'server-only';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../usage-error';
@@ -17,6 +18,9 @@ const OPTIONS = {
   audit: { type: 'string' },
 } as const;
 
+/** Where prepack puts the dashboard build in the package (scripts/build/build-dashboard.mjs). */
+const PACKAGED_DASHBOARD = 'dist/dashboard';
+
 /** Serves the production build of the dashboard, building it first when there is none. */
 export async function runServe(argv: string[], io: CommandIO): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -27,7 +31,10 @@ export async function runServe(argv: string[], io: CommandIO): Promise<number> {
   if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new UsageError(`--port expects 1-65535, got "${values.port}"`);
   const host = values.host ?? '127.0.0.1';
   const root = process.env.DRA_POSTURE_ROOT ?? process.cwd();
-  const nextBin = join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
+  // Installed, next is wherever npm hoisted it, so resolve it as the package would.
+  const nextBin = createRequire(join(root, 'package.json')).resolve('next/dist/bin/next');
+  // A checkout builds into .next; an installed package has no sources and ships its build.
+  const installed = !existsSync(join(root, 'app'));
 
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
   delete env.DRA_POSTURE_SNAPSHOT;
@@ -46,7 +53,15 @@ export async function runServe(argv: string[], io: CommandIO): Promise<number> {
     env.DRA_POSTURE_AUDIT = path;
   }
 
-  if (values.rebuild || !existsSync(join(root, '.next', 'BUILD_ID'))) {
+  delete env.DRA_POSTURE_DIST_DIR;
+  if (installed) {
+    if (values.rebuild) throw new UsageError('--rebuild: an installed package has no sources to build from');
+    if (!existsSync(join(root, PACKAGED_DASHBOARD, 'BUILD_ID'))) {
+      io.err(`dra-posture serve: the package has no dashboard build (${join(root, PACKAGED_DASHBOARD)} is missing); reinstall it`);
+      return 1;
+    }
+    env.DRA_POSTURE_DIST_DIR = PACKAGED_DASHBOARD;
+  } else if (values.rebuild || !existsSync(join(root, '.next', 'BUILD_ID'))) {
     io.err('building the dashboard (first run only; takes a minute or two) ...');
     const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
     if (build.status !== 0) {
