@@ -2,7 +2,7 @@
 // Entry point of the `dra-posture` CLI: runs the compiled CLI (dist/cli, plain JavaScript) in this
 // process. In a checkout it (re)builds it first when it is missing or older than the sources, as
 // `serve` builds the dashboard when there is none; an installed package ships the build.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -21,14 +21,20 @@ if (existsSync(builder) && isStale()) {
 }
 await import(pathToFileURL(built).href);
 
-// Newest source file (lib/, server/) against the build: a few milliseconds of stat calls.
+// A source file the build read (dist/cli/sources.json) newer than the build: a few hundred stat calls.
 function isStale() {
   if (!existsSync(built)) return true;
   const builtAt = statSync(built).mtimeMs;
-  for (const dir of ['lib', 'server']) {
-    for (const entry of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
-      if (entry.isFile() && entry.name.endsWith('.ts') && statSync(join(entry.parentPath, entry.name)).mtimeMs > builtAt) return true;
-    }
+  let sources;
+  try {
+    sources = JSON.parse(readFileSync(join(root, 'dist', 'cli', 'sources.json'), 'utf8'));
+  } catch {
+    return true;
+  }
+  for (const file of sources) {
+    const stat = statSync(join(root, file), { throwIfNoEntry: false });
+    // A source that went away: its importer changed too, but rebuild to say so if it still imports it.
+    if (!stat || stat.mtimeMs > builtAt) return true;
   }
   return false;
 }

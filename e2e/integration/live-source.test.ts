@@ -3,9 +3,9 @@
 // request log (no Secrets, read-only, paginated), per-viewer RBAC, the deploy/ manifests, DRA
 // discovery variants, and the reliability behaviours R2/R3/R4/R5/R6/R7/R9 of
 // /work/shared/reference/reliability-security.md.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parseAllDocuments, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterState } from '../../lib/k8s/cluster-state';
 import { buildReport } from '../../lib/report/build-report';
@@ -14,6 +14,8 @@ import { loadSnapshot } from '../../server/sources/snapshot-source';
 import { loadLiveCluster } from '../../server/sources/live-source';
 import { PAGE_LIMIT } from '../../server/kube/list-kind';
 import { RBAC_KINDS } from '../../lib/authz/kinds-for-question';
+import { createAuthzEngine } from '../../lib/authz/authz-engine';
+import { readStaticKubeconfig } from '../../server/kube/static-kubeconfig';
 import { LiveCluster } from '../../server/sources/live-cluster';
 import { startControlPlane, type ControlPlane } from '../kube/control-plane';
 import { startFaultProxy, type FaultProxy, type ProxyLogEntry } from '../kube/fault-proxy';
@@ -149,6 +151,71 @@ describe('live source against the real kube-apiserver', () => {
     expect(requests.length).toBeGreaterThanOrEqual(5);
     expect(opened).toBeLessThanOrEqual(4);
     expect(opened).toBeLessThan(requests.length);
+  });
+
+  it('a question asked in one namespace lists Roles and RoleBindings there alone; its who-can and can-i answers equal a whole read’s (issue 15)', async () => {
+    const kubeconfig = proxy.kubeconfig('admin', cp.tokens.admin);
+    const whole = createAuthzEngine((await direct()).state);
+    for (const namespace of ['tenant-a', 'tenant-c']) {
+      const mark = proxy.log.length;
+      const scoped = createAuthzEngine(await loadLiveCluster({ kubeconfig, kinds: RBAC_KINDS, rbacNamespaces: new Set([namespace]) }));
+      const paths = sinceMark(mark).map((e) => e.pathname);
+      expect(paths).toContain(`/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings`);
+      expect(paths).toContain(`/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/roles`);
+      expect(paths).not.toContain('/apis/rbac.authorization.k8s.io/v1/rolebindings');
+      expect(paths).not.toContain('/apis/rbac.authorization.k8s.io/v1/roles');
+      let viaRoleBinding = 0;
+      for (const [group, resource, subresource] of [
+        ['resource.k8s.io', 'resourceclaims', 'status'],
+        ['resource.k8s.io', 'resourceclaims', ''],
+        ['', 'pods', ''],
+        ['', 'secrets', ''],
+        ['', 'serviceaccounts', 'token'],
+      ])
+        for (const verb of ['get', 'create', 'update']) {
+          const resourceAttributes = { verb, group, resource, subresource, namespace, name: '' };
+          const expected = whole.whoCan({ resource: resourceAttributes });
+          viaRoleBinding += expected.filter((e) => e.grants.some((g) => g.binding.kind === 'RoleBinding')).length;
+          expect(scoped.whoCan({ resource: resourceAttributes }), JSON.stringify(resourceAttributes)).toEqual(expected);
+          for (const e of expected.filter((x) => x.subject.kind === 'ServiceAccount')) {
+            const user = { name: `system:serviceaccount:${e.subject.namespace}:${e.subject.name}`, groups: ['system:serviceaccounts', 'system:authenticated'] };
+            expect(scoped.authorize({ user, resource: resourceAttributes }).allowed).toBe(whole.authorize({ user, resource: resourceAttributes }).allowed);
+          }
+        }
+      expect(viaRoleBinding, `RoleBindings in ${namespace} must matter, or this proves little`).toBeGreaterThan(0);
+    }
+  });
+
+  it('a kubeconfig that verifies the server (certificate-authority, tls-server-name) is read without client-node and answers; a wrong server name is refused clearly (issue 15)', async () => {
+    const pki = join(cp.dir, 'pki', 'apiserver.crt');
+    const write = (name: string, serverName?: string) => {
+      const path = join(cp.dir, name);
+      writeFileSync(
+        path,
+        stringify({
+          apiVersion: 'v1',
+          kind: 'Config',
+          clusters: [{ name: 'kas', cluster: { server: cp.url, 'certificate-authority': pki, ...(serverName ? { 'tls-server-name': serverName } : {}) } }],
+          users: [{ name: 'admin', user: { token: cp.tokens.admin } }],
+          contexts: [{ name: 'verified', context: { cluster: 'kas', user: 'admin' } }],
+          'current-context': 'verified',
+        }),
+      );
+      return path;
+    };
+    for (const [name, serverName] of [['verified.kubeconfig'], ['verified-sni.kubeconfig', 'kubernetes.default.svc']]) {
+      const kubeconfig = write(name, serverName);
+      expect(readStaticKubeconfig({ kubeconfig }), 'the static reader must take it on').toBeDefined();
+      const state = await loadLiveCluster({ kubeconfig, kinds: RBAC_KINDS });
+      expect(state.clusterRoles.some((r) => r.metadata.name === 'cluster-admin')).toBe(true);
+    }
+    // Not retried: a certificate that does not verify will not verify on the next attempt.
+    const t0 = performance.now();
+    await expect(loadLiveCluster({ kubeconfig: write('wrong-sni.kubeconfig', 'wrong.example'), kinds: RBAC_KINDS })).rejects.toMatchObject({
+      code: 'untrusted_server',
+      message: expect.stringMatching(/ERR_TLS_CERT_ALTNAME_INVALID .*wrong\.example/),
+    });
+    expect(performance.now() - t0).toBeLessThan(5000);
   });
 
   it('reads the seeded demo back identically; the request log has no Secrets, only GETs, every LIST paginated (S9, S16, R10)', async () => {

@@ -3,7 +3,7 @@ import { KINDS } from '@/lib/k8s/kinds';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { loadDemo } from '@/server/sources/demo-source';
 import { createAuthzEngine } from './authz-engine';
-import { kindsForCanI, kindsForWhoCan, RBAC_KINDS } from './kinds-for-question';
+import { kindsForCanI, kindsForWhoCan, NAMESPACED_RBAC_KINDS, RBAC_KINDS, rbacNamespacesFor } from './kinds-for-question';
 import type { ResourceAttributes, UserInfo } from './types';
 
 // A live question reads only the kinds these functions name; the answers must equal those from the
@@ -12,6 +12,15 @@ import type { ResourceAttributes, UserInfo } from './types';
 function only(state: ClusterState, kinds: ReadonlySet<string>): ClusterState {
   const copy = { ...state } as Record<string, unknown>;
   for (const k of KINDS) if (!kinds.has(k.kind)) copy[k.collection] = [];
+  return copy as unknown as ClusterState;
+}
+
+/** The state with Roles and RoleBindings kept only in these namespaces (what a scoped live read lists). */
+function rbacIn(state: ClusterState, namespaces: ReadonlySet<string>): ClusterState {
+  const copy = { ...state } as Record<string, unknown>;
+  for (const k of KINDS)
+    if (NAMESPACED_RBAC_KINDS.has(k.kind))
+      copy[k.collection] = (copy[k.collection] as { metadata: { namespace?: string } }[]).filter((o) => namespaces.has(o.metadata.namespace ?? ''));
   return copy as unknown as ClusterState;
 }
 
@@ -98,5 +107,43 @@ describe('kinds a question needs', () => {
     }
     expect(allowed).toBeGreaterThan(20);
     expect(kindsForCanI(['RBAC'], [users[0]])).toBe(RBAC_KINDS);
+  });
+
+  it('a question in one namespace: Roles and RoleBindings of that namespace alone give the whole cluster’s answers (who-can and can-i)', async () => {
+    const { state, questions } = await demoQuestions();
+    const full = createAuthzEngine(state);
+    const users: UserInfo[] = [
+      { name: 'alice', groups: ['system:authenticated'] },
+      ...state.serviceAccounts.map((sa) => ({
+        name: `system:serviceaccount:${sa.metadata.namespace}:${sa.metadata.name}`,
+        groups: ['system:serviceaccounts', `system:serviceaccounts:${sa.metadata.namespace}`, 'system:authenticated'],
+      })),
+    ];
+    let scoped = 0;
+    let fromRoleBindings = 0;
+    for (const q of questions) {
+      const namespaces = rbacNamespacesFor([q]);
+      if (!namespaces) {
+        expect(q.namespace).toBe('');
+        continue;
+      }
+      scoped++;
+      const engine = createAuthzEngine(rbacIn(state, namespaces));
+      const expected = full.whoCan({ resource: q });
+      if (expected.some((e) => e.grants.some((g) => g.binding.kind === 'RoleBinding'))) fromRoleBindings++;
+      expect(engine.whoCan({ resource: q }), JSON.stringify(q)).toEqual(expected);
+      for (const user of users) expect(engine.authorize({ user, resource: q }).allowed).toBe(full.authorize({ user, resource: q }).allowed);
+    }
+    expect(scoped).toBeGreaterThan(50);
+    expect(fromRoleBindings).toBeGreaterThan(10);
+    // The scope matters: without the question's own namespace, RoleBinding grants go missing.
+    const q = questions.find((x) => x.namespace && full.whoCan({ resource: x }).some((e) => e.grants.some((g) => g.binding.kind === 'RoleBinding')))!;
+    expect(createAuthzEngine(rbacIn(state, new Set(['elsewhere']))).whoCan({ resource: q })).not.toEqual(full.whoCan({ resource: q }));
+  });
+
+  it('rbacNamespacesFor: the union of named namespaces; all (undefined) once one request has none; none for non-resource', () => {
+    expect([...rbacNamespacesFor([{ namespace: 'a' }, { namespace: 'b' }, { namespace: 'a' }])!]).toEqual(['a', 'b']);
+    expect(rbacNamespacesFor([{ namespace: 'a' }, { namespace: '' }])).toBeUndefined();
+    expect(rbacNamespacesFor([undefined])!.size).toBe(0);
   });
 });

@@ -42,3 +42,23 @@ export function kindsForWhoCan(
   const dependsOnNode = !!resource && (!!resource.name || (resource.fieldSelector?.length ?? 0) > 0);
   return (chain ?? DEFAULT_CHAIN).includes('Node') && dependsOnNode ? withNodeKinds : RBAC_KINDS;
 }
+
+/** RBAC kinds that live in a namespace: a RoleBinding grants only within its own. */
+export const NAMESPACED_RBAC_KINDS: ReadonlySet<string> = new Set(['Role', 'RoleBinding']);
+
+/**
+ * Namespaces whose Roles and RoleBindings can decide these requests, or undefined for all of them.
+ * RBAC applies a RoleBinding only to requests in the binding's namespace, so requests that each name
+ * a namespace need those namespaces' alone; a non-resource request needs none. A request without one
+ * (cluster-scoped, or who-can across all namespaces) needs them all, as does impersonation (a
+ * service account is impersonated through a grant in its own namespace): callers pass undefined.
+ */
+export function rbacNamespacesFor(requests: readonly (Pick<ResourceAttributes, 'namespace'> | undefined)[]): ReadonlySet<string> | undefined {
+  const namespaces = new Set<string>();
+  for (const r of requests) {
+    if (!r) continue;
+    if (!r.namespace) return undefined;
+    namespaces.add(r.namespace);
+  }
+  return namespaces;
+}

@@ -1,6 +1,6 @@
 // CLI figures (issue 15), whole processes as a user runs them, against a real kube-apiserver seeded
 // with ≥ 2,000 RBAC objects (and pods and claims the question does not need):
-//   node --conditions=react-server --import tsx scripts/bench/cli-bench.ts
+//   node --conditions=react-server --import tsx scripts/bench/cli-bench.ts [--hold]
 // Also run at the end of `npm run bench`.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +31,8 @@ function medianOf5(args: string[], node: string[] = []): number {
   return median(Array.from({ length: 5 }, () => timeProcess(args, node).ms));
 }
 
-export async function cliBench(): Promise<[string, string, string, string][]> {
+/** `--hold`: seed the cluster, print its kubeconfig and wait for Ctrl-C (to time or profile by hand). */
+export async function cliBench(hold = false): Promise<[string, string, string, string][]> {
   await buildCli();
   const cp = await startControlPlane({ controllers: false });
   const dir = mkdtempSync(join(tmpdir(), 'dra-cli-bench-'));
@@ -115,6 +116,11 @@ export async function cliBench(): Promise<[string, string, string, string][]> {
     await postObjects(cp, jobs);
     const rbacSeeded = jobs.filter(([p]) => p.includes(RBAC)).length;
     const kc = cp.kubeconfigPath;
+    if (hold) {
+      console.log(`kubeconfig: ${kc}`);
+      await new Promise((r) => process.once('SIGINT', r));
+      return [];
+    }
 
     const question = ['who-can', 'update', 'resourceclaims', '--subresource', 'status', '-n', 'team-07', '--kubeconfig', kc];
     const first = timeProcess([bin, ...question]);
@@ -170,7 +176,7 @@ export async function cliBench(): Promise<[string, string, string, string][]> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  cliBench().then(
+  cliBench(process.argv.includes('--hold')).then(
     (rows) => {
       const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
       for (const r of rows) console.log(`${r[0].padEnd(w[0])}  ${r[1].padEnd(w[1])}  ${r[2].padEnd(w[2])}  ${r[3]}`);

@@ -2,11 +2,14 @@ import 'server-only';
 import { buildClusterState, type RawItem } from '@/lib/k8s/build-cluster-state';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { KINDS, type KindDescriptor } from '@/lib/k8s/kinds';
+import { NAMESPACED_RBAC_KINDS } from '@/lib/authz/kinds-for-question';
 import { discoverApi, DRA_GROUP, type ApiDiscovery } from './discover-api';
 import { KubeHttp, type KubeHttpOptions } from './kube-http';
 import { KubeError } from './kube-errors';
 import { loadKubeconfig, type KubeconfigOptions } from './kubeconfig';
 import { listKind, type ListPage } from './list-kind';
+
+const MAX_SCOPED_NAMESPACES = 4;
 
 /** Kinds the live source never reads: Secrets are not in KINDS at all; ConfigMap values are never needed. */
 const NOT_LISTED = new Set(['ConfigMap']);
@@ -56,11 +59,12 @@ export function readableKinds(discovery: ApiDiscovery, only?: ReadonlySet<string
  * cluster-wide is retried in the context's namespace.
  */
 export async function collectLiveCluster(
-  options: KubeconfigOptions & { http?: KubeHttpOptions; namespaces?: string[]; kinds?: ReadonlySet<string> } = {},
+  options: KubeconfigOptions & { http?: KubeHttpOptions; namespaces?: string[]; kinds?: ReadonlySet<string>; rbacNamespaces?: ReadonlySet<string> } = {},
 ): Promise<LiveCollection> {
   const started = Date.now();
-  const { kc, contextName, server } = loadKubeconfig(options);
-  const http = new KubeHttp(kc, server, options.http);
+  const access = await loadKubeconfig(options);
+  const contextName = access.contextName;
+  const http = new KubeHttp(access, options.http);
   const only = options.kinds;
   const discoveryP = discoverApi(http, { dra: !only || KINDS.some((k) => k.group === DRA_GROUP && only.has(k.kind)) });
   const warnings: string[] = [];
@@ -69,7 +73,7 @@ export async function collectLiveCluster(
   const perNamespace = new Map<string, string[]>();
   let listCalls = 0;
   let restarts = 0;
-  const contextNamespace = kc.getContextObject(contextName)?.namespace;
+  const contextNamespace = access.namespace;
   const fallbackNamespaces = [...new Set([...(options.namespaces ?? []), ...(contextNamespace ? [contextNamespace] : [])])];
 
   const addPages = (pages: ListPage[], kind: KindDescriptor, version: string) => {
@@ -78,7 +82,31 @@ export async function collectLiveCluster(
       items.push({ value: { apiVersion, kind: `${kind.kind}List`, items: page.items ?? [] }, origin: { file: `live:${kind.resource}` } });
   };
 
+  // A question asked in a few namespaces reads their Roles and RoleBindings alone (a RoleBinding
+  // grants nothing outside its namespace); beyond a few, one cluster-wide list is fewer requests.
+  const scoped = options.rbacNamespaces && options.rbacNamespaces.size <= MAX_SCOPED_NAMESPACES ? [...options.rbacNamespaces] : undefined;
+  const listIn = async (kind: KindDescriptor, version: string, namespaces: string[]) => {
+    const results = await Promise.all(
+      namespaces.map(async (ns) => {
+        try {
+          return await listKind(http, kind, version, ns);
+        } catch (e) {
+          if ((e as KubeError).code !== 'forbidden') throw e;
+          warnings.push(`cannot list ${resourceLabel(kind)} in namespace ${ns}: forbidden by RBAC; results that depend on them are incomplete`);
+          return undefined;
+        }
+      }),
+    );
+    // In the namespaces' order, whichever answered first, so the state is the same each time.
+    for (const r of results) {
+      if (!r) continue;
+      listCalls += r.listCalls;
+      addPages(r.pages, kind, version);
+    }
+  };
+
   const listOne = async ({ kind, version }: { kind: KindDescriptor; version: string }) => {
+    if (scoped && NAMESPACED_RBAC_KINDS.has(kind.kind)) return listIn(kind, version, scoped);
     try {
       const r = await listKind(http, kind, version);
       listCalls += r.listCalls;

@@ -24,7 +24,7 @@ export async function discoverApi(http: KubeHttp, options: { dra?: boolean } = {
     http.get<{ gitVersion?: string }>('/version'),
     options.dra === false ? Promise.resolve(undefined) : http.get<{ versions?: { version: string }[] }>(`/apis/${DRA_GROUP}`),
   ]);
-  const fatal = (e: unknown) => (e as KubeError).code === 'unauthorized' || (e as KubeError).code === 'unreachable';
+  const fatal = (e: unknown) => ['unauthorized', 'unreachable', 'untrusted_server'].includes((e as KubeError).code);
   if (version.status === 'rejected' && fatal(version.reason)) throw version.reason;
   if (group.status === 'rejected' && fatal(group.reason)) throw group.reason;
   let kubernetesVersion: string | undefined;

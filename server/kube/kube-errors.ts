@@ -1,7 +1,17 @@
 import 'server-only';
 
 export type KubeErrorCode =
-  'unreachable' | 'unauthorized' | 'forbidden' | 'not_found' | 'gone' | 'throttled' | 'server_error' | 'bad_response' | 'invalid_kubeconfig';
+  | 'unreachable'
+  /** The server's certificate did not verify (wrong CA or server name, expired): asking again will not help. */
+  | 'untrusted_server'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'gone'
+  | 'throttled'
+  | 'server_error'
+  | 'bad_response'
+  | 'invalid_kubeconfig';
 
 /** An API server failure with a short message that never carries credentials or headers. */
 export class KubeError extends Error {
@@ -23,4 +33,13 @@ export function codeForStatus(status: number): KubeErrorCode {
   if (status === 410) return 'gone';
   if (status === 429) return 'throttled';
   return 'server_error';
+}
+
+// OpenSSL's verification failures as Node reports them (err.code), and the host name check.
+const UNTRUSTED =
+  /^(ERR_TLS_CERT_ALTNAME_INVALID|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_(HAS_EXPIRED|NOT_YET_VALID|REVOKED|UNTRUSTED|REJECTED|SIGNATURE_FAILURE)|INVALID_CA|HOSTNAME_MISMATCH)$/;
+
+/** The code for a failed connection: a certificate that does not verify, or an unreachable server. */
+export function codeForNetworkError(e: Error & { code?: string }): KubeErrorCode {
+  return e.code && UNTRUSTED.test(e.code) ? 'untrusted_server' : 'unreachable';
 }

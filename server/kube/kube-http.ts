@@ -1,8 +1,8 @@
 import 'server-only';
 import https from 'node:https';
 import http from 'node:http';
-import type { KubeConfig } from '@kubernetes/client-node';
-import { codeForStatus, KubeError } from './kube-errors';
+import type { KubeAccess } from './kube-access';
+import { codeForNetworkError, codeForStatus, KubeError } from './kube-errors';
 
 export interface KubeResponse<T = unknown> {
   status: number;
@@ -32,13 +32,13 @@ export class KubeHttp {
   private readonly opts: Options;
   private inFlight = 0;
   private readonly waiting: (() => void)[] = [];
-  private readonly agents = new Map<string, https.Agent>();
+  private readonly server: string;
 
   constructor(
-    private readonly kc: KubeConfig,
-    private readonly server: string,
+    private readonly access: KubeAccess,
     options: KubeHttpOptions = {},
   ) {
+    this.server = access.server;
     this.opts = {
       maxInFlight: options.maxInFlight ?? 4,
       timeoutMs: options.timeoutMs ?? 15_000,
@@ -119,23 +119,8 @@ export class KubeHttp {
       path: fullPath,
       headers: { Accept: 'application/json', 'User-Agent': 'dra-posture' },
     };
-    await this.kc.applyToHTTPSOptions(opts);
-    opts.agent = this.reusableAgent(opts.agent);
+    await this.access.applyTo(opts);
     return opts;
-  }
-
-  /**
-   * client-node builds a new agent for every request, so every request paid a TLS handshake (ten
-   * for one who-can question). One keep-alive agent per TLS identity reuses the connection; a proxy
-   * agent, or a plain http one, is kept as it is.
-   */
-  private reusableAgent(agent: https.RequestOptions['agent']): https.RequestOptions['agent'] {
-    if (!(agent instanceof https.Agent)) return agent;
-    const o = (agent as https.Agent & { options: https.AgentOptions }).options;
-    const key = [o.ca, o.cert, o.key, o.pfx, o.passphrase, o.servername, o.rejectUnauthorized].map((v) => (v === undefined ? '' : String(v))).join('\u0000');
-    let reused = this.agents.get(key);
-    if (!reused) this.agents.set(key, (reused = new https.Agent({ ...o, keepAlive: true })));
-    return reused;
   }
 
   private async once<T>(method: string, path: string, body?: unknown): Promise<KubeResponse<T>> {
@@ -171,7 +156,7 @@ export class KubeHttp {
       req.setTimeout(this.opts.timeoutMs, () => req.destroy(new Error(`no answer within ${this.opts.timeoutMs / 1000} s`)));
       req.on('error', (e) => {
         clearTimeout(deadline);
-        reject(new KubeError('unreachable', `${method} ${path}: ${describeNetworkError(e)}`));
+        reject(new KubeError(codeForNetworkError(e), `${method} ${path}: ${describeNetworkError(e)}`));
       });
       if (payload) req.write(payload);
       req.end();
@@ -262,7 +247,7 @@ export class KubeHttp {
       req.setTimeout(idleTimeoutMs, () => drop(new KubeError('unreachable', `watch ${path}: no data for ${Math.round(idleTimeoutMs / 1000)} s`)));
       req.on('error', (e) => {
         clearTimeout(deadline);
-        finish(e instanceof KubeError ? e : new KubeError('unreachable', `watch ${path}: ${describeNetworkError(e)}`));
+        finish(e instanceof KubeError ? e : new KubeError(codeForNetworkError(e), `watch ${path}: ${describeNetworkError(e)}`));
       });
       req.on('close', () => clearTimeout(deadline));
       req.end();

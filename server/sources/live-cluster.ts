@@ -40,19 +40,19 @@ export class LiveCluster {
   private probeTimer: NodeJS.Timeout | undefined;
   private probeFailure: string | undefined;
   private probing = false;
-  private readonly http: KubeHttp;
+  // Set by start(), which reads the kubeconfig.
+  private http!: KubeHttp;
   /** The health probe has its own client: no retries, a short timeout, and no queueing behind stuck lists. */
-  private readonly probeHttp: KubeHttp;
-  readonly context: string;
+  private probeHttp!: KubeHttp;
+  context = '';
 
-  constructor(private readonly options: LiveClusterOptions = {}) {
-    const { kc, contextName, server } = loadKubeconfig(options);
-    this.context = contextName;
-    this.http = new KubeHttp(kc, server, { maxRetries: 2, ...options.http });
-    this.probeHttp = new KubeHttp(kc, server, { maxInFlight: 1, maxRetries: 0, timeoutMs: PROBE_TIMEOUT_MS });
-  }
+  constructor(private readonly options: LiveClusterOptions = {}) {}
 
   async start(): Promise<void> {
+    const access = await loadKubeconfig(this.options);
+    this.context = access.contextName;
+    this.http = new KubeHttp(access, { maxRetries: 2, ...this.options.http });
+    this.probeHttp = new KubeHttp(access, { maxInFlight: 1, maxRetries: 0, timeoutMs: PROBE_TIMEOUT_MS });
     this.discovery = await discoverApi(this.http);
     this.warnings.push(...this.discovery.warnings);
     const kinds = readableKinds(this.discovery);

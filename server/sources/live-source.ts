@@ -7,6 +7,8 @@ export interface LiveSourceOptions {
   context?: string;
   /** Read only these kinds (KindDescriptor.kind): what one question needs. */
   kinds?: ReadonlySet<string>;
+  /** Read Roles and RoleBindings only in these namespaces (`rbacNamespacesFor`). */
+  rbacNamespaces?: ReadonlySet<string>;
 }
 
 /** One consistent read of the cluster of a kubeconfig context (for the CLI). */

@@ -1,14 +1,12 @@
 import 'server-only';
 import { parseArgs } from 'node:util';
-import { stringify } from 'yaml';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import type { WhoCanEntry, WhoCanQuery } from '@/lib/authz/who-can';
-import { kindsForWhoCan, RBAC_KINDS } from '@/lib/authz/kinds-for-question';
+import { kindsForWhoCan, RBAC_KINDS, rbacNamespacesFor } from '@/lib/authz/kinds-for-question';
 import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
 import { TARGET_OPTIONS, targetFromArgs } from '../request-target';
 import { authorizersFlag } from '../authorizers-flag';
 import { readBatchFile } from '../batch-items';
-import { parseWhoCanBatch } from '../who-can-batch';
 import { UsageError } from '../usage-error';
 import type { CommandIO } from '../command-io';
 
@@ -38,6 +36,8 @@ export async function runWhoCan(argv: string[], io: CommandIO): Promise<number> 
     if (positionals.length > 0 || values.namespace !== undefined || values.subresource !== undefined || values['all-namespaces']) {
       throw new UsageError('--batch takes no VERB/TYPE, -n, -A or --subresource (each question names its own)');
     }
+    // Only a batch needs the review schema (zod), only -o yaml the YAML writer: a single question loads neither.
+    const { parseWhoCanBatch } = await import('../who-can-batch');
     questions = parseWhoCanBatch(await readBatchFile(values.batch), values.batch, io.err);
   } else {
     const [verb, type, name, ...rest] = positionals;
@@ -48,11 +48,12 @@ export async function runWhoCan(argv: string[], io: CommandIO): Promise<number> 
   // One read for all questions: the union of what each needs.
   const needs = questions.map((q) => kindsForWhoCan(chain, q.resource));
   const kinds = needs.find((k) => k !== RBAC_KINDS) ?? RBAC_KINDS;
-  const engine = createAuthzEngine(await loadClusterFromFlags(values, { kinds }), { chain });
+  const rbacNamespaces = rbacNamespacesFor(questions.map((q) => q.resource));
+  const engine = createAuthzEngine(await loadClusterFromFlags(values, { kinds, rbacNamespaces }), { chain });
   const answers = questions.map((q) => ({ request: q.resource ?? q.nonResource, subjects: engine.whoCan(q) }));
 
   if (output === 'json') io.out(JSON.stringify(values.batch !== undefined ? answers : answers[0], null, 2));
-  else if (output === 'yaml') io.out(stringify(values.batch !== undefined ? answers : answers[0], { aliasDuplicateObjects: false }));
+  else if (output === 'yaml') io.out((await import('yaml')).stringify(values.batch !== undefined ? answers : answers[0], { aliasDuplicateObjects: false }));
   else if (values.batch === undefined) io.out(formatTable(answers[0].subjects, output === 'wide'));
   else io.out(answers.map((a) => `# ${describeQuestion(a.request)}\n${formatTable(a.subjects, output === 'wide')}`).join('\n\n'));
   return 0;
