@@ -15,6 +15,20 @@ export interface AuthzEngineOptions {
   chain?: readonly AuthorizerName[];
   /** Overrides the features implied by the cluster version. */
   features?: Partial<AuthzFeatures>;
+  /**
+   * The engine of an earlier version of the same cluster (a live source): each index whose inputs
+   * are the same arrays is kept rather than rebuilt (a pod changing leaves the RBAC index alone, a
+   * RoleBinding the node graph).
+   */
+  previous?: AuthzEngine;
+}
+
+const RBAC_INPUTS = ['clusterRoles', 'roles', 'clusterRoleBindings', 'roleBindings'] as const;
+const GRAPH_INPUTS = ['pods', 'persistentVolumes', 'resourceSlices'] as const;
+const NODE_NAME_INPUTS = ['nodes', 'pods'] as const;
+
+function sameInputs(a: ClusterState | undefined, b: ClusterState, keys: readonly (keyof ClusterState)[]): boolean {
+  return !!a && keys.every((k) => a[k] === b[k]);
 }
 
 export interface ImpersonatedDecision {
@@ -43,15 +57,13 @@ export interface AuthzEngine {
 
 /** Builds the indexes once; every question afterwards is answered without rescanning the cluster. */
 export function createAuthzEngine(state: ClusterState, options: AuthzEngineOptions = {}): AuthzEngine {
-  const rbac = buildRbacIndex(state);
-  const nodeGraph = buildNodeGraph(state);
+  const previous = options.previous;
+  const rbac = previous && sameInputs(previous.state, state, RBAC_INPUTS) ? previous.rbac : buildRbacIndex(state);
+  const nodeGraph = previous && sameInputs(previous.state, state, GRAPH_INPUTS) ? previous.nodeGraph : buildNodeGraph(state);
   const features: AuthzFeatures = { ...featuresForVersion(state.source.kubernetesVersion), ...options.features };
   const chain = options.chain ?? DEFAULT_CHAIN;
   const ctx: AuthorizerContext = { rbac, nodeGraph, chain };
-  const names = new Set<string>();
-  for (const n of state.nodes) names.add(n.metadata.name);
-  for (const p of state.pods) if (p.spec?.nodeName) names.add(p.spec.nodeName);
-  const nodeNames = [...names].sort();
+  const nodeNames = previous && sameInputs(previous.state, state, NODE_NAME_INPUTS) ? previous.nodeNames : listNodeNames(state);
   const decide = (request: AuthzRequest) => authorize(ctx, request);
 
   return {
@@ -81,4 +93,11 @@ export function createAuthzEngine(state: ClusterState, options: AuthzEngineOptio
       authorizeClaimStatusWrite(decide, user, claim, write, { granularStatusAuthorization: features.granularStatusAuthorization }),
     canCreate: (user, object) => canCreateRbacObject(decide, rbac, user, object),
   };
+}
+
+function listNodeNames(state: Pick<ClusterState, 'nodes' | 'pods'>): readonly string[] {
+  const names = new Set<string>();
+  for (const n of state.nodes) names.add(n.metadata.name);
+  for (const p of state.pods) if (p.spec?.nodeName) names.add(p.spec.nodeName);
+  return [...names].sort();
 }

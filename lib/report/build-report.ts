@@ -17,6 +17,8 @@ export interface BuildReportOptions {
   settings?: Partial<AnalysisSettings>;
   /** Authorizer chain after system:masters (default Node,RBAC). */
   chain?: readonly AuthorizerName[];
+  /** The build of an earlier version of the same cluster: the engine's unchanged indexes are kept. */
+  previous?: ReportBuild;
 }
 
 /** Everything a report is made of, for callers (API, UI) that also need the context. */
@@ -38,7 +40,7 @@ export function buildReport(state: ClusterState, options: BuildReportOptions = {
 
 export function buildReportWithContext(state: ClusterState, options: BuildReportOptions = {}): ReportBuild {
   const settings = mergeSettings(options.settings);
-  const engine = createAuthzEngine(state, options.chain ? { chain: options.chain } : {});
+  const engine = createAuthzEngine(state, { ...(options.chain ? { chain: options.chain } : {}), previous: options.previous?.context.engine });
   const context = buildAnalysisContext(state, engine, settings);
 
   const { findings, texts } = separateTexts(runChecks(context));

@@ -1,12 +1,13 @@
 // Live-collection benchmark against a real kube-apiserver (e2e/kube/control-plane.ts):
-//   node --conditions=react-server --import tsx scripts/bench/live-bench.ts [--namespaces 200] [--per-namespace 100]
+//   node --conditions=react-server --import tsx scripts/bench/live-bench.ts [--namespaces 200] [--per-namespace 100] [--churn-seconds 300] [--no-dashboard]
 // Seeds a fresh control plane with ≥ 20,000 objects (pods, service accounts, role bindings and
 // resource claims across 200 namespaces; 8 POSTs in flight), then times one full
 // collectLiveCluster in a child process, twice: through the fault proxy (for its request log:
 // every LIST paginated) and directly (the timing without the proxy hop). Peak RSS is the child's
 // own process.resourceUsage().maxRSS (the kernel's high-water mark for that process), so it covers
 // the collection and nothing of the seeding, proxy or control plane; the child's RSS before the
-// collection is printed too, so the growth caused by the collection can be read off.
+// collection is printed too, so the growth caused by the collection can be read off. Then the
+// dashboard on that cluster as it changes (live-analysis-bench.ts).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import fs from 'node:fs';
@@ -14,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { startControlPlane } from '../../e2e/kube/control-plane';
 import { startFaultProxy } from '../../e2e/kube/fault-proxy';
 import { postObjects } from './post-objects';
+import { liveAnalysisBench } from './live-analysis-bench';
 
 const self = fileURLToPath(import.meta.url);
 
@@ -180,10 +182,16 @@ async function main(): Promise<void> {
       ['kube-apiserver + etcd RSS after', mib(rssOf(cp.pids.apiserver))],
       ['warnings', viaProxy.warnings.length ? viaProxy.warnings.join('; ') : 'none'],
     ];
+    let dashboardOk = true;
+    if (!process.argv.includes('--no-dashboard')) {
+      const dashboard = await liveAnalysisBench(cp, nsNames, flag('churn-seconds', 300));
+      rows.push(...dashboard.rows);
+      dashboardOk = dashboard.ok;
+    }
     const w = Math.max(...rows.map((r) => r[0].length));
     console.log('');
     for (const [k, v] of rows) console.log(`${k.padEnd(w)}  ${v}`);
-    if (lists.length !== paginated.length || nonGet.length || secrets.length || viaProxy.objects < total) process.exitCode = 1;
+    if (lists.length !== paginated.length || nonGet.length || secrets.length || viaProxy.objects < total || !dashboardOk) process.exitCode = 1;
   } finally {
     await proxy.close();
     await cp.stop();

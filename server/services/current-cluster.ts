@@ -70,6 +70,13 @@ export async function getCurrentCluster(): Promise<ClusterState> {
   return state;
 }
 
+/** The live cluster the dashboard shows, or undefined when it shows the demo, a snapshot or an upload. */
+export async function getCurrentLiveCluster(): Promise<LiveCluster | undefined> {
+  if (getUploadedSnapshot()) return undefined;
+  const choice = chooseSource();
+  return choice.kind === 'live' ? getLive(choice) : undefined;
+}
+
 /** Freshness of a live source (undefined for demo and snapshots). */
 export async function getLiveStatus(): Promise<LiveStatus | undefined> {
   if (getUploadedSnapshot()) return undefined;

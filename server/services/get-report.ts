@@ -11,7 +11,9 @@ import { ApiError } from '@/server/http/api-errors';
 import { withActivity } from '@/lib/audit/attach-activity';
 import { reportWithAudit } from '@/server/audit/audit-flag';
 import { getUploadedAudit } from './uploaded-audit';
-import { getCurrentCluster } from './current-cluster';
+import type { LiveCluster } from '@/server/sources/live-cluster';
+import { getCurrentCluster, getCurrentLiveCluster } from './current-cluster';
+import { LiveAnalysis, type AnalysedVersion } from './live-analysis';
 
 interface CachedAnalysis extends ReportBuild {
   state: ClusterState;
@@ -25,30 +27,53 @@ interface CachedAnalysis extends ReportBuild {
 }
 
 // One analysis per ClusterState object: a source that reloads hands out a new state, which gets a new
-// report; the demo and a snapshot keep theirs for the life of the process. On globalThis: Next bundles
-// route handlers and pages separately, and a module-level cache made each compute (and hold) its own
-// analysis: on the bench cluster the overview waited 30 s after /api/v1/report had computed one.
+// report; the demo and a snapshot keep theirs for the life of the process. A live cluster is
+// analysed in the background as it changes (LiveAnalysis), one per LiveCluster. On globalThis: Next
+// bundles route handlers and pages separately, and a module-level cache made each compute (and hold)
+// its own analysis: on the bench cluster the overview waited 30 s after /api/v1/report had computed one.
 const CACHE_KEY = Symbol.for('dra-posture.analyses');
-const cache = ((globalThis as unknown as Record<symbol, WeakMap<ClusterState, CachedAnalysis> | undefined>)[CACHE_KEY] ??= new WeakMap());
+interface Caches {
+  versions: WeakMap<ClusterState, AnalysedVersion>;
+  lives: WeakMap<LiveCluster, LiveAnalysis>;
+  /** The served analysis (with the audit log's findings joined) per analysed version. */
+  served: WeakMap<AnalysedVersion, CachedAnalysis>;
+}
+const caches = ((globalThis as unknown as Record<symbol, Caches | undefined>)[CACHE_KEY] ??= {
+  versions: new WeakMap(),
+  lives: new WeakMap(),
+  served: new WeakMap(),
+});
+
+async function currentVersion(): Promise<AnalysedVersion> {
+  const live = await getCurrentLiveCluster();
+  if (live) {
+    let analysis = caches.lives.get(live);
+    if (!analysis) caches.lives.set(live, (analysis = new LiveAnalysis(live)));
+    return analysis.current();
+  }
+  const state = await getCurrentCluster();
+  let version = caches.versions.get(state);
+  if (!version) caches.versions.set(state, (version = { state, build: buildReportWithContext(state), computedAt: new Date().toISOString() }));
+  return version;
+}
 
 export async function getAnalysis(): Promise<CachedAnalysis> {
-  const state = await getCurrentCluster();
+  const version = await currentVersion();
   // An uploaded audit log, else `serve --audit PATH`: its findings and activity section join the report.
   const uploaded = getUploadedAudit();
   const auditKey = uploaded ? `upload:${uploaded.seq}` : (process.env.DRA_POSTURE_AUDIT ?? '');
-  let entry = cache.get(state);
+  let entry = caches.served.get(version);
   if (!entry || entry.auditKey !== auditKey) {
-    const base = buildReportWithContext(state);
-    const build = uploaded ? withActivity(base, uploaded.aggregate) : await reportWithAudit(base, process.env.DRA_POSTURE_AUDIT);
+    const build = uploaded ? withActivity(version.build, uploaded.aggregate) : await reportWithAudit(version.build, process.env.DRA_POSTURE_AUDIT);
     entry = {
       ...build,
       auditKey,
-      state,
-      computedAt: new Date().toISOString(),
+      state: version.state,
+      computedAt: version.computedAt,
       findingsById: new Map(build.report.findings.map((f) => [f.id, f])),
       blastRadius: new Map(),
     };
-    cache.set(state, entry);
+    caches.served.set(version, entry);
   }
   return entry;
 }

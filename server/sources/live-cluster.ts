@@ -1,7 +1,7 @@
 import 'server-only';
 import { compareStrings } from '@/lib/k8s/refs';
-import { emptyClusterState, type ClusterState } from '@/lib/k8s/cluster-state';
-import type { KubeObject } from '@/lib/k8s/types';
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import { StateAssembler } from '@/lib/k8s/state-assembler';
 import { forbiddenWarning, readableKinds } from '@/server/kube/collect-cluster';
 import { discoverApi, type ApiDiscovery } from '@/server/kube/discover-api';
 import { KubeHttp, type KubeHttpOptions } from '@/server/kube/kube-http';
@@ -37,6 +37,8 @@ export class LiveCluster {
   private readonly warnings: string[] = [];
   private discovery: ApiDiscovery | undefined;
   private cache: { generation: number; state: ClusterState } | undefined;
+  private readonly assembler = new StateAssembler();
+  private readonly listeners = new Set<() => void>();
   private probeTimer: NodeJS.Timeout | undefined;
   private probeFailure: string | undefined;
   private probing = false;
@@ -60,7 +62,7 @@ export class LiveCluster {
     try {
       await Promise.all(
         kinds.map(async ({ kind, version }) => {
-          const reflector = new Reflector(this.http, kind, version, undefined, () => {}, this.options.log);
+          const reflector = new Reflector(this.http, kind, version, undefined, () => this.changed(), this.options.log);
           started.push(reflector);
           try {
             await reflector.start();
@@ -82,6 +84,10 @@ export class LiveCluster {
     const every = this.options.probeIntervalMs ?? 3000;
     this.probeTimer = setInterval(() => void this.probe(), every);
     this.probeTimer.unref();
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
   }
 
   stop(): void {
@@ -121,24 +127,30 @@ export class LiveCluster {
     };
   }
 
-  /** The current objects as a ClusterState, rebuilt only when something changed. */
+  /**
+   * The current objects as a ClusterState, rebuilt only when something changed; the list of a kind
+   * that did not change is the previous version's array (StateAssembler).
+   */
   getState(): ClusterState {
-    const generation = this.reflectors.reduce((sum, r) => sum + r.generation, 0);
+    const generation = this.generation();
     if (this.cache && this.cache.generation === generation) return this.cache.state;
-    const state = emptyClusterState({
-      kind: 'live',
-      name: this.context,
-      collectedAt: this.status().lastSyncAt,
-      kubernetesVersion: this.discovery?.kubernetesVersion,
-    });
-    for (const r of this.reflectors) {
-      const objects = r.objects();
-      const list = state[r.kind.collection] as KubeObject[];
-      for (const o of objects) list.push(o);
-      list.sort((a, b) => compareStrings(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareStrings(a.metadata.name, b.metadata.name));
-    }
-    state.warnings.push(...this.warnings);
+    const state = this.assembler.assemble(
+      { kind: 'live', name: this.context, collectedAt: this.status().lastSyncAt, kubernetesVersion: this.discovery?.kubernetesVersion },
+      this.reflectors,
+      this.warnings,
+    );
     this.cache = { generation, state };
     return state;
+  }
+
+  /** Changes whenever any watched object does. */
+  generation(): number {
+    return this.reflectors.reduce((sum, r) => sum + r.generation, 0);
+  }
+
+  /** Calls `listener` after each change of the objects (watch events, relists); returns the unsubscribe. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 }
