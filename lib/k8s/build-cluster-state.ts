@@ -66,7 +66,8 @@ function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-class StateBuilder {
+/** Builds a ClusterState one parsed document (or list item) at a time, as buildClusterState does. */
+export class ClusterStateBuilder {
   readonly state: ClusterState;
   private readonly onInvalid: OnInvalid;
   private readonly maxObjects: number;
@@ -91,6 +92,14 @@ class StateBuilder {
     // Empty YAML documents (a trailing `---`) carry nothing.
     if (value === null || value === undefined) return;
     this.addValue(value, item.origin, undefined, undefined, undefined, 0);
+  }
+
+  /**
+   * Item `index` of a `kind: List` document at `origin`, read on its own: exactly what addDocument
+   * does with each item of the whole list, for items that name their own kind and apiVersion.
+   */
+  addListItem(value: unknown, origin: RawItemOrigin, index: number): void {
+    this.addValue(value, origin, index, undefined, undefined, 1);
   }
 
   private addValue(
@@ -276,7 +285,7 @@ class StateBuilder {
 }
 
 export function buildClusterState(items: readonly RawItem[], source: SourceInfo, options: BuildClusterStateOptions = {}): ClusterState {
-  const builder = new StateBuilder(source, options);
+  const builder = new ClusterStateBuilder(source, options);
   for (const item of items) builder.addDocument(item);
   return builder.finish();
 }

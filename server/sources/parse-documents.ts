@@ -82,13 +82,13 @@ export async function parseDocumentsAsync(bytes: Uint8Array, fileName: string, o
   return items;
 }
 
-function startsLikeJson(bytes: Uint8Array): boolean {
+export function startsLikeJson(bytes: Uint8Array): boolean {
   let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   while (i < bytes.length && (bytes[i] === 32 || bytes[i] === 9 || bytes[i] === 10 || bytes[i] === 13)) i++;
   return bytes[i] === 123 || bytes[i] === 91;
 }
 
-function byteScanError(result: Extract<ByteScanResult, { error: string }>, fileName: string): SnapshotError {
+export function byteScanError(result: Extract<ByteScanResult, { error: string }>, fileName: string): SnapshotError {
   const message = result.error === 'depth' ? `nested deeper than ${MAX_DEPTH} levels` : `string longer than ${MAX_STRING_LENGTH} characters (${result.length})`;
   return new SnapshotError(message, { file: fileName, line: result.line });
 }

@@ -1,6 +1,6 @@
 import 'server-only';
 import { Worker } from 'node:worker_threads';
-import { scanJsonBytes, type ByteScanResult } from './scan-json-bytes';
+import { scanJsonBytes, type ByteScanResult, type ItemBoundaries } from './scan-json-bytes';
 
 // Below this size a worker's start-up costs more than the scan it would take off the main thread.
 export const WORKER_SCAN_MIN_BYTES = 16 * 1024 * 1024;
@@ -11,7 +11,8 @@ const { parentPort, workerData } = require('node:worker_threads');
 const __name = (f) => f;
 const scanJsonBytes = ${scanJsonBytes.toString()};
 const bytes = new Uint8Array(workerData.buffer, workerData.offset, workerData.length);
-parentPort.postMessage(scanJsonBytes(bytes, workerData.maxDepth, workerData.maxStringLength));
+const items = workerData.items && { offsets: new Int32Array(workerData.items.offsets), control: new Int32Array(workerData.items.control) };
+parentPort.postMessage(scanJsonBytes(bytes, workerData.maxDepth, workerData.maxStringLength, items));
 `;
 
 /**
@@ -25,13 +26,31 @@ export function scanJsonBytesAsync(bytes: Uint8Array, maxDepth: number, maxStrin
   return scanJsonBytesInWorker(bytes, maxDepth, maxStringLength).catch(() => scanJsonBytes(bytes, maxDepth, maxStringLength));
 }
 
-/** The worker itself; rejects when it cannot start or dies without an answer. */
-export function scanJsonBytesInWorker(bytes: Uint8Array, maxDepth: number, maxStringLength: number): Promise<ByteScanResult> {
+/**
+ * The worker itself; rejects when it cannot start or dies without an answer. With `items` (both
+ * arrays on SharedArrayBuffers) it publishes the item boundaries as it goes; `started` receives a
+ * function that stops the worker.
+ */
+export function scanJsonBytesInWorker(
+  bytes: Uint8Array,
+  maxDepth: number,
+  maxStringLength: number,
+  items?: ItemBoundaries,
+  started?: (stop: () => void) => void,
+): Promise<ByteScanResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { buffer: bytes.buffer, offset: bytes.byteOffset, length: bytes.length, maxDepth, maxStringLength },
+      workerData: {
+        buffer: bytes.buffer,
+        offset: bytes.byteOffset,
+        length: bytes.length,
+        maxDepth,
+        maxStringLength,
+        items: items && { offsets: items.offsets.buffer, control: items.control.buffer },
+      },
     });
+    started?.(() => void worker.terminate());
     worker.once('message', (result: ByteScanResult) => {
       resolve(result);
       void worker.terminate();

@@ -9,13 +9,14 @@ import { constants } from 'node:fs';
 import { lstat, open, readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 
-import { buildClusterState, type OnInvalid, type RawItem } from '@/lib/k8s/build-cluster-state';
+import { buildClusterState, ClusterStateBuilder, type OnInvalid, type RawItem } from '@/lib/k8s/build-cluster-state';
 import type { ClusterState, SourceInfo } from '@/lib/k8s/cluster-state';
 import { SnapshotError } from '@/lib/k8s/snapshot-error';
 
 import { loadBundleState } from '@/server/sources/bundle-source';
 import { looksLikeBundle } from '@/server/compliance/read-bundle';
-import { parseDocuments, parseDocumentsAsync } from './parse-documents';
+import { byteScanError, MAX_DEPTH, MAX_STRING_LENGTH, parseDocuments, parseDocumentsAsync, startsLikeJson } from './parse-documents';
+import { streamJsonList } from './stream-json-list';
 import { WORKER_SCAN_MIN_BYTES } from './scan-json-in-worker';
 
 export const DEFAULT_MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
@@ -32,6 +33,8 @@ export interface LoadSnapshotOptions {
   name?: string;
   /** Read only these kinds (one question's needs); a compliance bundle is read whole. */
   kinds?: ReadonlySet<string>;
+  /** A single JSON file at least this large is read item by item (streamJsonList); tests lower it. */
+  streamMinBytes?: number;
 }
 
 export interface SnapshotFile {
@@ -131,14 +134,14 @@ export async function listSnapshotFiles(root: string, maxBytes: number): Promise
 }
 
 /** Reads at most `limit` bytes; a file that grew past its stat size since the listing is refused. */
-async function readCapped(file: SnapshotFile, limit: number, followSymlink: boolean): Promise<Uint8Array> {
+async function readCapped(file: SnapshotFile, limit: number, followSymlink: boolean, shareFrom = WORKER_SCAN_MIN_BYTES): Promise<Uint8Array> {
   const flags = followSymlink ? constants.O_RDONLY : constants.O_RDONLY | constants.O_NOFOLLOW;
   const handle = await open(file.path, flags);
   try {
     const size = (await handle.stat()).size;
     if (size > limit) throw tooLargeError(size, limit, `snapshot file ${file.name}`);
     // Large files go to shared memory so the safety scan can read them from a worker without a copy.
-    const buffer = size >= WORKER_SCAN_MIN_BYTES ? new Uint8Array(new SharedArrayBuffer(size + 1)) : new Uint8Array(size + 1);
+    const buffer = size >= shareFrom ? new Uint8Array(new SharedArrayBuffer(size + 1)) : new Uint8Array(size + 1);
     let read = 0;
     while (read < buffer.length) {
       const { bytesRead } = await handle.read(buffer, read, buffer.length - read, read);
@@ -155,7 +158,11 @@ async function readCapped(file: SnapshotFile, limit: number, followSymlink: bool
 /** Reads and parses every file of a snapshot path into RawItems (no normalisation yet). */
 export async function readSnapshotItems(root: string, options: { maxBytes?: number } = {}): Promise<{ items: RawItem[]; warnings: string[] }> {
   const maxBytes = resolveMaxBytes(options.maxBytes);
-  const { files, warnings } = await listSnapshotFiles(root, maxBytes);
+  const listing = await listSnapshotFiles(root, maxBytes);
+  return { items: await readListedItems(root, listing.files, maxBytes), warnings: listing.warnings };
+}
+
+async function readListedItems(root: string, files: SnapshotFile[], maxBytes: number): Promise<RawItem[]> {
   const single = files.length === 1 && files[0].path === root;
   const items: RawItem[] = [];
   let remaining = maxBytes;
@@ -165,7 +172,7 @@ export async function readSnapshotItems(root: string, options: { maxBytes?: numb
     const parsed = await parseDocumentsAsync(bytes, file.name);
     for (const item of parsed) items.push(item);
   }
-  return { items, warnings };
+  return items;
 }
 
 function finish(state: ClusterState, warnings: string[], name: string | undefined): ClusterState {
@@ -195,12 +202,27 @@ async function readBundleFile(path: string, maxBytes: number): Promise<Uint8Arra
 }
 
 export async function loadSnapshot(path: string, options: LoadSnapshotOptions = {}): Promise<ClusterState> {
-  const bundle = await readBundleFile(path, resolveMaxBytes(options.maxBytes));
+  const maxBytes = resolveMaxBytes(options.maxBytes);
+  const bundle = await readBundleFile(path, maxBytes);
   if (bundle) return finish(loadBundleState(bundle, basename(path)), [], options.name);
-  const { items, warnings } = await readSnapshotItems(path, { maxBytes: options.maxBytes });
   const source: SourceInfo = { kind: 'snapshot', name: basename(path.replace(/[\\/]+$/, '')) || path };
-  const state = buildClusterState(items, source, { onInvalid: options.onInvalid, kinds: options.kinds });
-  return finish(state, warnings, options.name);
+  const buildOptions = { onInvalid: options.onInvalid, kinds: options.kinds };
+  const { files, warnings } = await listSnapshotFiles(path, maxBytes);
+  if (files.length === 1 && files[0].path === path) {
+    // One file (the large case): a big JSON list is read item by item, never whole.
+    const file = files[0];
+    const streamFrom = options.streamMinBytes ?? WORKER_SCAN_MIN_BYTES;
+    const bytes = await readCapped(file, maxBytes, true, Math.min(streamFrom, WORKER_SCAN_MIN_BYTES));
+    if (bytes.length >= streamFrom && startsLikeJson(bytes)) {
+      const builder = new ClusterStateBuilder(source, buildOptions);
+      const limits = { maxDepth: MAX_DEPTH, maxStringLength: MAX_STRING_LENGTH };
+      if (await streamJsonList(bytes, { file: file.name, document: 0 }, builder, limits, (r) => byteScanError(r, file.name))) {
+        return finish(builder.finish(), warnings, options.name);
+      }
+    }
+    return finish(buildClusterState(await parseDocumentsAsync(bytes, file.name), source, buildOptions), warnings, options.name);
+  }
+  return finish(buildClusterState(await readListedItems(path, files, maxBytes), source, buildOptions), warnings, options.name);
 }
 
 /** An uploaded file: same parsing and limits as a file on disk. */
