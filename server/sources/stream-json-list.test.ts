@@ -143,33 +143,37 @@ describe('streamJsonList', () => {
   }
 
   // Each streamed read starts a worker (~25 ms): 800 here; 20,000 were run by hand once.
-  it('800 random edits of a small list: the same state or the same error, every time', async () => {
-    const base = `{"apiVersion":"v1","items":[${pod('p1')},\n${pod('p2', ',"labels":{"k":"v"}')},{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"RoleBinding","metadata":{"name":"rb","namespace":"a"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"edit"},"subjects":[{"kind":"User","name":"u"}]}],"kind":"List","metadata":{}}`;
-    const alphabet = '{}[],:" \n\\ax0-';
-    let s = 11;
-    const r = () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
-    let streamedOk = 0;
-    const edits = Number(process.env.STREAM_FUZZ_EDITS ?? 800);
-    for (let t = 0; t < edits; t++) {
-      let text = base;
-      for (let e = 0; e < 1 + Math.floor(r() * 3); e++) {
-        const at = Math.floor(r() * text.length);
-        const op = r();
-        const ch = alphabet[Math.floor(r() * alphabet.length)];
-        text =
-          op < 0.33
-            ? text.slice(0, at) + text.slice(at + 1)
-            : op < 0.66
-              ? text.slice(0, at) + ch + text.slice(at)
-              : text.slice(0, at) + ch + text.slice(at + 1);
+  it(
+    '800 random edits of a small list: the same state or the same error, every time',
+    async () => {
+      const base = `{"apiVersion":"v1","items":[${pod('p1')},\n${pod('p2', ',"labels":{"k":"v"}')},{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"RoleBinding","metadata":{"name":"rb","namespace":"a"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"edit"},"subjects":[{"kind":"User","name":"u"}]}],"kind":"List","metadata":{}}`;
+      const alphabet = '{}[],:" \n\\ax0-';
+      let s = 11;
+      const r = () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+      let streamedOk = 0;
+      const edits = Number(process.env.STREAM_FUZZ_EDITS ?? 800);
+      for (let t = 0; t < edits; t++) {
+        let text = base;
+        for (let e = 0; e < 1 + Math.floor(r() * 3); e++) {
+          const at = Math.floor(r() * text.length);
+          const op = r();
+          const ch = alphabet[Math.floor(r() * alphabet.length)];
+          text =
+            op < 0.33
+              ? text.slice(0, at) + text.slice(at + 1)
+              : op < 0.66
+                ? text.slice(0, at) + ch + text.slice(at)
+                : text.slice(0, at) + ch + text.slice(at + 1);
+        }
+        const path = file(text);
+        const [whole, item] = await both(path);
+        expect(item, text).toEqual(whole);
+        if ('state' in item) streamedOk++;
+        rmSync(path);
       }
-      const path = file(text);
-      const [whole, item] = await both(path);
-      expect(item, text).toEqual(whole);
-      if ('state' in item) streamedOk++;
-      rmSync(path);
-    }
-    // Some edits leave a readable list (in a string, between keys), or this only tests refusals.
-    expect(streamedOk).toBeGreaterThan(edits / 40);
-  }, 120_000);
+      // Some edits leave a readable list (in a string, between keys), or this only tests refusals.
+      expect(streamedOk).toBeGreaterThan(edits / 40);
+    },
+    Math.max(120_000, Number(process.env.STREAM_FUZZ_EDITS ?? 0) * 50),
+  );
 });

@@ -1,7 +1,7 @@
 import { formatCount } from './count-text';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { isBroadGroup } from '@/lib/analysis/context/identities';
-import { driversOf, placeAllocatedClaims } from '@/lib/analysis/node-writers/claim-placement';
+import { driversOf } from '@/lib/analysis/node-writers/claim-placement';
 import type { NodeWriterLists } from '@/lib/analysis/node-writers/node-writers';
 import { pushTo } from '@/lib/k8s/push-to';
 import { describeRef, refKey } from '@/lib/k8s/refs';
@@ -44,8 +44,7 @@ export class ReachIndex {
   ) {
     this.nodeCount = writers.nodes.length;
     for (const claim of ctx.claimWriters.allocatedClaims) for (const d of driversOf(claim)) this.claimsByDriver.set(d, (this.claimsByDriver.get(d) ?? 0) + 1);
-    for (const [node, byDriver] of placeAllocatedClaims(ctx.state))
-      for (const [d, claims] of byDriver) this.claimsByNodeDriver.set(`${node}|${d}`, claims.length);
+    for (const [node, byDriver] of ctx.claimWriters.placement) for (const [d, claims] of byDriver) this.claimsByNodeDriver.set(`${node}|${d}`, claims.length);
     const of = (s: SubjectRef) => {
       const key = refKey(s);
       let r = this.reach.get(key);

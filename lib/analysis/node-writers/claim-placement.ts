@@ -10,10 +10,18 @@ import { compareStrings } from '@/lib/k8s/refs';
 /** Claims with an allocation, per node and driver (node = the strict allocated node, else the nodes of the reserved pods). */
 export type ClaimPlacement = Map<string, Map<string, ResourceClaim[]>>;
 
+// Claims are not changed once read, and one claim's drivers are asked for by several analyses.
+const drivers = new WeakMap<ResourceClaim, readonly string[]>();
+
 /** The drivers of a claim's allocation results, sorted. */
-export function driversOf(claim: ResourceClaim): string[] {
-  const results = claim.status?.allocation?.devices?.results ?? [];
-  return [...new Set(results.map((r) => r.driver).filter((d): d is string => typeof d === 'string' && d !== ''))].sort();
+export function driversOf(claim: ResourceClaim): readonly string[] {
+  let out = drivers.get(claim);
+  if (!out) {
+    const results = claim.status?.allocation?.devices?.results ?? [];
+    out = results.length === 0 ? [] : [...new Set(results.map((r) => r.driver).filter((d): d is string => typeof d === 'string' && d !== ''))].sort();
+    drivers.set(claim, out);
+  }
+  return out;
 }
 
 /** Allocated claims sorted by namespace and name. */
@@ -28,7 +36,7 @@ interface PodLookup {
   byName: Map<string, Pod>;
 }
 
-export function placeAllocatedClaims(state: ClusterState): ClaimPlacement {
+export function placeAllocatedClaims(state: ClusterState, claims: readonly ResourceClaim[] = allocatedClaims(state)): ClaimPlacement {
   // Only claims without a strict allocated node need their pods: the lookup is built on first use.
   let pods: PodLookup | undefined;
   const lookup = (): PodLookup => {
@@ -41,7 +49,7 @@ export function placeAllocatedClaims(state: ClusterState): ClaimPlacement {
     return pods;
   };
   const out: ClaimPlacement = new Map();
-  for (const claim of allocatedClaims(state)) {
+  for (const claim of claims) {
     const drivers = driversOf(claim);
     for (const node of nodesOfClaim(claim, lookup)) {
       let byDriver = out.get(node);

@@ -76,8 +76,8 @@ export class ClaimWriterAnalysis {
 
   constructor(readonly ctx: AnalysisContext) {
     this.engine = ctx.engine;
-    this.placement = placeAllocatedClaims(ctx.state);
     this.allocatedClaims = allocatedClaims(ctx.state);
+    this.placement = placeAllocatedClaims(ctx.state, this.allocatedClaims);
     this.statusNames = resourceNamesInRules(this.engine, 'resource.k8s.io', 'resourceclaims', 'status', WRITE_VERBS);
     this.statusNamesMatter = this.statusNames.size > 0;
     this.candidates = new CandidateFinder(ctx.access);

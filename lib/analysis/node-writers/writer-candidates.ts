@@ -61,7 +61,8 @@ export const WRITE_VERBS = ['update', 'patch'] as const;
 /** Finds, and keeps per driver and namespace, the binding subjects whose grants could allow a claim status write. */
 export class CandidateFinder {
   private readonly clusterCache = new Map<string, CandidateSet>();
-  private readonly localCache = new Map<string, CandidateSet>();
+  /** By kind and driver, then namespace: asked per node, driver and namespace, so no key strings are built. */
+  private readonly localCache = new Map<CandidateKind, Map<string, Map<string, CandidateSet>>>();
   /** Whether a role could grant the write, by kind, driver and role: the same role is bound in thousands of namespaces. */
   private readonly roleGrants = new Map<string, boolean>();
 
@@ -100,8 +101,11 @@ export class CandidateFinder {
 
   /** Binding subjects of the namespace's RoleBindings whose role could grant the write. */
   local(kind: CandidateKind, ns: string, driver: string): CandidateSet {
-    const key = `${kind}|${ns}|${driver}`;
-    let set = this.localCache.get(key);
+    let byDriver = this.localCache.get(kind);
+    if (!byDriver) this.localCache.set(kind, (byDriver = new Map()));
+    let byNamespace = byDriver.get(driver);
+    if (!byNamespace) byDriver.set(driver, (byNamespace = new Map()));
+    let set = byNamespace.get(ns);
     if (!set) {
       const m = new Map<string, Candidate>();
       for (const b of this.access.bindingsByNamespace().get(ns) ?? []) {
@@ -137,7 +141,7 @@ export class CandidateFinder {
         }
       }
       set = new CandidateSet(m);
-      this.localCache.set(key, set);
+      byNamespace.set(ns, set);
     }
     return set;
   }
