@@ -3,7 +3,7 @@ import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import { loadDemo } from '@/server/sources/demo-source';
 import { buildBundle } from './build-bundle';
 import { GOLDEN_INPUTS } from './golden-inputs';
-import { canApplyBundle, whoCanApply } from './who-can-apply';
+import { canApplyBundle, engineForApplying, whoCanApply } from './who-can-apply';
 
 // Issue 16: for an approval, can the approver apply the bundle without escalate or bind, and who could.
 describe('who can apply a role bundle', () => {
@@ -28,5 +28,18 @@ describe('who can apply a role bundle', () => {
     expect(appliers.map((a) => a.subject.name)).not.toContain('alice');
     // cluster-admin holders hold every rule they would grant: no escalate or bind needed.
     expect(appliers.find((a) => a.subject.name === 'kubeadm:cluster-admins')?.withoutEscalation).toBe(true);
+  });
+
+  it('the cluster as the applier meets it: the bundle’s roles are in a new RBAC index, the node graph is the cluster’s', async () => {
+    const engine = createAuthzEngine(await loadDemo());
+    const bundle = buildBundle(GOLDEN_INPUTS['node-local-driver']);
+    const prepared = engineForApplying(engine, bundle.objects);
+    expect(prepared.nodeGraph).toBe(engine.nodeGraph);
+    expect(prepared.nodeNames).toBe(engine.nodeNames);
+    expect(prepared.rbac).not.toBe(engine.rbac);
+    const clusterRoles = bundle.objects.filter((x) => x.object.kind === 'ClusterRole');
+    expect(clusterRoles.length).toBeGreaterThan(0);
+    for (const o of clusterRoles)
+      expect([prepared.rbac.clusterRoles.has(o.object.metadata.name), engine.rbac.clusterRoles.has(o.object.metadata.name)]).toEqual([true, false]);
   });
 });

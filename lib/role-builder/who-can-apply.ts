@@ -29,12 +29,13 @@ function withoutEscalateOrBind(engine: AuthzEngine): AuthzEngine {
 /**
  * The cluster as the applier meets it: the bundle's Roles and ClusterRoles exist when its bindings
  * are created (they come first in the bundle), so a binding's escalation check can read their rules.
+ * Only the RBAC index is built again; the Node-authorizer graph and node names are the cluster's.
  */
 export function engineForApplying(engine: AuthzEngine, objects: readonly BundleObject[]): AuthzEngine {
   const roles = objects.filter((o) => o.object.kind === 'Role').map((o) => o.object as unknown as Role);
   const clusterRoles = objects.filter((o) => o.object.kind === 'ClusterRole').map((o) => o.object as unknown as ClusterRole);
   const state = { ...engine.state, roles: [...engine.state.roles, ...roles], clusterRoles: [...engine.state.clusterRoles, ...clusterRoles] };
-  return createAuthzEngine(state, { chain: engine.chain, features: engine.features });
+  return createAuthzEngine(state, { chain: engine.chain, features: engine.features, previous: engine });
 }
 
 export function canApplyBundle(
