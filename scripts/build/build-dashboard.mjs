@@ -1,7 +1,7 @@
 // Builds the dashboard for the packed package into dist/dashboard (`serve` runs it from an installed
 // package, where there is no source to build from). Run by prepack after the CLI build.
 import { spawnSync } from 'node:child_process';
-import { lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,11 +14,15 @@ export function buildDashboard() {
   const out = join(ROOT, DASHBOARD_DIST_DIR);
   rmSync(out, { recursive: true, force: true });
   const nextBin = createRequire(join(ROOT, 'package.json')).resolve('next/dist/bin/next');
+  // next build points next-env.d.ts at its distDir's types, which are not kept: put the checkout's back.
+  const nextEnv = join(ROOT, 'next-env.d.ts');
+  const nextEnvBefore = existsSync(nextEnv) ? readFileSync(nextEnv, 'utf8') : undefined;
   const built = spawnSync(process.execPath, [nextBin, 'build'], {
     cwd: ROOT,
     env: { ...process.env, DRA_POSTURE_DIST_DIR: DASHBOARD_DIST_DIR, NEXT_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  if (nextEnvBefore !== undefined) writeFileSync(nextEnv, nextEnvBefore);
   if (built.status !== 0) {
     rmSync(out, { recursive: true, force: true });
     throw new Error(`next build failed (exit ${built.status})`);
