@@ -1,5 +1,5 @@
 import type { AuthzRequest, Decision, ResourceAttributes, UserInfo } from './types';
-import { boundNodeName, nodeNameFromUsername, parseServiceAccountUsername, serviceAccountGroups } from './user-info';
+import { boundNodeName, nodeNameFromUsername, parseServiceAccountUsername, serviceAccountGroups, withAuthenticationGroup } from './user-info';
 
 export interface ImpersonationHeaders {
   user: string;
@@ -170,13 +170,7 @@ function legacyResultUser(headers: ImpersonationHeaders, groups: string[], extra
 
 /** The identity after impersonation: system:authenticated is added unless the user is anonymous. */
 function resultUser(name: string, uid: string | undefined, groups: string[], extra: Record<string, string[]>): UserInfo {
-  const g = [...groups];
-  if (name === 'system:anonymous') {
-    if (!g.includes('system:unauthenticated')) g.push('system:unauthenticated');
-  } else if (!g.includes('system:authenticated') && !g.includes('system:unauthenticated')) {
-    g.push('system:authenticated');
-  }
-  const user: UserInfo = { name, groups: g };
+  const user: UserInfo = { name, groups: withAuthenticationGroup(name, groups) };
   if (uid) user.uid = uid;
   if (Object.keys(extra).length > 0) user.extra = extra;
   return user;

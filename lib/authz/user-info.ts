@@ -58,3 +58,18 @@ export function boundNodeName(user: UserInfo): string | undefined {
   if (!values || values.length !== 1 || values[0] === '') return undefined;
   return values[0];
 }
+
+/**
+ * A user's groups as the API server completes them for an impersonated user (the same for one a
+ * question names): system:unauthenticated for system:anonymous, else system:authenticated, unless
+ * either is there already.
+ */
+export function withAuthenticationGroup(name: string, groups: readonly string[]): string[] {
+  const out = [...groups];
+  if (name === 'system:anonymous') {
+    if (!out.includes('system:unauthenticated')) out.push('system:unauthenticated');
+  } else if (!out.includes('system:authenticated') && !out.includes('system:unauthenticated')) {
+    out.push('system:authenticated');
+  }
+  return out;
+}

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { UserInfo } from '@/lib/authz/types';
 import type { ImpersonationHeaders } from '@/lib/authz/impersonation';
-import { parseServiceAccountUsername, serviceAccountGroups } from '@/lib/authz/user-info';
+import { parseServiceAccountUsername, serviceAccountGroups, withAuthenticationGroup } from '@/lib/authz/user-info';
 import { collectExtra, UsageError } from './usage-error';
 
 /**
@@ -14,15 +14,9 @@ export function userFromAsFlags(as: string | undefined, asGroups: string[] | und
     if (asGroups?.length || asExtra?.length) throw new UsageError('--as-group and --as-user-extra need --as');
     throw new UsageError('--as USER is required: a snapshot has no current user');
   }
-  const groups = [...(asGroups ?? [])];
   const sa = parseServiceAccountUsername(as);
-  if (groups.length === 0 && sa) groups.push(...serviceAccountGroups(sa.namespace));
-  if (as === 'system:anonymous') {
-    if (!groups.includes('system:unauthenticated')) groups.push('system:unauthenticated');
-  } else if (!groups.includes('system:authenticated') && !groups.includes('system:unauthenticated')) {
-    groups.push('system:authenticated');
-  }
-  const user: UserInfo = { name: as, groups };
+  const given = asGroups ?? [];
+  const user: UserInfo = { name: as, groups: withAuthenticationGroup(as, given.length === 0 && sa ? serviceAccountGroups(sa.namespace) : given) };
   const extra = collectExtra('--as-user-extra', asExtra);
   if (extra) user.extra = extra;
   return user;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { CanIResponse, WhoCanResponse } from '@/lib/api/dto';
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
 import type { NonResourceAttributes, ResourceAttributes, UserInfo } from '@/lib/authz/types';
-import { NODE_NAME_EXTRA, nodeNameFromUsername, parseServiceAccountUsername, serviceAccountGroups } from '@/lib/authz/user-info';
+import { NODE_NAME_EXTRA, nodeNameFromUsername, parseServiceAccountUsername, serviceAccountGroups, withAuthenticationGroup } from '@/lib/authz/user-info';
 import { resolveResourceType } from '@/lib/k8s/resource-types';
 import { getAnalysis } from './get-report';
 
@@ -97,10 +97,7 @@ export function userFor(name: string, groups: readonly string[], node: string): 
   const sa = parseServiceAccountUsername(name);
   if (sa) for (const g of serviceAccountGroups(sa.namespace)) if (!all.includes(g)) all.push(g);
   if (nodeNameFromUsername(name) !== undefined && !all.includes('system:nodes')) all.push('system:nodes');
-  if (name === 'system:anonymous') {
-    if (!all.includes('system:unauthenticated')) all.push('system:unauthenticated');
-  } else if (!all.includes('system:authenticated')) all.push('system:authenticated');
-  const user: UserInfo = { name, groups: all };
+  const user: UserInfo = { name, groups: withAuthenticationGroup(name, all) };
   if (node && sa) user.extra = { [NODE_NAME_EXTRA]: [node] };
   return user;
 }
