@@ -17,6 +17,7 @@ import { RBAC_KINDS } from '../../lib/authz/kinds-for-question';
 import { createAuthzEngine } from '../../lib/authz/authz-engine';
 import { readStaticKubeconfig } from '../../server/kube/static-kubeconfig';
 import { LiveCluster } from '../../server/sources/live-cluster';
+import { LiveAnalysis } from '../../server/services/live-analysis';
 import { startControlPlane, type ControlPlane } from '../kube/control-plane';
 import { startFaultProxy, type FaultProxy, type ProxyLogEntry } from '../kube/fault-proxy';
 import { readManifests, seedObjects } from '../kube/seed-manifests';
@@ -571,6 +572,103 @@ describe('live source against the real kube-apiserver', () => {
       rule.remove();
     }
   }, 120_000);
+
+  it('the dashboard’s live analysis, after 40 random changes on the server, converges to an analysis of a fresh read (issue 14)', async () => {
+    const lc = new LiveCluster({ kubeconfig: cp.kubeconfigPath, probeIntervalMs: 1000 });
+    await lc.start();
+    const analysis = new LiveAnalysis(lc);
+    try {
+      const first = await analysis.current();
+      const nodes = first.state.nodes.map((n) => n.metadata.name);
+      const RBAC = 'rbac.authorization.k8s.io';
+      await createAll([
+        {
+          path: `/apis/${RBAC}/v1/clusterroles`,
+          body: {
+            apiVersion: `${RBAC}/v1`,
+            kind: 'ClusterRole',
+            metadata: { name: 'lt-claim-status' },
+            rules: [{ apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'], verbs: ['update'] }],
+          },
+        },
+      ]);
+      let seed = 5;
+      const r = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+      const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
+      const pods: string[] = [];
+      const bindings: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const op = r();
+        const namespace = pick(['tenant-a', 'tenant-b', 'tenant-c']);
+        if (op < 0.4) {
+          const name = `lt-pod-${i}`;
+          const res = await cp.request('admin', `/api/v1/namespaces/${namespace}/pods`, {
+            method: 'POST',
+            body: {
+              apiVersion: 'v1',
+              kind: 'Pod',
+              metadata: { name },
+              spec: {
+                nodeName: pick(nodes),
+                serviceAccountName: 'default',
+                containers: [{ name: 'c', image: 'registry.example/app:1', resources: { requests: { cpu: '10m', memory: '16Mi' } } }],
+              },
+            },
+          });
+          expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(201);
+          pods.push(`${namespace}/${name}`);
+        } else if (op < 0.7) {
+          const name = `lt-rb-${i}`;
+          const res = await cp.request('admin', `/apis/${RBAC}/v1/namespaces/${namespace}/rolebindings`, {
+            method: 'POST',
+            body: {
+              apiVersion: `${RBAC}/v1`,
+              kind: 'RoleBinding',
+              metadata: { name },
+              roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'lt-claim-status' },
+              subjects: [{ kind: 'ServiceAccount', name: `lt-sa-${i}`, namespace }],
+            },
+          });
+          expect(res.status).toBe(201);
+          bindings.push(`${namespace}/${name}`);
+        } else if (op < 0.85 && pods.length > 0) {
+          const [podNs, name] = pods.splice(Math.floor(r() * pods.length), 1)[0].split('/');
+          expect((await cp.request('admin', `/api/v1/namespaces/${podNs}/pods/${name}?gracePeriodSeconds=0`, { method: 'DELETE' })).status).toBe(200);
+        } else if (bindings.length > 0) {
+          const [bNs, name] = bindings.splice(Math.floor(r() * bindings.length), 1)[0].split('/');
+          expect((await cp.request('admin', `/apis/${RBAC}/v1/namespaces/${bNs}/rolebindings/${name}`, { method: 'DELETE' })).status).toBe(200);
+        }
+        if (i % 8 === 0) await sleep(150);
+      }
+      // The watches and the analysis trail the server a little: they must reach the same report.
+      const withoutSource = (report: object) => JSON.stringify({ ...report, source: undefined });
+      let last = { served: '', fresh: '' };
+      await until(
+        'the live analysis to equal a fresh read’s',
+        20_000,
+        async () => {
+          const fresh = buildReport((await direct()).state);
+          const served = (await analysis.current()).build.report;
+          last = { served: withoutSource(served), fresh: withoutSource(fresh) };
+          return last.served === last.fresh;
+        },
+        300,
+        () => ({ servedLength: last.served.length, freshLength: last.fresh.length }),
+      );
+      expect(analysis.runs).toBeGreaterThan(1);
+      const finalReport = (await analysis.current()).build.report;
+      // The bindings left make DRA006 findings: the changes reached the report.
+      for (const b of bindings) {
+        const [bNs, name] = b.split('/');
+        const sa = `lt-sa-${name.slice('lt-rb-'.length)}`;
+        expect(finalReport.findings.some((f) => f.subjects.some((x) => x.kind === 'ServiceAccount' && x.name === sa && x.namespace === bNs))).toBe(true);
+      }
+      expect(bindings.length).toBeGreaterThan(0);
+    } finally {
+      analysis.stop();
+      lc.stop();
+    }
+  }, 90_000);
 
   it('watch 410 at start and in-stream: exactly one relist per 410, converges, bookmarks requested (R4)', async () => {
     await createAll([ns('lt-watch')]);
