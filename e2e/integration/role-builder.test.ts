@@ -242,16 +242,18 @@ describe('node-bound tokens on the real API server', () => {
     const schedToken = plain.body.status.token as string;
     const pluginToken = await nodeBoundToken(plugin.namespace, plugin.name, own);
     const engine = createAuthzEngine(after);
-    const base = '/apis/resource.k8s.io/v1/namespaces/tenant-a/resourceclaims';
+    // tenant-c counts no claims in its quota: tenant-a allows 8 and already holds the demo's 6 and
+    // the 2 of the test above, so a 9th passed only while the quota controller had not counted them.
+    const base = '/apis/resource.k8s.io/v1/namespaces/tenant-c/resourceclaims';
     // Quota admission refuses a create while a ResourceQuota's usage is not yet computed ("status
     // unknown for quota"): under load the quota controller can be late, so wait for it.
-    await waitForQuotaStatus('tenant-a');
+    await waitForQuotaStatus('tenant-c');
     const created = await cp.request('admin', base, {
       method: 'POST',
       body: {
         apiVersion: 'resource.k8s.io/v1',
         kind: 'ResourceClaim',
-        metadata: { name: 'rb-pending', namespace: 'tenant-a' },
+        metadata: { name: 'rb-pending', namespace: 'tenant-c' },
         spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } },
       },
     });
