@@ -85,28 +85,37 @@ export async function collectLiveCluster(
   // A question asked in a few namespaces reads their Roles and RoleBindings alone (a RoleBinding
   // grants nothing outside its namespace); beyond a few, one cluster-wide list is fewer requests.
   const scoped = options.rbacNamespaces && options.rbacNamespaces.size <= MAX_SCOPED_NAMESPACES ? [...options.rbacNamespaces] : undefined;
-  const listIn = async (kind: KindDescriptor, version: string, namespaces: string[]) => {
+  /** Lists a namespaced kind in each of `namespaces`; the namespaces it could read (RBAC may forbid some). */
+  const listIn = async (kind: KindDescriptor, version: string, namespaces: string[]): Promise<string[]> => {
     const results = await Promise.all(
       namespaces.map(async (ns) => {
         try {
           return await listKind(http, kind, version, ns);
         } catch (e) {
           if ((e as KubeError).code !== 'forbidden') throw e;
-          warnings.push(`cannot list ${resourceLabel(kind)} in namespace ${ns}: forbidden by RBAC; results that depend on them are incomplete`);
           return undefined;
         }
       }),
     );
     // In the namespaces' order, whichever answered first, so the state is the same each time.
-    for (const r of results) {
-      if (!r) continue;
+    const read: string[] = [];
+    results.forEach((r, i) => {
+      if (!r) return;
       listCalls += r.listCalls;
       addPages(r.pages, kind, version);
-    }
+      read.push(namespaces[i]);
+    });
+    return read;
   };
 
   const listOne = async ({ kind, version }: { kind: KindDescriptor; version: string }) => {
-    if (scoped && NAMESPACED_RBAC_KINDS.has(kind.kind)) return listIn(kind, version, scoped);
+    if (scoped && NAMESPACED_RBAC_KINDS.has(kind.kind)) {
+      const read = await listIn(kind, version, scoped);
+      for (const ns of scoped)
+        if (!read.includes(ns))
+          warnings.push(`cannot list ${resourceLabel(kind)} in namespace ${ns}: forbidden by RBAC; results that depend on them are incomplete`);
+      return;
+    }
     try {
       const r = await listKind(http, kind, version);
       listCalls += r.listCalls;
@@ -120,17 +129,7 @@ export async function collectLiveCluster(
         warnings.push(forbiddenWarning(kind));
         return;
       }
-      const readIn: string[] = [];
-      for (const ns of fallbackNamespaces) {
-        try {
-          const r = await listKind(http, kind, version, ns);
-          listCalls += r.listCalls;
-          addPages(r.pages, kind, version);
-          readIn.push(ns);
-        } catch (inner) {
-          if ((inner as KubeError).code !== 'forbidden') throw inner;
-        }
-      }
+      const readIn = await listIn(kind, version, fallbackNamespaces);
       perNamespace.set(kind.kind, readIn);
       warnings.push(
         readIn.length > 0

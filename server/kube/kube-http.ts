@@ -32,13 +32,11 @@ export class KubeHttp {
   private readonly opts: Options;
   private inFlight = 0;
   private readonly waiting: (() => void)[] = [];
-  private readonly server: string;
 
   constructor(
     private readonly access: KubeAccess,
     options: KubeHttpOptions = {},
   ) {
-    this.server = access.server;
     this.opts = {
       maxInFlight: options.maxInFlight ?? 4,
       timeoutMs: options.timeoutMs ?? 15_000,
@@ -107,8 +105,9 @@ export class KubeHttp {
   }
 
   private async requestOptions(method: string, path: string): Promise<https.RequestOptions> {
-    const url = new URL(path, this.server.endsWith('/') ? this.server : `${this.server}/`);
-    const base = new URL(this.server);
+    const server = this.access.server;
+    const url = new URL(path, server.endsWith('/') ? server : `${server}/`);
+    const base = new URL(server);
     // Keep any path prefix of the server URL (e.g. a proxy mount point).
     const fullPath = `${base.pathname.replace(/\/$/, '')}${path}`;
     const opts: https.RequestOptions = {
