@@ -12,6 +12,7 @@ import type { CommandIO } from '@/server/cli/command-io';
 import { makeBundle, writeBundleFile } from '@/server/compliance/write-bundle';
 import { LARGE, nodeName, ns, saName } from './generate-cluster';
 import { createRandom } from './prng';
+import { percentile } from './stats';
 
 const [phase, path] = process.argv.slice(2);
 const MAX_BYTES = 4 * 1024 * 1024 * 1024;
@@ -66,10 +67,6 @@ function randomRequest(rnd: ReturnType<typeof createRandom>): AuthzRequest {
   return { user: { name: `user-${rnd.int(5000)}`, groups: ['system:authenticated'] }, resource };
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
 async function main() {
   if (phase === 'parse') {
     const text = readFileSync(path, 'utf8');
@@ -110,7 +107,6 @@ async function main() {
       subjects += engine.whoCan(q).length;
       who.push(performance.now() - s);
     }
-    who.sort((a, b) => a - b);
     console.log(
       JSON.stringify({
         loadMs: t1 - t0,

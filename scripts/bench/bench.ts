@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { LARGE } from './generate-cluster';
 import { largeClusterFile } from './large-cluster-file';
 import { cliBench } from './cli-bench';
+import { median } from './stats';
 
 const here = dirname(fileURLToPath(import.meta.url));
 let file = '';
@@ -38,7 +39,6 @@ async function main() {
   // The machine is shared and noisy: the baseline and the load run in alternating fresh processes, so a
   // slow spell hits both, and the median of five pairs counts (ratios are taken pair by pair).
   const RUNS = 5;
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const parses: Record<string, number>[] = [];
   const engines: Record<string, number>[] = [];
   for (let i = 0; i < RUNS; i++) {

@@ -11,6 +11,7 @@ import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/ui/chromium';
 import { freePorts } from '../../e2e/kube/control-plane';
 import { largeClusterFile } from './large-cluster-file';
+import { median } from './stats';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const RUNS = 3;
@@ -33,8 +34,6 @@ async function waitForHealth(url: string, server: ChildProcess): Promise<void> {
 
 /** Milliseconds from the page's navigation start to now, read in the page. */
 const sinceNavigation = (page: Page) => page.evaluate(() => performance.now());
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
   const file = await largeClusterFile();

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { startControlPlane } from '../../e2e/kube/control-plane';
 import { buildCli } from '../build/build-cli.mjs';
 import { postObjects } from './post-objects';
+import { median } from './stats';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = join(root, 'bin', 'dra-posture.mjs');
@@ -21,10 +22,6 @@ function timeProcess(args: string[], node: string[] = []): { ms: number; stdout:
   const ms = performance.now() - t;
   if (r.status !== 0) throw new Error(`${args.join(' ')}: exit ${r.status}: ${r.stderr.slice(0, 500)}`);
   return { ms, stdout: r.stdout, status: r.status };
-}
-
-function median(xs: number[]): number {
-  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 }
 
 function medianOf5(args: string[], node: string[] = []): number {

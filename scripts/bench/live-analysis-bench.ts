@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ControlPlane } from '../../e2e/kube/control-plane';
 import { freePorts } from '../../e2e/kube/control-plane';
+import { percentile } from './stats';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const RBAC = 'rbac.authorization.k8s.io';
@@ -19,11 +20,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 interface ReportShape {
   findings: { subjects: { kind: string; name: string; namespace?: string }[] }[];
   nodes: { name: string }[];
-}
-
-function percentile(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 }
 
 const ticks = Number(process.env.CLK_TCK ?? 100);
