@@ -14,40 +14,51 @@ const compareServiceAccounts = (a: ServiceAccountName, b: ServiceAccountName) =>
 
 export class PodIndex {
   private readonly accountsByNode = new Map<string, ServiceAccountName[]>();
-  private readonly nodesByAccount = new Map<string, string[]>();
+  /** namespace → name → the account: nested, so that no key string is built per pod (200,000 on a large cluster). */
+  private readonly accounts = new Map<string, Map<string, ServiceAccountName>>();
+  private readonly nodesByAccount = new Map<ServiceAccountName, Set<string>>();
+  private readonly sortedNodes = new Map<ServiceAccountName, string[]>();
   /** Service accounts with at least one scheduled pod, sorted by namespace and name. */
   readonly scheduledServiceAccounts: ServiceAccountName[];
 
   constructor(pods: readonly Pod[]) {
-    const byNode = new Map<string, Map<string, ServiceAccountName>>();
-    const byAccount = new Map<string, Set<string>>();
-    const accounts = new Map<string, ServiceAccountName>();
+    // One object per account, shared by every node it runs on (callers may key maps by it).
+    const byNode = new Map<string, Set<ServiceAccountName>>();
+    const all: ServiceAccountName[] = [];
     for (const pod of pods) {
       const node = pod.spec?.nodeName;
       if (!node) continue;
       const namespace = pod.metadata.namespace ?? '';
       const name = podServiceAccount(pod);
-      const key = `${namespace}/${name}`;
-      let onNode = byNode.get(node);
-      if (!onNode) byNode.set(node, (onNode = new Map()));
-      if (!onNode.has(key)) onNode.set(key, { namespace, name });
-      let nodes = byAccount.get(key);
-      if (!nodes) byAccount.set(key, (nodes = new Set()));
+      let inNamespace = this.accounts.get(namespace);
+      if (!inNamespace) this.accounts.set(namespace, (inNamespace = new Map()));
+      let account = inNamespace.get(name);
+      let nodes: Set<string>;
+      if (!account) {
+        inNamespace.set(name, (account = { namespace, name }));
+        this.nodesByAccount.set(account, (nodes = new Set()));
+        all.push(account);
+      } else nodes = this.nodesByAccount.get(account)!;
       nodes.add(node);
-      if (!accounts.has(key)) accounts.set(key, { namespace, name });
+      let onNode = byNode.get(node);
+      if (!onNode) byNode.set(node, (onNode = new Set()));
+      onNode.add(account);
     }
-    for (const [node, onNode] of byNode) this.accountsByNode.set(node, [...onNode.values()].sort(compareServiceAccounts));
-    for (const [key, nodes] of byAccount) this.nodesByAccount.set(key, [...nodes].sort());
-    this.scheduledServiceAccounts = [...accounts.values()].sort(compareServiceAccounts);
+    for (const [node, onNode] of byNode) this.accountsByNode.set(node, [...onNode].sort(compareServiceAccounts));
+    this.scheduledServiceAccounts = all.sort(compareServiceAccounts);
   }
 
-  /** Service accounts of the pods running on a node, sorted. */
+  /** Service accounts of the pods running on a node, sorted; the same object for an account on every node. */
   serviceAccountsOnNode(node: string): readonly ServiceAccountName[] {
     return this.accountsByNode.get(node) ?? [];
   }
 
   /** Nodes where pods of this service account run, sorted. */
   nodesOfServiceAccount(namespace: string, name: string): readonly string[] {
-    return this.nodesByAccount.get(`${namespace}/${name}`) ?? [];
+    const account = this.accounts.get(namespace)?.get(name);
+    if (!account) return [];
+    let nodes = this.sortedNodes.get(account);
+    if (!nodes) this.sortedNodes.set(account, (nodes = [...this.nodesByAccount.get(account)!].sort()));
+    return nodes;
   }
 }

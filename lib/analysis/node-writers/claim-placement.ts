@@ -32,26 +32,40 @@ export function allocatedClaims(state: ClusterState): ResourceClaim[] {
 }
 
 interface PodLookup {
-  byUid: Map<string, Pod>;
-  byName: Map<string, Pod>;
+  byUid(uid: string): Pod | undefined;
+  byName(namespace: string, name: string): Pod | undefined;
 }
 
 export function placeAllocatedClaims(state: ClusterState, claims: readonly ResourceClaim[] = allocatedClaims(state)): ClaimPlacement {
-  // Only claims without a strict allocated node need their pods: the lookup is built on first use.
-  let pods: PodLookup | undefined;
-  const lookup = (): PodLookup => {
-    if (pods) return pods;
-    pods = { byUid: new Map(), byName: new Map() };
-    for (const p of state.pods) {
-      if (p.metadata.uid) pods.byUid.set(p.metadata.uid, p);
-      pods.byName.set(`${p.metadata.namespace ?? ''}/${p.metadata.name}`, p);
-    }
-    return pods;
+  // Only claims without a strict allocated node need their pods, and references without a uid (or
+  // with one no pod has) their names: each lookup is built on first use.
+  let uids: Map<string, Pod> | undefined;
+  let names: Map<string, Map<string, Pod>> | undefined;
+  const pods: PodLookup = {
+    byUid(uid) {
+      if (!uids) {
+        uids = new Map();
+        for (const p of state.pods) if (p.metadata.uid) uids.set(p.metadata.uid, p);
+      }
+      return uids.get(uid);
+    },
+    byName(namespace, name) {
+      if (!names) {
+        names = new Map();
+        for (const p of state.pods) {
+          const ns = p.metadata.namespace ?? '';
+          let inNs = names.get(ns);
+          if (!inNs) names.set(ns, (inNs = new Map()));
+          inNs.set(p.metadata.name, p);
+        }
+      }
+      return names.get(namespace)?.get(name);
+    },
   };
   const out: ClaimPlacement = new Map();
   for (const claim of claims) {
     const drivers = driversOf(claim);
-    for (const node of nodesOfClaim(claim, lookup)) {
+    for (const node of nodesOfClaim(claim, pods)) {
       let byDriver = out.get(node);
       if (!byDriver) out.set(node, (byDriver = new Map()));
       for (const driver of drivers) {
@@ -64,15 +78,14 @@ export function placeAllocatedClaims(state: ClusterState, claims: readonly Resou
   return out;
 }
 
-function nodesOfClaim(claim: ResourceClaim, lookup: () => PodLookup): string[] {
+function nodesOfClaim(claim: ResourceClaim, pods: PodLookup): string[] {
   const strict = allocatedNodeName(claim);
   if (strict !== undefined) return [strict];
-  const { byUid: podsByUid, byName: podsByName } = lookup();
   const ns = claim.metadata.namespace ?? '';
   const nodes = new Set<string>();
   for (const ref of claim.status?.reservedFor ?? []) {
     if (ref.resource !== 'pods' || (ref.apiGroup ?? '') !== '') continue;
-    const pod = (ref.uid ? podsByUid.get(ref.uid) : undefined) ?? podsByName.get(`${ns}/${ref.name}`);
+    const pod = (ref.uid ? pods.byUid(ref.uid) : undefined) ?? pods.byName(ns, ref.name);
     if (pod && (pod.metadata.namespace ?? '') === ns && pod.spec?.nodeName) nodes.add(pod.spec.nodeName);
   }
   return [...nodes].sort();

@@ -21,6 +21,7 @@ import { compareStrings, compareSubjects, refKey } from '@/lib/k8s/refs';
 const MODE_ORDER: Record<ClaimStatusWriter['mode'], number> = { 'associated-node': 0, 'arbitrary-node': 1 };
 
 import { allocatedClaims, placeAllocatedClaims, type ClaimPlacement } from './claim-placement';
+import type { ServiceAccountName } from '@/lib/analysis/context/pod-index';
 import { candidate, CandidateFinder, WRITE_VERBS, type Candidate, type CandidateKind } from './writer-candidates';
 
 /**
@@ -35,7 +36,14 @@ interface ClaimStatusWriterMap {
   drivers: Map<string, string[]>;
 }
 
+interface NodeAccount {
+  sa: ServiceAccountName;
+  c: Candidate;
+}
+
 export type WriteDecision = { mode?: ClaimStatusWriter['mode']; via: Evidence[] };
+
+const NO_WRITERS: readonly { subject: SubjectRef; via: Evidence[] }[] = Object.freeze([]);
 
 const LEGACY_NOTE: Evidence = {
   type: 'note',
@@ -53,10 +61,8 @@ export class ClaimWriterAnalysis {
   readonly placement: ClaimPlacement;
   /** Every claim with an allocation, placed on a node or not. */
   readonly allocatedClaims: ResourceClaim[];
-  private readonly saCandidates = new Map<string, Candidate>();
-  /** Per node: its pods' service accounts as candidates; per node and driver: those a cluster-wide grant applies to. */
-  private readonly onNode = new Map<string, { sa: { namespace: string; name: string }; c: Candidate }[]>();
-  private readonly clusterHitsOnNode = new Map<string, { sa: { namespace: string; name: string }; c: Candidate }[]>();
+  /** By the pod index's account object (one per service account). */
+  private readonly saCandidates = new Map<ServiceAccountName, Candidate>();
   /** Names listed in resourceNames of rules on resourceclaims/status: only these claim names can change a decision. */
   private readonly statusNames: Set<string>;
   private readonly statusNamesMatter: boolean;
@@ -71,8 +77,6 @@ export class ClaimWriterAnalysis {
   /** Per driver, the ClusterRoleBinding candidates that do not write it everywhere. */
   private readonly everywhereRest = new Map<string, Candidate[]>();
   private readonly namespaceWritersCache = new Map<string, { subject: SubjectRef; via: Evidence[] }[]>();
-  /** boundIn per driver and namespace (a namespace's claims sit on many nodes). */
-  private readonly boundInCache = new Map<string, Candidate[]>();
 
   constructor(readonly ctx: AnalysisContext) {
     this.engine = ctx.engine;
@@ -95,7 +99,10 @@ export class ClaimWriterAnalysis {
       const byDriver = this.placement.get(node)!;
       const names = [...byDriver.keys()].sort();
       drivers.set(node, names);
-      for (const driver of names) this.collect(node, driver, byDriver.get(driver)!, writers);
+      // The node's service accounts as candidates: worked out once per node, when a driver needs them.
+      let accounts: NodeAccount[] | undefined;
+      const onNode = () => (accounts ??= this.accountsOn(node));
+      for (const driver of names) this.collect(node, driver, byDriver.get(driver)!, writers, onNode);
       // A subject that may write any node's claims needs no associated-node entry beside it.
       const arbitrary = (w: ClaimStatusWriter) => writerKey(w.driver, 'arbitrary-node', w.subject);
       const list = [...writers.values()].filter((w) => w.mode === 'arbitrary-node' || (!writers.has(arbitrary(w)) && !this.everywhere.has(arbitrary(w))));
@@ -128,7 +135,7 @@ export class ClaimWriterAnalysis {
   }
 
   /** Writers of the status.devices entries of `driver` in `claims` (all placed on `node`). */
-  private collect(node: string, driver: string, claims: ResourceClaim[], writers: Map<string, ClaimStatusWriter>): void {
+  private collect(node: string, driver: string, claims: ResourceClaim[], writers: Map<string, ClaimStatusWriter>, onNode: () => NodeAccount[]): void {
     const mode: ClaimStatusWriter['mode'] = 'arbitrary-node';
     const kind: CandidateKind = this.granular ? 'arbitrary' : 'legacy-status';
     const add = (subject: SubjectRef, m: ClaimStatusWriter['mode'], via: Evidence[]) => {
@@ -146,9 +153,20 @@ export class ClaimWriterAnalysis {
       if (!list) byNs.set(ns, (list = []));
       list.push(claim);
     }
+    // associated-node: the node's accounts a cluster-wide grant applies to are found once per driver,
+    // those a namespace's RoleBindings add once per namespace with claims here.
+    const cluster = this.candidates.cluster('associated', driver);
+    let clusterHits: NodeAccount[] | undefined;
     for (const [ns, inNs] of byNs) {
       for (const w of this.namespaceWriters(kind, driver, ns, perNamespace, inNs)) add(w.subject, mode, w.via);
-      if (this.granular) this.collectAssociated(node, driver, ns, inNs, writers);
+      if (!this.granular) continue;
+      const local = this.candidates.local('associated', ns, driver);
+      if (cluster.size === 0 && local.size === 0) continue;
+      const strict = inNs.filter((c) => allocatedNodeName(c) === node);
+      if (strict.length === 0) continue;
+      clusterHits ??= cluster.size === 0 ? [] : onNode().filter((x) => cluster.appliesTo(x.c.user));
+      const here = local.size === 0 ? clusterHits : onNode().filter((x) => cluster.appliesTo(x.c.user) || local.appliesTo(x.c.user));
+      this.collectAssociated(node, driver, strict, here, writers);
     }
   }
 
@@ -165,21 +183,29 @@ export class ClaimWriterAnalysis {
     ns: string,
     perNamespace: Candidate[],
     claims: ResourceClaim[],
-  ): { subject: SubjectRef; via: Evidence[] }[] {
-    const samples = new Map<string, ResourceClaim>();
-    for (const claim of claims) {
-      const name = this.listedName(claim);
-      if (!samples.has(name)) samples.set(name, claim);
+  ): readonly { subject: SubjectRef; via: Evidence[] }[] {
+    // Without resourceNames on any status rule every claim is decided alike: the first is the sample.
+    let samples: [string, ResourceClaim][] = [['', claims[0]]];
+    if (this.statusNamesMatter) {
+      const byName = new Map<string, ResourceClaim>();
+      for (const claim of claims) {
+        const name = this.listedName(claim);
+        if (!byName.has(name)) byName.set(name, claim);
+      }
+      samples = [...byName];
     }
-    const cacheKey = `${driver}|${ns}|${[...samples.keys()].join('\u0000')}`;
+    const cacheKey = `${driver}|${ns}|${samples.map(([name]) => name).join('\u0000')}`;
     let out = this.namespaceWritersCache.get(cacheKey);
     if (out) return out;
+    // Every cluster-wide candidate is worth asking only when one of these claims has a listed name.
+    const listed = samples.length > 1 || samples[0][0] !== '';
+    const cluster = listed ? perNamespace : this.boundIn(driver, perNamespace, ns);
+    const local = this.candidates.local(kind, ns, driver).list;
+    // Most namespaces of a large cluster bind no candidate: nothing to ask, and nothing worth keeping.
+    if (local.length === 0 && cluster.length === 0) return NO_WRITERS;
     out = [];
     const seen = new Set<string>();
-    // Every cluster-wide candidate is worth asking only when one of these claims has a listed name.
-    const listed = samples.size > 1 || !samples.has('');
-    const cluster = listed ? perNamespace : this.boundIn(driver, perNamespace, ns);
-    for (const c of [...this.candidates.local(kind, ns, driver).list, ...cluster]) {
+    for (const c of [...local, ...cluster]) {
       const key = `${driver}|arbitrary-node|${c.key}`;
       if (seen.has(key) || this.everywhere.has(key)) continue;
       // Without a RoleBinding here, only a claim name listed in some rule can change the
@@ -206,13 +232,6 @@ export class ClaimWriterAnalysis {
    * the namespace's bindings rather than by testing every candidate in every namespace.
    */
   private boundIn(driver: string, candidates: Candidate[], ns: string): Candidate[] {
-    const cacheKey = `${driver}|${ns}`;
-    let cached = this.boundInCache.get(cacheKey);
-    if (!cached) this.boundInCache.set(cacheKey, (cached = this.computeBoundIn(driver, candidates, ns)));
-    return cached;
-  }
-
-  private computeBoundIn(driver: string, candidates: Candidate[], ns: string): Candidate[] {
     const idx = this.engine.rbac.namespaceBindings.get(ns);
     if (!idx || candidates.length === 0) return [];
     let lookup = this.candidateLookup.get(driver);
@@ -231,29 +250,17 @@ export class ClaimWriterAnalysis {
     return [...out];
   }
 
-  /** associated-node: service accounts with pods on `node`, for claims whose strict allocated node is `node`. */
-  private collectAssociated(node: string, driver: string, ns: string, claims: ResourceClaim[], writers: Map<string, ClaimStatusWriter>): void {
-    const strict = claims.filter((c) => allocatedNodeName(c) === node);
-    if (strict.length === 0) return;
-    const cluster = this.candidates.cluster('associated', driver);
-    const local = this.candidates.local('associated', ns, driver);
-    if (cluster.size === 0 && local.size === 0) return;
-    // Called once per namespace with claims on the node: the node's service accounts, and which of
-    // them a cluster-wide grant covers, are worked out once per node (and driver), not each time.
-    let onNode = this.onNode.get(node);
-    if (!onNode) {
-      onNode = this.ctx.podIndex.serviceAccountsOnNode(node).map((sa) => {
-        const saKey = `${sa.namespace}/${sa.name}`;
-        let c = this.saCandidates.get(saKey);
-        if (!c) this.saCandidates.set(saKey, (c = candidate({ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace })));
-        return { sa, c };
-      });
-      this.onNode.set(node, onNode);
-    }
-    const hitsKey = `${node}|${driver}`;
-    let clusterHits = this.clusterHitsOnNode.get(hitsKey);
-    if (!clusterHits) this.clusterHitsOnNode.set(hitsKey, (clusterHits = cluster.size === 0 ? [] : onNode.filter((x) => cluster.appliesTo(x.c.user))));
-    const here = local.size === 0 ? clusterHits : onNode.filter((x) => cluster.appliesTo(x.c.user) || local.appliesTo(x.c.user));
+  /** The service accounts of the pods on `node`, as candidates (one per account, shared by every node). */
+  private accountsOn(node: string): NodeAccount[] {
+    return this.ctx.podIndex.serviceAccountsOnNode(node).map((sa) => {
+      let c = this.saCandidates.get(sa);
+      if (!c) this.saCandidates.set(sa, (c = candidate({ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace })));
+      return { sa, c };
+    });
+  }
+
+  /** associated-node: which of `here`, service accounts with pods on `node`, write `strict`, claims whose strict allocated node is `node`. */
+  private collectAssociated(node: string, driver: string, strict: ResourceClaim[], here: NodeAccount[], writers: Map<string, ClaimStatusWriter>): void {
     for (const { sa, c } of here) {
       const subject = c.subject;
       if (writers.has(`${driver}|associated-node|${c.key}`)) continue;

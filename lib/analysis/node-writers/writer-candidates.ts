@@ -55,6 +55,8 @@ export class CandidateSet {
   }
 }
 
+const NO_CANDIDATES = new CandidateSet(new Map());
+
 /** The verbs of a status write. */
 export const WRITE_VERBS = ['update', 'patch'] as const;
 
@@ -63,8 +65,8 @@ export class CandidateFinder {
   private readonly clusterCache = new Map<string, CandidateSet>();
   /** By kind and driver, then namespace: asked per node, driver and namespace, so no key strings are built. */
   private readonly localCache = new Map<CandidateKind, Map<string, Map<string, CandidateSet>>>();
-  /** Whether a role could grant the write, by kind, driver and role: the same role is bound in thousands of namespaces. */
-  private readonly roleGrants = new Map<string, boolean>();
+  /** Whether a role could grant the write, by kind and driver, then role: the same role is bound in thousands of namespaces. */
+  private readonly roleGrants = new Map<string, Map<string, boolean>>();
 
   constructor(private readonly access: AccessIndex) {}
 
@@ -108,11 +110,13 @@ export class CandidateFinder {
     let set = byNamespace.get(ns);
     if (!set) {
       const m = new Map<string, Candidate>();
+      const grantsKey = `${kind}|${driver}`;
+      let roleGrants = this.roleGrants.get(grantsKey);
+      if (!roleGrants) this.roleGrants.set(grantsKey, (roleGrants = new Map()));
       for (const b of this.access.bindingsByNamespace().get(ns) ?? []) {
         if (!b.role) continue;
         // Rules carry no namespace, so the answer holds for the role wherever it is bound.
-        const grantKey = `${kind}|${driver}|${b.role.key}`;
-        let matches = this.roleGrants.get(grantKey);
+        let matches = roleGrants.get(b.role.key);
         if (matches === undefined) {
           matches = b.role.rules.some(({ rule }) =>
             WRITE_VERBS.some((verb) =>
@@ -131,7 +135,7 @@ export class CandidateFinder {
                   }),
             ),
           );
-          this.roleGrants.set(grantKey, matches);
+          roleGrants.set(b.role.key, matches);
         }
         if (!matches) continue;
         for (const s of b.subjects) {
@@ -140,7 +144,8 @@ export class CandidateFinder {
           m.set(c.key, c);
         }
       }
-      set = new CandidateSet(m);
+      // Most namespaces have none: they share one empty set.
+      set = m.size === 0 ? NO_CANDIDATES : new CandidateSet(m);
       byNamespace.set(ns, set);
     }
     return set;
