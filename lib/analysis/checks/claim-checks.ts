@@ -3,6 +3,7 @@ import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { Evidence } from '@/lib/analysis/types';
 import { type AccessQuestion } from '@/lib/analysis/context/access';
 import { isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
+import { Q } from '@/lib/analysis/context/questions';
 import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
 import { grantObjects, grantsEvidence, list } from './check-helpers';
@@ -148,18 +149,18 @@ export const claim003: Check = {
   id: 'CLAIM003',
   run(ctx) {
     const out: FindingDraft[] = [];
-    const creators = [
-      ...ctx.access.whoCan({ verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaims', scope: 'namespaced', names: [''] }),
-      ...ctx.access.whoCan({ verbs: ['create'], group: 'resource.k8s.io', resource: 'resourceclaimtemplates', scope: 'namespaced', names: [''] }),
-    ];
     for (const ns of candidateNamespaces(ctx)) {
+      // Creators asked in this namespace only: the whole cluster's answer is tens of thousands of entries.
+      const creators = [
+        ...ctx.access.whoCan({ ...Q.claimCreate, namespaces: [ns] }, { keep: false }),
+        ...ctx.access.whoCan({ ...Q.templateCreate, namespaces: [ns] }, { keep: false }),
+      ];
       const q: AccessQuestion = { ...NS_WRITE, namespaces: [ns], names: [ns] };
       for (const e of ctx.access.whoCan(q)) {
         if (e.via !== 'rbac' || isMastersGroup(e.subject) || isNodeIdentity(e.subject)) continue;
         if (ctx.isAdminEquivalent(e.subject) || ctx.isSystemIdentity(e.subject)) continue;
         if (!isMemberOf(ctx, e.subject, ns)) continue;
         const object = objectRef('Namespace', ns);
-        // entriesFor indexes `creators` once; filtering it per namespace would rebuild the index each time.
         const canClaim = ctx.access.entriesFor(creators, e.subject).some((c) => c.everyNamespace || c.namespaces.includes(ns));
         const roles = [...new Set(e.grants.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex}`))];
         out.push({

@@ -58,11 +58,18 @@ export class AccessIndex {
 
   constructor(readonly engine: AuthzEngine) {}
 
-  /** Every subject that may do it somewhere (one answer per question, computed once). */
-  whoCan(q: AccessQuestion): AccessEntry[] {
+  /**
+   * Every subject that may do it somewhere (one answer per question, computed once). With `keep:
+   * false` the answer is not kept: for questions asked once each, per namespace, across thousands
+   * of namespaces.
+   */
+  whoCan(q: AccessQuestion, options: { keep?: boolean } = {}): AccessEntry[] {
     const key = JSON.stringify(q);
     let hit = this.answers.get(key);
-    if (!hit) this.answers.set(key, (hit = compute(this, q)));
+    if (!hit) {
+      hit = compute(this, q);
+      if (options.keep !== false) this.answers.set(key, hit);
+    }
     return hit;
   }
 

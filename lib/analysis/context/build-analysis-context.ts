@@ -1,7 +1,7 @@
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
 import { serviceAccountUser } from '@/lib/authz/user-info';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import type { SubjectRef } from '@/lib/k8s/types';
+import type { Pod, SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext, ComponentReasons } from '@/lib/analysis/context-types';
 import { ClaimWriterAnalysis } from '@/lib/analysis/node-writers/claim-status-writers';
 import { analyseQuotas, type QuotaAnalysis } from '@/lib/analysis/quota/quota-usage';
@@ -12,7 +12,7 @@ import { AccessIndex, type AccessEntry, type AccessQuestion } from './access';
 import { roleBindingMembership, type Membership } from './membership';
 import { PodIndex } from './pod-index';
 import { canonicalSubject, isBroadGroup, isMastersGroup, serviceAccountRef, usernameOf } from './identities';
-import { indexReplicaSets, mountsPluginDir, ownerOfPod, podKey, podServiceAccount, templatePods } from './pod-facts';
+import { indexReplicaSets, mountsPluginDir, ownerOfPod, podServiceAccount, templatePods } from './pod-facts';
 import { Q } from './questions';
 import { PROBE_NAME } from '@/lib/analysis/evidence';
 
@@ -39,7 +39,15 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
     return can('create', '') || can('update', PROBE_NAME);
   });
   const driverPods = pluginDirPods.filter((p) => saCanWriteSlices(`${p.metadata.namespace ?? ''}/${podServiceAccount(p)}`));
-  const driverPodKeys = new Set(driverPods.map(podKey));
+  // Driver pods by namespace and name (as podKey, without building a key per pod of the cluster).
+  const driverPodNames = new Map<string, Set<string>>();
+  for (const p of driverPods) {
+    const ns = p.metadata.namespace ?? '';
+    let names = driverPodNames.get(ns);
+    if (!names) driverPodNames.set(ns, (names = new Set()));
+    names.add(p.metadata.name);
+  }
+  const isDriverPod = (pod: Pod) => driverPodNames.get(pod.metadata.namespace ?? '')?.has(pod.metadata.name) ?? false;
 
   // Platform / tenant namespaces.
   const fixedPlatform = new Set([...ALWAYS_PLATFORM, ...settings.platformNamespaces]);
@@ -85,7 +93,7 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
   // Node-local identities: service accounts of DaemonSet pods and of DRA driver pods.
   const nodeLocal = new Map<string, SubjectRef>();
   for (const p of pods) {
-    if (ownerOfPod(replicaSets, p).kind !== 'DaemonSet' && !driverPodKeys.has(podKey(p))) continue;
+    if (ownerOfPod(replicaSets, p).kind !== 'DaemonSet' && !isDriverPod(p)) continue;
     const sa = serviceAccountRef(p.metadata.namespace ?? '', podServiceAccount(p));
     nodeLocal.set(refKey(sa), sa);
   }
@@ -131,7 +139,7 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
     isTenantNamespace: (ns) => !isPlatformNamespace(ns),
     namespaces,
     driverPods,
-    isDriverPod: (pod) => driverPodKeys.has(podKey(pod)),
+    isDriverPod,
     pluginDirPods,
     draComponents,
     isDraComponent: (subject) => componentKeys.has(refKey(canonicalSubject(subject))),

@@ -47,6 +47,8 @@ export function mountedHostPaths(pod: Pod): { volume: string; path: string; inde
 }
 
 export function mountsPluginDir(pod: Pod): boolean {
+  // Most pods have no such hostPath volume at all: no need to collect their mounts.
+  if (!(pod.spec?.volumes ?? []).some((v) => v.hostPath?.path !== undefined && exposesPluginDir(v.hostPath.path))) return false;
   return mountedHostPaths(pod).some((m) => exposesPluginDir(m.path));
 }
 
@@ -100,11 +102,26 @@ export function isTemplatePod(pod: Pod): boolean {
  * hold workloads without their pods): the pod template, owned by the workload, on no node.
  */
 export function templatePods(state: Pick<ClusterState, 'pods' | 'replicaSets' | 'daemonSets' | 'deployments' | 'statefulSets'>): Pod[] {
+  // Only workloads with a template can need a stand-in: the cluster's pods are read until each of
+  // them is found owning one (on a large cluster, a few workloads and hundreds of thousands of pods).
+  const wanted = new Set<string>();
+  const want = (kind: string, meta: { name: string; namespace?: string }, template: PodTemplateSpec | undefined) => {
+    if (template?.spec) wanted.add(`${kind}/${meta.namespace ?? ''}/${meta.name}`);
+  };
+  for (const ds of state.daemonSets) want('DaemonSet', ds.metadata, ds.spec?.template);
+  for (const d of state.deployments) want('Deployment', d.metadata, d.spec?.template);
+  for (const s of state.statefulSets) want('StatefulSet', s.metadata, s.spec?.template);
   const owned = new Set<string>();
-  const replicaSets = indexReplicaSets(state);
-  for (const pod of state.pods) {
-    const o = ownerOfPod(replicaSets, pod);
-    owned.add(`${o.kind}/${o.namespace ?? ''}/${o.name}`);
+  if (wanted.size > 0) {
+    const replicaSets = indexReplicaSets(state);
+    for (const pod of state.pods) {
+      const o = ownerOfPod(replicaSets, pod);
+      if (o.kind !== 'DaemonSet' && o.kind !== 'Deployment' && o.kind !== 'StatefulSet') continue;
+      const key = `${o.kind}/${o.namespace ?? ''}/${o.name}`;
+      if (!wanted.has(key)) continue;
+      owned.add(key);
+      if (owned.size === wanted.size) break;
+    }
   }
   const out: Pod[] = [];
   const add = (kind: string, meta: { name: string; namespace?: string }, template: PodTemplateSpec | undefined) => {

@@ -18,6 +18,9 @@ export const Q = {
   claimBinding: { verbs: ['update', 'patch'], group: DRA, resource: 'resourceclaims', subresource: 'binding', scope: 'cluster', names: [''] },
   claimDriver: { verbs: DRIVER_VERBS, group: DRA, resource: 'resourceclaims', subresource: 'driver', scope: 'namespaced', names: 'any' },
   claimDriverArbitrary: { verbs: ARBITRARY_NODE_VERBS, group: DRA, resource: 'resourceclaims', subresource: 'driver', scope: 'namespaced', names: 'any' },
+  /** Claim creators: create carries no name. Asked per namespace (`namespaces: [ns]`) on large clusters. */
+  claimCreate: { verbs: ['create'], group: DRA, resource: 'resourceclaims', scope: 'namespaced', names: [''] },
+  templateCreate: { verbs: ['create'], group: DRA, resource: 'resourceclaimtemplates', scope: 'namespaced', names: [''] },
   /** Only a rule with `*` verbs, `*` groups and `*` resources (and no resourceNames) can match this. */
   adminProbe: { verbs: ['dra-posture-probe'], group: 'dra-posture-probe.io', resource: 'dra-posture-probe', scope: 'cluster', names: 'unscoped' },
 } satisfies Record<string, AccessQuestion>;
