@@ -50,10 +50,12 @@ function forEachNode(v: string | Set<string> | undefined, fn: (node: string) => 
 export function buildNodeGraph(state: Pick<ClusterState, 'pods' | 'persistentVolumes' | 'resourceSlices'>): NodeGraph {
   const podsByNode = new Map<string, Pod[]>();
   const bound: Pod[] = [];
+  const podNamespaces = new Set<string>();
   for (const pod of state.pods) {
     const node = pod.spec?.nodeName;
     if (!node) continue;
     bound.push(pod);
+    podNamespaces.add(pod.metadata.namespace ?? '');
     const list = podsByNode.get(node);
     if (list) list.push(pod);
     else podsByNode.set(node, [pod]);
@@ -120,10 +122,20 @@ export function buildNodeGraph(state: Pick<ClusterState, 'pods' | 'persistentVol
     if (!reach) maps.set(type, (reach = build(type)));
     return reach;
   };
+  // A namespaced object reaches a node only through a bound pod of its namespace (or, for a Secret,
+  // through a PersistentVolume): a question about any other namespace (the analysis's probe
+  // namespace, every time) needs no reach map, and building one costs a pass over every pod.
+  const unreachable = (type: VertexType, namespace: string): boolean =>
+    !maps.has(type) &&
+    type !== 'pv' &&
+    type !== 'resourceslice' &&
+    !podNamespaces.has(namespace) &&
+    (type !== 'secret' || state.persistentVolumes.length === 0);
 
   return {
-    reaches: (type, namespace, name, node) => reachHas(get(type), namespace, name, node),
+    reaches: (type, namespace, name, node) => !unreachable(type, namespace) && reachHas(get(type), namespace, name, node),
     nodesReaching: (type, namespace, name) => {
+      if (unreachable(type, namespace)) return [];
       const v = get(type).get(namespace)?.get(name);
       return v === undefined ? [] : typeof v === 'string' ? [v] : [...v];
     },
