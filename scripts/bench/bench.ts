@@ -117,7 +117,8 @@ async function main() {
       '≤ 2× parse',
       check(reportRatio <= 2),
     ],
-    ['report: peak RSS', mb(report.peakRssBytes), '< 2 GiB', check(report.peakRssBytes < 2 * 1024 ** 3)],
+    // Issue 14 lowered this from < 2 GiB (the posture issue's target).
+    ['report: peak RSS', mb(report.peakRssBytes), '≤ 1 GiB', check(report.peakRssBytes <= 1024 ** 3)],
     [
       'export + verify',
       `${exportVerifyMs.toFixed(0)} ms (load ${exp.loadMs.toFixed(0)}, analysis ${exp.analysisMs.toFixed(0)}, bundle ${exp.bundleMs.toFixed(0)}, write ${exp.writeMs.toFixed(0)}, verify ${exp.verifyMs.toFixed(0)}; ${mb(exp.bundleBytes)}) = ${exportRatio.toFixed(2)}× report (rounds ${range(exportRatios)})`,
