@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import { clusterRole, crb, Group, rb, role, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
 import { serviceAccountUser } from '@/lib/authz/user-info';
-import { AccessIndex, type AccessQuestion } from './access';
+import { AccessIndex, type AccessEntry, type AccessQuestion } from './access';
+import type { SubjectRef } from '@/lib/k8s/types';
+import { createRandom } from '@/scripts/bench/prng';
 import { Q } from './questions';
 
 // AccessIndex.whoCan walks the RBAC index itself; here it is checked against engine.authorize, asked
@@ -100,4 +102,70 @@ describe('AccessIndex.whoCan', () => {
       ['ServiceAccount', 'admin', ['*']],
     ]);
   });
+});
+
+// QUOTA001 and CLAIM003 ask for claim creators one namespace at a time (the whole cluster's answer
+// is tens of thousands of entries on a large cluster). What they read from an answer must not depend
+// on which of the two questions was asked: checked on random RBAC against the whole-cluster answer.
+describe('AccessIndex.whoCan in one namespace', () => {
+  const NSS = ['t0', 't1', 't2', 't3'];
+  const CREATE = [
+    { verbs: ['create'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'] },
+    { verbs: ['create', 'get'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaimtemplates'] },
+    { verbs: ['*'], apiGroups: ['resource.k8s.io'], resources: ['*'] },
+    { verbs: ['create'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'], resourceNames: ['named'] },
+    { verbs: ['get'], apiGroups: [''], resources: ['pods'] },
+  ];
+  const subjectPool = [
+    ...NSS.flatMap((ns) => [SA(ns, 'app'), SA(ns, 'ci'), Group(`system:serviceaccounts:${ns}`)]),
+    User('alice'),
+    User('system:serviceaccount:t1:app'),
+    Group('devs'),
+    Group('system:serviceaccounts'),
+    Group('system:authenticated'),
+  ];
+
+  for (let seed = 1; seed <= 60; seed++) {
+    it(`reads the same creators per namespace as from the whole cluster (seed ${seed})`, () => {
+      const r = createRandom(seed);
+      const some = <T>(list: readonly T[], max: number) => Array.from({ length: 1 + r.int(max) }, () => r.pick(list));
+      const clusterRoles = CREATE.map((rule, i) => clusterRole(`c${i}`, some(CREATE, 2).concat(rule)));
+      const roles = NSS.map((ns, i) => role(ns, `r${i}`, some(CREATE, 2)));
+      const engine = createAuthzEngine(
+        stateOf({
+          clusterRoles,
+          roles,
+          clusterRoleBindings: Array.from({ length: r.int(3) }, (_, i) =>
+            crb(`crb${i}`, { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name }, some(subjectPool, 3)),
+          ),
+          roleBindings: Array.from({ length: 4 + r.int(10) }, (_, i) => {
+            const ns = r.pick(NSS);
+            const roleRef = r.chance(0.5)
+              ? { kind: 'Role', name: roles[NSS.indexOf(ns)].metadata.name }
+              : { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name };
+            return rb(ns, `rb${i}`, roleRef, some(subjectPool, 3));
+          }),
+        }),
+      );
+      const index = new AccessIndex(engine);
+      for (const q of [Q.claimCreate, Q.templateCreate]) {
+        const whole = index.whoCan(q);
+        for (const ns of NSS) {
+          const here = index.whoCan({ ...q, namespaces: [ns] }, { keep: false });
+          // QUOTA001: the entries granted by RoleBindings in the namespace, and those grants.
+          const granted = (entries: AccessEntry[]) =>
+            entries
+              .filter((e) => e.namespaces.includes(ns))
+              .map((e) => ({ subject: e.subject, via: e.via, grants: e.grants.filter((g) => g.binding.kind === 'RoleBinding' && g.binding.namespace === ns) }));
+          expect(granted(here)).toEqual(granted(whole));
+          // CLAIM003: whether an identity may create there at all.
+          const may = (entries: AccessEntry[], s: (typeof subjectPool)[number]) =>
+            index
+              .entriesFor(entries, { kind: s.kind as SubjectRef['kind'], name: s.name, namespace: s.namespace })
+              .some((e) => e.everyNamespace || e.namespaces.includes(ns));
+          for (const s of subjectPool) expect([s, may(here, s)]).toEqual([s, may(whole, s)]);
+        }
+      }
+    });
+  }
 });
