@@ -147,3 +147,16 @@ describe('Node authorizer', () => {
     expect(d.reason).toContain('related to node "n1"');
   });
 });
+
+describe('Node authorizer: each question on a fresh graph', () => {
+  // Reach maps are built on the first question about a type, and a namespace without bound pods is
+  // answered without one: each case on its own engine, so that no earlier question built the map.
+  it.each(cases)('$name → $allowed', ({ u, attrs, allowed }) => {
+    expect(createAuthzEngine(state).authorize({ user: u ?? n1, resource: attrs }).allowed).toBe(allowed);
+  });
+  it('a Secret of a PersistentVolume, in a namespace with no pods, reaches the node of the claim', () => {
+    const fresh = createAuthzEngine(state);
+    expect(fresh.nodeGraph.nodesReaching('secret', 'csi', 'csi-creds')).toEqual(['n1']);
+    expect(fresh.nodeGraph.nodesReaching('pod', 'csi', 'csi-creds')).toEqual([]);
+  });
+});
