@@ -76,7 +76,9 @@ export class ClaimWriterAnalysis {
   private readonly candidateLookup = new Map<string, { byUser: Map<string, Candidate[]>; byGroup: Map<string, Candidate[]> }>();
   /** Per driver, the ClusterRoleBinding candidates that do not write it everywhere. */
   private readonly everywhereRest = new Map<string, Candidate[]>();
-  private readonly namespaceWritersCache = new Map<string, { subject: SubjectRef; via: Evidence[] }[]>();
+  private readonly namespaceWritersCache = new Map<string, readonly { subject: SubjectRef; via: Evidence[] }[]>();
+  /** namespaceWriters when no rule lists claim names: driver → namespace → writers. */
+  private readonly unlistedWriters = new Map<string, Map<string, readonly { subject: SubjectRef; via: Evidence[] }[]>>();
 
   constructor(readonly ctx: AnalysisContext) {
     this.engine = ctx.engine;
@@ -184,26 +186,41 @@ export class ClaimWriterAnalysis {
     perNamespace: Candidate[],
     claims: ResourceClaim[],
   ): readonly { subject: SubjectRef; via: Evidence[] }[] {
-    // Without resourceNames on any status rule every claim is decided alike: the first is the sample.
-    let samples: [string, ResourceClaim][] = [['', claims[0]]];
-    if (this.statusNamesMatter) {
-      const byName = new Map<string, ResourceClaim>();
-      for (const claim of claims) {
-        const name = this.listedName(claim);
-        if (!byName.has(name)) byName.set(name, claim);
-      }
-      samples = [...byName];
+    if (!this.statusNamesMatter) {
+      // No status rule lists resourceNames: every claim is decided alike, the first is the sample,
+      // and the answer is kept per driver and namespace (asked once per node holding such claims).
+      let byNamespace = this.unlistedWriters.get(driver);
+      if (!byNamespace) this.unlistedWriters.set(driver, (byNamespace = new Map()));
+      let out = byNamespace.get(ns);
+      if (!out) byNamespace.set(ns, (out = this.decideNamespaceWriters(kind, driver, ns, perNamespace, [['', claims[0]]])));
+      return out;
     }
+    const byName = new Map<string, ResourceClaim>();
+    for (const claim of claims) {
+      const name = this.listedName(claim);
+      if (!byName.has(name)) byName.set(name, claim);
+    }
+    const samples = [...byName];
     const cacheKey = `${driver}|${ns}|${samples.map(([name]) => name).join('\u0000')}`;
     let out = this.namespaceWritersCache.get(cacheKey);
-    if (out) return out;
+    if (!out) this.namespaceWritersCache.set(cacheKey, (out = this.decideNamespaceWriters(kind, driver, ns, perNamespace, samples)));
+    return out;
+  }
+
+  private decideNamespaceWriters(
+    kind: CandidateKind,
+    driver: string,
+    ns: string,
+    perNamespace: Candidate[],
+    samples: [string, ResourceClaim][],
+  ): readonly { subject: SubjectRef; via: Evidence[] }[] {
     // Every cluster-wide candidate is worth asking only when one of these claims has a listed name.
     const listed = samples.length > 1 || samples[0][0] !== '';
     const cluster = listed ? perNamespace : this.boundIn(driver, perNamespace, ns);
     const local = this.candidates.local(kind, ns, driver).list;
-    // Most namespaces of a large cluster bind no candidate: nothing to ask, and nothing worth keeping.
+    // Most namespaces of a large cluster bind no candidate: nothing to ask.
     if (local.length === 0 && cluster.length === 0) return NO_WRITERS;
-    out = [];
+    const out: { subject: SubjectRef; via: Evidence[] }[] = [];
     const seen = new Set<string>();
     for (const c of [...local, ...cluster]) {
       const key = `${driver}|arbitrary-node|${c.key}`;
@@ -222,7 +239,6 @@ export class ClaimWriterAnalysis {
         }
       }
     }
-    this.namespaceWritersCache.set(cacheKey, out);
     return out;
   }
 
