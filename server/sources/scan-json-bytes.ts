@@ -31,9 +31,16 @@ export const ITEMS_FULL = 3;
  * whether some string could decode to `__proto__`, `constructor` or `prototype`. Malformed JSON is
  * left for JSON.parse to report. With `items`, also publishes the item boundaries (ItemBoundaries):
  * only the separators between items are checked here; what they span, and everything around the
- * items array, is left for JSON.parse.
+ * items array, is left for JSON.parse. `onPublished` is called after each publication (every 256
+ * items), on the scanning thread, with the number published.
  */
-export function scanJsonBytes(b: Uint8Array, maxDepth: number, maxStringLength: number, items?: ItemBoundaries): ByteScanResult {
+export function scanJsonBytes(
+  b: Uint8Array,
+  maxDepth: number,
+  maxStringLength: number,
+  items?: ItemBoundaries,
+  onPublished?: (count: number) => void,
+): ByteScanResult {
   // Where the item boundaries stand: before the top-level object, expecting one of its keys, in one
   // of its values (or after a key), after `"items":`, expecting an element of the items array, in
   // an element, after an element, after the top-level object; OFF when not tracking (any more).
@@ -161,6 +168,7 @@ export function scanJsonBytes(b: Uint8Array, maxDepth: number, maxStringLength: 
               published = count;
               Atomics.store(control, 0, count);
               Atomics.notify(control, 0);
+              if (onPublished) onPublished(count);
             }
           }
         } else if (track === VALUE || track === KEY) {

@@ -155,6 +155,18 @@ async function readCapped(file: SnapshotFile, limit: number, followSymlink: bool
   }
 }
 
+/** The first bytes of a file: enough to tell JSON from YAML past any leading whitespace. */
+async function readHead(path: string): Promise<Uint8Array> {
+  const handle = await open(path, constants.O_RDONLY);
+  try {
+    const head = new Uint8Array(4096);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return head.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Reads and parses every file of a snapshot path into RawItems (no normalisation yet). */
 export async function readSnapshotItems(root: string, options: { maxBytes?: number } = {}): Promise<{ items: RawItem[]; warnings: string[] }> {
   const maxBytes = resolveMaxBytes(options.maxBytes);
@@ -212,14 +224,14 @@ export async function loadSnapshot(path: string, options: LoadSnapshotOptions = 
     // One file (the large case): a big JSON list is read item by item, never whole.
     const file = files[0];
     const streamFrom = options.streamMinBytes ?? WORKER_SCAN_MIN_BYTES;
-    const bytes = await readCapped(file, maxBytes, true, Math.min(streamFrom, WORKER_SCAN_MIN_BYTES));
-    if (bytes.length >= streamFrom && startsLikeJson(bytes)) {
+    if (file.size >= streamFrom && file.size <= maxBytes && startsLikeJson(await readHead(file.path))) {
       const builder = new ClusterStateBuilder(source, buildOptions);
       const limits = { maxDepth: MAX_DEPTH, maxStringLength: MAX_STRING_LENGTH };
-      if (await streamJsonList(bytes, { file: file.name, document: 0 }, builder, limits, (r) => byteScanError(r, file.name))) {
+      if (await streamJsonList(file, { file: file.name, document: 0 }, builder, limits, (r) => byteScanError(r, file.name))) {
         return finish(builder.finish(), warnings, options.name);
       }
     }
+    const bytes = await readCapped(file, maxBytes, true);
     return finish(buildClusterState(await parseDocumentsAsync(bytes, file.name), source, buildOptions), warnings, options.name);
   }
   return finish(buildClusterState(await readListedItems(path, files, maxBytes), source, buildOptions), warnings, options.name);

@@ -1,105 +1,173 @@
 import 'server-only';
+import { Worker } from 'node:worker_threads';
 import type { ClusterStateBuilder, RawItemOrigin } from '@/lib/k8s/build-cluster-state';
 import { SnapshotError } from '@/lib/k8s/snapshot-error';
-import { ITEMS_CLOSE, ITEMS_COUNT, ITEMS_DONE, ITEMS_OPEN, ITEMS_SCANNING, ITEMS_STATUS, type ByteScanResult } from './scan-json-bytes';
-import { scanJsonBytesInWorker } from './scan-json-in-worker';
+import { ITEMS_DONE, scanJsonBytes, type ByteScanResult } from './scan-json-bytes';
 
 /** Items parsed together: small enough that what they parse to dies young (cheap to collect). */
 const BATCH_ITEMS = 1000;
 /** Room for this many items' offsets (8 bytes each); a bigger list is read the ordinary way. */
 const MAX_ITEMS = 1_000_000;
+/** Batches the worker may send ahead of the reader: what waits is text, and it should stay small. */
+const IN_FLIGHT = 4;
+
+type WorkerMessage =
+  | { type: 'items'; text: string; from: number; to: number }
+  | { type: 'end'; status: number; result: ByteScanResult; head?: string; tail?: string }
+  | { type: 'other' };
+
+// The worker reads the file itself, so that the file's bytes never live on this thread: held here
+// they were 229 MiB on the bench cluster that only a full collection frees, and none came before
+// the analysis peaked. It runs the safety scan, decodes each batch of items as the scan finds them
+// and sends the text. `flow[0]` counts the batches the reader has taken: the worker waits while
+// IN_FLIGHT are untaken, and stops when `flow[1]` is set. `__name` is what esbuild's keepNames
+// (tsx) may wrap inner functions with.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { readFileSync } = require('node:fs');
+const __name = (f) => f;
+const scanJsonBytes = ${scanJsonBytes.toString()};
+(function main() {
+  const { path, size, maxDepth, maxStringLength, batchItems, maxItems, inFlight } = workerData;
+  const flow = new Int32Array(workerData.flow);
+  const bytes = readFileSync(path);
+  if (bytes.length !== size) return parentPort.postMessage({ type: 'other' });
+  const offsets = new Int32Array(2 * maxItems);
+  const control = new Int32Array(4);
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let sent = 0;
+  let batches = 0;
+  const flush = (available, final) => {
+    while (sent < available && (final || available - sent >= batchItems)) {
+      for (;;) {
+        if (Atomics.load(flow, 1) !== 0) throw new Error('stopped');
+        const taken = Atomics.load(flow, 0);
+        if (batches - taken < inFlight) break;
+        Atomics.wait(flow, 0, taken, 100);
+      }
+      const end = Math.min(available, sent + batchItems);
+      // The items with the commas between them: the reader puts them in brackets.
+      const text = decoder.decode(bytes.subarray(offsets[2 * sent], offsets[2 * end - 1]));
+      parentPort.postMessage({ type: 'items', text, from: sent, to: end });
+      sent = end;
+      batches++;
+    }
+  };
+  const result = scanJsonBytes(bytes, maxDepth, maxStringLength, { offsets, control }, (count) => flush(count, false));
+  const status = control[1];
+  if (status !== ${ITEMS_DONE}) return parentPort.postMessage({ type: 'end', status, result });
+  flush(control[0], true);
+  // The list around the items, with the items left out.
+  const head = decoder.decode(bytes.subarray(0, control[2] + 1));
+  const tail = decoder.decode(bytes.subarray(control[3]));
+  parentPort.postMessage({ type: 'end', status, result, head, tail });
+})();
+`;
 
 /**
- * A large snapshot that is one `kind: List` object, read item by item: the worker's safety scan
- * publishes each item's byte range as it goes (scanJsonBytes with ItemBoundaries), and this thread
- * parses the items it has been given, a batch at a time, straight into the builder. Neither the
- * whole file as one string nor its parsed objects ever exist at once (on the 229 MiB bench file
- * that is ~600 MiB less at the peak), and the parsed items die young.
+ * A large snapshot that is one `kind: List` object, read item by item: a worker reads the file,
+ * runs the safety scan (scanJsonBytes with ItemBoundaries) and sends each batch of items as text as
+ * the scan finds them, and this thread parses the batches straight into the builder. Neither the
+ * whole file (as bytes or as one string) nor its parsed objects ever exist on this thread, and the
+ * parsed items die young.
  *
  * The result is what parsing the whole file and building from it gives: every part of the file is
  * parsed by JSON.parse (the items in batches, the rest as the list's head and tail), the scan checks
  * the separators between batches, and the same builder reads the same items in the same order.
- * Anything else (another shape, an item that names no kind or apiVersion, a forbidden key name,
- * text JSON.parse refuses, an invalid object) returns false before anything is kept, and the caller
- * reads the file the ordinary way (with a new builder: this one holds part of the items), which
- * reports it exactly as before. A failed safety scan throws its error, as the ordinary way would.
+ * Anything else (another shape, a file that changed size, text that is not UTF-8, an item that names
+ * no kind or apiVersion, a forbidden key name, text JSON.parse refuses, an invalid object, a worker
+ * that cannot start or dies) returns false before anything is kept, and the caller reads the file
+ * the ordinary way (with a new builder: this one holds part of the items), which reports it exactly
+ * as before. A failed safety scan of a plain list throws its error, as the ordinary way would.
  */
 export async function streamJsonList(
-  bytes: Uint8Array,
+  file: { path: string; size: number },
   origin: RawItemOrigin,
   builder: ClusterStateBuilder,
   limits: { maxDepth: number; maxStringLength: number },
   scanError: (result: Extract<ByteScanResult, { error: string }>) => SnapshotError,
 ): Promise<boolean> {
-  if (!(bytes.buffer instanceof SharedArrayBuffer) || bytes.length >= 2 ** 31) return false;
-  const offsets = new Int32Array(new SharedArrayBuffer(8 * MAX_ITEMS));
-  const control = new Int32Array(new SharedArrayBuffer(16));
-  let stopWorker = () => {};
-  const scan = scanJsonBytesInWorker(bytes, limits.maxDepth, limits.maxStringLength, { offsets, control }, (stop) => (stopWorker = stop));
-  // A worker that cannot start or dies: the reader stops waiting, and the file is read the ordinary way.
-  scan.catch(() => {
-    Atomics.store(control, ITEMS_STATUS, -1);
-    Atomics.notify(control, ITEMS_COUNT);
+  if (file.size >= 2 ** 31) return false;
+  const flow = new Int32Array(new SharedArrayBuffer(8));
+  let worker: Worker;
+  try {
+    worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: {
+        path: file.path,
+        size: file.size,
+        maxDepth: limits.maxDepth,
+        maxStringLength: limits.maxStringLength,
+        batchItems: BATCH_ITEMS,
+        maxItems: MAX_ITEMS,
+        inFlight: IN_FLIGHT,
+        flow: flow.buffer,
+      },
+    });
+  } catch {
+    return false;
+  }
+  const queue: WorkerMessage[] = [];
+  let gone = false;
+  let wake: (() => void) | undefined;
+  worker.on('message', (m: WorkerMessage) => {
+    queue.push(m);
+    wake?.();
   });
-
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  const read = async (): Promise<boolean> => {
-    let consumed = 0;
-    for (;;) {
-      const available = Atomics.load(control, ITEMS_COUNT);
-      if (consumed < available) {
-        const end = Math.min(available, consumed + BATCH_ITEMS);
-        // The items with the commas between them, in brackets: one JSON array.
-        const values = JSON.parse(`[${decoder.decode(bytes.subarray(offsets[2 * consumed], offsets[2 * end - 1]))}]`) as unknown[];
-        if (values.length !== end - consumed) return false;
-        for (let i = 0; i < values.length; i++) {
-          const v = values[i] as { kind?: unknown; apiVersion?: unknown } | null;
-          // The list's own kind (read last) would stand in for a missing one: not known yet.
-          if (v === null || typeof v !== 'object' || v.kind === undefined || v.kind === null || v.kind === '') return false;
-          if (v.apiVersion === undefined || v.apiVersion === null || v.apiVersion === '') return false;
-          builder.addListItem(v, origin, consumed + i);
-        }
-        consumed = end;
-        continue;
-      }
-      const status = Atomics.load(control, ITEMS_STATUS);
-      if (status === ITEMS_SCANNING) {
-        // Waits without blocking, so a worker that dies is noticed (its rejection sets the status).
-        const wait = (
-          Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number, t: number): { async: boolean; value: Promise<string> | string } }
-        ).waitAsync(control, ITEMS_COUNT, available, 50);
-        if (wait.async) await wait.value;
-        continue;
-      }
-      if (status !== ITEMS_DONE || consumed !== Atomics.load(control, ITEMS_COUNT)) return false;
-      break;
+  // A worker that fails or exits: what it sent is still read, then the file is read the ordinary way.
+  const done = () => {
+    gone = true;
+    wake?.();
+  };
+  worker.once('error', done);
+  worker.once('exit', done);
+  const next = async (): Promise<WorkerMessage | undefined> => {
+    while (queue.length === 0) {
+      if (gone) return undefined;
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
     }
-    // The list around the items, with the items left out, must be a List.
-    const head = decoder.decode(bytes.subarray(0, control[ITEMS_OPEN] + 1));
-    const tail = decoder.decode(bytes.subarray(control[ITEMS_CLOSE]));
-    const list = JSON.parse(head + tail) as { kind?: unknown; items?: unknown } | null;
-    if (typeof list !== 'object' || list === null || typeof list.kind !== 'string' || !Array.isArray(list.items) || list.items.length !== 0) return false;
-    return list.kind === 'List' || list.kind.endsWith('List');
+    return queue.shift();
   };
 
-  let complete: boolean;
+  const read = async (): Promise<Extract<WorkerMessage, { type: 'end' }> | undefined> => {
+    for (;;) {
+      const m = await next();
+      if (m === undefined || m.type === 'other') return undefined;
+      if (m.type === 'end') return m.status === ITEMS_DONE ? m : undefined;
+      const values = JSON.parse(`[${m.text}]`) as unknown[];
+      if (values.length !== m.to - m.from) return undefined;
+      for (let i = 0; i < values.length; i++) {
+        const v = values[i] as { kind?: unknown; apiVersion?: unknown } | null;
+        // The list's own kind (read last) would stand in for a missing one: not known yet.
+        if (v === null || typeof v !== 'object' || v.kind === undefined || v.kind === null || v.kind === '') return undefined;
+        if (v.apiVersion === undefined || v.apiVersion === null || v.apiVersion === '') return undefined;
+        builder.addListItem(v, origin, m.from + i);
+      }
+      Atomics.add(flow, 0, 1);
+      Atomics.notify(flow, 0);
+    }
+  };
+
+  let end: Extract<WorkerMessage, { type: 'end' }> | undefined;
   try {
     // Text JSON.parse refuses and invalid objects (SnapshotError) alike: the ordinary way reports them.
-    complete = await read();
+    end = await read();
+    if (end) {
+      // The list around the items, with the items left out, must be a List.
+      const list = JSON.parse(end.head! + end.tail!) as { kind?: unknown; items?: unknown } | null;
+      const plain = typeof list === 'object' && list !== null && typeof list.kind === 'string' && Array.isArray(list.items) && list.items.length === 0;
+      if (!plain || !(list.kind === 'List' || (list.kind as string).endsWith('List'))) end = undefined;
+    }
   } catch {
-    complete = false;
+    end = undefined;
+  } finally {
+    Atomics.store(flow, 1, 1);
+    Atomics.notify(flow, 0);
+    void worker.terminate();
   }
-  if (!complete) {
-    stopWorker();
-    return false;
-  }
-  let result: ByteScanResult;
-  try {
-    result = await scan;
-  } catch {
-    return false;
-  }
-  if ('error' in result) throw scanError(result);
+  if (!end) return false;
+  if ('error' in end.result) throw scanError(end.result);
   // A key that could reach Object.prototype: the ordinary way walks every parsed value for it.
-  return !result.suspicious;
+  return !end.result.suspicious;
 }
