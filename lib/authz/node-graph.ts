@@ -32,11 +32,6 @@ function addReach(reach: Reach, namespace: string, name: string, node: string): 
   } else cur.add(node);
 }
 
-function reachHas(reach: Reach, namespace: string, name: string, node: string): boolean {
-  const v = reach.get(namespace)?.get(name);
-  return v === undefined ? false : typeof v === 'string' ? v === node : v.has(node);
-}
-
 function forEachNode(v: string | Set<string> | undefined, fn: (node: string) => void): void {
   if (v === undefined) return;
   if (typeof v === 'string') fn(v);
@@ -44,61 +39,72 @@ function forEachNode(v: string | Set<string> | undefined, fn: (node: string) => 
 }
 
 /**
- * Builds the graph. Each object type's reach map is built on its first question, so a report or a
- * batch that never asks a node about secrets never pays for indexing them.
+ * Builds the graph. Reach is indexed on demand: for a namespaced object type, a namespace's pods on
+ * the first question about that namespace; PersistentVolumes, ResourceSlices (and Secrets, when
+ * PersistentVolumes may name them from another namespace) as a whole on the first question about
+ * the type. A report or a batch that never asks a node about secrets never pays for indexing them.
  */
 export function buildNodeGraph(state: Pick<ClusterState, 'pods' | 'persistentVolumes' | 'resourceSlices'>): NodeGraph {
   const podsByNode = new Map<string, Pod[]>();
   const bound: Pod[] = [];
-  const podNamespaces = new Set<string>();
+  const boundIn = new Map<string, Pod[]>();
   for (const pod of state.pods) {
     const node = pod.spec?.nodeName;
     if (!node) continue;
     bound.push(pod);
-    podNamespaces.add(pod.metadata.namespace ?? '');
+    const ns = pod.metadata.namespace ?? '';
+    const inNs = boundIn.get(ns);
+    if (inNs) inNs.push(pod);
+    else boundIn.set(ns, [pod]);
     const list = podsByNode.get(node);
     if (list) list.push(pod);
     else podsByNode.set(node, [pod]);
   }
   const maps = new Map<VertexType, Reach>();
 
-  const build = (type: VertexType): Reach => {
-    const reach: Reach = new Map();
+  /** The edges `pods` give an object type, each in its pod's namespace. */
+  const addPodEdges = (type: VertexType, pods: readonly Pod[], reach: Reach): void => {
     switch (type) {
       case 'pod':
-        for (const pod of bound) addReach(reach, pod.metadata.namespace ?? '', pod.metadata.name, pod.spec.nodeName!);
+        for (const pod of pods) addReach(reach, pod.metadata.namespace ?? '', pod.metadata.name, pod.spec.nodeName!);
         break;
       case 'serviceaccount':
-        for (const pod of bound)
-          addReach(reach, pod.metadata.namespace ?? '', pod.spec.serviceAccountName || pod.spec.serviceAccount || '', pod.spec.nodeName!);
+        for (const pod of pods) addReach(reach, pod.metadata.namespace ?? '', pod.spec.serviceAccountName || pod.spec.serviceAccount || '', pod.spec.nodeName!);
         break;
       case 'secret':
       case 'configmap':
       case 'pvc':
       case 'resourceclaim': {
         const collector = new EdgeCollector(type, reach);
-        for (const pod of bound) {
+        for (const pod of pods) {
           collector.namespace = pod.metadata.namespace ?? '';
           collector.node = pod.spec.nodeName!;
           visitPodReferences(pod, collector);
         }
-        if (type === 'secret') {
-          // Secrets of a PersistentVolume reach the nodes its bound claim reaches.
-          for (const pv of state.persistentVolumes) {
-            const claim = pv.spec?.claimRef;
-            if (!claim?.name) continue;
-            forEachNode(
-              get('pvc')
-                .get(claim.namespace ?? '')
-                ?.get(claim.name),
-              (node) => {
-                for (const secret of pvSecretRefs(pv.spec as Record<string, unknown>)) addReach(reach, secret.namespace, secret.name, node);
-              },
-            );
-          }
-        }
         break;
       }
+    }
+  };
+
+  const build = (type: VertexType): Reach => {
+    const reach: Reach = new Map();
+    addPodEdges(type, bound, reach);
+    switch (type) {
+      case 'secret':
+        // Secrets of a PersistentVolume reach the nodes its bound claim reaches.
+        for (const pv of state.persistentVolumes) {
+          const claim = pv.spec?.claimRef;
+          if (!claim?.name) continue;
+          forEachNode(
+            get('pvc')
+              .get(claim.namespace ?? '')
+              ?.get(claim.name),
+            (node) => {
+              for (const secret of pvSecretRefs(pv.spec as Record<string, unknown>)) addReach(reach, secret.namespace, secret.name, node);
+            },
+          );
+        }
+        break;
       case 'pv':
         for (const pv of state.persistentVolumes) {
           const claim = pv.spec?.claimRef;
@@ -123,20 +129,33 @@ export function buildNodeGraph(state: Pick<ClusterState, 'pods' | 'persistentVol
     return reach;
   };
   // A namespaced object reaches a node only through a bound pod of its namespace (or, for a Secret,
-  // through a PersistentVolume): a question about any other namespace (the analysis's probe
-  // namespace, every time) needs no reach map, and building one costs a pass over every pod.
-  const unreachable = (type: VertexType, namespace: string): boolean =>
-    !maps.has(type) &&
-    type !== 'pv' &&
-    type !== 'resourceslice' &&
-    !podNamespaces.has(namespace) &&
-    (type !== 'secret' || state.persistentVolumes.length === 0);
+  // through a PersistentVolume, which can name another namespace). Until a type's whole map is built,
+  // a question about a namespace indexes that namespace's pods alone: the analysis asks about a few
+  // namespaces (and its probe namespace, which has none), and a whole map costs a pass over every pod.
+  const partial = new Map<VertexType, Reach>();
+  const NO_NAMES = new Map<string, string | Set<string>>();
+  const reachIn = (type: VertexType, namespace: string): ReadonlyMap<string, string | Set<string>> | undefined => {
+    const whole = maps.get(type);
+    if (whole) return whole.get(namespace);
+    if (type === 'pv' || type === 'resourceslice' || (type === 'secret' && state.persistentVolumes.length > 0)) return get(type).get(namespace);
+    let byNamespace = partial.get(type);
+    if (!byNamespace) partial.set(type, (byNamespace = new Map()));
+    let names = byNamespace.get(namespace);
+    if (!names) {
+      const reach: Reach = new Map();
+      addPodEdges(type, boundIn.get(namespace) ?? EMPTY, reach);
+      byNamespace.set(namespace, (names = reach.get(namespace) ?? NO_NAMES));
+    }
+    return names;
+  };
 
   return {
-    reaches: (type, namespace, name, node) => !unreachable(type, namespace) && reachHas(get(type), namespace, name, node),
+    reaches: (type, namespace, name, node) => {
+      const v = reachIn(type, namespace)?.get(name);
+      return v === undefined ? false : typeof v === 'string' ? v === node : v.has(node);
+    },
     nodesReaching: (type, namespace, name) => {
-      if (unreachable(type, namespace)) return [];
-      const v = get(type).get(namespace)?.get(name);
+      const v = reachIn(type, namespace)?.get(name);
       return v === undefined ? [] : typeof v === 'string' ? [v] : [...v];
     },
     podsOn: (nodeName) => podsByNode.get(nodeName) ?? EMPTY,

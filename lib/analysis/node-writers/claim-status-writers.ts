@@ -36,9 +36,10 @@ interface ClaimStatusWriterMap {
   drivers: Map<string, string[]>;
 }
 
+/** A service account with pods on the node being analysed, with its identity (made per node: it dies young). */
 interface NodeAccount {
   sa: ServiceAccountName;
-  c: Candidate;
+  user: UserInfo;
 }
 
 export type WriteDecision = { mode?: ClaimStatusWriter['mode']; via: Evidence[] };
@@ -61,7 +62,7 @@ export class ClaimWriterAnalysis {
   readonly placement: ClaimPlacement;
   /** Every claim with an allocation, placed on a node or not. */
   readonly allocatedClaims: ResourceClaim[];
-  /** By the pod index's account object (one per service account). */
+  /** By the pod index's account object: only the accounts some candidate set applies to. */
   private readonly saCandidates = new Map<ServiceAccountName, Candidate>();
   /** Names listed in resourceNames of rules on resourceclaims/status: only these claim names can change a decision. */
   private readonly statusNames: Set<string>;
@@ -166,8 +167,8 @@ export class ClaimWriterAnalysis {
       if (cluster.size === 0 && local.size === 0) continue;
       const strict = inNs.filter((c) => allocatedNodeName(c) === node);
       if (strict.length === 0) continue;
-      clusterHits ??= cluster.size === 0 ? [] : onNode().filter((x) => cluster.appliesTo(x.c.user));
-      const here = local.size === 0 ? clusterHits : onNode().filter((x) => cluster.appliesTo(x.c.user) || local.appliesTo(x.c.user));
+      clusterHits ??= cluster.size === 0 ? [] : onNode().filter((x) => cluster.appliesTo(x.user));
+      const here = local.size === 0 ? clusterHits : onNode().filter((x) => cluster.appliesTo(x.user) || local.appliesTo(x.user));
       this.collectAssociated(node, driver, strict, here, writers);
     }
   }
@@ -266,18 +267,19 @@ export class ClaimWriterAnalysis {
     return [...out];
   }
 
-  /** The service accounts of the pods on `node`, as candidates (one per account, shared by every node). */
+  /**
+   * The service accounts of the pods on `node` with their identities. Made again for each node rather
+   * than kept per account: kept, they were 20 MiB on the bench cluster, for the few a grant applies to.
+   */
   private accountsOn(node: string): NodeAccount[] {
-    return this.ctx.podIndex.serviceAccountsOnNode(node).map((sa) => {
-      let c = this.saCandidates.get(sa);
-      if (!c) this.saCandidates.set(sa, (c = candidate({ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace })));
-      return { sa, c };
-    });
+    return this.ctx.podIndex.serviceAccountsOnNode(node).map((sa) => ({ sa, user: serviceAccountUser(sa.namespace, sa.name) }));
   }
 
   /** associated-node: which of `here`, service accounts with pods on `node`, write `strict`, claims whose strict allocated node is `node`. */
   private collectAssociated(node: string, driver: string, strict: ResourceClaim[], here: NodeAccount[], writers: Map<string, ClaimStatusWriter>): void {
-    for (const { sa, c } of here) {
+    for (const { sa } of here) {
+      let c = this.saCandidates.get(sa);
+      if (!c) this.saCandidates.set(sa, (c = candidate({ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace })));
       const subject = c.subject;
       if (writers.has(`${driver}|associated-node|${c.key}`)) continue;
       for (const claim of strict) {
