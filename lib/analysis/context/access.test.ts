@@ -152,6 +152,8 @@ describe('AccessIndex.whoCan in one namespace', () => {
         const whole = index.whoCan(q);
         for (const ns of NSS) {
           const here = index.whoCan({ ...q, namespaces: [ns] }, { keep: false });
+          // What only the namespace's RoleBindings give, asked on its own, is exactly that part of the answer.
+          expect(index.grantedInNamespace(q, ns)).toEqual(here.filter((e) => e.namespaces.includes(ns)));
           // QUOTA001: the entries granted by RoleBindings in the namespace, and those grants.
           const granted = (entries: AccessEntry[]) =>
             entries

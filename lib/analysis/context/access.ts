@@ -55,6 +55,7 @@ export class AccessIndex {
   private readonly clusterBindingCache = new WeakMap<Set<string>, IndexedBinding[]>();
   private readonly entryIndexes = new WeakMap<readonly AccessEntry[], Map<string, AccessEntry[]>>();
   private readonly openRules = new WeakMap<PolicyRule, PolicyRule>();
+  private readonly everywhereCache = new Map<string, Set<string>>();
 
   constructor(readonly engine: AuthzEngine) {}
 
@@ -71,6 +72,34 @@ export class AccessIndex {
       if (options.keep !== false) this.answers.set(key, hit);
     }
     return hit;
+  }
+
+  /**
+   * The entries of whoCan({ ...q, namespaces: [ns] }) that only the namespace's RoleBindings give
+   * (namespaces: [ns], not everyNamespace), without building, for each namespace, the entries of
+   * everyone allowed everywhere. Not kept: for checks that ask each of thousands of namespaces once.
+   */
+  grantedInNamespace(q: AccessQuestion, ns: string): AccessEntry[] {
+    const everywhere = this.everywhereSubjects(q);
+    return compute(this, { ...q, namespaces: [ns] }, true).filter((e) => !everywhere.has(refKey(e.subject)));
+  }
+
+  /** Keys of the subjects a namespaced question allows in every namespace through RBAC: ClusterRoleBinding subjects, and system:masters. */
+  private everywhereSubjects(q: AccessQuestion): Set<string> {
+    const key = JSON.stringify([q.verbs, q.group, q.resource, q.subresource ?? '', q.names]);
+    let set = this.everywhereCache.get(key);
+    if (!set) {
+      set = new Set([refKey(MASTERS)]);
+      const matches = this.roleMatches(q);
+      for (const b of this.candidateClusterBindings(this.rolesThatMayMatch(q))) {
+        const role = b.role!;
+        let match = matches.get(role.key);
+        if (match === undefined) matches.set(role.key, (match = matchRole(role, q) ?? null));
+        if (match) for (const s of b.subjects) set.add(refKey(canonicalSubject(s)));
+      }
+      this.everywhereCache.set(key, set);
+    }
+    return set;
   }
 
   /** The engine's bindings by namespace ('' = ClusterRoleBindings), in the index's order. */
@@ -226,7 +255,10 @@ function matchRole(role: CompiledRole, q: AccessQuestion): RoleMatch | undefined
  * identities added through whoCan. ClusterRoleBindings apply everywhere; a RoleBinding applies only
  * to namespaced questions, in its namespace.
  */
-function compute(index: AccessIndex, q: AccessQuestion): AccessEntry[] {
+const MASTERS: SubjectRef = { kind: 'Group', name: 'system:masters' };
+
+/** With `roleBindingsOnly` (a question limited to namespaces): only those namespaces' RoleBindings, no system:masters. */
+function compute(index: AccessIndex, q: AccessQuestion, roleBindingsOnly = false): AccessEntry[] {
   const engine = index.engine;
   const out = new Map<string, AccessEntry & { grantKeys: Set<string> }>();
   const entryFor = (subject: SubjectRef, via: AccessEntry['via']) => {
@@ -240,10 +272,12 @@ function compute(index: AccessIndex, q: AccessQuestion): AccessEntry[] {
   };
 
   // system:masters may do everything.
-  const masters = entryFor({ kind: 'Group', name: 'system:masters' }, 'privileged-group');
-  addAll(masters.verbs, q.verbs);
-  masters.names.push('*');
-  masters.everyNamespace = true;
+  if (!roleBindingsOnly) {
+    const masters = entryFor(MASTERS, 'privileged-group');
+    addAll(masters.verbs, q.verbs);
+    masters.names.push('*');
+    masters.everyNamespace = true;
+  }
 
   // Node-authorizer identities, from whoCan with a representative request per verb (skipped for
   // questions limited to given namespaces: the per-namespace loops of the checks only need RBAC).
@@ -272,7 +306,7 @@ function compute(index: AccessIndex, q: AccessQuestion): AccessEntry[] {
     q.scope === 'cluster'
       ? clusterBindings
       : q.namespaces
-        ? [...clusterBindings, ...q.namespaces.flatMap((ns) => (ns === '' ? [] : (byNs.get(ns) ?? [])))]
+        ? [...(roleBindingsOnly ? [] : clusterBindings), ...q.namespaces.flatMap((ns) => (ns === '' ? [] : (byNs.get(ns) ?? [])))]
         : engine.rbac.bindings;
   for (const b of bindings) {
     if (!b.role || b.subjects.length === 0 || !candidates.has(b.role.key)) continue;
