@@ -47,15 +47,10 @@ function forEachNode(v: string | Set<string> | undefined, fn: (node: string) => 
 export function buildNodeGraph(state: Pick<ClusterState, 'pods' | 'persistentVolumes' | 'resourceSlices'>): NodeGraph {
   const podsByNode = new Map<string, Pod[]>();
   const bound: Pod[] = [];
-  const boundIn = new Map<string, Pod[]>();
   for (const pod of state.pods) {
     const node = pod.spec?.nodeName;
     if (!node) continue;
     bound.push(pod);
-    const ns = pod.metadata.namespace ?? '';
-    const inNs = boundIn.get(ns);
-    if (inNs) inNs.push(pod);
-    else boundIn.set(ns, [pod]);
     const list = podsByNode.get(node);
     if (list) list.push(pod);
     else podsByNode.set(node, [pod]);
@@ -132,6 +127,19 @@ export function buildNodeGraph(state: Pick<ClusterState, 'pods' | 'persistentVol
   // through a PersistentVolume, which can name another namespace). Until a type's whole map is built,
   // a question about a namespace indexes that namespace's pods alone: the analysis asks about a few
   // namespaces (and its probe namespace, which has none), and a whole map costs a pass over every pod.
+  let boundIn: Map<string, Pod[]> | undefined;
+  const boundInNamespace = (namespace: string): readonly Pod[] => {
+    if (!boundIn) {
+      boundIn = new Map();
+      for (const pod of bound) {
+        const ns = pod.metadata.namespace ?? '';
+        const inNs = boundIn.get(ns);
+        if (inNs) inNs.push(pod);
+        else boundIn.set(ns, [pod]);
+      }
+    }
+    return boundIn.get(namespace) ?? EMPTY;
+  };
   const partial = new Map<VertexType, Reach>();
   const NO_NAMES = new Map<string, string | Set<string>>();
   const reachIn = (type: VertexType, namespace: string): ReadonlyMap<string, string | Set<string>> | undefined => {
@@ -143,7 +151,7 @@ export function buildNodeGraph(state: Pick<ClusterState, 'pods' | 'persistentVol
     let names = byNamespace.get(namespace);
     if (!names) {
       const reach: Reach = new Map();
-      addPodEdges(type, boundIn.get(namespace) ?? EMPTY, reach);
+      addPodEdges(type, boundInNamespace(namespace), reach);
       byNamespace.set(namespace, (names = reach.get(namespace) ?? NO_NAMES));
     }
     return names;

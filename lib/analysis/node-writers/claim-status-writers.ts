@@ -164,10 +164,11 @@ export class ClaimWriterAnalysis {
       for (const w of this.namespaceWriters(kind, driver, ns, perNamespace, inNs)) add(w.subject, mode, w.via);
       if (!this.granular) continue;
       const local = this.candidates.local('associated', ns, driver);
-      if (cluster.size === 0 && local.size === 0) continue;
+      clusterHits ??= cluster.size === 0 ? [] : onNode().filter((x) => cluster.appliesTo(x.user));
+      // No account on this node that a grant could apply to: its claims need no closer look.
+      if (clusterHits.length === 0 && local.size === 0) continue;
       const strict = inNs.filter((c) => allocatedNodeName(c) === node);
       if (strict.length === 0) continue;
-      clusterHits ??= cluster.size === 0 ? [] : onNode().filter((x) => cluster.appliesTo(x.user));
       const here = local.size === 0 ? clusterHits : onNode().filter((x) => cluster.appliesTo(x.user) || local.appliesTo(x.user));
       this.collectAssociated(node, driver, strict, here, writers);
     }
