@@ -32,36 +32,45 @@ export function allocatedClaims(state: ClusterState): ResourceClaim[] {
 }
 
 interface PodLookup {
-  byUid(uid: string): Pod | undefined;
-  byName(namespace: string, name: string): Pod | undefined;
+  byUid: Map<string, Pod>;
+  byName: Map<string, Map<string, Pod>>;
 }
 
+/**
+ * The pods that claims without a strict allocated node reserve, by uid and by namespace and name:
+ * the references are gathered first and the pods read once, so only those pods are indexed (a large
+ * cluster has hundreds of thousands of pods and few such claims).
+ */
+function reservedPods(state: ClusterState, claims: readonly ResourceClaim[]): PodLookup {
+  const lookup: PodLookup = { byUid: new Map(), byName: new Map() };
+  const uids = new Set<string>();
+  const names = new Map<string, Set<string>>();
+  for (const claim of claims) {
+    if (allocatedNodeName(claim) !== undefined) continue;
+    const ns = claim.metadata.namespace ?? '';
+    for (const ref of podRefs(claim)) {
+      if (ref.uid) uids.add(ref.uid);
+      let inNs = names.get(ns);
+      if (!inNs) names.set(ns, (inNs = new Set()));
+      inNs.add(ref.name);
+    }
+  }
+  if (uids.size === 0 && names.size === 0) return lookup;
+  for (const p of state.pods) {
+    if (p.metadata.uid && uids.has(p.metadata.uid)) lookup.byUid.set(p.metadata.uid, p);
+    const ns = p.metadata.namespace ?? '';
+    if (!names.get(ns)?.has(p.metadata.name)) continue;
+    let inNs = lookup.byName.get(ns);
+    if (!inNs) lookup.byName.set(ns, (inNs = new Map()));
+    inNs.set(p.metadata.name, p);
+  }
+  return lookup;
+}
+
+const podRefs = (claim: ResourceClaim) => (claim.status?.reservedFor ?? []).filter((ref) => ref.resource === 'pods' && (ref.apiGroup ?? '') === '');
+
 export function placeAllocatedClaims(state: ClusterState, claims: readonly ResourceClaim[] = allocatedClaims(state)): ClaimPlacement {
-  // Only claims without a strict allocated node need their pods, and references without a uid (or
-  // with one no pod has) their names: each lookup is built on first use.
-  let uids: Map<string, Pod> | undefined;
-  let names: Map<string, Map<string, Pod>> | undefined;
-  const pods: PodLookup = {
-    byUid(uid) {
-      if (!uids) {
-        uids = new Map();
-        for (const p of state.pods) if (p.metadata.uid) uids.set(p.metadata.uid, p);
-      }
-      return uids.get(uid);
-    },
-    byName(namespace, name) {
-      if (!names) {
-        names = new Map();
-        for (const p of state.pods) {
-          const ns = p.metadata.namespace ?? '';
-          let inNs = names.get(ns);
-          if (!inNs) names.set(ns, (inNs = new Map()));
-          inNs.set(p.metadata.name, p);
-        }
-      }
-      return names.get(namespace)?.get(name);
-    },
-  };
+  const pods = reservedPods(state, claims);
   const out: ClaimPlacement = new Map();
   for (const claim of claims) {
     const drivers = driversOf(claim);
@@ -83,9 +92,8 @@ function nodesOfClaim(claim: ResourceClaim, pods: PodLookup): string[] {
   if (strict !== undefined) return [strict];
   const ns = claim.metadata.namespace ?? '';
   const nodes = new Set<string>();
-  for (const ref of claim.status?.reservedFor ?? []) {
-    if (ref.resource !== 'pods' || (ref.apiGroup ?? '') !== '') continue;
-    const pod = (ref.uid ? pods.byUid(ref.uid) : undefined) ?? pods.byName(ns, ref.name);
+  for (const ref of podRefs(claim)) {
+    const pod = (ref.uid ? pods.byUid.get(ref.uid) : undefined) ?? pods.byName.get(ns)?.get(ref.name);
     if (pod && (pod.metadata.namespace ?? '') === ns && pod.spec?.nodeName) nodes.add(pod.spec.nodeName);
   }
   return [...nodes].sort();
