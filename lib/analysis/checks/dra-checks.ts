@@ -66,10 +66,12 @@ export const dra002: Check = {
   id: 'DRA002',
   run(ctx) {
     const out: FindingDraft[] = [];
-    for (const { role, bindings } of boundRoles(ctx)) {
+    for (const bound of boundRoles(ctx)) {
+      const role = bound.role;
       if (isBootstrapOrClusterAdmin(role)) continue;
       const idx = role.rules.map((r, i) => (isWildcardDraRule(r.rule) ? i : -1)).filter((i) => i >= 0);
       if (idx.length === 0) continue;
+      const bindings = bound.bindings;
       const roleRef = toObjectRef(role.ref);
       const rulesText = idx.map((i) => `rule #${i} (${describeRule(role.rules[i].rule)})`).join('; ');
       const replacement = idx.map((i) => narrowedDraRule(role.rules[i].rule));
@@ -153,9 +155,11 @@ export const dra004: Check = {
   run(ctx) {
     const out: FindingDraft[] = [];
     const drivers = ctx.knownDrivers;
-    for (const { role, bindings } of boundRoles(ctx)) {
+    for (const bound of boundRoles(ctx)) {
+      const role = bound.role;
       const hits = role.rules.map((r, i) => ({ i, verbs: unscopedDriverVerbs(r.rule) })).filter((h) => h.verbs.length > 0);
       if (hits.length === 0) continue;
+      const bindings = bound.bindings;
       const roleRef = toObjectRef(role.ref);
       const scoped = hits.map((h) => ruleYaml({ ...role.rules[h.i].rule, resourceNames: drivers.length > 0 ? drivers : ['<driver-name>'] }));
       out.push({
@@ -356,9 +360,10 @@ export const dra009: Check = {
   id: 'DRA009',
   run(ctx) {
     const out: FindingDraft[] = [];
-    for (const { role, bindings } of boundRoles(ctx)) {
+    for (const bound of boundRoles(ctx)) {
+      const role = bound.role;
       if (isBootstrapOrClusterAdmin(role)) continue;
-      const used = bindings
+      const used = bound.bindings
         // Admin-equivalent components are reported by DRA001 only.
         .map((b) => ({ ref: b.ref, subjects: b.subjects.filter((s) => s.kind === 'ServiceAccount' && ctx.isDraComponent(s) && !ctx.isAdminEquivalent(s)) }))
         .filter((b) => b.subjects.length > 0);

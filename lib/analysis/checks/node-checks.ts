@@ -176,9 +176,11 @@ export const node004: Check = {
   id: 'NODE004',
   run(ctx) {
     const out: FindingDraft[] = [];
-    for (const { role, bindings } of boundRoles(ctx)) {
+    for (const bound of boundRoles(ctx)) {
+      const role = bound.role;
       const hits = role.rules.map((r, i) => ({ i, problem: audienceProblem(r.rule) })).filter((h) => h.problem !== undefined);
       if (hits.length === 0) continue;
+      const bindings = bound.bindings;
       const roleRef = toObjectRef(role.ref);
       out.push({
         subjects: sortSubjects(bindings.flatMap((b) => b.subjects)),
