@@ -260,11 +260,13 @@ const MASTERS: SubjectRef = { kind: 'Group', name: 'system:masters' };
 /** With `roleBindingsOnly` (a question limited to namespaces): only those namespaces' RoleBindings, no system:masters. */
 function compute(index: AccessIndex, q: AccessQuestion, roleBindingsOnly = false): AccessEntry[] {
   const engine = index.engine;
-  const out = new Map<string, AccessEntry & { grantKeys: Set<string> }>();
+  const out = new Map<string, AccessEntry>();
+  // Beside the entries rather than in them: the entries are returned as they are, not copied without it.
+  const grantKeys = new Map<AccessEntry, Set<string>>();
   const entryFor = (subject: SubjectRef, via: AccessEntry['via']) => {
     const key = refKey(subject);
     let entry = out.get(key);
-    if (!entry) out.set(key, (entry = { subject, via, grants: [], verbs: [], everyNamespace: false, namespaces: [], names: [], grantKeys: new Set() }));
+    if (!entry) out.set(key, (entry = { subject, via, grants: [], verbs: [], everyNamespace: false, namespaces: [], names: [] }));
     return entry;
   };
   const addAll = <T>(list: T[], items: readonly T[]) => {
@@ -316,12 +318,14 @@ function compute(index: AccessIndex, q: AccessQuestion, roleBindingsOnly = false
     if (!match) continue;
     for (const s of b.subjects) {
       const entry = entryFor(canonicalSubject(s), 'rbac');
+      let keys = grantKeys.get(entry);
+      if (!keys) grantKeys.set(entry, (keys = new Set()));
       for (const [ruleIndex, r] of match.rules) {
         addAll(entry.verbs, r.verbs);
         addAll(entry.names, r.names);
         const gk = `${b.ref.kind}/${ns}/${b.ref.name}/${b.role.key}/${ruleIndex}`;
-        if (entry.grantKeys.has(gk)) continue;
-        entry.grantKeys.add(gk);
+        if (keys.has(gk)) continue;
+        keys.add(gk);
         const grant: WhoCanGrant = { binding: b.ref, role: b.role.ref, ruleIndex };
         const from = b.role.rules[ruleIndex].from;
         if (from) grant.aggregatedFrom = from;
@@ -334,7 +338,7 @@ function compute(index: AccessIndex, q: AccessQuestion, roleBindingsOnly = false
 
   const verbOrder = (v: string) => q.verbs.indexOf(v);
   return [...out.values()]
-    .map(({ grantKeys: _unused, ...entry }) => {
+    .map((entry) => {
       entry.grants.sort(compareGrants);
       entry.verbs.sort((a, b) => verbOrder(a) - verbOrder(b));
       entry.namespaces = entry.everyNamespace ? [] : entry.namespaces.sort();

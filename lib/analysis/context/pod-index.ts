@@ -16,7 +16,8 @@ export class PodIndex {
   private readonly accountsByNode = new Map<string, ServiceAccountName[]>();
   /** namespace → name → the account: nested, so that no key string is built per pod (200,000 on a large cluster). */
   private readonly accounts = new Map<string, Map<string, ServiceAccountName>>();
-  private readonly nodesByAccount = new Map<ServiceAccountName, Set<string>>();
+  /** An account's nodes: one node as a string (most accounts), a Set from the second. */
+  private readonly nodesByAccount = new Map<ServiceAccountName, string | Set<string>>();
   private readonly sortedNodes = new Map<ServiceAccountName, string[]>();
   /** Service accounts with at least one scheduled pod, sorted by namespace and name. */
   readonly scheduledServiceAccounts: ServiceAccountName[];
@@ -33,13 +34,15 @@ export class PodIndex {
       let inNamespace = this.accounts.get(namespace);
       if (!inNamespace) this.accounts.set(namespace, (inNamespace = new Map()));
       let account = inNamespace.get(name);
-      let nodes: Set<string>;
       if (!account) {
         inNamespace.set(name, (account = { namespace, name }));
-        this.nodesByAccount.set(account, (nodes = new Set()));
+        this.nodesByAccount.set(account, node);
         all.push(account);
-      } else nodes = this.nodesByAccount.get(account)!;
-      nodes.add(node);
+      } else {
+        const nodes = this.nodesByAccount.get(account)!;
+        if (typeof nodes !== 'string') nodes.add(node);
+        else if (nodes !== node) this.nodesByAccount.set(account, new Set([nodes, node]));
+      }
       let onNode = byNode.get(node);
       if (!onNode) byNode.set(node, (onNode = new Set()));
       onNode.add(account);
@@ -58,7 +61,10 @@ export class PodIndex {
     const account = this.accounts.get(namespace)?.get(name);
     if (!account) return [];
     let nodes = this.sortedNodes.get(account);
-    if (!nodes) this.sortedNodes.set(account, (nodes = [...this.nodesByAccount.get(account)!].sort()));
+    if (!nodes) {
+      const found = this.nodesByAccount.get(account)!;
+      this.sortedNodes.set(account, (nodes = typeof found === 'string' ? [found] : [...found].sort()));
+    }
     return nodes;
   }
 }
