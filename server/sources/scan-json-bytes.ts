@@ -91,33 +91,50 @@ export function scanJsonBytes(
         let k = start;
         let units = 0;
         let escaped = false;
-        while (k < n) {
-          const ch = b[k];
-          if (ch === 34) break;
-          if (ch === 92) {
-            escaped = true;
-            if (b[k + 1] === 117) {
-              // Only a \u escape of a letter or `_` can spell a forbidden name.
-              let code = 0;
-              for (let h = k + 2; h < k + 6; h++) {
-                const d = b[h];
-                const v = d >= 48 && d <= 57 ? d - 48 : d >= 65 && d <= 70 ? d - 55 : d >= 97 && d <= 102 ? d - 87 : -1;
-                if (v < 0) {
-                  code = -1;
-                  break;
-                }
-                code = code * 16 + v;
-              }
-              if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95) suspicious = true;
-              k += 6;
-            } else {
-              k += 2;
+        // Most strings have no escape: find the closing quote, and count UTF-16 units only when
+        // the bytes could be over the limit (a string has no more units than bytes). The word check
+        // below reads the bytes, so a 9- or 11-byte string that is not ASCII never matches there.
+        let ch = 0;
+        while (k < n && (ch = b[k]) !== 34 && ch !== 92) k++;
+        if (k < n && ch === 34) {
+          units = k - start;
+          if (units > maxStringLength) {
+            units = 0;
+            for (let h = start; h < k; h++) {
+              const u = b[h];
+              if (u < 0x80 || u >= 0xc0) units += u >= 0xf0 ? 2 : 1;
             }
-            units++;
-          } else {
-            k++;
-            // Continuation bytes add nothing; a 4-byte sequence is a surrogate pair.
-            if (ch < 0x80 || ch >= 0xc0) units += ch >= 0xf0 ? 2 : 1;
+          }
+        } else {
+          k = start;
+          while (k < n) {
+            const ch = b[k];
+            if (ch === 34) break;
+            if (ch === 92) {
+              escaped = true;
+              if (b[k + 1] === 117) {
+                // Only a \u escape of a letter or `_` can spell a forbidden name.
+                let code = 0;
+                for (let h = k + 2; h < k + 6; h++) {
+                  const d = b[h];
+                  const v = d >= 48 && d <= 57 ? d - 48 : d >= 65 && d <= 70 ? d - 55 : d >= 97 && d <= 102 ? d - 87 : -1;
+                  if (v < 0) {
+                    code = -1;
+                    break;
+                  }
+                  code = code * 16 + v;
+                }
+                if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95) suspicious = true;
+                k += 6;
+              } else {
+                k += 2;
+              }
+              units++;
+            } else {
+              k++;
+              // Continuation bytes add nothing; a 4-byte sequence is a surrogate pair.
+              if (ch < 0x80 || ch >= 0xc0) units += ch >= 0xf0 ? 2 : 1;
+            }
           }
         }
         if (k >= n) return { suspicious };
@@ -134,7 +151,8 @@ export function scanJsonBytes(
             }
           }
         }
-        if (!escaped && (units === 9 || units === 11)) {
+        // Only the first letters of the three words (`_`, `p`, `c`) need the word spelled out.
+        if (!escaped && (units === 9 || units === 11) && (b[start] === 95 || b[start] === 112 || b[start] === 99)) {
           let word = '';
           for (let h = start; h < k; h++) word += String.fromCharCode(b[h]);
           if (word === '__proto__' || word === 'prototype' || word === 'constructor') suspicious = true;

@@ -1,0 +1,175 @@
+// The safety scan as it was before strings without escapes took a fast path (commit 475d76d): the
+// reference its differential test holds the current scan to.
+import type { ByteScanResult, ItemBoundaries } from '../scan-json-bytes';
+
+export function scanJsonBytesBefore(
+  b: Uint8Array,
+  maxDepth: number,
+  maxStringLength: number,
+  items?: ItemBoundaries,
+  onPublished?: (count: number) => void,
+): ByteScanResult {
+  // Where the item boundaries stand: before the top-level object, expecting one of its keys, in one
+  // of its values (or after a key), after `"items":`, expecting an element of the items array, in
+  // an element, after an element, after the top-level object; OFF when not tracking (any more).
+  const OFF = -1;
+  const BEFORE = 0;
+  const KEY = 1;
+  const VALUE = 2;
+  const ITEMS_VALUE = 3;
+  const ELEMENT_NEXT = 4;
+  const ELEMENT = 5;
+  const AFTER_ELEMENT = 6;
+  const AFTER = 7;
+  const offsets = items ? items.offsets : new Int32Array(0);
+  const control = items ? items.control : new Int32Array(4);
+  let track = items ? BEFORE : OFF;
+  let count = 0;
+  let published = 0;
+  let sawItems = false;
+  let itemsKey = false;
+  let afterComma = false;
+  const stop = (status: number) => {
+    track = OFF;
+    Atomics.store(control, 1, status);
+    Atomics.notify(control, 0);
+  };
+
+  const result = scan();
+  if (items) {
+    if (track === AFTER) {
+      Atomics.store(control, 0, count);
+      Atomics.store(control, 1, 1);
+      Atomics.notify(control, 0);
+    } else if (track !== OFF) {
+      stop(2);
+    }
+  }
+  return result;
+
+  function scan(): ByteScanResult {
+    const n = b.length;
+    let depth = 0;
+    let suspicious = false;
+    let i = 0;
+    while (i < n) {
+      const c = b[i];
+      if (c === 34) {
+        const start = i + 1;
+        let k = start;
+        let units = 0;
+        let escaped = false;
+        while (k < n) {
+          const ch = b[k];
+          if (ch === 34) break;
+          if (ch === 92) {
+            escaped = true;
+            if (b[k + 1] === 117) {
+              // Only a \u escape of a letter or `_` can spell a forbidden name.
+              let code = 0;
+              for (let h = k + 2; h < k + 6; h++) {
+                const d = b[h];
+                const v = d >= 48 && d <= 57 ? d - 48 : d >= 65 && d <= 70 ? d - 55 : d >= 97 && d <= 102 ? d - 87 : -1;
+                if (v < 0) {
+                  code = -1;
+                  break;
+                }
+                code = code * 16 + v;
+              }
+              if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95) suspicious = true;
+              k += 6;
+            } else {
+              k += 2;
+            }
+            units++;
+          } else {
+            k++;
+            // Continuation bytes add nothing; a 4-byte sequence is a surrogate pair.
+            if (ch < 0x80 || ch >= 0xc0) units += ch >= 0xf0 ? 2 : 1;
+          }
+        }
+        if (k >= n) return { suspicious };
+        if (track !== OFF && track !== VALUE && track !== ELEMENT) {
+          if (track !== KEY) stop(2);
+          else if (escaped) stop(2);
+          else {
+            // A key of the top-level object: a second "items" is not the plain shape.
+            itemsKey = k - start === 5 && b[start] === 105 && b[start + 1] === 116 && b[start + 2] === 101 && b[start + 3] === 109 && b[start + 4] === 115;
+            if (itemsKey && sawItems) stop(2);
+            else {
+              sawItems ||= itemsKey;
+              track = VALUE;
+            }
+          }
+        }
+        if (!escaped && (units === 9 || units === 11)) {
+          let word = '';
+          for (let h = start; h < k; h++) word += String.fromCharCode(b[h]);
+          if (word === '__proto__' || word === 'prototype' || word === 'constructor') suspicious = true;
+        }
+        if (units > maxStringLength) return { error: 'string', length: units, line: lineAtByte(b, i) };
+        i = k + 1;
+        continue;
+      }
+      if (c === 123 || c === 91) {
+        if (track !== OFF && track !== VALUE && track !== ELEMENT) {
+          if (track === BEFORE && c === 123) track = KEY;
+          else if (track === ITEMS_VALUE && c === 91) {
+            control[2] = i;
+            track = ELEMENT_NEXT;
+            afterComma = false;
+          } else if (track === ELEMENT_NEXT && c === 123) {
+            offsets[2 * count] = i;
+            track = ELEMENT;
+          } else stop(2);
+        }
+        if (++depth > maxDepth) return { error: 'depth', length: depth, line: lineAtByte(b, i) };
+      } else if (c === 125 || c === 93) {
+        depth--;
+        if (track === ELEMENT) {
+          if (depth === 2) {
+            offsets[2 * count + 1] = i + 1;
+            count++;
+            track = AFTER_ELEMENT;
+            if (2 * count + 2 > offsets.length) stop(3);
+            else if (count - published >= 256) {
+              published = count;
+              Atomics.store(control, 0, count);
+              Atomics.notify(control, 0);
+              if (onPublished) onPublished(count);
+            }
+          }
+        } else if (track === VALUE || track === KEY) {
+          // Only the top-level object closes here (other closes are inside values).
+          if (depth === 0) {
+            if (c === 125 && sawItems) track = AFTER;
+            else stop(2);
+          } else if (track === KEY) stop(2);
+        } else if (track === ELEMENT_NEXT || track === AFTER_ELEMENT) {
+          if (c === 93 && depth === 1 && (track === AFTER_ELEMENT || !afterComma)) {
+            control[3] = i;
+            itemsKey = false;
+            track = VALUE;
+          } else stop(2);
+        } else if (track !== OFF) stop(2);
+      } else if (track !== OFF && c !== 32 && c !== 10 && c !== 13 && c !== 9) {
+        // Separators and literals, where the plain shape allows them.
+        if (track === VALUE) {
+          if (depth === 1 && c === 44) track = KEY;
+          else if (depth === 1 && c === 58 && itemsKey) track = ITEMS_VALUE;
+        } else if (track === AFTER_ELEMENT && c === 44) {
+          track = ELEMENT_NEXT;
+          afterComma = true;
+        } else if (track !== ELEMENT) stop(2);
+      }
+      i++;
+    }
+    return { suspicious };
+  }
+
+  function lineAtByte(bytes: Uint8Array, offset: number): number {
+    let line = 1;
+    for (let h = 0; h < offset; h++) if (bytes[h] === 10) line++;
+    return line;
+  }
+}
