@@ -63,7 +63,7 @@ function randomText(next: () => number): string {
 }
 
 describe('scanJsonBytes', () => {
-  it('decides as the byte-by-byte scan did on 20,000 random texts, with and without item boundaries', () => {
+  it('decides as the byte-by-byte scan did on 20,000 random texts, with and without item boundaries, read whole or as it goes', () => {
     let seed = 2026;
     const next = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
     let suspicious = 0;
@@ -78,6 +78,18 @@ describe('scanJsonBytes', () => {
       expect(result).toEqual(scanJsonBytesBefore(bytes, maxDepth, maxStringLength, before));
       expect([...now.offsets, ...now.control]).toEqual([...before.offsets, ...before.control]);
       expect(scanJsonBytes(bytes, 64, 1 << 20)).toEqual(scanJsonBytesBefore(bytes, 64, 1 << 20));
+      // Read as the scan goes, in random pieces: the same decisions and boundaries.
+      const piece = 1 + Math.floor(next() * 8);
+      const filling = new Uint8Array(bytes.length);
+      let read = 0;
+      const more = () => {
+        const to = Math.min(bytes.length, read + piece);
+        filling.set(bytes.subarray(read, to), read);
+        return (read = to);
+      };
+      const chunked = boundaries();
+      expect(scanJsonBytes(filling, maxDepth, maxStringLength, chunked, undefined, more)).toEqual(result);
+      expect([...chunked.offsets, ...chunked.control]).toEqual([...now.offsets, ...now.control]);
       if ('suspicious' in result && result.suspicious) suspicious++;
       if ('error' in result && result.error === 'string') stringErrors++;
     }

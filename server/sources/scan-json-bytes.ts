@@ -32,7 +32,8 @@ export const ITEMS_FULL = 3;
  * left for JSON.parse to report. With `items`, also publishes the item boundaries (ItemBoundaries):
  * only the separators between items are checked here; what they span, and everything around the
  * items array, is left for JSON.parse. `onPublished` is called after each publication (every 256
- * items), on the scanning thread, with the number published.
+ * items), on the scanning thread, with the number published. With `more`, `b` is filled as the
+ * scan goes: `more()` reads on into it and returns how many bytes are read (`b.length` at the end).
  */
 export function scanJsonBytes(
   b: Uint8Array,
@@ -40,6 +41,7 @@ export function scanJsonBytes(
   maxStringLength: number,
   items?: ItemBoundaries,
   onPublished?: (count: number) => void,
+  more?: () => number,
 ): ByteScanResult {
   // Where the item boundaries stand: before the top-level object, expecting one of its keys, in one
   // of its values (or after a key), after `"items":`, expecting an element of the items array, in
@@ -80,11 +82,18 @@ export function scanJsonBytes(
   return result;
 
   function scan(): ByteScanResult {
-    const n = b.length;
+    const total = b.length;
+    // Bytes read so far: all of them, or what `more` has read (it reads on and says how far).
+    let n = more ? more() : total;
     let depth = 0;
     let suspicious = false;
     let i = 0;
-    while (i < n) {
+    for (;;) {
+      if (i >= n) {
+        if (n >= total) break;
+        n = more!();
+        continue;
+      }
       const c = b[i];
       if (c === 34) {
         const start = i + 1;
@@ -137,7 +146,14 @@ export function scanJsonBytes(
             }
           }
         }
-        if (k >= n) return { suspicious };
+        if (k >= n) {
+          // The string goes past what is read: read on and take it again from its quote.
+          if (n < total) {
+            n = more!();
+            continue;
+          }
+          return { suspicious };
+        }
         if (track !== OFF && track !== VALUE && track !== ELEMENT) {
           if (track !== KEY) stop(2);
           else if (escaped) stop(2);

@@ -8,6 +8,8 @@ import { ITEMS_DONE, scanJsonBytes, type ByteScanResult } from './scan-json-byte
 const BATCH_ITEMS = 1000;
 /** Room for this many items' offsets (8 bytes each); a bigger list is read the ordinary way. */
 const MAX_ITEMS = 1_000_000;
+/** The worker reads the file this much at a time, as its scan needs the bytes. */
+const READ_CHUNK = 4 * 1024 * 1024;
 /** Batches the worker may send ahead of the reader: what waits is text, and it should stay small. */
 const IN_FLIGHT = 4;
 
@@ -24,14 +26,26 @@ type WorkerMessage =
 // (tsx) may wrap inner functions with.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { readFileSync } = require('node:fs');
+const { openSync, readSync, closeSync } = require('node:fs');
 const __name = (f) => f;
 const scanJsonBytes = ${scanJsonBytes.toString()};
 (function main() {
-  const { path, size, maxDepth, maxStringLength, batchItems, maxItems, inFlight } = workerData;
+  const { path, size, maxDepth, maxStringLength, batchItems, maxItems, inFlight, readChunk } = workerData;
   const flow = new Int32Array(workerData.flow);
-  const bytes = readFileSync(path);
-  if (bytes.length !== size) return parentPort.postMessage({ type: 'other' });
+  // Read as the scan goes, so that it starts at once (reading all of a large file first kept the
+  // reader waiting). A file that is not its listed size is read the ordinary way.
+  const fd = openSync(path, 'r');
+  const bytes = new Uint8Array(size);
+  let read = 0;
+  const more = () => {
+    const end = Math.min(size, read + readChunk);
+    while (read < end) {
+      const n = readSync(fd, bytes, read, end - read, read);
+      if (n === 0) throw new Error('the file shrank');
+      read += n;
+    }
+    return read;
+  };
   const offsets = new Int32Array(2 * maxItems);
   const control = new Int32Array(4);
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -53,7 +67,16 @@ const scanJsonBytes = ${scanJsonBytes.toString()};
       batches++;
     }
   };
-  const result = scanJsonBytes(bytes, maxDepth, maxStringLength, { offsets, control }, (count) => flush(count, false));
+  let result;
+  try {
+    result = scanJsonBytes(bytes, maxDepth, maxStringLength, { offsets, control }, (count) => flush(count, false), more);
+    if (read === size && readSync(fd, new Uint8Array(1), 0, 1, size) !== 0) throw new Error('the file grew');
+  } catch (error) {
+    if (error.message === 'stopped') throw error;
+    return parentPort.postMessage({ type: 'other' });
+  } finally {
+    closeSync(fd);
+  }
   const status = control[1];
   if (status !== ${ITEMS_DONE}) return parentPort.postMessage({ type: 'end', status, result });
   flush(control[0], true);
@@ -101,6 +124,7 @@ export async function streamJsonList(
         batchItems: BATCH_ITEMS,
         maxItems: MAX_ITEMS,
         inFlight: IN_FLIGHT,
+        readChunk: READ_CHUNK,
         flow: flow.buffer,
       },
     });
