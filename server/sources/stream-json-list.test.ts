@@ -140,6 +140,23 @@ describe('streamJsonList', () => {
     });
   }
 
+  it('a file that is not the size it was listed at (it changed since) goes back to the ordinary read', async () => {
+    // A trailing newline: listed one byte short, the list itself is whole and only the size tells.
+    const path = file(`${list(`${pod('p1')},${pod('p2')}`)}\n`);
+    const size = statSync(path).size;
+    const read = (listed: number) =>
+      streamJsonList(
+        { path, size: listed },
+        { file: 'x', document: 0 },
+        new ClusterStateBuilder({ kind: 'snapshot', name: 'x' }, {}),
+        { maxDepth: MAX_DEPTH, maxStringLength: MAX_STRING_LENGTH },
+        (r) => byteScanError(r, 'x'),
+      );
+    expect(await read(size)).toBe(true);
+    expect(await read(size - 1)).toBe(false);
+    expect(await read(size + 1)).toBe(false);
+  });
+
   // Each streamed read starts a worker (~25 ms): 800 here; 15,000 were run by hand (STREAM_FUZZ_EDITS).
   it(
     '800 random edits of a small list: the same state or the same error, every time',
