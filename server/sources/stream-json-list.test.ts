@@ -44,10 +44,10 @@ async function both(path: string, options: LoadSnapshotOptions = {}): Promise<[O
   return [await outcome(path, { ...options, streamMinBytes: Number.POSITIVE_INFINITY }), await outcome(path, { ...options, streamMinBytes: 0 })];
 }
 
-/** Whether the file was read item by item (not handed back to the ordinary way). */
-async function streams(path: string): Promise<boolean> {
+/** Whether the file was read item by item (not handed back to the ordinary way); `size` is the size it was listed at. */
+async function streams(path: string, size = statSync(path).size): Promise<boolean> {
   const builder = new ClusterStateBuilder({ kind: 'snapshot', name: 'x' }, {});
-  const file = { path, size: statSync(path).size };
+  const file = { path, size };
   return streamJsonList(file, { file: 'x', document: 0 }, builder, { maxDepth: MAX_DEPTH, maxStringLength: MAX_STRING_LENGTH }, (r) => byteScanError(r, 'x'));
 }
 
@@ -144,17 +144,9 @@ describe('streamJsonList', () => {
     // A trailing newline: listed one byte short, the list itself is whole and only the size tells.
     const path = file(`${list(`${pod('p1')},${pod('p2')}`)}\n`);
     const size = statSync(path).size;
-    const read = (listed: number) =>
-      streamJsonList(
-        { path, size: listed },
-        { file: 'x', document: 0 },
-        new ClusterStateBuilder({ kind: 'snapshot', name: 'x' }, {}),
-        { maxDepth: MAX_DEPTH, maxStringLength: MAX_STRING_LENGTH },
-        (r) => byteScanError(r, 'x'),
-      );
-    expect(await read(size)).toBe(true);
-    expect(await read(size - 1)).toBe(false);
-    expect(await read(size + 1)).toBe(false);
+    expect(await streams(path, size)).toBe(true);
+    expect(await streams(path, size - 1)).toBe(false);
+    expect(await streams(path, size + 1)).toBe(false);
   });
 
   // Each streamed read starts a worker (~25 ms): 800 here; 15,000 were run by hand (STREAM_FUZZ_EDITS).
