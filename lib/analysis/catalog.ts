@@ -78,11 +78,11 @@ export const CATALOG = {
   DRA005: {
     family: 'DRA',
     severity: 'high',
-    title: 'Node-local identity can write device status of claims on any node',
+    title: 'Identity other than a driver can write device status of claims on any node',
     description:
-      'A node-local identity (DaemonSet or DRA driver pod service account) holds arbitrary-node:update/patch (or *) on resourceclaims/driver: a compromised node can rewrite device status of claims allocated on every other node.',
+      "An identity other than a driver acting for its own driver on its own node holds arbitrary-node:update/patch (or *) on resourceclaims/driver: a node-local identity (a compromised node rewrites device status of claims on every other node), a group, a user, a tenant's service account, or a platform service account not scoped to its driver name. Before granular status authorization (before 1.36 or with the gate off), resourceclaims/status held by a group, a user or a tenant's service account. A multi-node controller of a platform namespace scoped to its driver names is expected.",
     remediation:
-      "Grant node-local identities associated-node:update/patch on resourceclaims/driver, scoped to the driver's name, instead of arbitrary-node verbs.",
+      "Grant node-local identities associated-node:update/patch on resourceclaims/driver, scoped to the driver's name, instead of arbitrary-node verbs; never grant device status writes to groups, users or tenants.",
     rootCause: 'role',
   },
   DRA006: {
@@ -131,14 +131,34 @@ export const CATALOG = {
     remediation: 'Remove bind and escalate, or limit bind with resourceNames to roles without DRA writes; test proposed grants with dra-posture simulate.',
     rootCause: 'role',
   },
+  DRA011: {
+    family: 'DRA',
+    severity: 'high',
+    title: 'Identity can write DeviceTaintRules',
+    description:
+      'An identity other than admin-equivalents and system identities can create, update or patch DeviceTaintRules (resource.k8s.io): a rule taints every device it selects, across drivers and nodes; a NoExecute taint evicts every pod using them (DRADeviceTaintRules; beta and off by default in 1.36).',
+    remediation:
+      'Keep DeviceTaintRule writes with cluster administrators; a device health controller should taint the devices in its own ResourceSlices instead.',
+    rootCause: 'role',
+  },
+  DRA012: {
+    family: 'DRA',
+    severity: 'high',
+    title: 'Node-local driver writes ResourceSlices not pinned to its own node',
+    description:
+      "A node-local identity (DaemonSet or DRA driver pods) can create, update or delete ResourceSlices and no bound ValidatingAdmissionPolicy (validationActions Deny) that applies to it ties the slice's spec.nodeName to the node named in its token (authentication.kubernetes.io/node-name): one compromised node can publish, replace or delete the devices of every node. The policy is recognised by its form (matchConditions naming its username, a validation comparing the node name); expressions of other forms count as not pinning.",
+    remediation:
+      "Add a ValidatingAdmissionPolicy and binding (Deny) for the driver's service account that refuses slice writes whose spec.nodeName is not request.userInfo.extra['authentication.kubernetes.io/node-name'][0].",
+    rootCause: 'role',
+  },
   NODE001: {
     family: 'NODE',
     severity: 'high',
-    title: 'Plain RBAC write on nodes/status of every node',
+    title: 'Write on nodes/status of other nodes',
     description:
-      'An identity other than system:node:* and admin-equivalents can update/patch nodes/status of all nodes through plain RBAC; node-local reporters should use constrained impersonation (impersonate:associated-node) so a compromised node can only write its own status.',
+      "An identity other than system:node:*, system identities and admin-equivalents can update/patch nodes/status of nodes other than its own, by any path: plain RBAC (every node or named nodes), constrained impersonation (arbitrary-node, or impersonating another writer), or legacy impersonation of a writer (when NODE002 does not already report it). When NodeRestriction is off, every kubelet can write every node's status: one finding for Group system:nodes.",
     remediation:
-      'Replace plain nodes/status update/patch with constrained impersonation (impersonate:associated-node and impersonate-on:associated-node:update on nodes/status).',
+      'Replace plain nodes/status update/patch and arbitrary-node impersonation with associated-node impersonation (impersonate:associated-node and impersonate-on:associated-node:update on nodes/status), and run kube-apiserver with NodeRestriction.',
     rootCause: 'role',
   },
   NODE002: {
@@ -177,6 +197,15 @@ export const CATALOG = {
       'The kube-apiserver flags are visible (a kube-system kube-apiserver-* pod) and --authorization-mode lacks Node or --enable-admission-plugins lacks NodeRestriction. With --authorization-config the authorizer chain is unknown and only NodeRestriction is judged.',
     remediation: 'Run kube-apiserver with --authorization-mode including Node and --enable-admission-plugins including NodeRestriction.',
     rootCause: 'object',
+  },
+  NODE006: {
+    family: 'NODE',
+    severity: 'high',
+    title: 'RBAC grants node identities more than the Node authorizer',
+    description:
+      "A binding grants Group system:nodes or User system:node:<name> rules beyond what the Node authorizer (with NodeRestriction) already gives every kubelet: e.g. reading every Secret or ConfigMap instead of those of its own pods, or writing other nodes' ResourceSlices. Every kubelet then holds it, so one compromised node does. Token audience grants are NODE004's; kubeadm's own grants (its kubelet-config ConfigMaps, node client certificate renewal) are expected.",
+    remediation: 'Remove the rules (or the node subjects) from the binding; kubelets get what they need from the Node authorizer.',
+    rootCause: 'role',
   },
   CLAIM001: {
     family: 'CLAIM',
@@ -276,35 +305,37 @@ export const CATALOG = {
     severity: 'medium',
     title: 'Accelerator DeviceClass without zeroing',
     description:
-      'An accelerator DeviceClass (its name or driver matches settings.acceleratorPattern — gpu, tpu, npu, fpga, accel — or it is listed in settings.acceleratorClasses) has no zeroing indicator.',
+      'An accelerator DeviceClass has no zeroing indicator. Accelerator: listed in settings.acceleratorClasses; else not one when its driver hands out CPUs, host memory, network interfaces, crypto offload or NVIDIA ComputeDomain channels (dra.cpu, dra.memory, dra.net, SR-IOV, qat.intel.com, compute-domain.nvidia.com); else one when its driver is a known accelerator driver (gpu.nvidia.com, gpu.amd.com, gpu.intel.com, gaudi.intel.com, npu.intel.com, tpu.google.com, neuron.aws.com) or its ResourceSlices publish devices with a memory capacity; else when its name or driver matches settings.acceleratorPattern (gpu, tpu, npu, fpga, accel).',
     remediation: 'Configure device zeroing for the accelerator DeviceClass, or record with the annotation that the driver zeroes devices on release.',
     rootCause: 'device-class',
   },
   POD001: {
     family: 'POD',
     severity: 'high',
-    title: 'DRA kubelet-plugin container runs privileged',
+    title: 'DRA component runs privileged or with host-level capabilities',
     description:
-      'A container (including init containers) of a DRA driver pod runs with securityContext.privileged: true: all host devices and capabilities, no seccomp/AppArmor confinement.',
-    remediation: 'Run the kubelet plugin container unprivileged, with only the capabilities and host paths it needs.',
+      'A container (including init and ephemeral containers) of a DRA component pod (a kubelet plugin, a pod running as a DRA component identity such as a driver controller, or a workload a DRA component identity may create in its platform namespace) runs with securityContext.privileged: true (all host devices and capabilities, no seccomp/AppArmor confinement) or adds a host-level capability the Pod Security baseline level refuses: ALL, SYS_ADMIN, SYS_MODULE, SYS_RAWIO, SYS_PTRACE, SYS_BOOT, SYS_TIME, DAC_READ_SEARCH, NET_ADMIN, BPF, PERFMON, MAC_ADMIN, MAC_OVERRIDE, SYSLOG or AUDIT_CONTROL.',
+    remediation: 'Run the DRA component containers unprivileged, without host-level capabilities, with only the capabilities and host paths they need.',
     rootCause: 'workload',
   },
   POD002: {
     family: 'POD',
     severity: 'medium',
-    title: 'DRA driver pod shares host namespaces or mounts /, /proc or /sys',
-    description: 'A DRA driver pod uses hostPID, hostNetwork or hostIPC, or mounts exactly /, /proc or /sys from the host.',
-    remediation: 'Drop hostPID/hostNetwork/hostIPC and mount only the kubelet plugin directories, not /, /proc or /sys.',
+    title: 'DRA component pod shares host namespaces or mounts host-wide paths',
+    description:
+      'A DRA component pod uses hostPID, hostNetwork or hostIPC, mounts exactly /, /proc or /sys from the host, or mounts a container runtime socket (containerd, CRI-O, Docker, cri-dockerd) or the NRI socket, or a directory holding one (/run, /var/run, /var, /run/containerd, /var/run/nri...): either socket is control of every container on the node.',
+    remediation:
+      'Drop hostPID/hostNetwork/hostIPC and mount only the kubelet plugin directories, not /, /proc or /sys; mount a runtime or NRI socket only where the component must use it, as the socket file itself.',
     rootCause: 'workload',
   },
   POD003: {
     family: 'POD',
     severity: 'low',
-    title: 'DRA driver container lacks baseline hardening',
+    title: 'DRA component container lacks baseline hardening',
     description:
-      'A DRA driver container (or init container) lacks capabilities drop ALL, readOnlyRootFilesystem, runAsNonRoot (pod or container), seccomp RuntimeDefault (pod or container) or allowPrivilegeEscalation=false. One finding per container.',
+      'A DRA component container (or init container) lacks capabilities drop ALL, readOnlyRootFilesystem, runAsNonRoot (pod or container; a non-zero runAsUser counts as non-root), seccomp RuntimeDefault (pod or container) or allowPrivilegeEscalation=false. A privileged container is not asked for seccomp or allowPrivilegeEscalation=false, nor one adding SYS_ADMIN for allowPrivilegeEscalation=false: they cannot apply (POD001 reports the privilege). One finding per container.',
     remediation:
-      'Set drop ALL capabilities, readOnlyRootFilesystem, runAsNonRoot, seccompProfile RuntimeDefault and allowPrivilegeEscalation=false on the driver containers.',
+      'Set drop ALL capabilities, readOnlyRootFilesystem, runAsNonRoot (with a non-zero runAsUser), seccompProfile RuntimeDefault and allowPrivilegeEscalation=false on the DRA component containers.',
     rootCause: 'workload',
   },
   POD004: {

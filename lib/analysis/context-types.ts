@@ -4,7 +4,9 @@ import type { ObjectRef, Pod, SubjectRef } from '@/lib/k8s/types';
 import type { AccessIndex } from './context/access';
 import type { Membership } from './context/membership';
 import type { PodIndex } from './context/pod-index';
+import type { ComponentPod } from './context/component-pods';
 import type { ClaimWriterAnalysis } from './node-writers/claim-status-writers';
+import type { NodeStatusWriterMap } from './node-writers/node-writer-accumulator';
 import type { QuotaAnalysis } from './quota/quota-usage';
 import type { AnalysisSettings } from './settings';
 import type { DeviceClassAnalysis } from './zeroing/device-classes';
@@ -34,6 +36,10 @@ export interface AnalysisContext {
   isPlatformNamespace(namespace: string): boolean;
   /** Every namespace that is not platform (dra-posture.io/role=tenant makes one explicitly). */
   isTenantNamespace(namespace: string): boolean;
+  /** Whether Pod Security admission lets privileged pods into the namespace (no baseline/restricted enforce label). */
+  admitsPrivilegedPods(namespace: string): boolean;
+  /** Service accounts of DRA components and of every pod in a namespace that runs a DRA driver pod (its controllers and the daemons they create). */
+  draWorkloadAccounts: SubjectRef[];
   /** All namespace names known (Namespace objects plus namespaces seen on objects), sorted. */
   namespaces: string[];
 
@@ -69,6 +75,8 @@ export interface AnalysisContext {
   readonly access: AccessIndex;
   /** Lazy: service accounts per node and nodes per service account (a pod token names its node). */
   readonly podIndex: PodIndex;
+  /** Lazy: who can write which nodes' nodes/status, by every path (shared by the report, NODE001 and the blast radius). */
+  readonly nodeStatusWriters: NodeStatusWriterMap;
   /** Lazy: who can write status.devices of which allocated claims (shared by the report and the blast radius). */
   readonly claimWriters: ClaimWriterAnalysis;
   /** Lazy: RoleBinding subjects per namespace and namespaces per subject. */
@@ -79,4 +87,6 @@ export interface AnalysisContext {
   readonly quotas: QuotaAnalysis;
   /** Lazy: DeviceClasses with their driver, zeroing state and users. */
   readonly deviceClasses: DeviceClassAnalysis[];
+  /** Lazy: DRA component pods (kubelet plugins, pods of DRA component identities, workloads those may create in their platform namespace), with why; POD001-POD003 judge them. */
+  readonly draComponentPods: ComponentPod[];
 }

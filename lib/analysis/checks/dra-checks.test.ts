@@ -259,7 +259,7 @@ describe('DRA005', () => {
           { kind: 'ClusterRoleBinding', name: 'nv-status-writer' },
         ],
         message:
-          'ServiceAccount drivers/plugin runs on nodes (DaemonSet drivers/gpu-plugin) and can arbitrary-node:update, arbitrary-node:patch resourceclaims/driver for any driver in every namespace through ClusterRoleBinding nv-status-writer → ClusterRole nv-status-writer rule #0 (verbs [arbitrary-node:update, arbitrary-node:patch], apiGroups [resource.k8s.io], resources [resourceclaims/driver]). arbitrary-node verbs are not tied to the node the token was issued for, so a compromised node can rewrite status.devices of claims allocated on every other node.',
+          'ServiceAccount drivers/plugin runs on nodes (DaemonSet drivers/gpu-plugin) and can arbitrary-node:update, arbitrary-node:patch resourceclaims/driver for any driver in every namespace through ClusterRoleBinding nv-status-writer → ClusterRole nv-status-writer rule #0 (verbs [arbitrary-node:update, arbitrary-node:patch], apiGroups [resource.k8s.io], resources [resourceclaims/driver]). arbitrary-node verbs are not tied to the node a token was issued for: it can rewrite status.devices of claims allocated on every node.',
         evidence: [
           {
             type: 'grant',
@@ -424,7 +424,7 @@ describe('DRA008', () => {
           { kind: 'ClusterRoleBinding', name: 'plugin-debug' },
         ],
         message:
-          'ServiceAccount drivers/plugin runs DRA driver pods (DaemonSet drivers/gpu-plugin), and can also exec into pods in every namespace through ClusterRoleBinding plugin-debug → ClusterRole plugin-debug rule #0 (verbs [create], apiGroups [""], resources [pods/exec]). A DRA component needs none of these; a compromise of it turns them into cluster-wide escalation.',
+          'ServiceAccount drivers/plugin runs DRA driver pods (DaemonSet drivers/gpu-plugin), and can also exec or attach into pods in every namespace [create] through ClusterRoleBinding plugin-debug → ClusterRole plugin-debug rule #0 (verbs [create], apiGroups [""], resources [pods/exec]). A DRA component needs none of these; a compromise of it turns them into cluster-wide escalation.',
         evidence: [
           {
             type: 'grant',

@@ -1,11 +1,14 @@
 import { dra010 } from './dra-escalation-check';
+import { dra011, dra012 } from './dra-capability-checks';
 import type { WhoCanGrant } from '@/lib/authz/who-can';
 import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { mergeGrants, type AccessEntry } from '@/lib/analysis/context/access';
 import { usernameOf } from '@/lib/analysis/context/identities';
 import { podServiceAccount } from '@/lib/analysis/context/pod-facts';
-import { Q, ESCALATION_QUESTIONS } from '@/lib/analysis/context/questions';
+import { Q } from '@/lib/analysis/context/questions';
+import { capabilitiesOf, capability, type Capability } from '@/lib/analysis/capabilities';
+import { holdingOf, type Holding } from '@/lib/analysis/capability-holders';
 import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
 import { clusterRoleBindingYaml, clusterRoleYaml, grantObjects, grantsEvidence, list, namesText, ruleYaml, slug, whereText } from './check-helpers';
@@ -184,48 +187,76 @@ export const dra004: Check = {
 export const dra005: Check = {
   id: 'DRA005',
   run(ctx) {
-    const entries = rbacEntries(ctx, Q.claimDriverArbitrary);
+    const granular = ctx.engine.features.granularStatusAuthorization;
+    const cap = capability(granular ? 'forge-device-status' : 'claim-status-without-granular');
+    const entries = rbacEntries(ctx, cap.questions[0]);
     const out: FindingDraft[] = [];
-    for (const sa of ctx.nodeLocalIdentities) {
-      if (ctx.isAdminEquivalent(sa)) continue;
-      const mine = ctx.access.entriesFor(entries, sa);
-      if (mine.length === 0) continue;
-      const grants = mergeGrants(mine);
-      const verbs = [...new Set(mine.flatMap((e) => e.verbs))];
-      const names = [...new Set(mine.flatMap((e) => e.names))].sort();
-      const everywhere = mine.some((e) => e.everyNamespace);
-      const nss = [...new Set(mine.flatMap((e) => e.namespaces))].sort();
+    for (const e of entries) {
+      const subject = e.subject;
+      if (ctx.isAdminEquivalent(subject) || ctx.isSystemIdentity(subject)) continue;
+      const why = unexpectedDeviceStatusWriter(ctx, subject, e, granular);
+      if (!why) continue;
+      const grants = e.grants;
+      const nodeLocal = ctx.isNodeLocalIdentity(subject);
       const drivers = driverNamesHint(
         ctx,
-        driverNamesOf(ctx, sa).filter((n) => n !== '*'),
+        driverNamesOf(ctx, subject).filter((n) => n !== '*'),
       );
-      const workloads = workloadsOf(ctx, sa);
+      const where = whereText(e.everyNamespace, e.namespaces);
+      const rules = list([...new Set(grants.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex}`))]);
       out.push({
-        subjects: [sa],
+        subjects: [subject],
         objects: grantObjects(grants),
         message:
-          `${describeSubject(sa)} runs on nodes (${workloads.map(describeRef).join(', ') || 'DaemonSet pods'}) and can ${verbs.join(', ')} resourceclaims/driver for ` +
-          `${namesText(names, 'driver')} ${whereText(everywhere, nss)} through ${describeGrants(ctx.engine, grants)}. ` +
-          `arbitrary-node verbs are not tied to the node the token was issued for, so a compromised node can rewrite status.devices of claims allocated on every other node.`,
+          `${describeSubject(subject)} ${why} and can ${e.verbs.join(', ')} ${granular ? `resourceclaims/driver for ${namesText(e.names, 'driver')}` : 'resourceclaims/status'} ${where} through ${describeGrants(ctx.engine, grants)}. ` +
+          (granular
+            ? 'arbitrary-node verbs are not tied to the node a token was issued for: it can rewrite status.devices of claims allocated on every node.'
+            : 'Granular ResourceClaim status authorization is off, so claim status writes are not limited to a driver or a node: it can rewrite status.devices (and allocations) of any claim.'),
         evidence: grantsEvidence(ctx, grants),
-        remediation:
-          `Replace the arbitrary-node verbs with associated-node:update and associated-node:patch, scoped to the driver name(s), ` +
-          `in ${list([...new Set(grants.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex}`))])}:\n` +
-          manifestYamlDocs({
-            rules: [
-              {
-                apiGroups: [DRA_GROUP],
-                resources: ['resourceclaims/driver'],
-                resourceNames: drivers,
-                verbs: ['associated-node:update', 'associated-node:patch'],
-              },
-            ],
-          }),
+        remediation: nodeLocal
+          ? `Replace the arbitrary-node verbs with associated-node:update and associated-node:patch, scoped to the driver name(s), in ${rules}:\n` +
+            manifestYamlDocs({
+              rules: [
+                {
+                  apiGroups: [DRA_GROUP],
+                  resources: ['resourceclaims/driver'],
+                  resourceNames: drivers,
+                  verbs: ['associated-node:update', 'associated-node:patch'],
+                },
+              ],
+            })
+          : `Remove ${describeSubject(subject)} from ${list([...new Set(grants.map((g) => describeRef(g.binding)))])}, or remove the ${granular ? 'resourceclaims/driver' : 'resourceclaims/status'} write from ${rules}: ` +
+            `device status is written by a driver's own service account, for its own driver name (kubelet plugins with associated-node verbs; a multi-node controller from a platform namespace with arbitrary-node verbs and resourceNames).`,
       });
     }
     return out;
   },
 };
+
+/**
+ * Why a holder of device-status writes is not the expected one (undefined when it is): a driver's
+ * multi-node controller (a service account of a platform namespace, not node-local) scoped to
+ * named drivers is the only expected holder of arbitrary-node verbs; before granular status
+ * authorization every DRA component of a platform namespace needs resourceclaims/status.
+ */
+function unexpectedDeviceStatusWriter(ctx: AnalysisContext, subject: SubjectRef, e: AccessEntry, granular: boolean): string | undefined {
+  if (subject.kind === 'Group')
+    return `is a group (every member${subject.name.startsWith('system:') ? `, e.g. every ${groupMembers(subject.name)},` : ''} holds it)`;
+  if (subject.kind === 'User') return 'is a user, not a driver';
+  const ns = subject.namespace ?? '';
+  if (!ctx.isPlatformNamespace(ns)) return `is a service account of tenant namespace ${ns}`;
+  if (!granular) return undefined;
+  if (ctx.isNodeLocalIdentity(subject)) return `runs on nodes (${workloadsOf(ctx, subject).map(describeRef).join(', ') || 'DaemonSet pods'})`;
+  if (e.names.includes('*')) return 'is not scoped to its own driver name';
+  return undefined;
+}
+
+function groupMembers(group: string): string {
+  if (group === 'system:authenticated') return 'authenticated user and service account';
+  if (group === 'system:serviceaccounts') return 'service account';
+  if (group.startsWith('system:serviceaccounts:')) return `service account of namespace ${group.slice('system:serviceaccounts:'.length)}`;
+  return 'member';
+}
 
 function workloadsOf(ctx: AnalysisContext, sa: SubjectRef): ObjectRef[] {
   const out: ObjectRef[] = [];
@@ -319,19 +350,19 @@ export const dra007: Check = {
 export const dra008: Check = {
   id: 'DRA008',
   run(ctx) {
-    const answers = ESCALATION_QUESTIONS.map((d) => ({ ...d, entries: rbacEntries(ctx, d.q) }));
+    const caps = capabilitiesOf('DRA008');
     const out: FindingDraft[] = [];
-    for (const sa of ctx.draComponents) {
+    for (const sa of ctx.draWorkloadAccounts) {
       if (ctx.isAdminEquivalent(sa)) continue;
       const parts: string[] = [];
       const grants: WhoCanGrant[] = [];
-      for (const a of answers) {
-        const mine = ctx.access.entriesFor(a.entries, sa);
-        if (mine.length === 0) continue;
-        const everywhere = mine.some((e) => e.everyNamespace);
-        const nss = [...new Set(mine.flatMap((e) => e.namespaces))].sort();
-        parts.push(a.q.scope === 'namespaced' ? `${a.label} ${whereText(everywhere, nss)}` : a.label);
-        grants.push(...mergeGrants(mine));
+      for (const cap of caps) {
+        // A tenant's account writing DeviceClasses is DRA003's.
+        if (cap.id === 'write-deviceclasses' && isTenantIdentity(ctx, sa)) continue;
+        const h = holdingOf(ctx, cap, sa);
+        if (!h) continue;
+        parts.push(`${cap.label}${scopeText(cap, h)} [${h.verbs.join(', ')}]`);
+        grants.push(...h.grants);
       }
       if (parts.length === 0) continue;
       const merged = mergeGrants([{ grants } as AccessEntry]);
@@ -339,7 +370,7 @@ export const dra008: Check = {
         subjects: [sa],
         objects: grantObjects(merged),
         message:
-          `${describeSubject(sa)} ${componentText(ctx, sa)}, and can also ${list(parts)} through ${describeGrants(ctx.engine, merged)}. ` +
+          `${describeSubject(sa)} ${workloadText(ctx, sa)}, and can also ${list(parts)} through ${describeGrants(ctx.engine, merged)}. ` +
           `A DRA component needs none of these; a compromise of it turns them into cluster-wide escalation.`,
         evidence: grantsEvidence(ctx, merged),
         remediation:
@@ -347,12 +378,32 @@ export const dra008: Check = {
           `${list([...new Set(merged.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex} via ${describeRef(g.binding)}`))])}.` +
           (parts.some((p) => p.startsWith('impersonate'))
             ? ' If it must act for the node it runs on, use constrained impersonation (impersonate:associated-node) instead.'
+            : '') +
+          (parts.some((p) => p.includes('admits privileged pods'))
+            ? ' Where a controller must create workloads in its own namespace, enforce Pod Security there (pod-security.kubernetes.io/enforce=baseline) so they cannot run privileged, or move the privileged workload to a namespace it cannot write.'
             : ''),
       });
     }
     return out;
   },
 };
+
+/** Where a holding counts, in words ('' for cluster-scoped capabilities). */
+function scopeText(cap: Capability, h: Holding): string {
+  if (cap.questions.every((q) => q.scope === 'cluster')) return '';
+  if (h.everyNamespace) return ' in every namespace';
+  const text = whereText(false, h.namespaces);
+  return cap.scope === 'privileged-namespaces' ? ` ${text} (${h.namespaces.length === 1 ? 'admits' : 'each admits'} privileged pods)` : ` ${text}`;
+}
+
+/** Why the account belongs to a DRA driver: component reasons, else the driver namespace its pods run in. */
+function workloadText(ctx: AnalysisContext, sa: SubjectRef): string {
+  if (ctx.isDraComponent(sa)) return componentText(ctx, sa);
+  const workloads = sortRefs(
+    ctx.pods.filter((p) => (p.metadata.namespace ?? '') === sa.namespace && podServiceAccount(p) === sa.name).map((p) => ctx.ownerOf(p)),
+  ).filter((w, i, all) => i === 0 || describeRef(w) !== describeRef(all[i - 1]));
+  return `runs ${workloads.map(describeRef).join(', ') || 'pods'} in the DRA driver namespace ${sa.namespace}`;
+}
 
 // ---------------------------------------------------------------- DRA009
 
@@ -392,4 +443,4 @@ export const dra009: Check = {
   },
 };
 
-export const DRA_CHECKS: Check[] = [dra001, dra002, dra003, dra004, dra005, dra006, dra007, dra008, dra009, dra010];
+export const DRA_CHECKS: Check[] = [dra001, dra002, dra003, dra004, dra005, dra006, dra007, dra008, dra009, dra010, dra011, dra012];

@@ -1,14 +1,17 @@
-import type { Pod, PolicyRule, SubjectRef } from '@/lib/k8s/types';
+import type { PolicyRule, SubjectRef } from '@/lib/k8s/types';
+import { flagList, visibleApiServers } from '@/lib/k8s/api-server-flags';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { mergeGrants, type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
 import { isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
-import type { Evidence } from '@/lib/analysis/types';
+import type { Evidence, NodeStatusWriter, StatusWriterMode } from '@/lib/analysis/types';
 import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
 import { boundRoles } from './dra-shared';
 import { clusterRoleBindingYaml, clusterRoleYaml, grantObjects, grantsEvidence, list, slug } from './check-helpers';
-import { describeRef, describeSubject, objectRef, sortRefs, sortSubjects, toObjectRef } from '@/lib/k8s/refs';
-import { describeGrants, describeRule, plainRule } from '@/lib/analysis/evidence';
+import { compareSubjects, describeRef, describeSubject, objectRef, refKey, sortRefs, sortSubjects, toObjectRef } from '@/lib/k8s/refs';
+import { describeEvidence, describeGrants, describeRule, normaliseEvidence, plainRule, roleRuleEvidence } from '@/lib/analysis/evidence';
+import { NODE_RULES } from '@/lib/authz/node-rules';
+import { uncoveredRules } from '@/lib/authz/covers';
 
 /**
  * RBAC entries of identities NODE001-003 look at: not system:masters, not node identities
@@ -52,29 +55,94 @@ const nodesQ: AccessQuestion = { verbs: ['update', 'patch'], group: '', resource
 export const node001: Check = {
   id: 'NODE001',
   run(ctx) {
+    const legacy = legacyImpersonators(ctx);
+    const skip = (w: NodeStatusWriter) =>
+      w.mode === 'node-authorizer' ||
+      isMastersGroup(w.subject) ||
+      isNodeIdentity(w.subject) ||
+      ctx.isAdminEquivalent(w.subject) ||
+      ctx.isSystemIdentity(w.subject) ||
+      // Legacy impersonators that can act as anyone are NODE002's (critical); the rest are reported here.
+      (w.mode === 'impersonation' && legacy.has(refKey(w.subject)));
+    const bySubject = new Map<string, OtherNodeWriter>();
+    const writerOf = (subject: SubjectRef) => {
+      const key = refKey(subject);
+      let w = bySubject.get(key);
+      if (!w) bySubject.set(key, (w = { subject, modes: new Set(), via: [] }));
+      return w;
+    };
+    // Writers of every node; a grant naming nodes (resourceNames) is a deliberate, bounded choice and is not reported.
+    const { allNodes } = ctx.nodeStatusWriters;
+    for (const w of allNodes) {
+      if (skip(w)) continue;
+      const entry = writerOf(w.subject);
+      entry.modes.add(w.mode);
+      entry.via.push(...w.via);
+    }
     const out: FindingDraft[] = [];
-    for (const e of nonAdminEntries(ctx, nodeStatusQ, true)) {
-      const nodes = e.subject.kind === 'ServiceAccount' ? ctx.podIndex.nodesOfServiceAccount(e.subject.namespace ?? '', e.subject.name) : [];
+    for (const w of [...bySubject.values()].sort((a, b) => compareSubjects(a.subject, b.subject))) {
+      const via = normaliseEvidence(w.via);
+      const grants = via.filter((e): e is Extract<Evidence, { type: 'grant' }> => e.type === 'grant');
+      const own = [...ownNodes(ctx, w.subject)];
       out.push({
-        subjects: [e.subject],
-        objects: grantObjects(e.grants),
+        subjects: [w.subject],
+        objects: sortRefs(grants.flatMap((g) => [g.binding, g.role])),
         message:
-          `${describeSubject(e.subject)} can ${e.verbs.join(', ')} nodes/status of every node through ${describeGrants(ctx.engine, e.grants)}` +
-          `${nodes.length > 0 ? `; its pods run on ${nodes.join(', ')}` : ''}. ` +
-          `A compromise of any one of its pods can mark any node Ready or NotReady and rewrite its conditions (readiness gates, taint controllers).`,
-        evidence: grantsEvidence(ctx, e.grants),
-        remediation:
-          `Remove nodes/status from ${roleRules(e.grants)} and use constrained impersonation, so each pod can only write the status of the node it runs on ` +
-          `(the client impersonates system:node:<its node>; needs ConstrainedImpersonation, beta in 1.36):\n` +
-          constrainedNodeStatusYaml(e.subject, [
-            { resource: 'nodes', verbs: ['get'] },
-            { resource: 'nodes/status', verbs: e.verbs },
-          ]),
+          `${describeSubject(w.subject)} can write nodes/status of every node ${pathText(w.modes)}: ${via.map(describeEvidence).join('; ')}` +
+          `${own.length > 0 ? `; its pods run on ${own.join(', ')}` : ''}. ` +
+          `A compromise of any one of its credentials can mark any node Ready or NotReady and rewrite its conditions (readiness gates, taint controllers).`,
+        evidence: via,
+        remediation: otherNodeRemediation(w, grants),
       });
     }
     return out;
   },
 };
+
+interface OtherNodeWriter {
+  subject: SubjectRef;
+  modes: Set<StatusWriterMode>;
+  via: Evidence[];
+}
+
+/** The nodes an identity's own credentials are bound to: a service account's pods' nodes, a node user's own node. */
+function ownNodes(ctx: AnalysisContext, subject: SubjectRef): readonly string[] {
+  if (subject.kind === 'ServiceAccount') return ctx.podIndex.nodesOfServiceAccount(subject.namespace ?? '', subject.name);
+  const node = subject.kind === 'User' && subject.name.startsWith('system:node:') ? subject.name.slice('system:node:'.length) : '';
+  return node ? [node] : [];
+}
+
+const PATH_TEXT: Record<StatusWriterMode, string> = {
+  rbac: 'through a plain RBAC grant',
+  'constrained-impersonation': 'by constrained impersonation (it impersonates a node or another writer)',
+  impersonation: 'by legacy impersonation of a writer',
+  'node-authorizer': 'through the Node authorizer',
+};
+
+function pathText(modes: ReadonlySet<StatusWriterMode>): string {
+  return list([...modes].sort().map((m) => PATH_TEXT[m]));
+}
+
+function otherNodeRemediation(w: OtherNodeWriter, grants: Extract<Evidence, { type: 'grant' }>[]): string {
+  const rules = list([...new Set(grants.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex}`))]);
+  const fixes: string[] = [];
+  if (w.modes.has('rbac'))
+    fixes.push(
+      `Remove nodes/status from the plain grant and use constrained impersonation, so each pod can only write the status of the node it runs on ` +
+        `(the client impersonates system:node:<its node>; needs ConstrainedImpersonation, beta in 1.36):\n` +
+        constrainedNodeStatusYaml(w.subject, [
+          { resource: 'nodes', verbs: ['get'] },
+          { resource: 'nodes/status', verbs: ['update', 'patch'] },
+        ]),
+    );
+  if (w.modes.has('constrained-impersonation'))
+    fixes.push(
+      `Replace impersonate:arbitrary-node and impersonate-on:arbitrary-node:<verb> with impersonate:associated-node and impersonate-on:associated-node:<verb> ` +
+        `(a pod's token then impersonates only the node it runs on), and remove grants that let it impersonate another writer.`,
+    );
+  if (w.modes.has('impersonation')) fixes.push('Remove the legacy impersonate grant that lets it act as a writer of nodes/status.');
+  return `In ${rules}: ${fixes.join(' ')}`;
+}
 
 // ---------------------------------------------------------------- NODE002
 
@@ -98,23 +166,32 @@ const LEGACY: { what: string; q: AccessQuestion; dangerous(e: AccessEntry): bool
   },
 ];
 
+/** Keys of the subjects NODE002 reports: legacy impersonation of any or system:* users and groups, or of service accounts cluster-wide. */
+function legacyImpersonators(ctx: AnalysisContext): Set<string> {
+  return new Set([...legacyImpersonation(ctx).values()].map((s) => refKey(s.subject)));
+}
+
+function legacyImpersonation(ctx: AnalysisContext): Map<string, { subject: SubjectRef; parts: string[]; entries: AccessEntry[] }> {
+  const bySubject = new Map<string, { subject: SubjectRef; parts: string[]; entries: AccessEntry[] }>();
+  for (const l of LEGACY) {
+    for (const e of nonAdminEntries(ctx, l.q, false)) {
+      if (!l.dangerous(e)) continue;
+      const key = `${e.subject.kind}/${e.subject.namespace ?? ''}/${e.subject.name}`;
+      let s = bySubject.get(key);
+      if (!s) bySubject.set(key, (s = { subject: e.subject, parts: [], entries: [] }));
+      const names = e.names.includes('*') ? (l.what === 'service accounts' ? 'in every namespace' : '(any name)') : `(${e.names.join(', ')})`;
+      s.parts.push(`${l.what} ${names}`);
+      s.entries.push(e);
+    }
+  }
+  return bySubject;
+}
+
 export const node002: Check = {
   id: 'NODE002',
   run(ctx) {
-    const bySubject = new Map<string, { subject: SubjectRef; parts: string[]; entries: AccessEntry[] }>();
-    for (const l of LEGACY) {
-      for (const e of nonAdminEntries(ctx, l.q, false)) {
-        if (!l.dangerous(e)) continue;
-        const key = `${e.subject.kind}/${e.subject.namespace ?? ''}/${e.subject.name}`;
-        let s = bySubject.get(key);
-        if (!s) bySubject.set(key, (s = { subject: e.subject, parts: [], entries: [] }));
-        const names = e.names.includes('*') ? (l.what === 'service accounts' ? 'in every namespace' : '(any name)') : `(${e.names.join(', ')})`;
-        s.parts.push(`${l.what} ${names}`);
-        s.entries.push(e);
-      }
-    }
     const out: FindingDraft[] = [];
-    for (const { subject, parts, entries } of bySubject.values()) {
+    for (const { subject, parts, entries } of legacyImpersonation(ctx).values()) {
       const grants = mergeGrants(entries);
       out.push({
         subjects: [subject],
@@ -209,73 +286,6 @@ export const node004: Check = {
 
 // ---------------------------------------------------------------- NODE005
 
-interface ApiServerArgs {
-  index: number;
-  /** Each argument with where it sits (`command[2]`, `args[0]`); shell strings are split on spaces. */
-  argv: { value: string; at: string }[];
-}
-
-function apiServerContainer(pod: Pod): ApiServerArgs | undefined {
-  const containers = pod.spec?.containers ?? [];
-  for (let index = 0; index < containers.length; index++) {
-    const c = containers[index];
-    const argv: { value: string; at: string }[] = [];
-    for (const field of ['command', 'args'] as const) {
-      (c[field] ?? []).forEach((a, i) => {
-        // `sh -c "kube-apiserver --a=b ..."`: split the shell string into words.
-        const words = /^\s*(\S*\/)?kube-apiserver(\s|$)/.test(a) || /\s--/.test(a) ? a.trim().split(/\s+/) : [a];
-        for (const value of words) argv.push({ value, at: `${field}[${i}]` });
-      });
-    }
-    if (argv.some((a) => a.value === 'kube-apiserver' || a.value.endsWith('/kube-apiserver'))) return { index, argv };
-  }
-  return undefined;
-}
-
-interface Flag {
-  values: string[];
-  at: string;
-}
-
-function parseFlags(argv: { value: string; at: string }[]): Map<string, Flag> {
-  const flags = new Map<string, Flag>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i].value;
-    const at = argv[i].at;
-    if (!a.startsWith('--')) continue;
-    const eq = a.indexOf('=');
-    let name = a.slice(2);
-    let value = '';
-    if (eq >= 0) {
-      name = a.slice(2, eq);
-      value = a.slice(eq + 1);
-    } else if (argv[i + 1] !== undefined && !argv[i + 1].value.startsWith('--')) {
-      value = argv[++i].value;
-    }
-    const flag = flags.get(name);
-    if (flag) flag.values.push(value);
-    else flags.set(name, { values: [value], at });
-  }
-  return flags;
-}
-
-/** kube-system kube-apiserver-* pods whose command line shows the API server, by name, with their flags. */
-export function visibleApiServers(pods: readonly Pod[]): { pod: Pod; found: ApiServerArgs; flags: Map<string, Flag> }[] {
-  return pods
-    .filter((p) => p.metadata.namespace === 'kube-system' && p.metadata.name.startsWith('kube-apiserver'))
-    .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))
-    .flatMap((pod) => {
-      const found = apiServerContainer(pod);
-      return found ? [{ pod, found, flags: parseFlags(found.argv) }] : [];
-    });
-}
-
-const csv = (flag: Flag | undefined) =>
-  (flag?.values ?? [])
-    .flatMap((v) => v.split(','))
-    .map((s) => s.trim())
-    .filter(Boolean);
-
 export const node005: Check = {
   id: 'NODE005',
   run(ctx) {
@@ -289,7 +299,7 @@ export const node005: Check = {
       const evidence: Evidence[] = [];
       const authzConfig = flags.has('authorization-config');
       const modeFlag = flags.get('authorization-mode');
-      const modes = csv(modeFlag);
+      const modes = flagList(modeFlag);
       if (!authzConfig && !modes.includes('Node')) {
         problems.push(
           modeFlag ? `--authorization-mode=${modes.join(',')} lacks Node` : '--authorization-mode is not set (default AlwaysAllow, no Node authorizer)',
@@ -309,8 +319,8 @@ export const node005: Check = {
       }
       const enableFlag = flags.get('enable-admission-plugins');
       const disableFlag = flags.get('disable-admission-plugins');
-      const enabled = csv(enableFlag);
-      const disabled = csv(disableFlag);
+      const enabled = flagList(enableFlag);
+      const disabled = flagList(disableFlag);
       if (disabled.includes('NodeRestriction') || !enabled.includes('NodeRestriction')) {
         if (disabled.includes('NodeRestriction')) {
           problems.push('--disable-admission-plugins includes NodeRestriction');
@@ -352,4 +362,93 @@ export const node005: Check = {
   },
 };
 
-export const NODE_CHECKS: Check[] = [node001, node002, node003, node004, node005];
+// ---------------------------------------------------------------- NODE006
+
+const READ = ['get', 'list', 'watch'];
+
+/**
+ * What every kubelet already holds through the Node authorizer (bootstrappolicy NodeRules and the
+ * writes it allows for any object, which NodeRestriction then limits), without the resources the
+ * Node authorizer grants only through its graph (secrets, configmaps, PVCs, PVs, pods read, claims,
+ * tokens, leases, csinodes, volume attachments, its own Node and slices): an RBAC rule on those gives
+ * every object, which is more. Token audiences are NODE004's.
+ */
+function nodeGrants(nodeRestriction: boolean): PolicyRule[] {
+  const graphOnly = new Set([
+    'secrets',
+    'configmaps',
+    'persistentvolumeclaims',
+    'persistentvolumes',
+    'persistentvolumeclaims/status',
+    'volumeattachments',
+    'serviceaccounts/token',
+    'leases',
+    'csinodes',
+    'resourceclaims',
+  ]);
+  const rules: PolicyRule[] = [];
+  for (const r of NODE_RULES) {
+    const resources = (r.resources ?? []).filter((res) => !graphOnly.has(res));
+    if (resources.length === 0) continue;
+    // nodes: only the own Node may be read; any Node may be created (NodeRestriction: only its own).
+    if (resources.includes('nodes') && r.verbs.includes('get')) rules.push({ ...r, verbs: ['create'], resources });
+    // pods: read only those bound to the node (graph); create and delete are allowed for any (mirror pods).
+    else if (resources.includes('pods') && r.verbs.includes('get')) continue;
+    else rules.push({ ...r, resources });
+  }
+  rules.push(
+    { verbs: ['create'], apiGroups: ['resource.k8s.io'], resources: ['resourceslices'] },
+    { verbs: ['request-serviceaccounts-token-audience'], apiGroups: ['*'], resources: ['*'] },
+    // kubeadm: a node renews its own client certificate.
+    { verbs: ['create'], apiGroups: ['certificates.k8s.io'], resources: ['certificatesigningrequests/selfnodeclient'] },
+  );
+  // NodeRestriction lets a node write only its own slices, whatever RBAC grants.
+  if (nodeRestriction) rules.push({ verbs: ['get', 'update', 'patch', 'delete'], apiGroups: ['resource.k8s.io'], resources: ['resourceslices'] });
+  return rules;
+}
+
+/** kubeadm binds system:nodes to read its kubelet-config and kubeadm-config ConfigMaps in kube-system. */
+const KUBEADM_CONFIG: PolicyRule = { verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['kubelet-config', 'kubeadm-config'] };
+
+const isNodeSubject = (s: SubjectRef) => (s.kind === 'Group' && s.name === 'system:nodes') || (s.kind === 'User' && s.name.startsWith('system:node:'));
+
+export const node006: Check = {
+  id: 'NODE006',
+  run(ctx) {
+    const owner = nodeGrants(nodeRestrictionOn(ctx));
+    const out: FindingDraft[] = [];
+    for (const b of ctx.engine.rbac.bindings) {
+      const role = b.role;
+      const subjects = b.subjects.filter(isNodeSubject);
+      if (!role || subjects.length === 0) continue;
+      const ns = b.ref.kind === 'RoleBinding' ? (b.ref.namespace ?? '') : '';
+      const rules = role.rules.map((r) => r.rule);
+      const missing = uncoveredRules(ns === 'kube-system' ? [...owner, KUBEADM_CONFIG] : owner, rules);
+      if (missing.length === 0) continue;
+      const binding = toObjectRef(b.ref);
+      const roleRef = toObjectRef(role.ref);
+      out.push({
+        subjects: sortSubjects(subjects),
+        objects: sortRefs([binding, roleRef]),
+        message:
+          `${describeRef(binding)} grants ${subjects.map(describeSubject).join(', ')} ${missing.map((i) => `rule #${i} of ${describeRef(roleRef)} (${describeRule(rules[i])})`).join('; ')}` +
+          `${ns ? ` in namespace ${ns}` : ''}. The Node authorizer gives a kubelet only the objects of its own pods and node; this grant holds for every kubelet, so one compromised node gets it for ${ns ? `the whole namespace` : 'the whole cluster'}.`,
+        evidence: missing.map((i): Evidence => roleRuleEvidence(role, b.ref, i)),
+        remediation: `Remove ${subjects.map(describeSubject).join(', ')} from ${describeRef(binding)} (or those rules from ${describeRef(roleRef)}): kubelets are authorized by the Node authorizer, which already gives each node what its own pods need.`,
+      });
+    }
+    return out;
+  },
+};
+
+/** Whether NodeRestriction limits node writes (assumed when the API server's flags are not visible). */
+function nodeRestrictionOn(ctx: AnalysisContext): boolean {
+  const servers = visibleApiServers(ctx.state.pods);
+  if (servers.length === 0) return true;
+  return servers.every(
+    ({ flags }) =>
+      flagList(flags.get('enable-admission-plugins')).includes('NodeRestriction') && !flagList(flags.get('disable-admission-plugins')).includes('NodeRestriction'),
+  );
+}
+
+export const NODE_CHECKS: Check[] = [node001, node002, node003, node004, node005, node006];

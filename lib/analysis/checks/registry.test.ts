@@ -74,6 +74,8 @@ describe('registry', () => {
       'high DRA002 gpu-ops,ci',
       'high DRA003 gpu-ops',
       'high DRA003 ci',
+      'high DRA005 gpu-ops',
+      'high DRA005 ci',
       'high DRA007 gpu-ops',
       'high DRA007 ci',
       'high POD001 plugin',

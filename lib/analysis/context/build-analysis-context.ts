@@ -4,6 +4,8 @@ import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { Pod, SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext, ComponentReasons } from '@/lib/analysis/context-types';
 import { ClaimWriterAnalysis } from '@/lib/analysis/node-writers/claim-status-writers';
+import { listNodeStatusWriters } from '@/lib/analysis/node-writers/node-status-writers';
+import type { NodeStatusWriterMap } from '@/lib/analysis/node-writers/node-writer-accumulator';
 import { analyseQuotas, type QuotaAnalysis } from '@/lib/analysis/quota/quota-usage';
 import { analyseDeviceClasses, type DeviceClassAnalysis } from '@/lib/analysis/zeroing/device-classes';
 import { compareSubjects, refKey } from '@/lib/k8s/refs';
@@ -12,8 +14,10 @@ import { AccessIndex, type AccessEntry, type AccessQuestion } from './access';
 import { roleBindingMembership, type Membership } from './membership';
 import { PodIndex } from './pod-index';
 import { canonicalSubject, isBroadGroup, isMastersGroup, serviceAccountRef, usernameOf } from './identities';
+import { findComponentPods, type ComponentPod } from './component-pods';
 import { indexReplicaSets, mountsPluginDir, ownerOfPod, podServiceAccount, templatePods } from './pod-facts';
 import { Q } from './questions';
+import { privilegedNamespaceTest } from './pod-security';
 import { PROBE_NAME } from '@/lib/analysis/evidence';
 
 export const ROLE_LABEL = 'dra-posture.io/role';
@@ -99,6 +103,17 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
   }
   const nodeLocalIdentities = [...nodeLocal.values()].sort(compareSubjects);
 
+  // The accounts of a DRA driver's workloads: its components, and every pod of the namespaces its
+  // driver pods run in (the controller and the daemons it creates, such as ComputeDomain daemons).
+  const workloadAccounts = new Map<string, SubjectRef>(draComponents.map((s) => [refKey(s), s]));
+  for (const p of pods) {
+    const ns = p.metadata.namespace ?? '';
+    if (!driverNamespaces.has(ns)) continue;
+    const sa = serviceAccountRef(ns, podServiceAccount(p));
+    workloadAccounts.set(refKey(sa), sa);
+  }
+  const draWorkloadAccounts = [...workloadAccounts.values()].sort(compareSubjects);
+
   const adminEntries = ask(Q.adminProbe).filter((e) => e.via === 'rbac');
   const isAdminEquivalent = (subject: SubjectRef): boolean => isMastersGroup(subject) || accessIndex.entriesFor(adminEntries, subject).length > 0;
 
@@ -125,10 +140,12 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
 
   let podIndex: PodIndex | undefined;
   let claimWriters: ClaimWriterAnalysis | undefined;
+  let nodeStatusWriters: NodeStatusWriterMap | undefined;
   let members: Membership | undefined;
   let drivers: string[] | undefined;
   let quotas: QuotaAnalysis | undefined;
   let deviceClasses: DeviceClassAnalysis[] | undefined;
+  let componentPods: ComponentPod[] | undefined;
   const noReasons: ComponentReasons = { capabilities: [], driverWorkloads: [] };
 
   const ctx: AnalysisContext = {
@@ -137,6 +154,8 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
     settings,
     isPlatformNamespace,
     isTenantNamespace: (ns) => !isPlatformNamespace(ns),
+    admitsPrivilegedPods: privilegedNamespaceTest(state),
+    draWorkloadAccounts,
     namespaces,
     driverPods,
     isDriverPod,
@@ -154,6 +173,9 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
     get podIndex() {
       return (podIndex ??= new PodIndex(state.pods));
     },
+    get nodeStatusWriters() {
+      return (nodeStatusWriters ??= listNodeStatusWriters(ctx));
+    },
     get claimWriters() {
       return (claimWriters ??= new ClaimWriterAnalysis(ctx));
     },
@@ -168,6 +190,9 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
     },
     get deviceClasses() {
       return (deviceClasses ??= analyseDeviceClasses(ctx));
+    },
+    get draComponentPods() {
+      return (componentPods ??= findComponentPods(ctx));
     },
   };
   return ctx;

@@ -24,33 +24,3 @@ export const Q = {
   /** Only a rule with `*` verbs, `*` groups and `*` resources (and no resourceNames) can match this. */
   adminProbe: { verbs: ['dra-posture-probe'], group: 'dra-posture-probe.io', resource: 'dra-posture-probe', scope: 'cluster', names: 'unscoped' },
 } satisfies Record<string, AccessQuestion>;
-
-/** What a DRA component must not be able to do (DRA008): escalation-grade access, each as a question. */
-export const ESCALATION_QUESTIONS: { label: string; q: AccessQuestion }[] = [
-  { label: 'read Secrets cluster-wide', q: { verbs: ['get', 'list', 'watch'], group: '', resource: 'secrets', scope: 'cluster', names: 'unscoped' } },
-  { label: 'exec into pods', q: { verbs: ['create', 'get'], group: '', resource: 'pods', subresource: 'exec', scope: 'namespaced', names: 'any' } },
-  { label: 'write Namespaces', q: { verbs: ['create', 'update', 'patch', 'delete'], group: '', resource: 'namespaces', scope: 'cluster', names: 'any' } },
-  {
-    label: 'escalate or bind ClusterRoles',
-    q: { verbs: ['escalate', 'bind'], group: 'rbac.authorization.k8s.io', resource: 'clusterroles', scope: 'cluster', names: 'any' },
-  },
-  {
-    label: 'escalate or bind Roles',
-    q: { verbs: ['escalate', 'bind'], group: 'rbac.authorization.k8s.io', resource: 'roles', scope: 'namespaced', names: 'any' },
-  },
-  { label: 'impersonate users', q: { verbs: ['impersonate'], group: '', resource: 'users', scope: 'cluster', names: 'any' } },
-  { label: 'impersonate groups', q: { verbs: ['impersonate'], group: '', resource: 'groups', scope: 'cluster', names: 'any' } },
-  { label: 'impersonate service accounts', q: { verbs: ['impersonate'], group: '', resource: 'serviceaccounts', scope: 'namespaced', names: 'any' } },
-  {
-    label: 'impersonate users (constrained user-info)',
-    q: { verbs: ['impersonate:user-info'], group: 'authentication.k8s.io', resource: 'users', scope: 'cluster', names: 'any' },
-  },
-  {
-    label: 'impersonate service accounts (constrained)',
-    q: { verbs: ['impersonate:serviceaccount'], group: 'authentication.k8s.io', resource: 'serviceaccounts', scope: 'namespaced', names: 'any' },
-  },
-  {
-    label: 'impersonate any node (arbitrary-node)',
-    q: { verbs: ['impersonate:arbitrary-node'], group: 'authentication.k8s.io', resource: 'nodes', scope: 'cluster', names: 'any' },
-  },
-];

@@ -2,7 +2,6 @@ import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { ClaimStatusWriter, NodeReport, NodeStatusWriter, Report } from '@/lib/analysis/types';
 import { compareStrings } from '@/lib/k8s/refs';
 import { compareClaimWriters } from './claim-status-writers';
-import { listNodeStatusWriters } from './node-status-writers';
 import { compareWriters } from './node-writer-accumulator';
 
 // The one shape of node writers, as the report carries it: writers that reach every node once in
@@ -12,7 +11,7 @@ export type NodeWriterLists = Pick<Report, 'allNodes' | 'nodes'>;
 
 /** Writers of every node's nodes/status and of the status.devices of the claims allocated there. */
 export function listNodeWriters(ctx: AnalysisContext): NodeWriterLists {
-  const statusWriters = listNodeStatusWriters(ctx);
+  const statusWriters = ctx.nodeStatusWriters;
   const claimWriters = ctx.claimWriters.run();
   const names = [...new Set([...ctx.engine.nodeNames, ...statusWriters.byNode.keys(), ...claimWriters.byNode.keys()])].sort(compareStrings);
   const nodes: NodeReport[] = names.map((name) => ({

@@ -1,0 +1,55 @@
+import type { WhoCanGrant } from '@/lib/authz/who-can';
+import type { SubjectRef } from '@/lib/k8s/types';
+import type { AnalysisContext } from './context-types';
+import type { Capability } from './capabilities';
+import { mergeGrants, type AccessEntry } from './context/access';
+import { isMastersGroup, isNodeIdentity } from './context/identities';
+
+// How one identity holds one capability through RBAC: its entries (its own and those of the groups
+// it carries) for each of the capability's questions, kept only where the capability's scope counts
+// (every namespace, namespaces admitting privileged pods, namespaces other than its own).
+
+export interface Holding {
+  grants: WhoCanGrant[];
+  /** Every namespace, or the counted namespaces (empty for a cluster-scoped capability). */
+  everyNamespace: boolean;
+  namespaces: string[];
+  verbs: string[];
+}
+
+/** RBAC entries of a question, without system:masters and the Node authorizer (reported on their own). */
+function rbacOnly(ctx: AnalysisContext, cap: Capability): AccessEntry[][] {
+  return cap.questions.map((q) => ctx.access.whoCan(q).filter((e) => e.via === 'rbac' && !isMastersGroup(e.subject) && !isNodeIdentity(e.subject)));
+}
+
+/** What `subject` holds of `cap` through RBAC, or undefined. Entries are asked once per question (cached by the access index). */
+export function holdingOf(ctx: AnalysisContext, cap: Capability, subject: SubjectRef): Holding | undefined {
+  const counted = (ns: string): boolean => {
+    if (cap.scope === 'privileged-namespaces') return ctx.admitsPrivilegedPods(ns);
+    if (cap.scope === 'other-namespaces') return subject.kind !== 'ServiceAccount' || ns !== subject.namespace;
+    return cap.scope !== 'cluster-wide';
+  };
+  const kept: AccessEntry[] = [];
+  let everyNamespace = false;
+  const namespaces = new Set<string>();
+  const verbs = new Set<string>();
+  const questions = cap.questions;
+  const answers = rbacOnly(ctx, cap);
+  for (let i = 0; i < questions.length; i++) {
+    for (const e of ctx.access.entriesFor(answers[i], subject)) {
+      const clusterScoped = questions[i].scope === 'cluster';
+      const nss = clusterScoped || e.everyNamespace ? [] : e.namespaces.filter(counted);
+      if (!clusterScoped && !e.everyNamespace && nss.length === 0) continue;
+      if (e.everyNamespace && !clusterScoped) everyNamespace = true;
+      for (const ns of nss) namespaces.add(ns);
+      for (const v of e.verbs) verbs.add(v);
+      const allowed = new Set(nss);
+      kept.push({
+        ...e,
+        grants: e.grants.filter((g) => clusterScoped || g.binding.kind === 'ClusterRoleBinding' || allowed.has(g.binding.namespace ?? '')),
+      });
+    }
+  }
+  if (kept.length === 0) return undefined;
+  return { grants: mergeGrants(kept), everyNamespace, namespaces: everyNamespace ? [] : [...namespaces].sort(), verbs: [...verbs] };
+}

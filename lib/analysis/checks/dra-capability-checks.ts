@@ -1,0 +1,118 @@
+import { capability } from '@/lib/analysis/capabilities';
+import { holdingOf } from '@/lib/analysis/capability-holders';
+import { usernameOf } from '@/lib/analysis/context/identities';
+import { pinningFor, slicePinningPolicies } from '@/lib/analysis/context/slice-pinning';
+import { describeGrants } from '@/lib/analysis/evidence';
+import type { Evidence } from '@/lib/analysis/types';
+import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
+import { describeRef, describeSubject, refKey } from '@/lib/k8s/refs';
+import type { SubjectRef } from '@/lib/k8s/types';
+import type { Check, FindingDraft } from './check-types';
+import { grantObjects, grantsEvidence, list, slug } from './check-helpers';
+import { rbacEntries } from './dra-shared';
+
+// DRA011 and DRA012: capabilities of the model (lib/analysis/capabilities.ts) that no older ID covered.
+
+// ---------------------------------------------------------------- DRA011
+
+export const dra011: Check = {
+  id: 'DRA011',
+  run(ctx) {
+    const cap = capability('write-devicetaintrules');
+    const subjects = new Map<string, SubjectRef>();
+    for (const q of cap.questions) for (const e of rbacEntries(ctx, q)) subjects.set(refKey(e.subject), e.subject);
+    const out: FindingDraft[] = [];
+    for (const subject of subjects.values()) {
+      if (ctx.isAdminEquivalent(subject) || ctx.isSystemIdentity(subject)) continue;
+      const h = holdingOf(ctx, cap, subject);
+      if (!h) continue;
+      out.push({
+        subjects: [subject],
+        objects: grantObjects(h.grants),
+        message:
+          `${describeSubject(subject)} can ${h.verbs.join(', ')} DeviceTaintRules through ${describeGrants(ctx.engine, h.grants)}. ` +
+          `A DeviceTaintRule taints every device its selector matches, of any driver on any node; with a NoExecute taint the eviction manager deletes every pod using those devices ` +
+          `(DeviceTaintRules take effect when the DRADeviceTaintRules feature gate is on: beta and off by default in 1.36).`,
+        evidence: grantsEvidence(ctx, h.grants),
+        remediation:
+          `Remove DeviceTaintRule writes from ${list([...new Set(h.grants.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex}`))])}. ` +
+          `A driver that reports unhealthy devices taints them in its own ResourceSlices (spec.devices[].taints), which needs no cluster-wide rule.`,
+      });
+    }
+    return out;
+  },
+};
+
+// ---------------------------------------------------------------- DRA012
+
+export const dra012: Check = {
+  id: 'DRA012',
+  run(ctx) {
+    const cap = capability('write-resourceslices-unpinned');
+    const answers = cap.questions.map((q) => rbacEntries(ctx, q));
+    const policies = slicePinningPolicies(ctx.state);
+    const out: FindingDraft[] = [];
+    for (const sa of ctx.nodeLocalIdentities) {
+      if (ctx.isAdminEquivalent(sa)) continue;
+      const mine = answers.flatMap((entries) => ctx.access.entriesFor(entries, sa));
+      if (mine.length === 0) continue;
+      const username = usernameOf(sa);
+      const { pinnedBy, unread, others } = pinningFor(policies, username);
+      if (pinnedBy.length > 0) continue;
+      const h = holdingOf(ctx, cap, sa)!;
+      const notes: string[] = [];
+      if (others.length > 0)
+        notes.push(
+          `${list(others.map((p) => describeRef(p.policy)))} ${others.length === 1 ? 'pins' : 'pin'} only ${list([...new Set(others.flatMap((p) => p.usernames ?? []))])}, not ${username}`,
+        );
+      if (unread.length > 0)
+        notes.push(`${list(unread.map((p) => describeRef(p.policy)))} has a matchCondition that was not read (${unread[0].unreadCondition})`);
+      const evidence: Evidence[] = [...grantsEvidence(ctx, h.grants), ...notes.map((text): Evidence => ({ type: 'note', text }))];
+      out.push({
+        subjects: [sa],
+        objects: grantObjects(h.grants),
+        message:
+          `${describeSubject(sa)} runs on nodes and can ${[...new Set(mine.flatMap((e) => e.verbs))].join(', ')} ResourceSlices through ${describeGrants(ctx.engine, h.grants)}, ` +
+          `and no bound ValidatingAdmissionPolicy pins its slice writes to its own node${notes.length > 0 ? ` (${notes.join('; ')})` : ''}. ` +
+          `A compromised node can publish fake devices for other nodes and replace or delete their slices, steering tenants' claims to devices it controls.`,
+        evidence,
+        remediation:
+          `Bind a policy that refuses slice writes by ${username} unless spec.nodeName is the node in its token (needs ServiceAccountTokenPodNodeInfo, on by default since 1.32):\n` +
+          pinningPolicyYaml(sa, username),
+      });
+    }
+    return out;
+  },
+};
+
+function pinningPolicyYaml(sa: SubjectRef, username: string): string {
+  const name = `${slug(sa)}-slices-own-node`;
+  return manifestYamlDocs(
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name },
+      spec: {
+        failurePolicy: 'Fail',
+        matchConstraints: {
+          resourceRules: [{ apiGroups: ['resource.k8s.io'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE', 'DELETE'], resources: ['resourceslices'] }],
+        },
+        matchConditions: [{ name: 'isDriver', expression: `request.userInfo.username == "${username}"` }],
+        variables: [
+          { name: 'userNodeName', expression: "request.userInfo.extra[?'authentication.kubernetes.io/node-name'][0].orValue('')" },
+          { name: 'objectNodeName', expression: '(request.operation == "DELETE" ? oldObject : object).spec.?nodeName.orValue("")' },
+        ],
+        validations: [
+          { expression: 'variables.userNodeName != ""', message: 'the driver must use a pod-bound token that names its node' },
+          { expression: 'variables.userNodeName == variables.objectNodeName', message: 'a driver may only write the ResourceSlices of its own node' },
+        ],
+      },
+    },
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name },
+      spec: { policyName: name, validationActions: ['Deny'] },
+    },
+  );
+}
