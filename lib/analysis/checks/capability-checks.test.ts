@@ -254,6 +254,59 @@ describe('DRA012: ResourceSlice writes not pinned to the writer\u2019s node', ()
   });
 });
 
+describe('DRA012: policies that look like pinning but are not', () => {
+  const writer = sliceWriter('drivers', 'plugin');
+  const me = 'system:serviceaccount:drivers:plugin';
+  const vap = (validation: string, apiVersions = ['v1']): ValidatingAdmissionPolicy => ({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: 'p' },
+    spec: {
+      matchConstraints: { resourceRules: [{ apiGroups: [DRA], apiVersions, operations: ['CREATE', 'UPDATE', 'DELETE'], resources: ['resourceslices'] }] },
+      matchConditions: [{ name: 'isDriver', expression: `request.userInfo.username == '${me}'` }],
+      variables: [{ name: 'nodeName', expression: "request.userInfo.extra[?'authentication.kubernetes.io/node-name'][0].orValue('')" }],
+      validations: [{ expression: validation }],
+    },
+  });
+  const parts = (p: ValidatingAdmissionPolicy, runtimeConfig?: string): Parts => {
+    const apiServer = dsPod('kube-system', 'x', 'y', {
+      containers: [{ name: 'kube-apiserver', command: ['kube-apiserver', ...(runtimeConfig ? [`--runtime-config=${runtimeConfig}`] : [])] }],
+    });
+    apiServer.metadata.name = 'kube-apiserver-cp';
+    delete apiServer.metadata.ownerReferences;
+    return {
+      nodes,
+      pods: [pluginPod('drivers', 'plugin', 'a', 'plugin', 'n1'), apiServer],
+      clusterRoles: [writer.clusterRole],
+      clusterRoleBindings: [writer.binding],
+      validatingAdmissionPolicies: [p],
+      validatingAdmissionPolicyBindings: [
+        {
+          apiVersion: 'admissionregistration.k8s.io/v1',
+          kind: 'ValidatingAdmissionPolicyBinding',
+          metadata: { name: 'p' },
+          spec: { policyName: 'p', validationActions: ['Deny'] },
+        },
+      ],
+    };
+  };
+  const pinned = 'variables.nodeName == object.spec.nodeName';
+
+  it('a single-quoted username and a direct comparison pin', () => {
+    expect(run(dra012, parts(vap(pinned)))).toEqual([]);
+  });
+  it('an escape for allNodes or nodeSelector slices does not pin (any node may then publish cluster-wide devices)', () => {
+    const out = run(dra012, parts(vap(`${pinned} || object.spec.allNodes == true || has(object.spec.nodeSelector)`)));
+    expect(who(out)).toEqual(['ServiceAccount drivers/plugin']);
+  });
+  it('a policy matching only resource.k8s.io/v1beta1 pins only where --runtime-config serves it', () => {
+    const out = run(dra012, parts(vap(pinned, ['v1beta1'])));
+    expect(who(out)).toEqual(['ServiceAccount drivers/plugin']);
+    expect(out[0].message).toContain('it matches only resource.k8s.io v1beta1');
+    expect(run(dra012, parts(vap(pinned, ['v1beta1']), 'resource.k8s.io/v1beta1=true'))).toEqual([]);
+  });
+});
+
 describe('capability table', () => {
   it('names an existing check for every capability, and every capability question is exact', () => {
     for (const c of CAPABILITIES) {

@@ -65,8 +65,7 @@ export const dra012: Check = {
         notes.push(
           `${list(others.map((p) => describeRef(p.policy)))} ${others.length === 1 ? 'pins' : 'pin'} only ${list([...new Set(others.flatMap((p) => p.usernames ?? []))])}, not ${username}`,
         );
-      if (unread.length > 0)
-        notes.push(`${list(unread.map((p) => describeRef(p.policy)))} has a matchCondition that was not read (${unread[0].unreadCondition})`);
+      if (unread.length > 0) for (const p of unread) notes.push(`${describeRef(p.policy)} is not counted: ${p.unreadCondition}`);
       const evidence: Evidence[] = [...grantsEvidence(ctx, h.grants), ...notes.map((text): Evidence => ({ type: 'note', text }))];
       out.push({
         subjects: [sa],

@@ -1,6 +1,7 @@
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { ObjectRef, ValidatingAdmissionPolicy } from '@/lib/k8s/types';
 import { objectRef } from '@/lib/k8s/refs';
+import { flagList, visibleApiServers } from '@/lib/k8s/api-server-flags';
 
 // Which ValidatingAdmissionPolicies pin a node-local driver's ResourceSlice writes to its own node
 // (the form the reference driver ships: matchConditions naming the driver's username, a validation
@@ -15,27 +16,51 @@ export interface PinningPolicy {
   bindings: ObjectRef[];
   /** Usernames its matchConditions admit; undefined = every user (no conditions). */
   usernames?: string[];
-  /** A matchCondition of a form that was not read: whether the policy applies is unknown. */
+  /** A matchCondition of a form that was not read, or API versions not known to be served: whether the policy applies is unknown. */
   unreadCondition?: string;
+}
+
+/**
+ * The resource.k8s.io versions the API server serves: v1 (GA since 1.34), and a beta version only
+ * when a visible --runtime-config turns it on (beta APIs are off by default, KEP-3136). A policy rule
+ * listing only versions that are not served matches no request: matchPolicy Equivalent converts a
+ * request only to versions the server has installed.
+ */
+function servedDraVersions(state: Pick<ClusterState, 'pods'>): Set<string> {
+  const served = new Set(['v1']);
+  for (const { flags } of visibleApiServers(state.pods)) {
+    for (const entry of flagList(flags.get('runtime-config'))) {
+      const [key, value = 'true'] = entry.split('=');
+      if (value !== 'true') continue;
+      if (key === 'api/all' || key === 'api/beta') ['v1beta1', 'v1beta2'].forEach((v) => served.add(v));
+      const m = /^resource\.k8s\.io\/(v\w+)$/.exec(key);
+      if (m) served.add(m[1]);
+    }
+  }
+  return served;
 }
 
 /**
  * Bound (Deny) policies on ResourceSlice create and update whose validations tie spec.nodeName to
  * the token's node name.
  */
-export function slicePinningPolicies(state: Pick<ClusterState, 'validatingAdmissionPolicies' | 'validatingAdmissionPolicyBindings'>): PinningPolicy[] {
+export function slicePinningPolicies(state: Pick<ClusterState, 'validatingAdmissionPolicies' | 'validatingAdmissionPolicyBindings' | 'pods'>): PinningPolicy[] {
   const out: PinningPolicy[] = [];
+  const served = servedDraVersions(state);
   for (const p of state.validatingAdmissionPolicies) {
-    if (!coversSliceWrites(p) || !pinsNodeName(p)) continue;
+    const versions = coveredVersions(p);
+    if (!versions || !pinsNodeName(p)) continue;
     const bindings = state.validatingAdmissionPolicyBindings
       .filter((b) => b.spec?.policyName === p.metadata.name && (b.spec?.validationActions ?? []).includes('Deny'))
       .map((b) => objectRef('ValidatingAdmissionPolicyBinding', b.metadata.name));
     if (bindings.length === 0) continue;
     const entry: PinningPolicy = { policy: objectRef('ValidatingAdmissionPolicy', p.metadata.name), bindings };
-    for (const c of p.spec?.matchConditions ?? []) {
+    if (versions.size > 0 && !versions.has('*') && ![...versions].some((v) => served.has(v)))
+      entry.unreadCondition = `it matches only resource.k8s.io ${[...versions].sort().join(', ')}, which the API server serves only when --runtime-config enables it`;
+    for (const c of entry.unreadCondition ? [] : (p.spec?.matchConditions ?? [])) {
       const names = usernamesOf(c.expression);
       if (!names) {
-        entry.unreadCondition = c.expression;
+        entry.unreadCondition = `a matchCondition was not read: ${c.expression}`;
         break;
       }
       entry.usernames = entry.usernames ? entry.usernames.filter((n) => names.includes(n)) : names;
@@ -45,15 +70,18 @@ export function slicePinningPolicies(state: Pick<ClusterState, 'validatingAdmiss
   return out;
 }
 
-function coversSliceWrites(p: ValidatingAdmissionPolicy): boolean {
+/** The API versions of the rules that cover ResourceSlice create and update, or undefined when none do. */
+function coveredVersions(p: ValidatingAdmissionPolicy): Set<string> | undefined {
   const ops = new Set<string>();
+  const versions = new Set<string>();
   for (const r of p.spec?.matchConstraints?.resourceRules ?? []) {
     const group = (r.apiGroups ?? []).some((g) => g === '*' || g === 'resource.k8s.io');
     const resource = (r.resources ?? []).some((x) => x === '*' || x === 'resourceslices');
     if (!group || !resource || (r.resourceNames ?? []).length > 0) continue;
     for (const op of r.operations ?? []) ops.add(op);
+    for (const v of r.apiVersions ?? []) versions.add(v);
   }
-  return ops.has('*') || (ops.has('CREATE') && ops.has('UPDATE'));
+  return ops.has('*') || (ops.has('CREATE') && ops.has('UPDATE')) ? versions : undefined;
 }
 
 /** Some validation, with the policy's variables written out, compares spec.nodeName with the token's node name. */
@@ -68,7 +96,8 @@ function pinsNodeName(p: ValidatingAdmissionPolicy): boolean {
       : text.replace(/variables\.([A-Za-z_][A-Za-z0-9_]*)/g, (m, name: string) => (variables.has(name) ? `(${expand(variables.get(name)!, depth + 1)})` : m));
   return (p.spec?.validations ?? []).some((v) => {
     const text = expand(v.expression);
-    return text.includes('==') && text.includes(NODE_NAME_EXTRA) && /spec\.\??nodeName/.test(text);
+    // An alternative (`... || object.spec.allNodes == true`) lets some writes through unpinned.
+    return !text.includes('||') && text.includes('==') && text.includes(NODE_NAME_EXTRA) && /spec\.\??nodeName/.test(text);
   });
 }
 

@@ -2,6 +2,7 @@ import 'server-only';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { catalogList } from '@/lib/analysis/catalog';
+import { capabilitiesOf } from '@/lib/analysis/capabilities';
 import { UsageError } from '../usage-error';
 import type { CommandIO } from '../command-io';
 
@@ -23,12 +24,19 @@ export async function runChecks(argv: string[], io: CommandIO): Promise<number> 
     title,
     description,
     remediation,
+    // The capabilities of the model whose unexpected holders this ID reports (lib/analysis/capabilities.ts).
+    covers: capabilitiesOf(id).map((c) => ({ capability: c.id, label: c.label, expected: c.expected })),
   }));
   if (format === 'json') io.out(JSON.stringify(list, null, 2));
   else if (format === 'yaml') io.out(stringify(list));
   else {
     const width = Math.max(...list.map((c) => c.id.length));
-    for (const c of list) io.out(`${c.id.padEnd(width)}  ${c.severity.padEnd(8)}  ${c.title}\n${' '.repeat(width + 12)}${c.description}`);
+    const indent = ' '.repeat(width + 12);
+    for (const c of list)
+      io.out(
+        `${c.id.padEnd(width)}  ${c.severity.padEnd(8)}  ${c.title}\n${indent}${c.description}` +
+          c.covers.map((k) => `\n${indent}covers: ${k.label} (expected: ${k.expected})`).join(''),
+      );
   }
   return 0;
 }
