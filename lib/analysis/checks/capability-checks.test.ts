@@ -124,6 +124,30 @@ describe('DRA005: device status for any node, by any identity', () => {
     expect(who(out)).toEqual(['ServiceAccount tenant-a/default']);
     expect(out[0].message).toContain('in namespace tenant-a');
   });
+  it('names who can impersonate a device-status writer (constrained serviceaccount mode, or legacy impersonation of it in its namespace)', () => {
+    const parts: Parts = {
+      namespaces: [namespace('drivers', { 'dra-posture.io/role': 'platform' })],
+      clusterRoles: [
+        clusterRole('forge', [...forge, { verbs: ['update'], apiGroups: [DRA], resources: ['resourceclaims/status'] }]),
+        clusterRole('sa-impersonator', [
+          { verbs: ['impersonate:serviceaccount'], apiGroups: [AUTHN], resources: ['serviceaccounts'], resourceNames: ['controller'] },
+          { verbs: ['impersonate-on:serviceaccount:update'], apiGroups: [DRA], resources: ['resourceclaims/status'] },
+        ]),
+        clusterRole('legacy-sa', [{ verbs: ['impersonate'], apiGroups: [''], resources: ['serviceaccounts'] }]),
+      ],
+      clusterRoleBindings: [
+        crb('forge', { kind: 'ClusterRole', name: 'forge' }, [SA('drivers', 'controller')]),
+        crb('sa-impersonator', { kind: 'ClusterRole', name: 'sa-impersonator' }, [SA('ops', 'debugger')]),
+      ],
+      roleBindings: [rb('drivers', 'legacy-sa', { kind: 'ClusterRole', name: 'legacy-sa' }, [Group('driver-editors')])],
+    };
+    const out = run(dra005, parts, 'v1.36.3');
+    expect(who(out)).toEqual(['Group driver-editors', 'ServiceAccount ops/debugger']);
+    expect(out.map((f) => f.message.includes('(serviceaccount impersonation)'))).toEqual([false, true]);
+    expect(out[0].message).toContain('(legacy impersonation)');
+    // Without the action grant the constrained mode refuses, and a 1.35 server (gate off by default) has no constrained modes.
+    expect(who(run(dra005, parts, 'v1.35.2'))).toEqual(['Group driver-editors']);
+  });
   it('accepts a multi-node controller of a platform namespace scoped to its driver name', () => {
     expect(
       run(dra005, {

@@ -1,5 +1,7 @@
 import { dra010 } from './dra-escalation-check';
 import { dra011, dra012 } from './dra-capability-checks';
+import { legacyImpersonators } from './node-checks';
+import { impersonatorsOf } from '@/lib/analysis/impersonation-reach';
 import type { WhoCanGrant } from '@/lib/authz/who-can';
 import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
@@ -12,8 +14,9 @@ import { holdingOf, type Holding } from '@/lib/analysis/capability-holders';
 import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
 import { clusterRoleBindingYaml, clusterRoleYaml, grantObjects, grantsEvidence, list, namesText, ruleYaml, slug, whereText } from './check-helpers';
-import { describeRef, describeSubject, sortRefs, sortSubjects, toObjectRef } from '@/lib/k8s/refs';
-import { describeGrants, describeRule, roleRuleEvidence } from '@/lib/analysis/evidence';
+import { describeRef, describeSubject, refKey, sortRefs, sortSubjects, toObjectRef } from '@/lib/k8s/refs';
+import { describeEvidence, describeGrants, describeRule, normaliseEvidence, PROBE_NAME, PROBE_NAMESPACE, roleRuleEvidence } from '@/lib/analysis/evidence';
+import type { Evidence } from '@/lib/analysis/types';
 import {
   DRA_GROUP,
   boundRoles,
@@ -229,9 +232,51 @@ export const dra005: Check = {
             `device status is written by a driver's own service account, for its own driver name (kubelet plugins with associated-node verbs; a multi-node controller from a platform namespace with arbitrary-node verbs and resourceNames).`,
       });
     }
+    out.push(...deviceStatusImpersonators(ctx, entries, granular));
     return out;
   },
 };
+
+/**
+ * Identities that reach device-status writes by impersonating a holder (legacy impersonate of its
+ * account, or constrained serviceaccount/user-info impersonation with the action grant on
+ * resourceclaims/status), decided end to end by the engine. Legacy impersonators of anyone are
+ * NODE002's (critical) and not repeated here.
+ */
+function deviceStatusImpersonators(ctx: AnalysisContext, holders: readonly AccessEntry[], granular: boolean): FindingDraft[] {
+  const legacy = legacyImpersonators(ctx);
+  const direct = new Set(holders.map((e) => refKey(e.subject)));
+  const found = new Map<string, { subject: SubjectRef; paths: string[]; via: Evidence[]; grants: WhoCanGrant[] }>();
+  for (const h of holders) {
+    if (ctx.isAdminEquivalent(h.subject)) continue;
+    const namespace = h.everyNamespace ? PROBE_NAMESPACE : h.namespaces[0];
+    const target = { resource: { verb: 'update', group: DRA_GROUP, resource: 'resourceclaims', subresource: 'status', namespace, name: PROBE_NAME } };
+    for (const imp of impersonatorsOf(ctx, h.subject, target)) {
+      const key = refKey(imp.subject);
+      if (direct.has(key) || legacy.has(key) || ctx.isAdminEquivalent(imp.subject) || ctx.isSystemIdentity(imp.subject)) continue;
+      let f = found.get(key);
+      if (!f) found.set(key, (f = { subject: imp.subject, paths: [], via: [], grants: [] }));
+      f.paths.push(
+        `${describeSubject(h.subject)} (${imp.decision.impersonation.mode} impersonation), which can ${h.verbs.join(', ')} ${granular ? `resourceclaims/driver for ${namesText(h.names, 'driver')}` : 'resourceclaims/status'} ${whereText(h.everyNamespace, h.namespaces)}`,
+      );
+      f.via.push(...imp.via);
+      f.grants.push(...h.grants);
+    }
+  }
+  return [...found.values()].map((f) => {
+    const evidence = normaliseEvidence([...f.via, ...grantsEvidence(ctx, mergeGrants([{ grants: f.grants } as AccessEntry]))]);
+    const refs = evidence.flatMap((e) => (e.type === 'grant' ? [e.binding, e.role] : []));
+    return {
+      subjects: [f.subject],
+      objects: sortRefs(refs.filter((r, i) => refs.findIndex((x) => refKey(x) === refKey(r)) === i)),
+      message:
+        `${describeSubject(f.subject)} can impersonate ${list(f.paths)}: ${evidence.map(describeEvidence).join('; ')}. ` +
+        `Impersonating a device-status writer gives its writes: status.devices of claims allocated on any node.`,
+      evidence,
+      remediation: `Remove the impersonation grants (${list([...new Set(evidence.flatMap((e) => (e.type === 'grant' && /impersonat/.test(e.rule.verbs.join(' ')) ? [`${describeRef(e.role)} rule #${e.ruleIndex}`] : [])))])}) from ${describeSubject(f.subject)}; a driver's service account should be used only by the driver's own pods.`,
+    };
+  });
+}
 
 /**
  * Why a holder of device-status writes is not the expected one (undefined when it is): a driver's

@@ -167,7 +167,7 @@ const LEGACY: { what: string; q: AccessQuestion; dangerous(e: AccessEntry): bool
 ];
 
 /** Keys of the subjects NODE002 reports: legacy impersonation of any or system:* users and groups, or of service accounts cluster-wide. */
-function legacyImpersonators(ctx: AnalysisContext): Set<string> {
+export function legacyImpersonators(ctx: AnalysisContext): Set<string> {
   return new Set([...legacyImpersonation(ctx).values()].map((s) => refKey(s.subject)));
 }
 

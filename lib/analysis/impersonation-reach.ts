@@ -1,0 +1,74 @@
+import type { ImpersonatedDecision } from '@/lib/authz/authz-engine';
+import type { ImpersonationHeaders } from '@/lib/authz/impersonation';
+import type { AuthzRequest } from '@/lib/authz/types';
+import type { ResourceAttributes } from '@/lib/authz/types';
+import { serviceAccountUsername } from '@/lib/authz/user-info';
+import { compareSubjects, refKey } from '@/lib/k8s/refs';
+import type { SubjectRef } from '@/lib/k8s/types';
+import type { AnalysisContext } from './context-types';
+import { canonicalSubject, isMastersGroup, isNodeIdentity } from './context/identities';
+import { decisionEvidence, PROBE_NAME } from './evidence';
+import { userForSubject } from './node-writers/subjects';
+import type { Evidence } from './types';
+
+// Who can act as a holder of a capability by impersonating it: legacy `impersonate` on the holder's
+// user, service account or group, or constrained `impersonate:serviceaccount` / `impersonate:user-info`
+// with the `impersonate-on:<mode>:<verb>` grant for the request (authz-semantics.md §7). Candidates
+// come from the RBAC index; each is then decided end to end by the engine (authorizeImpersonated), so
+// the modes, their order and the feature gates are the server's.
+
+const AUTHN = 'authentication.k8s.io';
+
+export interface Impersonator {
+  subject: SubjectRef;
+  /** The engine's decision: impersonation grants, then the impersonated identity's own. */
+  decision: ImpersonatedDecision;
+  via: Evidence[];
+}
+
+/** The headers that impersonate a holder (a group through a synthetic member, as the API server needs a user). */
+function headersFor(holder: SubjectRef): ImpersonationHeaders {
+  if (holder.kind === 'ServiceAccount') return { user: serviceAccountUsername(holder.namespace ?? '', holder.name) };
+  if (holder.kind === 'User') return { user: holder.name };
+  return { user: `${PROBE_NAME}:member-of:${holder.name}`, groups: [holder.name] };
+}
+
+/** Grants (binding subjects) that could let someone impersonate the holder; RBAC only. */
+function candidates(ctx: AnalysisContext, holder: SubjectRef): SubjectRef[] {
+  const asks: ResourceAttributes[] = [];
+  const ask = (verb: string, group: string, resource: string, name: string, namespace = '') =>
+    asks.push({ verb, group, resource, subresource: '', namespace, name });
+  if (holder.kind === 'ServiceAccount') {
+    ask('impersonate', '', 'serviceaccounts', holder.name, holder.namespace ?? '');
+    ask('impersonate:serviceaccount', AUTHN, 'serviceaccounts', holder.name, holder.namespace ?? '');
+  } else if (holder.kind === 'User') {
+    ask('impersonate', '', 'users', holder.name);
+    ask('impersonate:user-info', AUTHN, 'users', holder.name);
+  } else {
+    ask('impersonate', '', 'groups', holder.name);
+    ask('impersonate:user-info', AUTHN, 'groups', holder.name);
+  }
+  const out = new Map<string, SubjectRef>();
+  for (const resource of asks)
+    for (const e of ctx.engine.whoCan({ resource })) {
+      if (e.via !== 'rbac') continue;
+      const s = canonicalSubject(e.subject);
+      if (!isMastersGroup(s) && !isNodeIdentity(s)) out.set(refKey(s), s);
+    }
+  out.delete(refKey(canonicalSubject(holder)));
+  return [...out.values()].sort(compareSubjects);
+}
+
+/** Identities that can send `target` as the holder, each confirmed by the engine end to end. */
+export function impersonatorsOf(ctx: AnalysisContext, holder: SubjectRef, target: Pick<AuthzRequest, 'resource'>): Impersonator[] {
+  const headers = headersFor(holder);
+  const out: Impersonator[] = [];
+  for (const subject of candidates(ctx, holder)) {
+    const decision = ctx.engine.authorizeImpersonated(userForSubject(subject), headers, target);
+    if (!decision.allowed) continue;
+    const via: Evidence[] = [];
+    for (const c of decision.impersonation.checks) if (c.mode === decision.impersonation.mode && c.decision.allowed) via.push(...decisionEvidence(c.decision));
+    out.push({ subject, decision, via });
+  }
+  return out;
+}
