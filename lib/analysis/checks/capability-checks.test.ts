@@ -53,6 +53,41 @@ describe('NODE001: status of other nodes by any path', () => {
   });
 });
 
+describe('NODE001 without NodeRestriction', () => {
+  const apiServer = (plugins: string) => {
+    const p = dsPod('kube-system', 'x', 'y', {
+      containers: [{ name: 'kube-apiserver', command: ['kube-apiserver', '--authorization-mode=Node,RBAC', `--enable-admission-plugins=${plugins}`] }],
+    });
+    p.metadata.name = 'kube-apiserver-cp';
+    delete p.metadata.ownerReferences;
+    return p;
+  };
+  const reporter = dsPod('kube-system', 'reporter', 'a', { nodeName: 'n1', serviceAccountName: 'reporter' });
+  const parts = (plugins: string): Parts => ({
+    nodes,
+    pods: [reporter, apiServer(plugins)],
+    clusterRoles: [
+      clusterRole('node-impersonator', [{ verbs: ['impersonate:associated-node'], apiGroups: [AUTHN], resources: ['nodes'] }]),
+      clusterRole('node-status-constrained', [{ verbs: ['impersonate-on:associated-node:update'], apiGroups: [''], resources: ['nodes/status'] }]),
+    ],
+    clusterRoleBindings: [
+      crb('reporter-impersonator', { kind: 'ClusterRole', name: 'node-impersonator' }, [SA('kube-system', 'reporter')]),
+      crb('reporter-status', { kind: 'ClusterRole', name: 'node-status-constrained' }, [SA('kube-system', 'reporter')]),
+    ],
+  });
+
+  it('reports Group system:nodes once, naming the associated-node reporter that acts as its own node, and fixes the API server', () => {
+    const out = run(node001, parts('NamespaceLifecycle'), 'v1.36.3');
+    expect(who(out)).toEqual(['Group system:nodes']);
+    expect(out[0].objects).toEqual([{ kind: 'Pod', namespace: 'kube-system', name: 'kube-apiserver-cp' }]);
+    expect(out[0].message).toContain('ServiceAccount kube-system/reporter');
+    expect(out[0].remediation).toContain('NodeRestriction');
+  });
+  it('reports nothing for the same cluster with NodeRestriction', () => {
+    expect(run(node001, parts('NamespaceLifecycle,NodeRestriction'), 'v1.36.3')).toEqual([]);
+  });
+});
+
 describe('NODE006: node identities granted more than the Node authorizer', () => {
   const parts = (rules: Parameters<typeof clusterRole>[1]): Parts => ({
     nodes,

@@ -80,6 +80,18 @@ export const node001: Check = {
       entry.via.push(...w.via);
     }
     const out: FindingDraft[] = [];
+    // Without NodeRestriction every kubelet writes every node's status: one finding for Group system:nodes,
+    // which also names the identities that reach every node only by acting as their own node.
+    const kubelets = allNodes.find((w) => w.mode === 'node-authorizer' && w.subject.kind === 'Group' && w.subject.name === 'system:nodes');
+    const throughNodes: OtherNodeWriter[] = [];
+    if (kubelets) {
+      for (const [key, w] of bySubject) {
+        if (!w.via.some(isNodeRestrictionOff) || w.via.some(isArbitraryNode)) continue;
+        throughNodes.push(w);
+        bySubject.delete(key);
+      }
+      out.push(unrestrictedKubelets(ctx, kubelets, throughNodes));
+    }
     for (const w of [...bySubject.values()].sort((a, b) => compareSubjects(a.subject, b.subject))) {
       const via = normaliseEvidence(w.via);
       const grants = via.filter((e): e is Extract<Evidence, { type: 'grant' }> => e.type === 'grant');
@@ -98,6 +110,28 @@ export const node001: Check = {
     return out;
   },
 };
+
+const isNodeRestrictionOff = (e: Evidence) => e.type === 'note' && e.text.startsWith('NodeRestriction admission is off');
+const isArbitraryNode = (e: Evidence) => e.type === 'note' && e.text.includes('any node identity (arbitrary-node)');
+
+/** NODE001 for Group system:nodes when NodeRestriction is off, naming who acts as a node to get there. */
+function unrestrictedKubelets(ctx: AnalysisContext, kubelets: NodeStatusWriter, through: readonly OtherNodeWriter[]): FindingDraft {
+  const servers = visibleApiServers(ctx.state.pods);
+  const objects = sortRefs(servers.map(({ pod }) => objectRef('Pod', pod.metadata.name, 'kube-system')));
+  const names = [...through].sort((a, b) => compareSubjects(a.subject, b.subject)).map((w) => describeSubject(w.subject));
+  return {
+    subjects: [kubelets.subject],
+    objects,
+    message:
+      `NodeRestriction admission is off, so every kubelet identity (Group system:nodes) can write nodes/status of every node, not only its own` +
+      `${names.length > 0 ? `; so can every identity that can act as its own node: ${list(names)}` : ''}. ` +
+      `One compromised node can mark any node Ready or NotReady and rewrite its conditions.`,
+    evidence: normaliseEvidence([...kubelets.via, ...through.flatMap((w) => w.via)]),
+    remediation:
+      `Run kube-apiserver with NodeRestriction in --enable-admission-plugins (and not in --disable-admission-plugins)` +
+      `${objects.length > 0 ? ` (${list(objects.map(describeRef))})` : ''}; with it, a node identity writes only its own Node and status.`,
+  };
+}
 
 interface OtherNodeWriter {
   subject: SubjectRef;
@@ -415,7 +449,7 @@ const isNodeSubject = (s: SubjectRef) => (s.kind === 'Group' && s.name === 'syst
 export const node006: Check = {
   id: 'NODE006',
   run(ctx) {
-    const owner = nodeGrants(nodeRestrictionOn(ctx));
+    const owner = nodeGrants(ctx.engine.config.nodeRestriction.enabled);
     const out: FindingDraft[] = [];
     for (const b of ctx.engine.rbac.bindings) {
       const role = b.role;
@@ -440,15 +474,5 @@ export const node006: Check = {
     return out;
   },
 };
-
-/** Whether NodeRestriction limits node writes (assumed when the API server's flags are not visible). */
-function nodeRestrictionOn(ctx: AnalysisContext): boolean {
-  const servers = visibleApiServers(ctx.state.pods);
-  if (servers.length === 0) return true;
-  return servers.every(
-    ({ flags }) =>
-      flagList(flags.get('enable-admission-plugins')).includes('NodeRestriction') && !flagList(flags.get('disable-admission-plugins')).includes('NodeRestriction'),
-  );
-}
 
 export const NODE_CHECKS: Check[] = [node001, node002, node003, node004, node005, node006];
