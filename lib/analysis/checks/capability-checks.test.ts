@@ -258,6 +258,7 @@ describe('DRA011: DeviceTaintRule writers', () => {
     });
     expect(who(out)).toEqual(['ServiceAccount intel-gaudi/driver']);
     expect(out[0].message).toContain('create DeviceTaintRules');
+    expect(out[0].message).toContain('DRADeviceTaintRules feature gate is off');
   });
 });
 

@@ -8,6 +8,8 @@ import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
 import { describeRef, describeSubject, refKey } from '@/lib/k8s/refs';
 import type { SubjectRef } from '@/lib/k8s/types';
 import type { Check, FindingDraft } from './check-types';
+import type { AnalysisContext } from '@/lib/analysis/context-types';
+import { describeSource } from '@/lib/authz/cluster-config';
 import { grantObjects, grantsEvidence, list, slug } from './check-helpers';
 import { rbacEntries } from './dra-shared';
 
@@ -32,7 +34,7 @@ export const dra011: Check = {
         message:
           `${describeSubject(subject)} can ${h.verbs.join(', ')} DeviceTaintRules through ${describeGrants(ctx.engine, h.grants)}. ` +
           `A DeviceTaintRule taints every device its selector matches, of any driver on any node; with a NoExecute taint the eviction manager deletes every pod using those devices ` +
-          `(DeviceTaintRules take effect when the DRADeviceTaintRules feature gate is on: beta and off by default in 1.36).`,
+          gateText(ctx),
         evidence: grantsEvidence(ctx, h.grants),
         remediation:
           `Remove DeviceTaintRule writes from ${list([...new Set(h.grants.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex}`))])}. ` +
@@ -42,6 +44,16 @@ export const dra011: Check = {
     return out;
   },
 };
+
+/** Whether DeviceTaintRules take effect here: the DRADeviceTaintRules gate (beta, off by default in 1.36). */
+function gateText(ctx: AnalysisContext): string {
+  const gate = ctx.engine.config.featureGates.DRADeviceTaintRules;
+  if (!gate) return '(DeviceTaintRules take effect when the DRADeviceTaintRules feature gate is on).';
+  const source = describeSource(ctx.engine.config, gate.source);
+  return gate.enabled
+    ? `The DRADeviceTaintRules feature gate is on (${source}), so such rules take effect now.`
+    : `The DRADeviceTaintRules feature gate is off (${source}): the rules take effect once it is turned on, and the grant already holds.`;
+}
 
 // ---------------------------------------------------------------- DRA012
 
