@@ -314,7 +314,7 @@ export const CATALOG = {
     severity: 'high',
     title: 'DRA component runs privileged or with host-level capabilities',
     description:
-      'A container (including init and ephemeral containers) of a DRA component pod (a kubelet plugin, a pod running as a DRA component identity such as a driver controller, or a workload a DRA component identity may create in its platform namespace) runs with securityContext.privileged: true (all host devices and capabilities, no seccomp/AppArmor confinement) or adds a host-level capability the Pod Security baseline level refuses: ALL, SYS_ADMIN, SYS_MODULE, SYS_RAWIO, SYS_PTRACE, SYS_BOOT, SYS_TIME, DAC_READ_SEARCH, NET_ADMIN, BPF, PERFMON, MAC_ADMIN, MAC_OVERRIDE, SYSLOG or AUDIT_CONTROL.',
+      'A container (including init and ephemeral containers) of a DRA component pod (a kubelet plugin, a pod running as a DRA component identity, any pod of the namespace of a DRA driver such as its controller and the daemons it creates there, or a workload a DRA component identity may create in its platform namespace; kube-system, kube-public and kube-node-lease count only their kubelet plugins and component identities) runs with securityContext.privileged: true (all host devices and capabilities, no seccomp/AppArmor confinement) or adds a host-level capability the Pod Security baseline level refuses: ALL, SYS_ADMIN, SYS_MODULE, SYS_RAWIO, SYS_PTRACE, SYS_BOOT, SYS_TIME, DAC_READ_SEARCH, NET_ADMIN, BPF, PERFMON, MAC_ADMIN, MAC_OVERRIDE, SYSLOG or AUDIT_CONTROL.',
     remediation: 'Run the DRA component containers unprivileged, without host-level capabilities, with only the capabilities and host paths they need.',
     rootCause: 'workload',
   },

@@ -38,8 +38,8 @@ export interface AnalysisContext {
   isTenantNamespace(namespace: string): boolean;
   /** Whether Pod Security admission lets privileged pods into the namespace (no baseline/restricted enforce label). */
   admitsPrivilegedPods(namespace: string): boolean;
-  /** Service accounts of DRA components and of every pod in a namespace that runs a DRA driver pod (its controllers and the daemons they create). */
-  draWorkloadAccounts: SubjectRef[];
+  /** Lazy: service accounts of DRA component identities and of DRA component pods (draComponentPods: plugins, controllers, the daemons they create). */
+  readonly draWorkloadAccounts: SubjectRef[];
   /** All namespace names known (Namespace objects plus namespaces seen on objects), sorted. */
   namespaces: string[];
 
@@ -87,6 +87,6 @@ export interface AnalysisContext {
   readonly quotas: QuotaAnalysis;
   /** Lazy: DeviceClasses with their driver, zeroing state and users. */
   readonly deviceClasses: DeviceClassAnalysis[];
-  /** Lazy: DRA component pods (kubelet plugins, pods of DRA component identities, workloads those may create in their platform namespace), with why; POD001-POD003 judge them. */
+  /** Lazy: DRA component pods (kubelet plugins, pods of DRA component identities, pods in a DRA driver's own namespace, workloads DRA components may create in their platform namespace), with why; POD001-POD003 judge them. */
   readonly draComponentPods: ComponentPod[];
 }

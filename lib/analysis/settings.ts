@@ -14,9 +14,9 @@ export interface AnalysisSettings {
   platformNamespaces: string[];
   /** Identities allowed to hold resourceclaims/binding (DRA007), as usernames. */
   allocatorIdentities: string[];
-  /** Driver or class names matching this (case-insensitive) are accelerators (ZERO002). */
+  /** Driver or class names matching this (case-insensitive) are accelerators (ZERO002) when the driver's facts do not decide (zeroing/accelerators.ts). */
   acceleratorPattern: string;
-  /** Extra accelerator DeviceClass names. */
+  /** DeviceClass names that are accelerators whatever their driver (ZERO002). */
   acceleratorClasses: string[];
   /** Zeroing evidence per driver name; "*" applies to every driver. */
   zeroingIndicators: Record<string, ZeroingIndicator[]>;

@@ -1,5 +1,5 @@
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import { describeIndicator, indicatorsFor, isAcceleratorClass, type DeviceClassAnalysis } from '@/lib/analysis/zeroing/device-classes';
+import { describeIndicator, indicatorsFor, type DeviceClassAnalysis } from '@/lib/analysis/zeroing/device-classes';
 import type { Evidence } from '@/lib/analysis/types';
 import { manifestYaml } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
@@ -84,12 +84,12 @@ export const zero002: Check = {
   run(ctx) {
     const out: FindingDraft[] = [];
     for (const dc of ctx.deviceClasses) {
-      if (dc.zeroing === 'configured' || !isAcceleratorClass(dc, ctx.settings)) continue;
+      if (dc.zeroing === 'configured' || dc.acceleratorReason === null) continue;
       out.push({
         subjects: [],
         objects: [objectRef('DeviceClass', dc.name)],
         message: `Accelerator DeviceClass ${dc.name}${dc.driver ? ` (driver ${dc.driver})` : ''} has no zeroing indicator (${dc.zeroing})${dc.usedByNamespaces.length > 0 ? `; it is requested in ${list(dc.usedByNamespaces)}` : ''}.`,
-        evidence: zeroingEvidence(ctx, dc),
+        evidence: [...zeroingEvidence(ctx, dc), { type: 'note', text: `accelerator: ${dc.acceleratorReason}` }],
         remediation: remediation(ctx, dc),
       });
     }

@@ -103,17 +103,6 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
   }
   const nodeLocalIdentities = [...nodeLocal.values()].sort(compareSubjects);
 
-  // The accounts of a DRA driver's workloads: its components, and every pod of the namespaces its
-  // driver pods run in (the controller and the daemons it creates, such as ComputeDomain daemons).
-  const workloadAccounts = new Map<string, SubjectRef>(draComponents.map((s) => [refKey(s), s]));
-  for (const p of pods) {
-    const ns = p.metadata.namespace ?? '';
-    if (!driverNamespaces.has(ns)) continue;
-    const sa = serviceAccountRef(ns, podServiceAccount(p));
-    workloadAccounts.set(refKey(sa), sa);
-  }
-  const draWorkloadAccounts = [...workloadAccounts.values()].sort(compareSubjects);
-
   const adminEntries = ask(Q.adminProbe).filter((e) => e.via === 'rbac');
   const isAdminEquivalent = (subject: SubjectRef): boolean => isMastersGroup(subject) || accessIndex.entriesFor(adminEntries, subject).length > 0;
 
@@ -141,6 +130,7 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
   let podIndex: PodIndex | undefined;
   let claimWriters: ClaimWriterAnalysis | undefined;
   let nodeStatusWriters: NodeStatusWriterMap | undefined;
+  let workloadAccounts: SubjectRef[] | undefined;
   let members: Membership | undefined;
   let drivers: string[] | undefined;
   let quotas: QuotaAnalysis | undefined;
@@ -155,7 +145,13 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
     isPlatformNamespace,
     isTenantNamespace: (ns) => !isPlatformNamespace(ns),
     admitsPrivilegedPods: privilegedNamespaceTest(state),
-    draWorkloadAccounts,
+    get draWorkloadAccounts() {
+      // A DRA driver's workloads: its component identities and the accounts of its component pods.
+      return (workloadAccounts ??= sortedUnique([
+        ...draComponents,
+        ...ctx.draComponentPods.map((c) => serviceAccountRef(c.pod.metadata.namespace ?? '', podServiceAccount(c.pod))),
+      ]));
+    },
     namespaces,
     driverPods,
     isDriverPod,
@@ -226,6 +222,10 @@ function collectNamespaces(state: ClusterState): string[] {
   ];
   for (const list of collections) for (const o of list) if (o.metadata.namespace) set.add(o.metadata.namespace);
   return [...set].sort();
+}
+
+function sortedUnique(subjects: SubjectRef[]): SubjectRef[] {
+  return [...new Map(subjects.map((s) => [refKey(s), s])).values()].sort(compareSubjects);
 }
 
 function parseSaKey(key: string): SubjectRef {

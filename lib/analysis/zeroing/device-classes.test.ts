@@ -151,3 +151,46 @@ describe('ZERO001 / ZERO002', () => {
     expect(zero002.run(listed).map((d) => d.objects[0].name)).toEqual(['gpu.example.com', 'plain', 'tpu-v5']);
   });
 });
+
+describe('ZERO002 accelerators from the class and its driver', () => {
+  const driverClass = (name: string, driver: string) => dc(name, { selectors: [sel(`device.driver == "${driver}"`)] });
+  const state = stateOf({
+    deviceClasses: [
+      driverClass('gaudi.intel.com', 'gaudi.intel.com'),
+      driverClass('qat.intel.com', 'qat.intel.com'),
+      driverClass('dra.memory', 'dra.memory'),
+      driverClass('big-xpu', 'xpu.example.org'),
+    ],
+    resourceSlices: [
+      {
+        ...slice('m1', 'dra.memory', 'n1'),
+        spec: { ...slice('m1', 'dra.memory', 'n1').spec, devices: [{ name: 'memory-x', capacity: { memory: { value: '64Gi' } } }] },
+      },
+      {
+        ...slice('x1', 'xpu.example.org', 'n1'),
+        spec: { ...slice('x1', 'xpu.example.org', 'n1').spec, devices: [{ name: 'xpu-0', capacity: { memory: { value: '96Gi' } } }] },
+      },
+    ],
+  });
+
+  it('fires for Gaudi (known driver) and a device with its own memory; not for QAT or host memory', () => {
+    const { ctx } = analyse(DEFAULT_SETTINGS, state);
+    const drafts = zero002.run(ctx);
+    expect(drafts.map((d) => d.objects[0].name)).toEqual(['big-xpu', 'gaudi.intel.com']);
+    expect(drafts.map((d) => d.evidence.at(-1))).toEqual([
+      { type: 'note', text: 'accelerator: devices of driver xpu.example.org publish a memory capacity (n1/xpu-0: memory 96Gi)' },
+      { type: 'note', text: 'accelerator: driver gaudi.intel.com is a known accelerator driver (Intel Gaudi AI accelerators)' },
+    ]);
+  });
+
+  it('a zeroing indicator still clears an accelerator', () => {
+    const annotated = {
+      ...state,
+      deviceClasses: state.deviceClasses.map((d) =>
+        d.metadata.name === 'gaudi.intel.com' ? { ...d, metadata: { ...d.metadata, annotations: { 'dra-posture.io/zero-on-release': 'true' } } } : d,
+      ),
+    };
+    const { ctx } = analyse(DEFAULT_SETTINGS, annotated);
+    expect(zero002.run(ctx).map((d) => d.objects[0].name)).toEqual(['big-xpu']);
+  });
+});

@@ -4,6 +4,7 @@ import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { DeviceClass, ResourceClaimSpec } from '@/lib/k8s/types';
 import type { DeviceClassReport } from '@/lib/analysis/types';
 import { compareStrings } from '@/lib/k8s/refs';
+import { acceleratorReason, memoryDevicesByDriver } from './accelerators';
 
 // DESIGN §4 zeroing indicators / dra-facts §9: no real driver exposes "zero on release", so the
 // evidence is configurable per driver (settings.zeroingIndicators; "*" applies to every driver).
@@ -15,6 +16,8 @@ export interface DeviceClassAnalysis extends DeviceClassReport {
   matchedIndicators: string[];
   /** Where the driver name came from. */
   driverSource: 'selector' | 'allocation' | 'slice' | null;
+  /** Why the class counts as an accelerator for zeroing (ZERO002), or null (see accelerators.ts). */
+  acceleratorReason: string | null;
 }
 
 /** The report's view of the context's DeviceClass analysis. */
@@ -28,6 +31,7 @@ export function analyseDeviceClasses(ctx: Pick<AnalysisContext, 'state' | 'setti
   const usedBy = namespacesByClass(state);
   const allocatedDrivers = allocatedDriversByClass(state);
   const sliceDrivers = new Set(state.resourceSlices.map((s) => s.spec?.driver).filter((d): d is string => !!d));
+  const memoryDevices = memoryDevicesByDriver(state.resourceSlices);
 
   const out: DeviceClassAnalysis[] = [];
   for (const dc of [...state.deviceClasses].sort((a, b) => compareStrings(a.metadata.name, b.metadata.name))) {
@@ -46,7 +50,15 @@ export function analyseDeviceClasses(ctx: Pick<AnalysisContext, 'state' | 'setti
       }
     }
     const { zeroing, matched } = zeroingState(dc, driver, ctx.settings);
-    out.push({ name, driver, zeroing, usedByNamespaces: [...(usedBy.get(name) ?? [])].sort(), matchedIndicators: matched, driverSource });
+    out.push({
+      name,
+      driver,
+      zeroing,
+      usedByNamespaces: [...(usedBy.get(name) ?? [])].sort(),
+      matchedIndicators: matched,
+      driverSource,
+      acceleratorReason: acceleratorReason({ name, driver }, memoryDevices, ctx.settings),
+    });
   }
   return out;
 }
@@ -172,17 +184,4 @@ function lookup(root: unknown, path: string): unknown {
 
 function scalarText(v: unknown): string | undefined {
   return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
-}
-
-// ------------------------------------------------------------------ accelerators
-
-export function isAcceleratorClass(dc: { name: string; driver: string | null }, settings: AnalysisSettings): boolean {
-  if (settings.acceleratorClasses?.includes(dc.name)) return true;
-  let re: RegExp;
-  try {
-    re = new RegExp(settings.acceleratorPattern, 'i');
-  } catch {
-    return false;
-  }
-  return re.test(dc.name) || (dc.driver !== null && re.test(dc.driver));
 }
