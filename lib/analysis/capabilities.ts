@@ -78,6 +78,13 @@ const CONTROLLERS: readonly [string, string][] = [
   ['', 'replicationcontrollers'],
 ];
 
+/** The legacy impersonate verb on users, groups and service accounts. */
+const LEGACY_IMPERSONATE: readonly AccessQuestion[] = [
+  q('', 'users', ['impersonate'], 'cluster'),
+  q('', 'groups', ['impersonate'], 'cluster'),
+  q('', 'serviceaccounts', ['impersonate'], 'namespaced'),
+];
+
 export const CAPABILITIES: readonly Capability[] = [
   {
     id: 'write-other-node-status',
@@ -99,11 +106,7 @@ export const CAPABILITIES: readonly Capability[] = [
   {
     id: 'legacy-impersonation',
     label: 'impersonate users, groups or service accounts without constraint (legacy impersonate)',
-    questions: [
-      q('', 'users', ['impersonate'], 'cluster'),
-      q('', 'groups', ['impersonate'], 'cluster'),
-      q('', 'serviceaccounts', ['impersonate'], 'namespaced'),
-    ],
+    questions: LEGACY_IMPERSONATE,
     scope: 'any',
     expected: 'admin-equivalents only',
     check: 'NODE002',
@@ -270,9 +273,7 @@ export const CAPABILITIES: readonly Capability[] = [
     id: 'impersonate',
     label: 'impersonate users, groups, service accounts or any node',
     questions: [
-      q('', 'users', ['impersonate'], 'cluster'),
-      q('', 'groups', ['impersonate'], 'cluster'),
-      q('', 'serviceaccounts', ['impersonate'], 'namespaced'),
+      ...LEGACY_IMPERSONATE,
       q(AUTHN, 'users', ['impersonate:user-info'], 'cluster'),
       q(AUTHN, 'serviceaccounts', ['impersonate:serviceaccount'], 'namespaced'),
       q(AUTHN, 'nodes', ['impersonate:arbitrary-node'], 'cluster'),

@@ -33,8 +33,8 @@ function headersFor(holder: SubjectRef): ImpersonationHeaders {
   return { user: `${PROBE_NAME}:member-of:${holder.name}`, groups: [holder.name] };
 }
 
-/** Grants (binding subjects) that could let someone impersonate the holder; RBAC only. */
-function candidates(ctx: AnalysisContext, holder: SubjectRef): SubjectRef[] {
+/** The identity checks (legacy and constrained) whose grants could let someone impersonate the holder. */
+export function impersonationIdentityChecks(holder: SubjectRef): ResourceAttributes[] {
   const asks: ResourceAttributes[] = [];
   const ask = (verb: string, group: string, resource: string, name: string, namespace = '') =>
     asks.push({ verb, group, resource, subresource: '', namespace, name });
@@ -48,6 +48,12 @@ function candidates(ctx: AnalysisContext, holder: SubjectRef): SubjectRef[] {
     ask('impersonate', '', 'groups', holder.name);
     ask('impersonate:user-info', AUTHN, 'groups', holder.name);
   }
+  return asks;
+}
+
+/** Grants (binding subjects) that could let someone impersonate the holder; RBAC only. */
+function candidates(ctx: AnalysisContext, holder: SubjectRef): SubjectRef[] {
+  const asks = impersonationIdentityChecks(holder);
   const out = new Map<string, SubjectRef>();
   for (const resource of asks)
     for (const e of ctx.engine.whoCan({ resource })) {
