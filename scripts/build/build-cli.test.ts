@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { runCli } from '@/server/cli/__fixtures__/run-cli';
 import { buildCli, CLI_OUT, ROOT } from './build-cli.mjs';
 
@@ -32,6 +33,10 @@ describe('compiled CLI', () => {
     expect(report.findings.length).toBeGreaterThan(0);
     const no = spawnSync(process.execPath, [bin, 'can-i', 'delete', 'nodes', '--as', 'nobody', '--demo'], { encoding: 'utf8' });
     expect([no.status, no.stdout.trim()]).toEqual([1, 'no']);
+    // -o yaml loads the YAML writer on demand: the compiled chunk must find it (it crashed with "stringify is not a function").
+    const yaml = spawnSync(process.execPath, [bin, 'who-can', 'create', 'resourceslices', '--demo', '-o', 'yaml'], { encoding: 'utf8' });
+    expect([yaml.status, yaml.stderr]).toEqual([0, '']);
+    expect(parse(yaml.stdout)).toEqual(JSON.parse((await runCli('who-can', 'create', 'resourceslices', '--demo', '-o', 'json')).out));
     const bad = spawnSync(process.execPath, [bin, 'can-i', '--bogus'], { encoding: 'utf8' });
     expect(bad.status).toBe(2);
     expect(bad.stderr).not.toMatch(/\n\s+at /);

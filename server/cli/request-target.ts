@@ -55,6 +55,16 @@ export function targetFromArgs(
     if (flags.namespace) throw new UsageError('--namespace and --all-namespaces exclude each other');
   } else if (flags.namespace !== undefined) namespace = flags.namespace;
   else if (resolved.namespaced) namespace = 'default';
+  // The API server checks resourceclaims/binding at the cluster scope with no name
+  // (pkg/registry/resource/utils.go AuthorizedForBinding): a RoleBinding never grants it, so a
+  // question asked in a namespace would list subjects whose writes the server refuses.
+  if (resolved.group === 'resource.k8s.io' && resolved.resource === 'resourceclaims' && flags.subresource === 'binding') {
+    if (namespace !== '' && (flags.namespace !== undefined || flags['all-namespaces']))
+      warn(`Warning: resourceclaims/binding is checked at the cluster scope (namespace "", no name); --namespace is ignored`);
+    if (name !== '') warn(`Warning: resourceclaims/binding is checked with no name; the name "${name}" is ignored`);
+    namespace = '';
+    name = '';
+  }
   let fieldSelector: ResourceAttributes['fieldSelector'];
   if (flags['field-selector'] !== undefined) {
     try {
