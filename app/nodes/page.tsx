@@ -4,6 +4,7 @@ import { queryKeys } from '@/lib/api/query-keys';
 import { writersOfNode } from '@/lib/analysis/node-writers/node-writers';
 import { buildNodeMatrix } from '@/lib/view/node-matrix';
 import { BlastRadiusPanel } from '@/components/nodes/blast-radius-panel';
+import { ClusterConfigPanel } from '@/components/nodes/cluster-config-panel';
 import { ModeLegend } from '@/components/nodes/mode-tag';
 import { NodeDetail } from '@/components/nodes/node-detail';
 import { NodeMatrixTable } from '@/components/nodes/node-matrix-table';
@@ -47,9 +48,10 @@ export default async function NodesPage({ searchParams }: { searchParams: Promis
           >
             <NodeMatrixTable matrix={matrix} selected={node?.name} />
             <div id="matrix-help" className="border-t border-slate-100 px-5 py-3">
-              <ModeLegend />
+              <ModeLegend config={report.clusterConfig} />
             </div>
           </Panel>
+          <ClusterConfigPanel config={report.clusterConfig} />
           <NodeTabs nodes={tabs} selected={node.name} hiddenNodes={matrix.hiddenNodes} />
           <NodeDetail node={{ ...node, ...writersOfNode(report, node.name) }} />
           <HydrationBoundary state={dehydrate(qc)}>

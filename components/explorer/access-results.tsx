@@ -65,7 +65,7 @@ export function WhoCanResults({ data }: { data: WhoCanResponse }) {
                     <RefText value={e.subject} />
                   </td>
                   <td className="whitespace-nowrap px-3 py-2 text-xs text-slate-600">
-                    {e.via === 'rbac' ? 'RBAC' : e.via === 'node' ? 'Node' : 'system:masters'}
+                    {e.via === 'rbac' ? 'RBAC' : e.via === 'node' ? 'Node' : e.via === 'always-allow' ? 'AlwaysAllow' : 'system:masters'}
                   </td>
                   <td className="space-y-1 px-3 py-2 text-xs text-slate-700">
                     {e.grants.map((g, j) => (
@@ -110,7 +110,15 @@ export function CanIResult({ data }: { data: CanIResponse }) {
         {data.decidedBy && (
           <>
             <dt className="text-slate-500">Decided by</dt>
-            <dd className="text-slate-800">{data.decidedBy === 'rbac' ? 'RBAC' : data.decidedBy === 'node' ? 'Node authorizer' : 'system:masters'}</dd>
+            <dd className="text-slate-800">
+              {data.decidedBy === 'rbac'
+                ? 'RBAC'
+                : data.decidedBy === 'node'
+                  ? 'Node authorizer'
+                  : data.decidedBy === 'always-allow'
+                    ? 'AlwaysAllow'
+                    : 'system:masters'}
+            </dd>
           </>
         )}
         <dt className="text-slate-500">Groups</dt>

@@ -1,4 +1,5 @@
-import type { ClaimStatusWriter, NodeStatusWriter, StatusWriterMode } from '@/lib/analysis/types';
+import type { ClaimStatusWriter, NodeStatusWriter, ReportClusterConfig, StatusWriterMode } from '@/lib/analysis/types';
+import { nodeAuthorizerHelp } from '@/lib/view/cluster-config-view';
 import { cn } from '@/components/ui/cn';
 
 export const MODE_INFO: Record<StatusWriterMode, { short: string; label: string; className: string; help: string }> = {
@@ -24,7 +25,7 @@ export const MODE_INFO: Record<StatusWriterMode, { short: string; label: string;
     short: 'NODE',
     label: 'Node authorizer',
     className: 'bg-slate-100 text-slate-700 ring-slate-300',
-    help: 'The kubelet identity system:node:<name>, limited to its own Node by NodeRestriction.',
+    help: 'The kubelet identity system:node:<name>; NodeRestriction, when the cluster runs it, limits it to its own Node.',
   },
 };
 
@@ -53,14 +54,15 @@ export function DriverModeTag({ mode }: { mode: ClaimStatusWriter['mode'] }) {
   );
 }
 
-export function ModeLegend() {
+/** The Node authorizer's text follows the cluster's NodeRestriction setting (the report's clusterConfig). */
+export function ModeLegend({ config }: { config?: ReportClusterConfig }) {
   return (
     <ul className="flex flex-wrap gap-x-5 gap-y-2 text-xs text-slate-600" aria-label="Legend">
       {(Object.keys(MODE_INFO) as StatusWriterMode[]).map((m) => (
         <li key={m} className="flex items-center gap-2">
           <ModeTag mode={m} compact />
           <span>
-            <span className="font-medium text-slate-800">{MODE_INFO[m].label}</span>: {MODE_INFO[m].help}
+            <span className="font-medium text-slate-800">{MODE_INFO[m].label}</span>: {m === 'node-authorizer' ? nodeAuthorizerHelp(config) : MODE_INFO[m].help}
           </span>
         </li>
       ))}

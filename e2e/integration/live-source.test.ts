@@ -143,7 +143,9 @@ describe('live source against the real kube-apiserver', () => {
     const requests = sinceMark(mark);
     const opened = proxy.connectionsOpened - before;
     expect(state.clusterRoles.length).toBeGreaterThan(10);
-    expect(state.pods).toHaveLength(0);
+    // No pods but the API server's (its flags configure every answer), read from kube-system alone.
+    expect(state.pods.map((p) => `${p.metadata.namespace}/${p.metadata.name}`)).toEqual(['kube-system/kube-apiserver-cp-01']);
+    expect(requests.map((e) => e.pathname).filter((p) => p.endsWith('/pods'))).toEqual(['/api/v1/namespaces/kube-system/pods']);
     expect(requests.map((e) => e.pathname).filter((p) => p.startsWith('/apis/resource.k8s.io'))).toEqual([]);
     const lists = requests.filter((e) => e.pathname.startsWith('/apis/rbac.authorization.k8s.io/'));
     expect(lists.length).toBeGreaterThanOrEqual(4);

@@ -1,6 +1,7 @@
 import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
 import type { SourceKind } from '@/lib/k8s/cluster-state';
 import type { ActivityReport } from '@/lib/audit/activity-types';
+import type { ClusterConfig } from '@/lib/authz/cluster-config';
 
 // The report contract (DESIGN.md §5) shared by the CLI, the HTTP API, the UI and exports.
 
@@ -161,6 +162,9 @@ export interface DeviceClassReport {
   usedByNamespaces: string[];
 }
 
+/** lib/authz/cluster-config.ts ClusterConfig, without its notes (they are in the report's warnings). */
+export type ReportClusterConfig = Omit<ClusterConfig, 'notes'>;
+
 export interface Report {
   /** 2 since findings carry no title, message or remediation (their issue does). */
   schemaVersion: 2;
@@ -176,6 +180,11 @@ export interface Report {
   quotas: QuotaUsage[];
   deviceClasses: DeviceClassReport[];
   warnings: string[];
+  /**
+   * The API server configuration the analysis applied: authorizer chain, NodeRestriction and feature
+   * gates, each with where it came from (absent in reports made before it existed).
+   */
+  clusterConfig?: ReportClusterConfig;
   /** Present when an audit log was read (--audit): what identities did in the window. */
   activity?: ActivityReport;
 }

@@ -1,4 +1,4 @@
-import { authorizeNode } from './node-authorizer';
+import { authorizeNode, withoutNodeRestriction } from './node-authorizer';
 import type { NodeGraph } from './node-graph';
 import { authorizeRbac } from './rbac-authorizer';
 import type { RbacIndex } from './rbac-index';
@@ -10,11 +10,14 @@ export interface AuthorizerContext {
   rbac: RbacIndex;
   nodeGraph: NodeGraph;
   chain: readonly AuthorizerName[];
+  /** False when the cluster does not run NodeRestriction admission: the Node authorizer's reasons say so. */
+  nodeRestriction?: boolean;
 }
 
 /**
  * The union authorizer: system:masters first, then the configured chain. Node and RBAC never deny,
- * so the first Allow wins and everything else is NoOpinion → denied.
+ * so the first Allow wins and everything else is NoOpinion → denied; AlwaysAllow allows and
+ * AlwaysDeny denies whatever reaches them.
  */
 export function authorize(ctx: AuthorizerContext, request: AuthzRequest): Decision {
   if (request.user.groups.includes('system:masters')) {
@@ -22,10 +25,13 @@ export function authorize(ctx: AuthorizerContext, request: AuthzRequest): Decisi
   }
   const reasons: string[] = [];
   for (const name of ctx.chain) {
+    if (name === 'AlwaysAllow') return { allowed: true, decidedBy: 'always-allow', reason: 'AlwaysAllow: the authorizer chain allows every request' };
+    if (name === 'AlwaysDeny') return { allowed: false, reason: [...reasons, 'AlwaysDeny: the authorizer chain denies every request'].join('; ') };
     if (name === 'Node') {
       const d = authorizeNode(ctx.nodeGraph, request);
       if (!d) continue;
-      if (d.allowed) return { allowed: true, decidedBy: 'node', reason: `Node: ${d.reason}` };
+      if (d.allowed)
+        return { allowed: true, decidedBy: 'node', reason: `Node: ${ctx.nodeRestriction === false ? withoutNodeRestriction(d.reason) : d.reason}` };
       if (d.reason) reasons.push(`Node: ${d.reason}`);
     } else {
       const d = authorizeRbac(ctx.rbac, request);
@@ -36,13 +42,18 @@ export function authorize(ctx: AuthorizerContext, request: AuthzRequest): Decisi
   return { allowed: false, reason: reasons.join('; ') || 'no authorizer had an opinion' };
 }
 
+const MODELLED: readonly AuthorizerName[] = ['Node', 'RBAC', 'AlwaysAllow', 'AlwaysDeny'];
+
+/** `Node,RBAC` (kube-apiserver --authorization-mode names) as a chain of the modes the engine decides with. */
 export function parseAuthorizerChain(text: string): AuthorizerName[] {
   const out: AuthorizerName[] = [];
   for (const raw of text.split(',')) {
     const name = raw.trim();
     if (name === '') continue;
-    if (name !== 'Node' && name !== 'RBAC') throw new Error(`unknown authorizer "${name}" (supported: Node, RBAC)`);
-    if (!out.includes(name)) out.push(name);
+    if (name === 'Webhook' || name === 'ABAC')
+      throw new Error(`the ${name} authorizer's decisions are not visible, so it cannot be modelled (leave it out; supported: ${MODELLED.join(', ')})`);
+    if (!(MODELLED as readonly string[]).includes(name)) throw new Error(`unknown authorizer "${name}" (supported: ${MODELLED.join(', ')})`);
+    if (!out.includes(name as AuthorizerName)) out.push(name as AuthorizerName);
   }
   if (out.length === 0) throw new Error('the authorizer chain is empty');
   return out;

@@ -1,9 +1,10 @@
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { ClusterRole, ClusterRoleBinding, ResourceClaim, Role, RoleBinding } from '@/lib/k8s/types';
-import { authorize, DEFAULT_CHAIN, type AuthorizerContext } from './authorize';
+import { authorize, type AuthorizerContext } from './authorize';
 import { authorizeClaimStatusWrite, type ClaimStatusDecision, type ClaimStatusWrite } from './dra-status';
 import { canCreateRbacObject, type EscalationDecision } from './escalation';
-import { featuresForVersion, type AuthzFeatures } from './features';
+import { authzFeaturesOf, deriveClusterConfig, type ClusterConfig, type ClusterConfigOverrides } from './cluster-config';
+import type { AuthzFeatures } from './features';
 import { decideImpersonation, type ImpersonationHeaders, type ImpersonationOutcome } from './impersonation';
 import { buildNodeGraph, type NodeGraph } from './node-graph';
 import { rulesFor } from './rbac-authorizer';
@@ -12,9 +13,14 @@ import type { AuthorizerName, AuthzRequest, Decision, RbacGrant, UserInfo } from
 import { whoCan, type WhoCanEntry, type WhoCanQuery } from './who-can';
 
 export interface AuthzEngineOptions {
+  /** The authorizer chain after system:masters, over the cluster's own (shorthand for overrides.authorizationModes). */
   chain?: readonly AuthorizerName[];
-  /** Overrides the features implied by the cluster version. */
+  /** Overrides the features the cluster configuration implies (tests, what-if questions). */
   features?: Partial<AuthzFeatures>;
+  /** What the user states about the API server (CLI flags), over its visible flags and version defaults. */
+  overrides?: ClusterConfigOverrides;
+  /** A configuration already derived (another engine's): used as is, overrides and chain ignored. */
+  config?: ClusterConfig;
   /**
    * The engine of an earlier version of the same cluster (a live source): each index whose inputs
    * are the same arrays is kept rather than rebuilt (a pod changing leaves the RBAC index alone, a
@@ -45,6 +51,8 @@ export interface AuthzEngine {
   readonly nodeGraph: NodeGraph;
   readonly features: AuthzFeatures;
   readonly chain: readonly AuthorizerName[];
+  /** The cluster's API server configuration the engine applies (authorizers, NodeRestriction, feature gates). */
+  readonly config: ClusterConfig;
   readonly nodeNames: readonly string[];
   authorize(request: AuthzRequest): Decision;
   /** A request sent by `requester` with impersonation headers, decided end to end. */
@@ -60,9 +68,10 @@ export function createAuthzEngine(state: ClusterState, options: AuthzEngineOptio
   const previous = options.previous;
   const rbac = previous && sameInputs(previous.state, state, RBAC_INPUTS) ? previous.rbac : buildRbacIndex(state);
   const nodeGraph = previous && sameInputs(previous.state, state, GRAPH_INPUTS) ? previous.nodeGraph : buildNodeGraph(state);
-  const features: AuthzFeatures = { ...featuresForVersion(state.source.kubernetesVersion), ...options.features };
-  const chain = options.chain ?? DEFAULT_CHAIN;
-  const ctx: AuthorizerContext = { rbac, nodeGraph, chain };
+  const config = options.config ?? deriveClusterConfig(state, options.chain ? { ...options.overrides, authorizationModes: options.chain } : options.overrides);
+  const features: AuthzFeatures = { ...authzFeaturesOf(config), ...options.features };
+  const chain = config.authorizers.chain;
+  const ctx: AuthorizerContext = { rbac, nodeGraph, chain, nodeRestriction: config.nodeRestriction.enabled };
   const nodeNames = previous && sameInputs(previous.state, state, NODE_NAME_INPUTS) ? previous.nodeNames : listNodeNames(state);
   const decide = (request: AuthzRequest) => authorize(ctx, request);
 
@@ -72,6 +81,7 @@ export function createAuthzEngine(state: ClusterState, options: AuthzEngineOptio
     nodeGraph,
     features,
     chain,
+    config,
     nodeNames,
     authorize: decide,
     authorizeImpersonated(requester, headers, target) {

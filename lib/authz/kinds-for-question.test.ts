@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KINDS } from '@/lib/k8s/kinds';
+import { isApiServerPod } from '@/lib/k8s/api-server-flags';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { loadDemo } from '@/server/sources/demo-source';
 import { createAuthzEngine } from './authz-engine';
@@ -12,6 +13,8 @@ import type { ResourceAttributes, UserInfo } from './types';
 function only(state: ClusterState, kinds: ReadonlySet<string>): ClusterState {
   const copy = { ...state } as Record<string, unknown>;
   for (const k of KINDS) if (!kinds.has(k.kind)) copy[k.collection] = [];
+  // As the loaders do: the API server's pods are kept (their flags configure every answer).
+  if (!kinds.has('Pod')) copy.pods = state.pods.filter((p) => isApiServerPod(p.metadata));
   return copy as unknown as ClusterState;
 }
 

@@ -34,6 +34,14 @@ export function authorizeNode(graph: NodeGraph, request: AuthzRequest): NodeDeci
   return NO('no node rule matched');
 }
 
+/**
+ * The reasons above name what NodeRestriction admission adds after the Node authorizer allows; on a
+ * cluster that does not run it, they say so instead.
+ */
+export function withoutNodeRestriction(reason: string): string {
+  return reason.replace(/\(NodeRestriction [^)]*\)/g, '(NodeRestriction admission is off: not limited to the own node)');
+}
+
 function authorizeSubdivided(graph: NodeGraph, nodeName: string, a: ResourceAttributes): NodeDecision | undefined {
   switch (a.group) {
     case '':

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAuthzEngine } from './authz-engine';
 import { simulateWrite } from './simulate-write';
-import { clusterRole, crb, node, rb, res, role, singleNodeSelector, SA, stateOf, User, user } from './__fixtures__/builders';
+import { clusterRole, crb, node, pod, rb, res, role, singleNodeSelector, SA, stateOf, User, user } from './__fixtures__/builders';
 import { nodeUser, serviceAccountUser } from './user-info';
 
 // The whole chain a write goes through (issue 16): impersonation, authorization, NodeRestriction,
@@ -138,5 +138,35 @@ describe('simulateWrite: DRA claim status and NodeRestriction', () => {
     expect(simulateWrite(engine, { user: nodeUser('n1'), attributes: create, object: slice('n1') })).toMatchObject({ allowed: true });
     const foreign = simulateWrite(engine, { user: nodeUser('n1'), attributes: create, object: slice('n2') });
     expect(foreign.steps.map((s) => `${s.step} ${s.allowed}`)).toEqual(['authorization true', 'admission:node-restriction false']);
+  });
+});
+
+describe('simulateWrite: NodeRestriction follows the cluster', () => {
+  // kube-apiserver runs NodeRestriction only when --enable-admission-plugins names it; the Node
+  // authorizer lets any node update any nodes/status (authz-semantics.md §6).
+  const apiServer = (admission: string) =>
+    pod('kube-system', 'kube-apiserver-cp', {
+      containers: [{ name: 'kube-apiserver', command: ['kube-apiserver', '--authorization-mode=Node,RBAC', `--enable-admission-plugins=${admission}`] }],
+    });
+  const withServer = (admission: string) => createAuthzEngine({ ...state, pods: [apiServer(admission)] });
+  const otherStatus = res('patch', '', 'nodes', { name: 'n2', subresource: 'status' });
+  const nodeObject = (name: string) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name }, status: { conditions: [] } });
+  const patch = { user: nodeUser('n1'), attributes: otherStatus, object: nodeObject('n2'), oldObject: nodeObject('n2') };
+
+  it('off: a kubelet patching another node’s status is accepted, with the skipped step said', () => {
+    const r = simulateWrite(withServer('PodSecurity'), patch);
+    expect(r.allowed).toBe(true);
+    expect(r.steps.map((s) => `${s.step} ${s.allowed}`)).toEqual(['authorization true', 'admission:node-restriction true']);
+    expect(r.steps[1].reason).toBe('NodeRestriction admission is off on this cluster (flags of kube-system/kube-apiserver-cp): not checked');
+  });
+
+  it('on: the same patch is refused by NodeRestriction', () => {
+    const r = simulateWrite(withServer('PodSecurity,NodeRestriction'), patch);
+    expect(r.refusedBy).toBe('admission:node-restriction');
+  });
+
+  it('stated off on the command line, over an assumed on (no API server pod)', () => {
+    expect(simulateWrite(engine, patch).refusedBy).toBe('admission:node-restriction');
+    expect(simulateWrite(createAuthzEngine(state, { overrides: { nodeRestriction: false } }), patch).allowed).toBe(true);
   });
 });

@@ -6,11 +6,13 @@ import { checkRbacEscalation } from './escalation';
 import type { ImpersonationHeaders } from './impersonation';
 import { admitNodeRestriction, type NodeRestrictionLookups } from './node-restriction';
 import type { AuthzRequest, ResourceAttributes, UserInfo } from './types';
+import { describeSource } from './cluster-config';
+import { nodeIdentity } from './user-info';
 
 // "Would this write be accepted?": the whole chain a write goes through in kube-apiserver, in its
-// order: impersonation, authorization, admission (NodeRestriction for node identities), then the
-// checks the storage layer makes on the request body (RBAC escalation prevention, the DRA claim
-// status field checks). The first step that refuses decides, and says why.
+// order: impersonation, authorization, admission (NodeRestriction for node identities, when the
+// cluster runs it), then the checks the storage layer makes on the request body (RBAC escalation
+// prevention, the DRA claim status field checks). The first step that refuses decides, and says why.
 
 export type SimulationStep = 'impersonation' | 'authorization' | 'admission:node-restriction' | 'admission:rbac-escalation' | 'admission:dra-status';
 
@@ -81,9 +83,19 @@ export function simulateWrite(engine: AuthzEngine, sim: WriteSimulation): Simula
   if (!decision.allowed) return done(user);
 
   const a = sim.attributes;
-  const nr = admitNodeRestriction(user, { attributes: a, object: sim.object, oldObject: sim.oldObject }, lookupsOf(engine));
-  if (nr.reason !== 'NodeRestriction applies only to node identities') steps.push({ step: 'admission:node-restriction', ...nr });
-  if (!nr.allowed) return done(user);
+  if (!engine.config.nodeRestriction.enabled) {
+    // The admission plugin is not running: a node identity's writes are not limited to its own objects.
+    if (nodeIdentity(user))
+      steps.push({
+        step: 'admission:node-restriction',
+        allowed: true,
+        reason: `NodeRestriction admission is off on this cluster (${describeSource(engine.config, engine.config.nodeRestriction.source)}): not checked`,
+      });
+  } else {
+    const nr = admitNodeRestriction(user, { attributes: a, object: sim.object, oldObject: sim.oldObject }, lookupsOf(engine));
+    if (nr.reason !== 'NodeRestriction applies only to node identities') steps.push({ step: 'admission:node-restriction', ...nr });
+    if (!nr.allowed) return done(user);
+  }
 
   const verb = a.verb === 'create' ? 'create' : a.verb === 'update' || a.verb === 'patch' ? 'update' : undefined;
   const rbacKind = a.group === RBAC_GROUP && a.subresource === '' ? KINDS.find((k) => k.group === RBAC_GROUP && k.resource === a.resource)?.kind : undefined;

@@ -35,7 +35,8 @@ export interface AuthzRequest {
   nonResource?: NonResourceAttributes;
 }
 
-export type AuthorizerName = 'Node' | 'RBAC';
+/** The kube-apiserver authorization modes the engine decides with (Webhook and ABAC are not visible). */
+export type AuthorizerName = 'Node' | 'RBAC' | 'AlwaysAllow' | 'AlwaysDeny';
 
 export interface BindingRef {
   kind: 'ClusterRoleBinding' | 'RoleBinding';
@@ -61,7 +62,7 @@ export interface RbacGrant {
   subject: SubjectRef;
 }
 
-export type DecidedBy = 'privileged-group' | 'node' | 'rbac';
+export type DecidedBy = 'privileged-group' | 'node' | 'rbac' | 'always-allow';
 
 export interface Decision {
   allowed: boolean;

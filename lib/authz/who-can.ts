@@ -1,6 +1,6 @@
 import type { SubjectRef } from '@/lib/k8s/types';
 import type { AuthorizerContext } from './authorize';
-import { authorizeNode } from './node-authorizer';
+import { authorizeNode, withoutNodeRestriction } from './node-authorizer';
 import type { NodeGraph, VertexType } from './node-graph';
 import type { IndexedBinding, RbacIndex, RuleRef } from './rbac-index';
 import { bucketKey } from './rbac-index';
@@ -18,7 +18,7 @@ export interface WhoCanGrant {
 
 export interface WhoCanEntry {
   subject: SubjectRef;
-  via: 'privileged-group' | 'node' | 'rbac';
+  via: 'privileged-group' | 'node' | 'rbac' | 'always-allow';
   grants: WhoCanGrant[];
   note?: string;
 }
@@ -45,8 +45,20 @@ export function whoCan(ctx: AuthorizerContext, nodeNames: readonly string[], que
     note: 'members of system:masters bypass authorization',
   });
 
-  if (ctx.chain.includes('Node')) addNodeIdentities(ctx, nodeNames, query, out);
-  if (ctx.chain.includes('RBAC')) addRbacSubjects(ctx.rbac, query, out);
+  // AlwaysAllow and AlwaysDeny decide every request that reaches them: later authorizers never run.
+  const stop = ctx.chain.findIndex((m) => m === 'AlwaysAllow' || m === 'AlwaysDeny');
+  const consulted = stop < 0 ? ctx.chain : ctx.chain.slice(0, stop);
+  if (consulted.includes('Node')) addNodeIdentities(ctx, nodeNames, query, out);
+  if (consulted.includes('RBAC')) addRbacSubjects(ctx.rbac, query, out);
+  if (stop >= 0 && ctx.chain[stop] === 'AlwaysAllow') {
+    for (const name of ['system:authenticated', 'system:unauthenticated'])
+      out.set(`Group/${name}`, {
+        subject: { kind: 'Group', name },
+        via: 'always-allow',
+        grants: [],
+        note: 'AlwaysAllow in the authorizer chain allows every request',
+      });
+  }
 
   return [...out.values()].sort(compareEntries);
 }
@@ -58,7 +70,7 @@ function addNodeIdentities(ctx: AuthorizerContext, nodeNames: readonly string[],
       subject: { kind: 'Group', name: 'system:nodes' },
       via: 'node',
       grants: [],
-      note: `any node identity (system:node:<name> in group system:nodes): ${probe.reason}`,
+      note: `any node identity (system:node:<name> in group system:nodes): ${ctx.nodeRestriction === false ? withoutNodeRestriction(probe.reason) : probe.reason}`,
     });
     return;
   }
@@ -70,7 +82,8 @@ function addNodeIdentities(ctx: AuthorizerContext, nodeNames: readonly string[],
     const d = authorizeNode(ctx.nodeGraph, { user: nodeUser(node), ...query });
     if (d?.allowed) {
       const subject: SubjectRef = { kind: 'User', name: `system:node:${node}` };
-      out.set(`User/${subject.name}`, { subject, via: 'node', grants: [], note: `Node authorizer (with group system:nodes): ${d.reason}` });
+      const reason = ctx.nodeRestriction === false ? withoutNodeRestriction(d.reason) : d.reason;
+      out.set(`User/${subject.name}`, { subject, via: 'node', grants: [], note: `Node authorizer (with group system:nodes): ${reason}` });
     }
   }
 }

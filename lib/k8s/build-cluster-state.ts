@@ -3,6 +3,7 @@
 // input order is kept. What was dropped or skipped is reported in `warnings`, next to the data.
 
 import { emptyClusterState, type ClusterCollectionKey, type ClusterState, type SourceInfo } from './cluster-state';
+import { isApiServerPod } from './api-server-flags';
 import { KINDS } from './kinds';
 import { normalizeObject } from './normalize-object';
 import { SnapshotError } from './snapshot-error';
@@ -152,7 +153,8 @@ export class ClusterStateBuilder {
       this.ignore(`${kind} (${apiVersion})`);
       return;
     }
-    if (this.kinds && !this.kinds.has(kind)) return;
+    // A narrowed read still keeps the API server's pod: its flags set how every question is decided.
+    if (this.kinds && !this.kinds.has(kind) && !(kind === 'Pod' && isPlainObject(value.metadata) && isApiServerPod(value.metadata))) return;
     let object: KubeObject;
     try {
       object = normalizeObject(value, kind, apiVersion);

@@ -7,6 +7,7 @@ import { mergeSettings, type AnalysisSettings } from '@/lib/analysis/settings';
 import { deviceClassReports } from '@/lib/analysis/zeroing/device-classes';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import type { AuthorizerName } from '@/lib/authz/types';
+import type { ClusterConfigOverrides } from '@/lib/authz/cluster-config';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { SEVERITIES, type FindingTexts, type Report, type Severity } from '@/lib/analysis/types';
 import { compareStrings } from '@/lib/k8s/refs';
@@ -15,8 +16,10 @@ import { separateTexts } from '@/lib/analysis/finding-texts';
 export interface BuildReportOptions {
   /** Overrides of the analysis settings (thresholds, indicator tables...). */
   settings?: Partial<AnalysisSettings>;
-  /** Authorizer chain after system:masters (default Node,RBAC). */
+  /** Authorizer chain after system:masters (default: the cluster's own, else Node,RBAC). */
   chain?: readonly AuthorizerName[];
+  /** What the user states about the API server (CLI flags), over its visible flags and version defaults. */
+  clusterConfig?: ClusterConfigOverrides;
   /** The build of an earlier version of the same cluster: the engine's unchanged indexes are kept. */
   previous?: ReportBuild;
 }
@@ -40,7 +43,11 @@ export function buildReport(state: ClusterState, options: BuildReportOptions = {
 
 export function buildReportWithContext(state: ClusterState, options: BuildReportOptions = {}): ReportBuild {
   const settings = mergeSettings(options.settings);
-  const engine = createAuthzEngine(state, { ...(options.chain ? { chain: options.chain } : {}), previous: options.previous?.context.engine });
+  const engine = createAuthzEngine(state, {
+    ...(options.chain ? { chain: options.chain } : {}),
+    ...(options.clusterConfig ? { overrides: options.clusterConfig } : {}),
+    previous: options.previous?.context.engine,
+  });
   const context = buildAnalysisContext(state, engine, settings);
 
   const { findings, texts } = separateTexts(runChecks(context));
@@ -50,7 +57,8 @@ export function buildReportWithContext(state: ClusterState, options: BuildReport
   const { allNodes, nodes } = listNodeWriters(context);
   const { issues, attackPaths } = analyseIssues(findings, texts, context, { allNodes, nodes });
   const quotaAnalysis = context.quotas;
-  const warnings = [...new Set([...state.warnings, ...engine.rbac.notes, ...quotaAnalysis.notes])].sort(compareStrings);
+  const { notes: configNotes, ...clusterConfig } = engine.config;
+  const warnings = [...new Set([...state.warnings, ...engine.rbac.notes, ...quotaAnalysis.notes, ...configNotes])].sort(compareStrings);
 
   const report: Report = {
     schemaVersion: 2,
@@ -69,6 +77,7 @@ export function buildReportWithContext(state: ClusterState, options: BuildReport
     quotas: quotaAnalysis.quotas,
     deviceClasses: deviceClassReports(context),
     warnings,
+    clusterConfig,
   };
   return { report, context, texts };
 }

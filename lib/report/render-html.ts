@@ -2,6 +2,7 @@ import { groupNodeWriters } from './node-writer-groups';
 import { describeRef, describeSubject } from '@/lib/k8s/refs';
 import { describeEvidence } from '@/lib/analysis/evidence';
 import { checksFired } from './checks-fired';
+import { clusterConfigLines } from '@/lib/view/cluster-config-view';
 import { issuePages } from './issue-pages';
 import { SEVERITY_COLOURS, summaryChartSvg } from './summary-chart-svg';
 import { SEVERITIES, type Finding, type NodeStatusWriter, type Report } from '@/lib/analysis/types';
@@ -158,6 +159,7 @@ export function* renderReportHtmlChunks(report: Report, options: HtmlReportOptio
   yield `<dt>Source</dt><dd>${h(s.kind)} ${h(s.name)}</dd>`;
   yield `<dt>Kubernetes</dt><dd>${s.kubernetesVersion ? h(s.kubernetesVersion) : 'unknown'}</dd>`;
   yield `<dt>Collected</dt><dd>${s.collectedAt ? h(s.collectedAt) : 'not recorded by the source'}</dd>`;
+  for (const l of clusterConfigLines(report.clusterConfig)) yield `<dt>${h(l.label)}</dt><dd>${h(l.value)} <span class="muted">(${h(l.source)})</span></dd>`;
   yield `<dt>Report generated</dt><dd>${h(options.generatedAt)}</dd>`;
   yield `<dt>Tool</dt><dd>dra-posture ${h(options.toolVersion)}</dd>`;
   yield `<dt>Findings</dt><dd>${total}</dd></dl>`;

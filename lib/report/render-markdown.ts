@@ -2,6 +2,7 @@ import { SEVERITIES, type ClaimStatusWriter, type Finding, type NodeStatusWriter
 import { describeRef, describeSubject } from '@/lib/k8s/refs';
 import { describeEvidence } from '@/lib/analysis/evidence';
 import { checksFired } from './checks-fired';
+import { clusterConfigLines } from '@/lib/view/cluster-config-view';
 import { issuePages } from './issue-pages';
 
 // The posture report as Markdown: summary, findings by severity (evidence and remediation), node
@@ -124,6 +125,8 @@ export function renderReportMarkdown(report: Report): string {
   if (s.kubernetesVersion) meta.push(`Kubernetes ${e(s.kubernetesVersion)}`);
   if (s.collectedAt) meta.push(`collected ${e(s.collectedAt)}`);
   lines.push(meta.join(' · '), '');
+  const config = clusterConfigLines(report.clusterConfig);
+  if (config.length > 0) lines.push(`API server: ${config.map((l) => `${e(l.label)} ${e(l.value)} (${e(l.source)})`).join(' · ')}`, '');
 
   lines.push('## Summary', '', '| Severity | Findings |', '|---|---|');
   for (const sev of SEVERITIES) lines.push(`| ${SEVERITY_TITLE[sev]} | ${report.summary[sev] ?? 0} |`);

@@ -35,7 +35,7 @@ export function engineForApplying(engine: AuthzEngine, objects: readonly BundleO
   const roles = objects.filter((o) => o.object.kind === 'Role').map((o) => o.object as unknown as Role);
   const clusterRoles = objects.filter((o) => o.object.kind === 'ClusterRole').map((o) => o.object as unknown as ClusterRole);
   const state = { ...engine.state, roles: [...engine.state.roles, ...roles], clusterRoles: [...engine.state.clusterRoles, ...clusterRoles] };
-  return createAuthzEngine(state, { chain: engine.chain, features: engine.features, previous: engine });
+  return createAuthzEngine(state, { config: engine.config, features: engine.features, previous: engine });
 }
 
 export function canApplyBundle(

@@ -42,7 +42,8 @@ export interface OverviewFacts {
 
 export function overviewFacts(report: Report, topN = 8): OverviewFacts {
   const allNodes = new Set<string>();
-  for (const w of report.allNodes.statusWriters) if (w.mode !== 'node-authorizer') allNodes.add(refKey(w.subject));
+  // Kubelets (Node authorizer) are listed for every node only when NodeRestriction is off: they count then.
+  for (const w of report.allNodes.statusWriters) allNodes.add(refKey(w.subject));
   const quotas = buildQuotaRows(report.quotas);
   return {
     families: checkFamilies(report.findings),

@@ -1,4 +1,5 @@
 import 'server-only';
+import { CLUSTER_CONFIG_HELP } from './cluster-config-flags';
 
 const SOURCE = `Cluster (one of):
   --snapshot PATH          a file or folder of kubectl -o json / YAML, or a compliance bundle
@@ -21,8 +22,8 @@ Flags:
   --subresource S          e.g. status, binding, driver
   --field-selector S       e.g. spec.nodeName=node-1 (the Node authorizer lets a node list only its own pods and slices)
   --label-selector S       checked and carried; the built-in authorizers (Node, RBAC) decide on field selectors only
-  --authorizers Node,RBAC  the authorizer chain (default Node,RBAC)
   -o json                  the decision with the rule that granted it; -q, --quiet: print nothing
+${CLUSTER_CONFIG_HELP}
 ${SOURCE}
 
 Exit codes: 0 yes, 1 no, 2 usage error or unreadable input.
@@ -44,9 +45,10 @@ Batch file: one question a line as on the command line ("create resourceslices",
 {"nonResourceAttributes": {...}} as in a SubjectAccessReview spec.
 
 Flags:
-  -n, --namespace NS, -A, --all-namespaces, --subresource S, --authorizers Node,RBAC
+  -n, --namespace NS, -A, --all-namespaces, --subresource S
   --field-selector S       e.g. spec.nodeName=node-1 (which node identities may list with it); --label-selector S checked, decides nothing
   -o wide|json|yaml        wide: one row per binding, role and rule; json/yaml: {request, subjects} (a list with --batch)
+${CLUSTER_CONFIG_HELP}
 ${SOURCE}
 
 Exit codes: 0 answered (also when nobody can), 2 usage error or unreadable input.
@@ -59,7 +61,9 @@ Examples:
   report: `dra-posture report: the posture report (every check, with evidence and remediation)
 
 Usage:
-  dra-posture report [-o markdown|json|html|sarif|junit] [--fail-on critical|high|medium|low|info] [--authorizers Node,RBAC]
+  dra-posture report [-o markdown|json|html|sarif|junit] [--fail-on critical|high|medium|low|info]
+                     [--authorizers Node,RBAC] [--node-restriction on|off] [--feature-gates A=true,B=false]...
+${CLUSTER_CONFIG_HELP}
 ${SOURCE}
 
 Exit codes: 0 done, 3 a finding at or above --fail-on, 2 usage error or unreadable input.
@@ -67,7 +71,8 @@ Exit codes: 0 done, 3 a finding at or above --fail-on, 2 usage error or unreadab
 Examples:
   dra-posture report --demo
   dra-posture report --snapshot manifests/ -o sarif > dra-posture.sarif
-  dra-posture report --kubeconfig ~/.kube/config --fail-on high -o junit > dra-posture.xml`,
+  dra-posture report --kubeconfig ~/.kube/config --fail-on high -o junit > dra-posture.xml
+  dra-posture report --snapshot eks-dump/ --node-restriction on --feature-gates ConstrainedImpersonation=true`,
 
   'build-role': `dra-posture build-role: a least-privilege Role/ClusterRole and binding for a DRA persona
 
@@ -86,7 +91,8 @@ Examples:
   export: `dra-posture export: a compliance bundle (tar: report, objects, CSV, HTML, manifest of digests)
 
 Usage:
-  dra-posture export --out FILE [--key PRIVATE.pem] [--pdf] [--authorizers Node,RBAC]
+  dra-posture export --out FILE [--key PRIVATE.pem] [--pdf] [--authorizers Node,RBAC] [--node-restriction on|off] [--feature-gates A=true]...
+${CLUSTER_CONFIG_HELP}
 ${SOURCE}
 
 Exit codes: 0 written, 2 usage or key error.
@@ -121,6 +127,7 @@ Examples:
 
 Usage:
   dra-posture serve [--host 127.0.0.1] [--port 3000] [--demo | --snapshot PATH | --kubeconfig FILE [--context NAME]] [--rebuild]
+${CLUSTER_CONFIG_HELP}
 
 Examples:
   dra-posture serve --demo
@@ -136,7 +143,7 @@ Examples:
   dra-posture completion zsh > "\${fpath[1]}/_dra-posture"`,
 
   simulate: `dra-posture simulate: would this write be accepted? The whole chain, in the API server's order:
-impersonation, authorization, NodeRestriction (node identities), then the checks on the body: RBAC
+impersonation, authorization, NodeRestriction (node identities, when the cluster runs it), then the checks on the body: RBAC
 escalation prevention (Roles, ClusterRoles and their bindings) and the DRA claim status checks
 (status.allocation/reservedFor need resourceclaims/binding; status.devices entries need
 resourceclaims/driver per driver, associated-node or arbitrary-node). Says which step refused and why.
@@ -157,8 +164,8 @@ Flags:
   --verb VERB              create (default without --old), update (default with --old), patch or delete
   --old FILE               the stored object (updates, patches, deletes)
   --subresource S          e.g. status for resourceclaims/status, nodes/status
-  --authorizers Node,RBAC  the authorizer chain (default Node,RBAC)
   -o json|yaml             every step with its reason
+${CLUSTER_CONFIG_HELP}
 ${SOURCE}
 
 Exit codes: 0 accepted, 1 refused (with --batch: 0 when every document was read), 2 usage error or unreadable input.

@@ -16,6 +16,7 @@ Usage:
   dra-posture simulate -f MANIFEST|REQUEST [--verb create|update|patch|delete --old FILE] [--subresource S] --as USER ... [-o json|yaml]
   dra-posture simulate --batch FILE                               would these writes be accepted? (impersonation, authorization, admission)
   dra-posture report [-o markdown|json|html|sarif|junit] [--fail-on critical|high|medium|low|info] [--authorizers Node,RBAC] [--audit PATH]
+                     [--node-restriction on|off] [--feature-gates A=true,B=false]...   state the API server's configuration
   dra-posture build-role --persona P [--driver D]... [-n NS] [--service-account NS/NAME | --user U | --group G]
                         [--rule "VERBS RESOURCE[.GROUP][/SUB] [NAMES] # why"]... [-o yaml|json] [--demo | --snapshot PATH]
   dra-posture build-role --from-audit PATH (--service-account NS/NAME | --user U) [-o yaml|json] [--demo | --snapshot PATH]

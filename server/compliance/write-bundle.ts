@@ -4,6 +4,7 @@ import { buildBundle, type BuiltBundle } from '@/lib/compliance/build-bundle';
 import { mergeSettings, type AnalysisSettings } from '@/lib/analysis/settings';
 import { DEFAULT_CHAIN } from '@/lib/authz/authorize';
 import type { AuthorizerName } from '@/lib/authz/types';
+import type { ClusterConfigOverrides } from '@/lib/authz/cluster-config';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { tarPieces, type TarEntryInput } from '@/lib/compliance/tar';
 import { buildReport } from '@/lib/report/build-report';
@@ -18,6 +19,8 @@ export interface MakeBundleOptions {
   createdAt?: string;
   settings?: Partial<AnalysisSettings>;
   chain?: readonly AuthorizerName[];
+  /** What the user states about the API server (CLI flags). */
+  clusterConfig?: ClusterConfigOverrides;
   /** The report already computed from this state with these settings (the server's cached one). */
   report?: Report;
   /** Entries added after the fixed ones (report.pdf from pdfEntry), listed in the manifest. */
@@ -27,8 +30,15 @@ export interface MakeBundleOptions {
 export async function makeBundle(state: ClusterState, options: MakeBundleOptions = {}): Promise<BuiltBundle & { report: Report }> {
   const signing = options.keyPath ? await loadSigningKey(options.keyPath) : undefined;
   const settings = mergeSettings(options.settings);
-  const authorizers = options.chain ?? DEFAULT_CHAIN;
-  const report = options.report ?? buildReport(state, { settings: options.settings, ...(options.chain ? { chain: options.chain } : {}) });
+  const report =
+    options.report ??
+    buildReport(state, {
+      settings: options.settings,
+      ...(options.chain ? { chain: options.chain } : {}),
+      ...(options.clusterConfig ? { clusterConfig: options.clusterConfig } : {}),
+    });
+  // The chain the report applied: the stated one, else the cluster's own (its API server flags).
+  const authorizers = report.clusterConfig?.authorizers.chain ?? options.chain ?? DEFAULT_CHAIN;
   const createdAt = options.createdAt ?? new Date().toISOString();
   const built = buildBundle({ state, report, settings, authorizers, createdAt, toolVersion: TOOL_VERSION }, nodeSha256, {
     signing,

@@ -3,6 +3,7 @@ import { buildClusterState, type RawItem } from '@/lib/k8s/build-cluster-state';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { KINDS, type KindDescriptor } from '@/lib/k8s/kinds';
 import { NAMESPACED_RBAC_KINDS } from '@/lib/authz/kinds-for-question';
+import { isApiServerPod } from '@/lib/k8s/api-server-flags';
 import { discoverApi, DRA_GROUP, type ApiDiscovery } from './discover-api';
 import { KubeHttp, type KubeHttpOptions } from './kube-http';
 import { KubeError } from './kube-errors';
@@ -138,6 +139,23 @@ export async function collectLiveCluster(
       );
     }
   };
+  // A question that reads no pods still needs the API server's own (kube-system/kube-apiserver-*):
+  // their flags set the authorizers, NodeRestriction and the feature gates it is decided with.
+  const apiServerPods = async () => {
+    const pod = KINDS.find((k) => k.kind === 'Pod')!;
+    try {
+      const r = await listKind(http, pod, 'v1', 'kube-system');
+      listCalls += r.listCalls;
+      const pages = r.pages.map((p) => ({
+        ...p,
+        items: (p.items ?? []).filter((o) => isApiServerPod((o as { metadata?: { namespace?: unknown; name?: unknown } }).metadata)),
+      }));
+      addPages(pages, pod, 'v1');
+    } catch (e) {
+      if ((e as KubeError).code !== 'forbidden') throw e;
+    }
+  };
+
   // Kinds outside resource.k8s.io have one version, so their lists start beside discovery; the DRA
   // kinds wait for the version it finds.
   const [discovery] = await Promise.all([
@@ -151,6 +169,8 @@ export async function collectLiveCluster(
     }),
     Promise.all(readableKinds({ draServedVersions: [], warnings: [] }, only).map(listOne)),
   ]);
+  // After the others: one more small list, on a connection they opened.
+  if (only && !only.has('Pod')) await apiServerPods();
   warnings.push(...discovery.warnings);
 
   // Pages arrive in whatever order the requests finish; sort by kind so the state is stable.

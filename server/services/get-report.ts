@@ -14,6 +14,7 @@ import { getUploadedAudit } from './uploaded-audit';
 import type { LiveCluster } from '@/server/sources/live-cluster';
 import { getCurrentCluster, getCurrentLiveCluster } from './current-cluster';
 import { LiveAnalysis, type AnalysedVersion } from './live-analysis';
+import { statedReportOptions } from './stated-cluster-config';
 
 interface CachedAnalysis extends ReportBuild {
   state: ClusterState;
@@ -53,7 +54,8 @@ async function currentVersion(): Promise<AnalysedVersion> {
   }
   const state = await getCurrentCluster();
   let version = caches.versions.get(state);
-  if (!version) caches.versions.set(state, (version = { state, build: buildReportWithContext(state), computedAt: new Date().toISOString() }));
+  if (!version)
+    caches.versions.set(state, (version = { state, build: buildReportWithContext(state, statedReportOptions()), computedAt: new Date().toISOString() }));
   return version;
 }
 

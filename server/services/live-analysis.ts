@@ -2,6 +2,7 @@ import 'server-only';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { buildReportWithContext, type ReportBuild } from '@/lib/report/build-report';
 import type { LiveCluster } from '@/server/sources/live-cluster';
+import { statedReportOptions } from './stated-cluster-config';
 
 /** One analysed version of a source: the state, its report build and when it was computed. */
 export interface AnalysedVersion {
@@ -36,7 +37,7 @@ export class LiveAnalysis {
   constructor(
     private readonly live: Pick<LiveCluster, 'getState' | 'onChange'>,
     private readonly analyse: (state: ClusterState, previous: ReportBuild | undefined) => ReportBuild = (state, previous) =>
-      buildReportWithContext(state, { previous }),
+      buildReportWithContext(state, { previous, ...statedReportOptions() }),
   ) {
     this.unsubscribe = live.onChange(() => this.schedule());
     this.schedule();

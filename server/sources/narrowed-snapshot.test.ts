@@ -54,9 +54,11 @@ describe('a snapshot read for one question', () => {
       QUESTIONS.filter((q) => whole.authorize({ user, resource: q }).allowed && !rbacOnlyEngine.authorize({ user, resource: q }).allowed),
     );
     expect(graphAnswers.length).toBeGreaterThan(0);
-    // The narrowing is real: an RBAC-only read keeps no pods or nodes.
+    // The narrowing is real: an RBAC-only read keeps no nodes, and no pods but the API server's
+    // (its flags configure every answer: the demo's runs without NodeRestriction).
     const rbacOnly = await loadSnapshot(DEMO, { kinds: kindsForWhoCan(undefined, QUESTIONS[0]) });
-    expect(rbacOnly.pods).toHaveLength(0);
+    expect(rbacOnly.pods.map((p) => `${p.metadata.namespace}/${p.metadata.name}`)).toEqual(['kube-system/kube-apiserver-cp-01']);
+    expect(createAuthzEngine(rbacOnly).config.nodeRestriction).toEqual({ enabled: false, source: 'api-server' });
     expect(rbacOnly.nodes).toHaveLength(0);
     expect(rbacOnly.clusterRoles.length).toBeGreaterThan(10);
   });

@@ -1,6 +1,6 @@
 import type { Evidence } from '@/lib/analysis/types';
 import type { Check, FindingDraft } from './check-types';
-import { visibleApiServers } from './node-checks';
+import { visibleApiServers } from '@/lib/k8s/api-server-flags';
 
 // AUDIT006: the static side of the audit family (AUDIT001–005 come from an audit log, lib/audit).
 // Without a policy file the API server audits nothing; without a backend the events go nowhere.

@@ -49,7 +49,6 @@ function constrainedNodeStatusYaml(subject: SubjectRef, verbs: { resource: strin
 
 // ---------------------------------------------------------------- NODE001
 
-const nodeStatusQ: AccessQuestion = { verbs: ['update', 'patch'], group: '', resource: 'nodes', subresource: 'status', scope: 'cluster', names: 'unscoped' };
 const nodesQ: AccessQuestion = { verbs: ['update', 'patch'], group: '', resource: 'nodes', scope: 'cluster', names: 'unscoped' };
 
 export const node001: Check = {
@@ -397,8 +396,6 @@ export const node005: Check = {
 };
 
 // ---------------------------------------------------------------- NODE006
-
-const READ = ['get', 'list', 'watch'];
 
 /**
  * What every kubelet already holds through the Node authorizer (bootstrappolicy NodeRules and the

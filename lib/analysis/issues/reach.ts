@@ -51,7 +51,8 @@ export class ReachIndex {
       if (!r) this.reach.set(key, (r = { allNodes: false, nodes: new Set(), allClaimsOf: new Set(), claimsOnNodes: new Map() }));
       return r;
     };
-    for (const w of writers.allNodes.statusWriters) if (w.mode !== 'node-authorizer') of(w.subject).allNodes = true;
+    // A Node-authorizer entry reaches every node only when NodeRestriction is off (Group system:nodes): it counts.
+    for (const w of writers.allNodes.statusWriters) of(w.subject).allNodes = true;
     for (const w of writers.allNodes.claimStatusWriters) of(w.subject).allClaimsOf.add(w.driver);
     for (const n of writers.nodes) {
       for (const w of n.statusWriters) if (w.mode !== 'node-authorizer') of(w.subject).nodes.add(n.name);

@@ -6,6 +6,7 @@ import { clusterRole, crb, Group, node, pod, SA, stateOf, User } from '@/lib/aut
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { NodeStatusWriter } from '@/lib/analysis/types';
 import { listNodeWriters, writersOfNode, type NodeWriterLists } from './node-writers';
+import { computeBlastRadius } from './blast-radius';
 
 // The full writer list of every node, put back together from the all-nodes list and each node's own.
 const perNode = (w: NodeWriterLists) => new Map(w.nodes.map((n) => [n.name, writersOfNode(w, n).statusWriters]));
@@ -198,6 +199,75 @@ describe('node status writers (listNodeWriters)', () => {
     s.clusterRoleBindings.push(crb('helpdesk', { kind: 'ClusterRole', name: 'impersonate-intel' }, [User('helpdesk')]));
     const { labels: l } = writers(s);
     expect(l('n1')).toContain('impersonation all-nodes User/helpdesk');
+  });
+});
+
+describe('node status writers follow the API server configuration', () => {
+  // kube-apiserver flags as kubeadm's static pod shows them; NodeRestriction runs only when enabled.
+  const apiServer = (...flags: string[]) =>
+    pod('kube-system', 'kube-apiserver-cp', {
+      containers: [{ name: 'kube-apiserver', command: ['kube-apiserver', '--authorization-mode=Node,RBAC', ...flags] }],
+    });
+  const withServer = (s: ClusterState, ...flags: string[]) => ({ ...s, pods: [...s.pods, apiServer(...flags)] });
+  const allNodes = (s: ClusterState, options: AuthzEngineOptions = {}) => {
+    const engine = createAuthzEngine(s, options);
+    return listNodeWriters(buildAnalysisContext(s, engine, DEFAULT_SETTINGS));
+  };
+
+  it('NodeRestriction off: every kubelet writes every node (one Group system:nodes entry), and node impersonators reach every node', () => {
+    const w = allNodes(withServer(baseState(), '--enable-admission-plugins=PodSecurity'));
+    const all = w.allNodes.statusWriters.map(label);
+    expect(all).toContain('node-authorizer all-nodes Group/system:nodes');
+    // The reporter impersonates the node its pod runs on; that node identity may write any node's status.
+    expect(all).toContain('constrained-impersonation all-nodes ServiceAccount/kube-system/reporter');
+    // No per-node kubelet entries any more.
+    for (const n of w.nodes) expect(n.statusWriters.filter((x) => x.mode === 'node-authorizer')).toEqual([]);
+    const kubelets = w.allNodes.statusWriters.find((x) => x.subject.name === 'system:nodes')!;
+    expect(kubelets.via.map((e) => (e.type === 'note' ? e.text : ''))).toContainEqual(
+      expect.stringContaining('NodeRestriction admission is off (flags of kube-system/kube-apiserver-cp)'),
+    );
+    // arbitrary-node named to n3 may impersonate system:node:n3, which writes every node's status.
+    expect(all).toContain('constrained-impersonation all-nodes Group/node-ops');
+  });
+
+  it('NodeRestriction on: the same cluster keeps each kubelet and each reporter to its own node', () => {
+    const w = allNodes(withServer(baseState(), '--enable-admission-plugins=NodeRestriction'));
+    const all = w.allNodes.statusWriters.map(label);
+    expect(all.filter((l) => l.startsWith('node-authorizer') || l.includes('reporter') || l.includes('node-ops'))).toEqual([
+      'rbac all-nodes ServiceAccount/kube-system/intel-reporter',
+    ]);
+    expect(w.nodes.find((n) => n.name === 'n2')!.statusWriters.map(label)).toContain('node-authorizer own-node User/system:node:n2');
+  });
+
+  it('blast radius: a compromised node’s kubelet reaches the status of every node only when NodeRestriction is off', () => {
+    const kubeletReach = (s: ClusterState) => {
+      const engine = createAuthzEngine(s);
+      const ctx = buildAnalysisContext(s, engine, DEFAULT_SETTINGS);
+      const b = computeBlastRadius(ctx, 'n3', listNodeWriters(ctx));
+      return b.identities.find((i) => i.subject.name === 'system:node:n3')!.statusNodes;
+    };
+    expect(kubeletReach(withServer(baseState(), '--enable-admission-plugins=PodSecurity'))).toEqual(['n1', 'n2', 'n3']);
+    expect(kubeletReach(withServer(baseState(), '--enable-admission-plugins=NodeRestriction'))).toEqual(['n3']);
+  });
+
+  it('stated on the command line: --node-restriction off over an assumed on', () => {
+    expect(allNodes(baseState(), { overrides: { nodeRestriction: false } }).allNodes.statusWriters.map(label)).toContain(
+      'node-authorizer all-nodes Group/system:nodes',
+    );
+  });
+
+  it('v1.35.2: the reporter writes its own node only when --feature-gates=ConstrainedImpersonation=true', () => {
+    const s = baseState();
+    s.source = { ...s.source, kubernetesVersion: 'v1.35.2' };
+    const reporterOn = (st: ClusterState) =>
+      perNode(allNodes(st))
+        .get('n1')!
+        .map(label)
+        .filter((l) => l.endsWith('kube-system/reporter'));
+    expect(reporterOn(withServer(s, '--enable-admission-plugins=NodeRestriction', '--feature-gates=ConstrainedImpersonation=true'))).toEqual([
+      'constrained-impersonation own-node ServiceAccount/kube-system/reporter',
+    ]);
+    expect(reporterOn(withServer(s, '--enable-admission-plugins=NodeRestriction'))).toEqual([]);
   });
 });
 

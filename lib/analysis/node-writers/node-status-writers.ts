@@ -11,8 +11,10 @@ import { resourceNamesInRules } from './rule-names';
 import { subjectMatchesUser, userForSubject } from './subjects';
 import { decisionEvidence, grantEvidence, PROBE_NAME } from '@/lib/analysis/evidence';
 import { compareSubjects, refKey } from '@/lib/k8s/refs';
+import { describeSource } from '@/lib/authz/cluster-config';
 
 import { WriterAccumulator, type NodeStatusWriterMap } from './node-writer-accumulator';
+import { impersonationIdentityChecks } from '@/lib/analysis/impersonation-reach';
 // DESIGN §3: for every node, each identity that can update or patch its nodes/status, with the mode
 // (node-authorizer, constrained-impersonation, rbac, impersonation) and the scope (own-node,
 // all-nodes, named). Candidates come from who-can queries on the engine's rule index; every
@@ -37,17 +39,51 @@ export function listNodeStatusWriters(ctx: AnalysisContext): NodeStatusWriterMap
   addNodeAuthorizer(engine, nodes, acc);
   const rbac = addRbac(engine, nodeSet, acc);
   if (engine.features.constrainedImpersonation) {
-    addAssociatedNode(ctx, rbac, acc);
+    addAssociatedNode(ctx, nodeSet, rbac, acc);
     addArbitraryNode(engine, nodeSet, rbac, acc);
   }
   addImpersonation(engine, nodeSet, rbac, acc);
   return acc.result();
 }
 
+/**
+ * NodeRestriction admission is what limits a node identity to its own Node: the Node authorizer
+ * allows any node to update/patch any nodes/status. Without it, whoever acts as some node writes
+ * every node's status.
+ */
+const nodeRestricted = (engine: AuthzEngine) => engine.config.nodeRestriction.enabled;
+
+function nodeRestrictionOffNote(engine: AuthzEngine): Evidence {
+  return {
+    type: 'note',
+    text: `NodeRestriction admission is off (${describeSource(engine.config, engine.config.nodeRestriction.source)}): a node identity may write the status of any node, not only its own`,
+  };
+}
+
 // ------------------------------------------------------------------ node-authorizer
 
 function addNodeAuthorizer(engine: AuthzEngine, nodes: readonly string[], acc: WriterAccumulator): void {
   if (!engine.chain.includes('Node')) return;
+  if (!nodeRestricted(engine)) {
+    // One entry for every kubelet: each writes every node's status (a node's identity writing another node's).
+    const d = engine.authorize({ user: nodeUser(PROBE_NAME), ...statusTarget('update', `${PROBE_NAME}-other`) });
+    if (d.allowed && d.decidedBy === 'node')
+      acc.addAll({
+        subject: { kind: 'Group', name: 'system:nodes' },
+        mode: 'node-authorizer',
+        scope: 'all-nodes',
+        via: [
+          {
+            type: 'note',
+            text: 'Node authorizer: every kubelet identity system:node:<name> (group system:nodes) may update/patch nodes/status, and NodeRestriction admission is off, so nothing limits it to its own Node',
+          },
+          nodeRestrictionOffNote(engine),
+        ],
+      });
+    return;
+  }
+  const source = engine.config.nodeRestriction.source;
+  const restriction = source === 'api-server' ? '' : ` (${describeSource(engine.config, source)})`;
   for (const node of nodes) {
     for (const verb of STATUS_VERBS) {
       const d = engine.authorize({ user: nodeUser(node), ...statusTarget(verb, node) });
@@ -59,7 +95,7 @@ function addNodeAuthorizer(engine: AuthzEngine, nodes: readonly string[], acc: W
         via: [
           {
             type: 'note',
-            text: `Node authorizer: the kubelet identity ${nodeUsername(node)} (group system:nodes) may update/patch nodes/status; NodeRestriction admission limits it to its own Node`,
+            text: `Node authorizer: the kubelet identity ${nodeUsername(node)} (group system:nodes) may update/patch nodes/status; NodeRestriction admission${restriction} limits it to its own Node`,
           },
         ],
       });
@@ -135,7 +171,7 @@ function rbacEntries(engine: AuthzEngine, query: WhoCanQuery): WhoCanEntry[] {
  * impersonate:associated-node + impersonate-on:associated-node:update|patch on nodes/status: a pod's
  * token names the pod's node, so the service account writes exactly the nodes where it has pods.
  */
-function addAssociatedNode(ctx: AnalysisContext, rbac: RbacWriters, acc: WriterAccumulator): void {
+function addAssociatedNode(ctx: AnalysisContext, nodeSet: ReadonlySet<string>, rbac: RbacWriters, acc: WriterAccumulator): void {
   const engine = ctx.engine;
   // The identity check always asks for name "*" (resourceNames-scoped grants never match).
   const identity = rbacEntries(engine, {
@@ -143,7 +179,9 @@ function addAssociatedNode(ctx: AnalysisContext, rbac: RbacWriters, acc: WriterA
   });
   if (identity.length === 0) return;
   const actionVerbs = STATUS_VERBS.map((v) => `impersonate-on:associated-node:${v}`);
-  const namedActions = resourceNamesInRules(engine, '', 'nodes', 'status', actionVerbs).size > 0;
+  const actionNames = resourceNamesInRules(engine, '', 'nodes', 'status', actionVerbs);
+  const namedActions = actionNames.size > 0;
+  const namedTargets = [...actionNames].filter((n) => nodeSet.has(n)).sort();
 
   for (const sa of ctx.podIndex.scheduledServiceAccounts) {
     const user = serviceAccountUser(sa.namespace, sa.name);
@@ -152,7 +190,9 @@ function addAssociatedNode(ctx: AnalysisContext, rbac: RbacWriters, acc: WriterA
     if (!namedActions && !actionVerbs.some((verb) => engine.authorize({ user, ...statusTarget(verb, PROBE_NAME) }).allowed)) continue;
     const subject: SubjectRef = { kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace };
     if (rbac.all.has(refKey(subject))) continue;
-    for (const node of ctx.podIndex.nodesOfServiceAccount(sa.namespace, sa.name)) {
+    const tokenNodes = ctx.podIndex.nodesOfServiceAccount(sa.namespace, sa.name);
+    if (!nodeRestricted(engine) && addAssociatedNodeUnrestricted(engine, subject, tokenNodes, namedTargets, acc)) continue;
+    for (const node of tokenNodes) {
       const requester = serviceAccountUser(sa.namespace, sa.name, node);
       for (const verb of STATUS_VERBS) {
         const d = engine.authorizeImpersonated(requester, { user: nodeUsername(node) }, statusTarget(verb, node));
@@ -170,6 +210,66 @@ function addAssociatedNode(ctx: AnalysisContext, rbac: RbacWriters, acc: WriterA
       }
     }
   }
+}
+
+/**
+ * Without NodeRestriction, the node a pod's token lets the service account impersonate can write
+ * any node's status: the action check asks about the node written (resourceNames of the
+ * impersonate-on grant can still narrow it), the identity check about the impersonated node.
+ * Records every node, or the named ones beyond its own; true when it reaches every node.
+ */
+function addAssociatedNodeUnrestricted(
+  engine: AuthzEngine,
+  subject: SubjectRef,
+  tokenNodes: readonly string[],
+  namedTargets: readonly string[],
+  acc: WriterAccumulator,
+): boolean {
+  const decide = (from: string, target: string): ImpersonatedDecision | undefined => {
+    const requester = serviceAccountUser(subject.namespace ?? '', subject.name, from);
+    for (const verb of STATUS_VERBS) {
+      const d = engine.authorizeImpersonated(requester, { user: nodeUsername(from) }, statusTarget(verb, target));
+      if (d.allowed && d.impersonation.mode === 'associated-node') return d;
+    }
+    return undefined;
+  };
+  for (const from of tokenNodes) {
+    const any = decide(from, PROBE_NAME);
+    if (!any) continue;
+    acc.addAll({
+      subject,
+      mode: 'constrained-impersonation',
+      scope: 'all-nodes',
+      via: [
+        ...impersonationEvidence(any),
+        {
+          type: 'note',
+          text: `its pods on ${from} carry tokens bound to ${from}; it impersonates ${nodeUsername(from)} (associated-node), which may write any node's status`,
+        },
+        nodeRestrictionOffNote(engine),
+      ],
+    });
+    return true;
+  }
+  for (const target of namedTargets) {
+    if (tokenNodes.includes(target)) continue;
+    for (const from of tokenNodes) {
+      const d = decide(from, target);
+      if (!d) continue;
+      acc.addOn(target, {
+        subject,
+        mode: 'constrained-impersonation',
+        scope: 'named',
+        via: [
+          ...impersonationEvidence(d),
+          { type: 'note', text: `it impersonates ${nodeUsername(from)} (associated-node, from its pods there) and writes ${target}'s status` },
+          nodeRestrictionOffNote(engine),
+        ],
+      });
+      break;
+    }
+  }
+  return false;
 }
 
 /** impersonate:arbitrary-node (+ the action grant): every node, or the nodes named in resourceNames. */
@@ -193,31 +293,46 @@ function addArbitraryNode(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
   for (const subject of [...candidates.values()].sort(compareSubjects)) {
     if (rbac.all.has(refKey(subject))) continue;
     const user = userForSubject(subject);
-    const tryNode = (node: string): ImpersonatedDecision | undefined => {
+    const tryNode = (node: string, written: string): ImpersonatedDecision | undefined => {
       for (const verb of STATUS_VERBS) {
-        const d = engine.authorizeImpersonated(user, { user: nodeUsername(node) }, statusTarget(verb, node));
+        const d = engine.authorizeImpersonated(user, { user: nodeUsername(node) }, statusTarget(verb, written));
         if (d.allowed && d.impersonation.mode === 'arbitrary-node') return d;
       }
       return undefined;
     };
-    const any = tryNode(PROBE_NAME);
+    // With NodeRestriction the impersonated node writes only itself; without it, any node it may impersonate writes `target`.
+    const unrestricted = !nodeRestricted(engine);
+    const tryWrite = (target: string): ImpersonatedDecision | undefined => {
+      if (!unrestricted) return tryNode(target, target);
+      for (const from of [PROBE_NAME, ...idNames]) {
+        const d = tryNode(from, target);
+        if (d) return d;
+      }
+      return undefined;
+    };
+    const offNote: Evidence[] = unrestricted ? [nodeRestrictionOffNote(engine)] : [];
+    const any = tryWrite(PROBE_NAME);
     if (any) {
       acc.addAll({
         subject,
         mode: 'constrained-impersonation',
         scope: 'all-nodes',
-        via: [...impersonationEvidence(any), { type: 'note', text: 'impersonates any node identity (arbitrary-node)' }],
+        via: [...impersonationEvidence(any), { type: 'note', text: 'impersonates any node identity (arbitrary-node)' }, ...offNote],
       });
       continue;
     }
     for (const node of named) {
-      const d = tryNode(node);
+      const d = tryWrite(node);
       if (d)
         acc.addOn(node, {
           subject,
           mode: 'constrained-impersonation',
           scope: 'named',
-          via: [...impersonationEvidence(d), { type: 'note', text: `impersonates ${nodeUsername(node)} (arbitrary-node, named)` }],
+          via: [
+            ...impersonationEvidence(d),
+            { type: 'note', text: `impersonates ${d.impersonation.impersonated?.name ?? nodeUsername(node)} (arbitrary-node, named)` },
+            ...offNote,
+          ],
         });
     }
   }
@@ -256,8 +371,13 @@ function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
   const nodeUserNames = [...resourceNamesInRules(engine, '', 'users', '', ['impersonate'])]
     .filter((n) => n.startsWith('system:node:') && nodeSet.has(n.slice('system:node:'.length)))
     .sort();
+  // Without NodeRestriction, any one node identity writes every node's status.
   for (const u of nodeUserNames)
-    targets.push({ headers: { user: u, groups: ['system:nodes'] }, nodes: [u.slice('system:node:'.length)], description: `${u} (group system:nodes)` });
+    targets.push({
+      headers: { user: u, groups: ['system:nodes'] },
+      nodes: nodeRestricted(engine) ? [u.slice('system:node:'.length)] : undefined,
+      description: `${u} (group system:nodes)`,
+    });
   for (const { subject, nodes } of [...rbac.named.values()].sort((a, b) => compareSubjects(a.subject, b.subject))) {
     targets.push({ headers: writerHeaders(subject), nodes, description: `${describe(subject)}, which writes the status of ${nodes.join(', ')}` });
   }
@@ -275,18 +395,8 @@ function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
   ask('impersonate', '', 'groups', 'system:masters');
   ask('impersonate:user-info', AUTHN, 'users', PROBE_NAME);
   for (const u of nodeUserNames) ask('impersonate', '', 'users', u);
-  for (const s of [...rbac.all.values(), ...[...rbac.named.values()].map((n) => n.subject)]) {
-    if (s.kind === 'ServiceAccount') {
-      ask('impersonate', '', 'serviceaccounts', s.name, s.namespace);
-      ask('impersonate:serviceaccount', AUTHN, 'serviceaccounts', s.name, s.namespace);
-    } else if (s.kind === 'User') {
-      ask('impersonate', '', 'users', s.name);
-      ask('impersonate:user-info', AUTHN, 'users', s.name);
-    } else {
-      ask('impersonate', '', 'groups', s.name);
-      ask('impersonate:user-info', AUTHN, 'groups', s.name);
-    }
-  }
+  for (const s of [...rbac.all.values(), ...[...rbac.named.values()].map((n) => n.subject)])
+    for (const a of impersonationIdentityChecks(s)) ask(a.verb, a.group, a.resource, a.name, a.namespace);
 
   for (const subject of [...requesters.values()].sort(compareSubjects)) {
     if (rbac.all.has(refKey(subject))) continue;
@@ -301,6 +411,7 @@ function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
         const via: Evidence[] = [
           ...impersonationEvidence(d),
           { type: 'note', text: `impersonates ${target.description} (${d.impersonation.mode} impersonation)` },
+          ...(target.headers.user.startsWith('system:node:') && !nodeRestricted(engine) ? [nodeRestrictionOffNote(engine)] : []),
         ];
         if (node === undefined) {
           if (done.has(mode)) continue;
@@ -321,7 +432,8 @@ function decideTarget(
   node: string,
 ): ImpersonatedDecision | undefined {
   // A node identity writes (through NodeRestriction) only its own Node: the written node follows the header.
-  const writtenNode = headers.user.startsWith('system:node:') ? headers.user.slice('system:node:'.length) : node;
+  // Without NodeRestriction it writes any node.
+  const writtenNode = headers.user.startsWith('system:node:') && nodeRestricted(engine) ? headers.user.slice('system:node:'.length) : node;
   for (const verb of STATUS_VERBS as readonly StatusVerb[]) {
     const d = engine.authorizeImpersonated(requester, headers, statusTarget(verb, writtenNode));
     if (d.allowed) return d;

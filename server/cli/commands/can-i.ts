@@ -6,7 +6,7 @@ import { IDENTITY_OPTIONS, impersonationFromFlags, userFromAsFlags } from '../bu
 import { TARGET_OPTIONS, targetFromArgs } from '../request-target';
 import { readBatchFile } from '../batch-items';
 import { kindsForCanI, rbacNamespacesFor } from '@/lib/authz/kinds-for-question';
-import { authorizersFlag } from '../authorizers-flag';
+import { CLUSTER_CONFIG_OPTIONS, clusterConfigFlags } from '../cluster-config-flags';
 import { UsageError } from '../usage-error';
 import type { CommandIO } from '../command-io';
 
@@ -14,7 +14,7 @@ const OPTIONS = {
   ...SOURCE_OPTIONS,
   ...TARGET_OPTIONS,
   ...IDENTITY_OPTIONS,
-  authorizers: { type: 'string' },
+  ...CLUSTER_CONFIG_OPTIONS,
   batch: { type: 'string' },
   output: { type: 'string', short: 'o' },
   quiet: { type: 'boolean', short: 'q' },
@@ -24,7 +24,7 @@ export async function runCanI(argv: string[], io: CommandIO): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'json') throw new UsageError(`-o must be json (got "${output}")`);
-  const chain = authorizersFlag(values.authorizers);
+  const { chain, overrides } = clusterConfigFlags(values);
 
   if (values.batch !== undefined) {
     if (positionals.length > 0 || values.as || values['impersonate-user'])
@@ -32,7 +32,7 @@ export async function runCanI(argv: string[], io: CommandIO): Promise<number> {
     // The review schema (zod) is loaded for a batch only: a single question starts faster without it.
     const { answerBatch, parseBatch } = await import('../can-i-batch');
     const sars = parseBatch(await readBatchFile(values.batch), values.batch);
-    const engine = createAuthzEngine(await loadClusterFromFlags(values), { chain });
+    const engine = createAuthzEngine(await loadClusterFromFlags(values), { overrides });
     io.out(JSON.stringify(answerBatch(engine, sars), null, 2));
     return 0;
   }
@@ -45,7 +45,9 @@ export async function runCanI(argv: string[], io: CommandIO): Promise<number> {
   const headers = impersonationFromFlags(values);
   // Impersonating a service account is granted in its namespace, so only a plain question is scoped.
   const rbacNamespaces = headers ? undefined : rbacNamespacesFor([target.resource]);
-  const engine = createAuthzEngine(await loadClusterFromFlags(values, { kinds: kindsForCanI(chain, [requester, impersonated]), rbacNamespaces }), { chain });
+  const engine = createAuthzEngine(await loadClusterFromFlags(values, { kinds: kindsForCanI(chain, [requester, impersonated]), rbacNamespaces }), {
+    overrides,
+  });
 
   if (headers) {
     const d = engine.authorizeImpersonated(requester, headers, target);

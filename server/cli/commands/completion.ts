@@ -1,11 +1,13 @@
 import 'server-only';
 import { COMMAND_NAMES } from '../command-names';
 import { IDENTITY_OPTIONS } from '../build-user';
+import { CLUSTER_CONFIG_OPTIONS } from '../cluster-config-flags';
 import { UsageError } from '../usage-error';
 import type { CommandIO } from '../command-io';
 
 const COMMANDS = [...COMMAND_NAMES, 'help'];
 const SOURCE_FLAGS = ['--snapshot', '--demo', '--kubeconfig', '--context', '--max-snapshot-bytes'];
+const CONFIG_FLAGS = Object.keys(CLUSTER_CONFIG_OPTIONS).map((f) => `--${f}`);
 const TARGET_FLAGS = [
   '-n',
   '--namespace',
@@ -14,7 +16,7 @@ const TARGET_FLAGS = [
   '--subresource',
   '--field-selector',
   '--label-selector',
-  '--authorizers',
+  ...CONFIG_FLAGS,
   '-o',
   '--output',
 ];
@@ -25,13 +27,13 @@ const IDENTITY_FLAGS = Object.keys(IDENTITY_OPTIONS).map((f) => `--${f}`);
 const FLAGS: Record<string, string[]> = {
   'can-i': [...SOURCE_FLAGS, ...TARGET_FLAGS, ...IDENTITY_FLAGS, '--batch', '-q', '--quiet'],
   'who-can': [...SOURCE_FLAGS, ...TARGET_FLAGS, '--batch'],
-  simulate: [...SOURCE_FLAGS, '-f', '--filename', '--old', '--verb', '--subresource', ...IDENTITY_FLAGS, '--authorizers', '--batch', '-o', '--output'],
-  report: [...SOURCE_FLAGS, '-o', '--output', '--fail-on', '--authorizers'],
+  simulate: [...SOURCE_FLAGS, '-f', '--filename', '--old', '--verb', '--subresource', ...IDENTITY_FLAGS, ...CONFIG_FLAGS, '--batch', '-o', '--output'],
+  report: [...SOURCE_FLAGS, '-o', '--output', '--fail-on', ...CONFIG_FLAGS],
   'build-role': [...SOURCE_FLAGS, '--persona', '--driver', '-n', '--namespace', '--service-account', '--user', '--group', '--rule', '-o', '--output'],
-  export: [...SOURCE_FLAGS, '--out', '--key', '--pdf', '--authorizers'],
+  export: [...SOURCE_FLAGS, '--out', '--key', '--pdf', ...CONFIG_FLAGS],
   verify: ['--key'],
   diff: ['-o', '--output'],
-  serve: ['--host', '--port', '--demo', '--snapshot', '--kubeconfig', '--context', '--rebuild'],
+  serve: ['--host', '--port', '--demo', '--snapshot', '--kubeconfig', '--context', '--rebuild', ...CONFIG_FLAGS],
   completion: [],
 };
 

@@ -7,7 +7,7 @@ import { reportWithAudit } from '@/server/audit/audit-flag';
 import { PdfError, pdfEntry } from '@/server/compliance/html-to-pdf';
 import { makeBundle, writeBundleFile } from '@/server/compliance/write-bundle';
 import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
-import { authorizersFlag } from '../authorizers-flag';
+import { CLUSTER_CONFIG_OPTIONS, clusterConfigFlags } from '../cluster-config-flags';
 import { UsageError } from '../usage-error';
 import type { CommandIO } from '../command-io';
 
@@ -16,7 +16,7 @@ const OPTIONS = {
   out: { type: 'string' },
   key: { type: 'string' },
   pdf: { type: 'boolean' },
-  authorizers: { type: 'string' },
+  ...CLUSTER_CONFIG_OPTIONS,
   audit: { type: 'string' },
 } as const;
 
@@ -29,14 +29,14 @@ export async function runExport(argv: string[], io: CommandIO): Promise<number> 
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   if (positionals.length > 0) throw new UsageError(`unexpected arguments: ${positionals.join(' ')}`);
   if (!values.out) throw new UsageError('--out FILE is required (where to write the bundle)');
-  const chain = authorizersFlag(values.authorizers);
+  const { overrides } = clusterConfigFlags(values);
   const state = await loadClusterFromFlags(values);
   let bundle;
   try {
     const createdAt = new Date().toISOString();
-    const { report } = await reportWithAudit(buildReportWithContext(state, chain ? { chain } : {}), values.audit);
+    const { report } = await reportWithAudit(buildReportWithContext(state, overrides ? { clusterConfig: overrides } : {}), values.audit);
     const extraEntries = values.pdf ? [await pdfEntry(report, createdAt)] : [];
-    bundle = await makeBundle(state, { keyPath: values.key, chain, report, createdAt, extraEntries });
+    bundle = await makeBundle(state, { keyPath: values.key, report, createdAt, extraEntries });
   } catch (e) {
     if (e instanceof KeyFileError) throw new UsageError(`--key: ${e.message}`);
     if (e instanceof PdfError) throw new UsageError(`--pdf: ${e.message}`);

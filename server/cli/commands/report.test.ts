@@ -43,6 +43,39 @@ describe('dra-posture report', () => {
     expect(report.findings.map((f) => f.check)).toEqual(expect.arrayContaining(['ZERO001', 'QUOTA003', 'QUOTA004']));
   });
 
+  it('a snapshot with no API server pod: assumptions marked and warned; stated flags applied as cli', async () => {
+    const plain = JSON.parse((await run('report', '--snapshot', snapshot, '-o', 'json')).out) as Report;
+    expect(plain.clusterConfig).toMatchObject({
+      apiServerPod: null,
+      authorizers: { chain: ['Node', 'RBAC'], source: 'assumed' },
+      nodeRestriction: { enabled: true, source: 'assumed' },
+      featureGates: { ConstrainedImpersonation: { enabled: true, source: 'assumed' } },
+    });
+    expect(plain.warnings).toEqual(
+      expect.arrayContaining([expect.stringContaining('No kube-apiserver pod is visible: NodeRestriction admission is assumed on')]),
+    );
+    const stated = await run(
+      'report',
+      '--snapshot',
+      snapshot,
+      '-o',
+      'json',
+      '--authorizers',
+      'RBAC',
+      '--node-restriction',
+      'off',
+      '--feature-gates',
+      'ConstrainedImpersonation=false',
+      '--feature-gates=DRADeviceTaintRules=true',
+    );
+    expect(stated.code).toBe(0);
+    expect((JSON.parse(stated.out) as Report).clusterConfig).toMatchObject({
+      authorizers: { modes: ['RBAC'], chain: ['RBAC'], source: 'cli' },
+      nodeRestriction: { enabled: false, source: 'cli' },
+      featureGates: { ConstrainedImpersonation: { enabled: false, source: 'cli' }, DRADeviceTaintRules: { enabled: true, source: 'cli' } },
+    });
+  });
+
   it('markdown by default', async () => {
     const r = await run('report', '--snapshot', snapshot);
     expect(r.code).toBe(0);
@@ -73,6 +106,8 @@ describe('dra-posture report', () => {
     [['--snapshot', 'X', '--bogus'], 'bogus'],
     [['--snapshot', 'X', 'extra'], 'unexpected arguments: extra'],
     [['--snapshot', 'X', '--authorizers', 'Webhook'], '--authorizers'],
+    [['--snapshot', 'X', '--node-restriction', 'yes'], '--node-restriction expects on or off'],
+    [['--snapshot', 'X', '--feature-gates', 'A=maybe'], '--feature-gates: invalid value of A: maybe'],
   ])('usage error %j → exit 2', async (args, message) => {
     const argv = args.map((a) => (a === 'X' ? snapshot : a));
     const r = await run('report', ...argv);
@@ -104,15 +139,41 @@ describe('dra-posture report --demo (demo/EXPECTED.md §3-§5)', () => {
     report = JSON.parse(r.out) as Report;
   });
 
-  const writers = (node: string) =>
-    writersOfNode(report, node).statusWriters.map((w) => `${w.mode} ${w.scope} ${w.subject.namespace ? `${w.subject.namespace}/` : ''}${w.subject.name}`);
+  const writersIn = (r: Report, node: string) =>
+    writersOfNode(r, node).statusWriters.map((w) => `${w.mode} ${w.scope} ${w.subject.namespace ? `${w.subject.namespace}/` : ''}${w.subject.name}`);
 
-  it('constrained reporter only where its pods run; named writer only on its node', () => {
-    const withReporter = report.nodes.filter((n) => n.statusWriters.some((w) => w.subject.name === 'gpu-driver-reporter')).map((n) => n.name);
+  it('says the configuration it applied: the API server pod’s flags (no NodeRestriction), gates by v1.36.3', () => {
+    expect(report.clusterConfig).toEqual({
+      apiServerPod: 'kube-system/kube-apiserver-cp-01',
+      authorizers: { modes: ['Node', 'RBAC'], chain: ['Node', 'RBAC'], source: 'api-server' },
+      nodeRestriction: { enabled: false, source: 'api-server' },
+      featureGates: {
+        ConstrainedImpersonation: { enabled: true, source: 'version-default' },
+        DRAAdminAccess: { enabled: true, source: 'version-default' },
+        DRADeviceTaintRules: { enabled: false, source: 'version-default' },
+        DRADeviceTaints: { enabled: true, source: 'version-default' },
+        DRAResourceClaimGranularStatusAuthorization: { enabled: true, source: 'version-default' },
+      },
+    });
+  });
+
+  it('without NodeRestriction: every kubelet, and the constrained reporter through the node it impersonates, writes every node', () => {
+    const all = report.allNodes.statusWriters.map((w) => `${w.mode} ${w.scope} ${w.subject.namespace ? `${w.subject.namespace}/` : ''}${w.subject.name}`);
+    expect(all).toEqual(
+      expect.arrayContaining(['node-authorizer all-nodes system:nodes', 'constrained-impersonation all-nodes kube-system/gpu-driver-reporter']),
+    );
+    expect(writersIn(report, 'cp-01')).not.toContain('node-authorizer own-node system:node:cp-01');
+  });
+
+  it('with --node-restriction on: constrained reporter only where its pods run; named writer only on its node', async () => {
+    const r = await run('report', '--demo', '--node-restriction', 'on', '-o', 'json');
+    const restricted = JSON.parse(r.out) as Report;
+    expect(restricted.clusterConfig?.nodeRestriction).toEqual({ enabled: true, source: 'cli' });
+    const withReporter = restricted.nodes.filter((n) => n.statusWriters.some((w) => w.subject.name === 'gpu-driver-reporter')).map((n) => n.name);
     expect(withReporter).toEqual(['gpu-a100-01', 'gpu-h100-01', 'gpu-h100-02']);
-    expect(writers('gpu-dev-01')).toContain('rbac named nrr-system/dev-node-probe');
-    expect(writers('cp-01').some((w) => w.includes('dev-node-probe'))).toBe(false);
-    expect(writers('cp-01')).toEqual(
+    expect(writersIn(restricted, 'gpu-dev-01')).toContain('rbac named nrr-system/dev-node-probe');
+    expect(writersIn(restricted, 'cp-01').some((w) => w.includes('dev-node-probe'))).toBe(false);
+    expect(writersIn(restricted, 'cp-01')).toEqual(
       expect.arrayContaining([
         'node-authorizer own-node system:node:cp-01',
         'rbac all-nodes kube-system/intel-reporter',

@@ -11,7 +11,7 @@ import { TOOL_VERSION } from '@/server/compliance/tool-version';
 import { reportJsonChunks } from '@/lib/report/report-json';
 import { SEVERITIES, type Severity } from '@/lib/analysis/types';
 import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
-import { authorizersFlag } from '../authorizers-flag';
+import { CLUSTER_CONFIG_OPTIONS, clusterConfigFlags } from '../cluster-config-flags';
 import { UsageError } from '../usage-error';
 import type { CommandIO } from '../command-io';
 
@@ -19,7 +19,7 @@ const OPTIONS = {
   ...SOURCE_OPTIONS,
   output: { type: 'string', short: 'o' },
   'fail-on': { type: 'string' },
-  authorizers: { type: 'string' },
+  ...CLUSTER_CONFIG_OPTIONS,
   audit: { type: 'string' },
 } as const;
 
@@ -44,10 +44,10 @@ export async function runReport(argv: string[], io: CommandIO): Promise<number> 
     if (!(SEVERITIES as readonly string[]).includes(s)) throw new UsageError(`--fail-on expects one of ${SEVERITIES.join(', ')} (got "${values['fail-on']}")`);
     failOn = s as Severity;
   }
-  const chain = authorizersFlag(values.authorizers);
+  const { overrides } = clusterConfigFlags(values);
 
   const state = await loadClusterFromFlags(values);
-  const { report } = await reportWithAudit(buildReportWithContext(state, chain ? { chain } : {}), values.audit);
+  const { report } = await reportWithAudit(buildReportWithContext(state, overrides ? { clusterConfig: overrides } : {}), values.audit);
   if (output === 'json') {
     // In pieces: a large cluster's report can exceed the longest string the engine can build.
     for (const chunk of reportJsonChunks(report)) io.out(chunk);

@@ -5,6 +5,8 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../usage-error';
+import { CLUSTER_CONFIG_OPTIONS, clusterConfigFlags } from '../cluster-config-flags';
+import { CLUSTER_CONFIG_ENV, encodeStatedConfig } from '@/server/services/stated-cluster-config';
 import type { CommandIO } from '../command-io';
 
 const OPTIONS = {
@@ -16,6 +18,7 @@ const OPTIONS = {
   context: { type: 'string' },
   rebuild: { type: 'boolean' },
   audit: { type: 'string' },
+  ...CLUSTER_CONFIG_OPTIONS,
 } as const;
 
 /** Where prepack puts the dashboard build in the package (scripts/build/build-dashboard.mjs). */
@@ -52,6 +55,10 @@ export async function runServe(argv: string[], io: CommandIO): Promise<number> {
     if (!existsSync(path)) throw new UsageError(`--audit ${values.audit}: no such file or folder`);
     env.DRA_POSTURE_AUDIT = path;
   }
+
+  delete env[CLUSTER_CONFIG_ENV];
+  const { overrides } = clusterConfigFlags(values);
+  if (overrides) env[CLUSTER_CONFIG_ENV] = encodeStatedConfig(overrides);
 
   delete env.DRA_POSTURE_DIST_DIR;
   if (installed) {

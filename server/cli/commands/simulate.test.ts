@@ -51,24 +51,60 @@ describe('dra-posture simulate', () => {
     expect(r.steps[1].reason).toContain('system:masters');
   });
 
-  it('a request document: a node identity may create its own ResourceSlice, not one for another node', async () => {
-    const own = await runCli('simulate', '-f', file('own.json', sliceDoc('gpu-dev-01')), '--demo');
+  // The demo's API server runs without NodeRestriction (NODE005): `--node-restriction on` asks how a
+  // cluster that runs it would answer.
+  it('a request document: with NodeRestriction, a node identity may create its own ResourceSlice, not one for another node', async () => {
+    const own = await runCli('simulate', '-f', file('own.json', sliceDoc('gpu-dev-01')), '--demo', '--node-restriction', 'on');
     expect(own.code).toBe(0);
-    const other = await runCli('simulate', '-f', file('other.json', sliceDoc('gpu-h100-01')), '--demo');
+    const other = await runCli('simulate', '-f', file('other.json', sliceDoc('gpu-h100-01')), '--demo', '--node-restriction', 'on');
     expect(other.code).toBe(1);
     expect(other.out).toContain('denied by admission:node-restriction');
     expect(other.out).toContain('can only create ResourceSlice with the same NodeName as the requesting node');
   });
 
+  it('the demo without NodeRestriction: a kubelet patching another node’s status is accepted, as that API server would', async () => {
+    const node = (name: string) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name }, status: { conditions: [] } });
+    const doc = {
+      user: 'system:node:gpu-h100-01',
+      groups: ['system:nodes', 'system:authenticated'],
+      verb: 'patch',
+      resource: 'nodes',
+      subresource: 'status',
+      name: 'gpu-h100-02',
+      new: node('gpu-h100-02'),
+      old: node('gpu-h100-02'),
+    };
+    const off = await runCli('simulate', '-f', file('other-status.json', doc), '--demo', '-o', 'json');
+    expect(off.code).toBe(0);
+    const r = JSON.parse(off.out);
+    expect(r.steps.map((s: { step: string; allowed: boolean }) => `${s.step} ${s.allowed}`)).toEqual(['authorization true', 'admission:node-restriction true']);
+    expect(r.steps[1].reason).toContain('NodeRestriction admission is off on this cluster (flags of kube-system/kube-apiserver-cp-01)');
+    const on = await runCli('simulate', '-f', file('other-status.json', doc), '--demo', '--node-restriction', 'on');
+    expect(on.code).toBe(1);
+    expect(on.out).toContain('denied by admission:node-restriction');
+  });
+
   it('--batch answers every document (JSON lines), exit 0, in order', async () => {
     const batch = file('batch.jsonl', [sliceDoc('gpu-dev-01'), sliceDoc('gpu-h100-01')].map((d) => JSON.stringify(d)).join('\n'));
-    const r = await runCli('simulate', '--batch', batch, '--demo', '-o', 'json');
+    const r = await runCli('simulate', '--batch', batch, '--demo', '--node-restriction', 'on', '-o', 'json');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out).map((x: { allowed: boolean; refusedBy?: string }) => x.refusedBy ?? 'allowed')).toEqual(['allowed', 'admission:node-restriction']);
   });
 
   it('bad input says what and where, with exit 2', async () => {
     expect(await runCli('simulate', '--demo')).toMatchObject({ code: 2 });
+    const doc = file('own2.json', sliceDoc('gpu-dev-01'));
+    const bad: [string[], string][] = [
+      [['--node-restriction', 'maybe'], '--node-restriction expects on or off (got "maybe")'],
+      [['--feature-gates', 'ConstrainedImpersonation'], '--feature-gates: missing bool value for ConstrainedImpersonation'],
+      [['--feature-gates', 'ConstrainedImpersonation=yes'], '--feature-gates: invalid value of ConstrainedImpersonation: yes'],
+      [['--authorizers', 'Node,Webhook'], '--authorizers: the Webhook authorizer'],
+    ];
+    for (const [flags, message] of bad) {
+      const r = await runCli('simulate', '-f', doc, '--demo', ...flags);
+      expect(r.code, flags.join(' ')).toBe(2);
+      expect(r.err).toContain(message);
+    }
     const badVerb = await runCli('simulate', '-f', file('bad.json', { ...sliceDoc('x'), verb: 'escalate' }), '--demo');
     expect(badVerb.code).toBe(2);
     expect(badVerb.err).toMatch(/bad\.json: .*verb/);

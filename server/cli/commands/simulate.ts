@@ -11,7 +11,7 @@ import type { UserInfo } from '@/lib/authz/types';
 import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
 import { IDENTITY_OPTIONS, impersonationFromFlags, userFromAsFlags } from '../build-user';
 import { jsonItems, readBatchFile } from '../batch-items';
-import { authorizersFlag } from '../authorizers-flag';
+import { CLUSTER_CONFIG_OPTIONS, clusterConfigFlags } from '../cluster-config-flags';
 import { UsageError } from '../usage-error';
 import type { CommandIO } from '../command-io';
 
@@ -22,7 +22,7 @@ const OPTIONS = {
   verb: { type: 'string' },
   subresource: { type: 'string' },
   ...IDENTITY_OPTIONS,
-  authorizers: { type: 'string' },
+  ...CLUSTER_CONFIG_OPTIONS,
   batch: { type: 'string' },
   output: { type: 'string', short: 'o' },
 } as const;
@@ -94,7 +94,7 @@ export async function runSimulate(argv: string[], io: CommandIO): Promise<number
   if (positionals.length > 0) throw new UsageError(`unexpected arguments: ${positionals.join(' ')}`);
   const output = values.output ?? 'text';
   if (!['text', 'json', 'yaml'].includes(output)) throw new UsageError(`-o must be json or yaml (got "${output}")`);
-  const chain = authorizersFlag(values.authorizers);
+  const { overrides } = clusterConfigFlags(values);
 
   let sims: { request: unknown; sim: WriteSimulation }[];
   if (values.batch !== undefined) {
@@ -130,7 +130,7 @@ export async function runSimulate(argv: string[], io: CommandIO): Promise<number
     }
   }
 
-  const engine: AuthzEngine = createAuthzEngine(await loadClusterFromFlags(values), { chain });
+  const engine: AuthzEngine = createAuthzEngine(await loadClusterFromFlags(values), { overrides });
   const results = sims.map(({ request, sim }) => ({ request, ...simulateWrite(engine, sim) }));
   const one = values.batch === undefined;
   if (output === 'json') io.out(JSON.stringify(one ? results[0] : results, null, 2));

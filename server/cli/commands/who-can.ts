@@ -5,7 +5,7 @@ import type { WhoCanEntry, WhoCanQuery } from '@/lib/authz/who-can';
 import { kindsForWhoCan, RBAC_KINDS, rbacNamespacesFor } from '@/lib/authz/kinds-for-question';
 import { loadClusterFromFlags, SOURCE_OPTIONS } from '../load-cluster';
 import { TARGET_OPTIONS, targetFromArgs } from '../request-target';
-import { authorizersFlag } from '../authorizers-flag';
+import { CLUSTER_CONFIG_OPTIONS, clusterConfigFlags } from '../cluster-config-flags';
 import { readBatchFile } from '../batch-items';
 import { UsageError } from '../usage-error';
 import type { CommandIO } from '../command-io';
@@ -13,7 +13,7 @@ import type { CommandIO } from '../command-io';
 const OPTIONS = {
   ...SOURCE_OPTIONS,
   ...TARGET_OPTIONS,
-  authorizers: { type: 'string' },
+  ...CLUSTER_CONFIG_OPTIONS,
   output: { type: 'string', short: 'o' },
   batch: { type: 'string' },
 } as const;
@@ -29,7 +29,7 @@ export async function runWhoCan(argv: string[], io: CommandIO): Promise<number> 
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   const output = (values.output ?? 'text') as Format;
   if (!FORMATS.includes(output)) throw new UsageError(`-o must be one of ${FORMATS.filter((f) => f !== 'text').join(', ')} (got "${values.output}")`);
-  const chain = authorizersFlag(values.authorizers);
+  const { chain, overrides } = clusterConfigFlags(values);
 
   let questions: WhoCanQuery[];
   if (values.batch !== undefined) {
@@ -49,11 +49,11 @@ export async function runWhoCan(argv: string[], io: CommandIO): Promise<number> 
   const needs = questions.map((q) => kindsForWhoCan(chain, q.resource));
   const kinds = needs.find((k) => k !== RBAC_KINDS) ?? RBAC_KINDS;
   const rbacNamespaces = rbacNamespacesFor(questions.map((q) => q.resource));
-  const engine = createAuthzEngine(await loadClusterFromFlags(values, { kinds, rbacNamespaces }), { chain });
+  const engine = createAuthzEngine(await loadClusterFromFlags(values, { kinds, rbacNamespaces }), { overrides });
   const answers = questions.map((q) => ({ request: q.resource ?? q.nonResource, subjects: engine.whoCan(q) }));
 
   if (output === 'json') io.out(JSON.stringify(values.batch !== undefined ? answers : answers[0], null, 2));
-  else if (output === 'yaml') io.out((await import('yaml')).stringify(values.batch !== undefined ? answers : answers[0], { aliasDuplicateObjects: false }));
+  else if (output === 'yaml') io.out((await import('../yaml-output')).toYaml(values.batch !== undefined ? answers : answers[0]));
   else if (values.batch === undefined) io.out(formatTable(answers[0].subjects, output === 'wide'));
   else io.out(answers.map((a) => `# ${describeQuestion(a.request)}\n${formatTable(a.subjects, output === 'wide')}`).join('\n\n'));
   return 0;
