@@ -33,6 +33,7 @@ const EXPECTED: Record<string, string[]> = {
     'ServiceAccount gpu-operator/dra-driver-nvidia-gpu-service-account-kubeletplugin | ClusterRole nv-status-writer, ClusterRoleBinding nv-status-writer',
   ],
   DRA005: [
+    'Group gpu-ops | ClusterRole gpu-ops-wildcard, ClusterRoleBinding gpu-ops-wildcard',
     'ServiceAccount gpu-operator/dra-driver-nvidia-gpu-service-account-kubeletplugin | ClusterRole nv-status-writer, ClusterRoleBinding nv-status-writer',
   ],
   DRA006: [
@@ -43,11 +44,23 @@ const EXPECTED: Record<string, string[]> = {
     'Group gpu-ops | ClusterRole gpu-ops-wildcard, ClusterRoleBinding gpu-ops-wildcard',
     'ServiceAccount tenant-b/batch-scheduler | ClusterRole custom-allocator, ClusterRoleBinding tenant-b-batch-scheduler',
   ],
-  DRA008: ['ServiceAccount platform/gpu-health-monitor | ClusterRole gpu-health-monitor, ClusterRoleBinding gpu-health-monitor'],
+  DRA008: [
+    'ServiceAccount gpu-operator/compute-domain-daemon-service-account | ClusterRole compute-domain-daemon-role, ClusterRoleBinding compute-domain-daemon-role-binding',
+    'ServiceAccount gpu-operator/dra-driver-nvidia-gpu-service-account-controller | Role gpu-operator/dra-driver-nvidia-gpu-role-controller, RoleBinding gpu-operator/dra-driver-nvidia-gpu-role-binding-controller',
+    'ServiceAccount gpu-operator/gpu-operator | ClusterRole gpu-operator, ClusterRoleBinding gpu-operator',
+    'ServiceAccount platform/gpu-health-monitor | ClusterRole gpu-health-monitor, ClusterRoleBinding gpu-health-monitor',
+  ],
   DRA009: [
     'ServiceAccount dra-example-driver/dra-example-driver-service-account, ServiceAccount gpu-operator/dra-driver-nvidia-gpu-service-account-kubeletplugin | ClusterRole dra-driver-common, ClusterRoleBinding dra-driver-common',
   ],
-  NODE001: ['ServiceAccount kube-system/intel-reporter | ClusterRole node-status-patch-role, ClusterRoleBinding intel-reporter-node-status'],
+  DRA011: ['Group gpu-ops | ClusterRole gpu-ops-wildcard, ClusterRoleBinding gpu-ops-wildcard'],
+  DRA012: [
+    'ServiceAccount gpu-operator/dra-driver-nvidia-gpu-service-account-kubeletplugin | ClusterRole dra-driver-common, ClusterRole dra-driver-nvidia-gpu-clusterrole-kubeletplugin, ClusterRoleBinding dra-driver-common, ClusterRoleBinding dra-driver-nvidia-gpu-clusterrole-binding-kubeletplugin',
+  ],
+  NODE001: [
+    'Group system:nodes | Pod kube-system/kube-apiserver-cp-01',
+    'ServiceAccount kube-system/intel-reporter | ClusterRole node-status-patch-role, ClusterRoleBinding intel-reporter-node-status',
+  ],
   NODE002: ['Group support-engineers | ClusterRole support-impersonator, ClusterRoleBinding support-impersonator'],
   NODE003: [
     'ServiceAccount gpu-operator/dra-driver-nvidia-gpu-service-account-controller | ClusterRole dra-driver-nvidia-gpu-clusterrole-controller, ClusterRoleBinding dra-driver-nvidia-gpu-clusterrole-binding-controller-gpu-operator',
@@ -67,10 +80,16 @@ const EXPECTED: Record<string, string[]> = {
     'ServiceAccount intel-gpu-resource-driver/intel-gpu-sa | DaemonSet intel-gpu-resource-driver/intel-gpu-resource-driver-kubelet-plugin',
   ],
   POD003: [
+    'ServiceAccount gpu-operator/compute-domain-daemon-service-account | DaemonSet gpu-operator/train-domain-imex, Container gpu-operator/DaemonSet/train-domain-imex/compute-domain-daemon',
+    'ServiceAccount gpu-operator/dra-driver-nvidia-gpu-service-account-controller | Deployment gpu-operator/dra-driver-nvidia-gpu-controller, Container gpu-operator/Deployment/dra-driver-nvidia-gpu-controller/compute-domain',
     'ServiceAccount gpu-operator/dra-driver-nvidia-gpu-service-account-kubeletplugin | DaemonSet gpu-operator/dra-driver-nvidia-gpu-kubelet-plugin, Container gpu-operator/DaemonSet/dra-driver-nvidia-gpu-kubelet-plugin/compute-domains',
     'ServiceAccount gpu-operator/dra-driver-nvidia-gpu-service-account-kubeletplugin | DaemonSet gpu-operator/dra-driver-nvidia-gpu-kubelet-plugin, Container gpu-operator/DaemonSet/dra-driver-nvidia-gpu-kubelet-plugin/gpus',
     'ServiceAccount gpu-operator/dra-driver-nvidia-gpu-service-account-kubeletplugin | DaemonSet gpu-operator/dra-driver-nvidia-gpu-kubelet-plugin, Container gpu-operator/DaemonSet/dra-driver-nvidia-gpu-kubelet-plugin/init-container',
+    'ServiceAccount gpu-operator/gpu-operator | Deployment gpu-operator/gpu-operator, Container gpu-operator/Deployment/gpu-operator/gpu-operator',
     'ServiceAccount intel-gpu-resource-driver/intel-gpu-sa | DaemonSet intel-gpu-resource-driver/intel-gpu-resource-driver-kubelet-plugin, Container intel-gpu-resource-driver/DaemonSet/intel-gpu-resource-driver-kubelet-plugin/kubelet-plugin',
+    'ServiceAccount platform/gpu-health-monitor | Deployment platform/gpu-health-monitor, Container platform/Deployment/gpu-health-monitor/monitor',
+    'ServiceAccount tenant-a/queue-controller | Deployment tenant-a/queue-controller, Container tenant-a/Deployment/queue-controller/controller',
+    'ServiceAccount tenant-b/batch-scheduler | Deployment tenant-b/batch-scheduler, Container tenant-b/Deployment/batch-scheduler/scheduler',
   ],
   POD004: ['ServiceAccount tenant-b/batch-runner | Pod tenant-b/nvidia-smi-debug'],
 };

@@ -29,7 +29,9 @@ export function rootCauseOf(finding: Pick<Finding, 'check' | 'objects'>): Object
       return [];
     case 'role': {
       const roles = pick(finding.objects, ROLE_KINDS);
-      return roles.length > 0 && roles.every(isStockRole) ? pick(finding.objects, BINDING_KINDS) : roles;
+      // A finding a role does not cause (NODE001 without NodeRestriction: the API server's flags) is rooted in its objects.
+      if (roles.length === 0) return sortRefs(finding.objects);
+      return roles.every(isStockRole) ? pick(finding.objects, BINDING_KINDS) : roles;
     }
     case 'workload':
       return pick(finding.objects, WORKLOAD_KINDS);
