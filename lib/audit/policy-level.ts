@@ -10,15 +10,19 @@ export interface AuditRequest extends Omit<ResourceAttributes, 'fieldSelector'> 
   groups: string[];
 }
 
+// Mirrors ruleMatchesResource: the namespace is compared exactly ('' for cluster-scoped requests; an
+// empty list matches every namespace and cluster-scoped requests too), and a group entry without
+// resources matches the whole group whatever its resourceNames say.
 function resourceMatches(rule: AuditPolicyRule, r: AuditRequest): boolean {
+  if (rule.namespaces?.length && !rule.namespaces.includes(r.namespace)) return false;
   if (!rule.resources || rule.resources.length === 0) return true;
   const combined = r.subresource ? `${r.resource}/${r.subresource}` : r.resource;
   return rule.resources.some((gr) => {
     if ((gr.group ?? '') !== r.group) return false;
-    const names = gr.resourceNames ?? [];
-    if (names.length > 0 && !names.includes(r.name)) return false;
     const list = gr.resources ?? [];
     if (list.length === 0) return true;
+    const names = gr.resourceNames ?? [];
+    if (names.length > 0 && !names.includes(r.name)) return false;
     return list.some((res) => res === '*' || res === combined || (r.subresource !== '' && res === `*/${r.subresource}`) || res === `${r.resource}/*`);
   });
 }
@@ -27,31 +31,18 @@ export function ruleMatches(rule: AuditPolicyRule, r: AuditRequest): boolean {
   if (rule.users?.length && !rule.users.includes(r.user)) return false;
   if (rule.userGroups?.length && !rule.userGroups.some((g) => r.groups.includes(g))) return false;
   if (rule.verbs?.length && !rule.verbs.includes(r.verb)) return false;
-  // A rule with nonResourceURLs only matches non-resource requests.
-  if (rule.nonResourceURLs?.length) return false;
-  if (rule.namespaces?.length && !rule.namespaces.includes(r.namespace)) return false;
-  return resourceMatches(rule, r);
+  if (rule.namespaces?.length || rule.resources?.length) return resourceMatches(rule, r);
+  // A rule with only nonResourceURLs matches only non-resource requests; these are resource requests.
+  return !rule.nonResourceURLs?.length;
+}
+
+/** The first rule that matches a request (it alone decides the level), or undefined: not logged. */
+export function firstMatchingRule(policy: Pick<AuditPolicy, 'rules'>, r: AuditRequest): number | undefined {
+  const i = (policy.rules ?? []).findIndex((rule) => ruleMatches(rule, r));
+  return i < 0 ? undefined : i;
 }
 
 export function auditLevelFor(policy: Pick<AuditPolicy, 'rules'>, r: AuditRequest): AuditLevel {
-  for (const rule of policy.rules ?? []) if (ruleMatches(rule, r)) return rule.level;
-  return 'None';
-}
-
-/** Claim mutations a policy must log: create/update/patch/delete of claims and the status subresource writes. */
-export const CLAIM_MUTATIONS: readonly Omit<AuditRequest, 'user' | 'groups' | 'namespace' | 'name'>[] = [
-  ...['create', 'update', 'patch', 'delete'].map((verb) => ({ verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: '' })),
-  ...['status', 'binding', 'driver'].flatMap((subresource) =>
-    ['update', 'patch'].map((verb) => ({ verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource })),
-  ),
-];
-
-/** The claim mutations a policy does not log (level None) for an ordinary user in a namespace. */
-export function missedClaimMutations(policy: Pick<AuditPolicy, 'rules'>, namespace = 'default'): string[] {
-  const out: string[] = [];
-  for (const m of CLAIM_MUTATIONS) {
-    const level = auditLevelFor(policy, { ...m, user: 'dra-posture:probe', groups: ['system:authenticated'], namespace, name: 'probe' });
-    if (level === 'None') out.push(`${m.verb} ${m.resource}${m.subresource ? `/${m.subresource}` : ''}`);
-  }
-  return out;
+  const i = firstMatchingRule(policy, r);
+  return i === undefined ? 'None' : policy.rules[i].level;
 }

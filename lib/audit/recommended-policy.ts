@@ -56,9 +56,9 @@ export function recommendedAuditPolicy(options: RecommendedPolicyOptions = {}): 
     rule: {
       level: 'Request',
       verbs: STATUS_WRITES,
-      resources: [{ group: 'resource.k8s.io', resources: ['resourceclaims/status', 'resourceclaims/binding', 'resourceclaims/driver'] }],
+      resources: [{ group: 'resource.k8s.io', resources: ['resourceclaims/status'] }],
     },
-    why: 'Allocation (binding) and driver status writes, allowed and denied (AUDIT004), with the device data written.',
+    why: 'Allocation (binding) and driver status writes, allowed and denied (AUDIT004), with the device data written: the binding and driver checks run inside these writes, no request carries them as its subresource.',
   });
   rules.push({
     rule: { level: 'RequestResponse', verbs: WRITES, resources: [{ group: 'resource.k8s.io', resources: ['deviceclasses'] }] },

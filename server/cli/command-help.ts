@@ -180,14 +180,15 @@ Examples:
 
 Usage:
   dra-posture audit-policy [--tenant-namespace NS]... [-o yaml|json]
-  dra-posture audit-policy --check POLICY.yaml
+  dra-posture audit-policy --check POLICY.yaml [--tenant-namespace NS]...
 
 Flags:
-  --tenant-namespace NS    log claim writes in this tenant namespace at RequestResponse (repeatable)
+  --tenant-namespace NS    log claim writes in this tenant namespace at RequestResponse (repeatable); with --check, also probe it
   -o yaml|json             output format of the policy (default yaml)
-  --check POLICY.yaml      say which ResourceClaim mutations the policy does not log; exit 1 when any
+  --check POLICY.yaml      say which requests the AUDIT checks read the policy does not log at the level they need (first
+                           matching rule wins), and warn about shadowed rules, glob namespaces and rules that match nothing
 
-Exit codes: 0 printed (or the policy logs claim mutations), 1 the checked policy misses some, 2 usage error or unreadable input.
+Exit codes: 0 printed (or the policy logs what the checks read; warnings alone do not fail), 1 the checked policy misses some, 2 usage error or unreadable input.
 
 Examples:
   dra-posture audit-policy --tenant-namespace team-a --tenant-namespace team-b > audit-policy.yaml

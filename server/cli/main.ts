@@ -25,7 +25,7 @@ Usage:
   dra-posture verify FILE [--key PUBLIC.pem]                     exit 0 only if every digest (and the signature) holds
   dra-posture diff A B [-o json]                                 drift between two bundles (or stored snapshot ids)
   dra-posture audit-policy [--tenant-namespace NS]... [-o yaml|json]   the recommended audit policy for DRA
-  dra-posture audit-policy --check POLICY.yaml                   exit 1 when the policy misses claim mutations
+  dra-posture audit-policy --check POLICY.yaml                   exit 1 when the policy misses what AUDIT checks read
   dra-posture serve [--host 127.0.0.1] [--port 3000] [--demo | --snapshot PATH] [--audit PATH]
   dra-posture checks [-o table|json|yaml]                         the check catalogue: ID, severity, meaning, general fix
   dra-posture completion bash|zsh

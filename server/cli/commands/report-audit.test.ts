@@ -123,7 +123,7 @@ describe('audit-policy --check', () => {
     );
     const r = await run('audit-policy', '--check', narrow);
     expect(r.code).toBe(1);
-    expect(r.out).toContain('update resourceclaims/driver');
+    expect(r.out).toContain('update resource.k8s.io/resourceclaims/status');
     const bad = join(pdir, 'bad.yaml');
     await writeFile(bad, 'kind: Policy\nrules:\n- level: Loud\n');
     const b = await run('audit-policy', '--check', bad);
