@@ -1,5 +1,5 @@
 import type { ReportClusterConfig } from '@/lib/analysis/types';
-import { clusterConfigLines } from '@/lib/view/cluster-config-view';
+import { clusterConfigLines } from '@/lib/analysis/cluster-config-text';
 import { Panel } from '@/components/ui/panel';
 
 /** The API server configuration the writers above were computed with, each setting with where it came from. */

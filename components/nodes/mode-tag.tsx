@@ -1,5 +1,5 @@
 import type { ClaimStatusWriter, NodeStatusWriter, ReportClusterConfig, StatusWriterMode } from '@/lib/analysis/types';
-import { nodeAuthorizerHelp } from '@/lib/view/cluster-config-view';
+import { nodeAuthorizerHelp } from '@/lib/analysis/cluster-config-text';
 import { cn } from '@/components/ui/cn';
 
 export const MODE_INFO: Record<StatusWriterMode, { short: string; label: string; className: string; help: string }> = {

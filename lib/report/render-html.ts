@@ -2,7 +2,7 @@ import { groupNodeWriters } from './node-writer-groups';
 import { describeRef, describeSubject } from '@/lib/k8s/refs';
 import { describeEvidence } from '@/lib/analysis/evidence';
 import { checksFired } from './checks-fired';
-import { clusterConfigLines } from '@/lib/view/cluster-config-view';
+import { clusterConfigLines } from '@/lib/analysis/cluster-config-text';
 import { issuePages } from './issue-pages';
 import { SEVERITY_COLOURS, summaryChartSvg } from './summary-chart-svg';
 import { SEVERITIES, type Finding, type NodeStatusWriter, type Report } from '@/lib/analysis/types';

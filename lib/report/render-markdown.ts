@@ -2,7 +2,7 @@ import { SEVERITIES, type ClaimStatusWriter, type Finding, type NodeStatusWriter
 import { describeRef, describeSubject } from '@/lib/k8s/refs';
 import { describeEvidence } from '@/lib/analysis/evidence';
 import { checksFired } from './checks-fired';
-import { clusterConfigLines } from '@/lib/view/cluster-config-view';
+import { clusterConfigLines } from '@/lib/analysis/cluster-config-text';
 import { issuePages } from './issue-pages';
 
 // The posture report as Markdown: summary, findings by severity (evidence and remediation), node
