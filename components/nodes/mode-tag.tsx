@@ -1,5 +1,5 @@
 import type { ClaimStatusWriter, NodeStatusWriter, ReportClusterConfig, StatusWriterMode } from '@/lib/analysis/types';
-import { nodeAuthorizerHelp } from '@/lib/analysis/cluster-config-text';
+import { constrainedImpersonationHelp, nodeAuthorizerHelp } from '@/lib/analysis/cluster-config-text';
 import { cn } from '@/components/ui/cn';
 
 export const MODE_INFO: Record<StatusWriterMode, { short: string; label: string; className: string; help: string }> = {
@@ -62,7 +62,12 @@ export function ModeLegend({ config }: { config?: ReportClusterConfig }) {
         <li key={m} className="flex items-center gap-2">
           <ModeTag mode={m} compact />
           <span>
-            <span className="font-medium text-slate-800">{MODE_INFO[m].label}</span>: {m === 'node-authorizer' ? nodeAuthorizerHelp(config) : MODE_INFO[m].help}
+            <span className="font-medium text-slate-800">{MODE_INFO[m].label}</span>:{' '}
+            {m === 'node-authorizer'
+              ? nodeAuthorizerHelp(config)
+              : m === 'constrained-impersonation'
+                ? constrainedImpersonationHelp(config)
+                : MODE_INFO[m].help}
           </span>
         </li>
       ))}

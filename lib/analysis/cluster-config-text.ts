@@ -14,6 +14,12 @@ export function nodeAuthorizerHelp(config: ReportClusterConfig | undefined): str
     : `Every kubelet identity system:node:<name> (group system:nodes): NodeRestriction is off (${from}), so each kubelet can write the status of every node.`;
 }
 
+/** The legend's text for constrained impersonation: what an impersonated node identity may write follows NodeRestriction. */
+export function constrainedImpersonationHelp(config: ReportClusterConfig | undefined): string {
+  if (!config || config.nodeRestriction.enabled) return 'impersonate:associated-node: only the node its pods run on.';
+  return 'impersonate:associated-node or arbitrary-node: it acts as a node, and with NodeRestriction off a node identity writes the status of every node.';
+}
+
 export interface ConfigLine {
   label: string;
   value: string;
