@@ -3,7 +3,6 @@ import type { SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext } from './context-types';
 import type { Capability } from './capabilities';
 import { mergeGrants, type AccessEntry } from './context/access';
-import { isMastersGroup, isNodeIdentity } from './context/identities';
 
 // How one identity holds one capability through RBAC: its entries (its own and those of the groups
 // it carries) for each of the capability's questions, kept only where the capability's scope counts
@@ -17,12 +16,11 @@ export interface Holding {
   verbs: string[];
 }
 
-/** RBAC entries of a question, without system:masters and the Node authorizer (reported on their own). */
-function rbacOnly(ctx: AnalysisContext, cap: Capability): AccessEntry[][] {
-  return cap.questions.map((q) => ctx.access.whoCan(q).filter((e) => e.via === 'rbac' && !isMastersGroup(e.subject) && !isNodeIdentity(e.subject)));
-}
-
-/** What `subject` holds of `cap` through RBAC, or undefined. Entries are asked once per question (cached by the access index). */
+/**
+ * What `subject` holds of `cap` through RBAC, or undefined: its RBAC entries and those of the groups
+ * it carries (without system:masters and the Node authorizer, reported on their own), found from the
+ * bindings that name them rather than from the whole cluster's answer to each question.
+ */
 export function holdingOf(ctx: AnalysisContext, cap: Capability, subject: SubjectRef): Holding | undefined {
   const counted = (ns: string): boolean => {
     if (cap.scope === 'privileged-namespaces') return ctx.admitsPrivilegedPods(ns);
@@ -34,9 +32,8 @@ export function holdingOf(ctx: AnalysisContext, cap: Capability, subject: Subjec
   const namespaces = new Set<string>();
   const verbs = new Set<string>();
   const questions = cap.questions;
-  const answers = rbacOnly(ctx, cap);
   for (let i = 0; i < questions.length; i++) {
-    for (const e of ctx.access.entriesFor(answers[i], subject)) {
+    for (const e of ctx.access.rbacEntriesFor(questions[i], subject)) {
       const clusterScoped = questions[i].scope === 'cluster';
       const nss = clusterScoped || e.everyNamespace ? [] : e.namespaces.filter(counted);
       if (!clusterScoped && !e.everyNamespace && nss.length === 0) continue;

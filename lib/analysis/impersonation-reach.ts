@@ -65,11 +65,20 @@ function candidates(ctx: AnalysisContext, holder: SubjectRef): SubjectRef[] {
   return [...out.values()].sort(compareSubjects);
 }
 
-/** Identities that can send `target` as the holder, each confirmed by the engine end to end. */
-export function impersonatorsOf(ctx: AnalysisContext, holder: SubjectRef, target: Pick<AuthzRequest, 'resource'>): Impersonator[] {
+/**
+ * Identities that can send `target` as the holder, each confirmed by the engine end to end; those
+ * `skip` names are not decided (a caller that drops them anyway saves a decision per holder).
+ */
+export function impersonatorsOf(
+  ctx: AnalysisContext,
+  holder: SubjectRef,
+  target: Pick<AuthzRequest, 'resource'>,
+  skip?: (subject: SubjectRef) => boolean,
+): Impersonator[] {
   const headers = headersFor(holder);
   const out: Impersonator[] = [];
   for (const subject of candidates(ctx, holder)) {
+    if (skip?.(subject)) continue;
     const decision = ctx.engine.authorizeImpersonated(userForSubject(subject), headers, target);
     if (!decision.allowed) continue;
     const via: Evidence[] = [];

@@ -1,6 +1,6 @@
 import { authorizeNode, withoutNodeRestriction } from './node-authorizer';
 import type { NodeGraph } from './node-graph';
-import { authorizeRbac } from './rbac-authorizer';
+import { authorizeRbac, NO_RBAC_MATCH } from './rbac-authorizer';
 import type { RbacIndex } from './rbac-index';
 import type { AuthorizerName, AuthzRequest, Decision } from './types';
 
@@ -23,24 +23,34 @@ export function authorize(ctx: AuthorizerContext, request: AuthzRequest): Decisi
   if (request.user.groups.includes('system:masters')) {
     return { allowed: true, decidedBy: 'privileged-group', reason: 'member of group "system:masters"' };
   }
-  const reasons: string[] = [];
+  // The reasons of the authorizers that had none to give, joined: most requests meet one (the
+  // common denial is RBAC's alone, a constant), so no list is made unless a second one comes.
+  let reason: string | undefined;
+  let reasons: string[] | undefined;
   for (const name of ctx.chain) {
     if (name === 'AlwaysAllow') return { allowed: true, decidedBy: 'always-allow', reason: 'AlwaysAllow: the authorizer chain allows every request' };
-    if (name === 'AlwaysDeny') return { allowed: false, reason: [...reasons, 'AlwaysDeny: the authorizer chain denies every request'].join('; ') };
+    if (name === 'AlwaysDeny') return { allowed: false, reason: [...(reasons ?? (reason === undefined ? [] : [reason])), ALWAYS_DENY].join('; ') };
+    let why: string;
     if (name === 'Node') {
       const d = authorizeNode(ctx.nodeGraph, request);
       if (!d) continue;
       if (d.allowed)
         return { allowed: true, decidedBy: 'node', reason: `Node: ${ctx.nodeRestriction === false ? withoutNodeRestriction(d.reason) : d.reason}` };
-      if (d.reason) reasons.push(`Node: ${d.reason}`);
+      if (!d.reason) continue;
+      why = `Node: ${d.reason}`;
     } else {
       const d = authorizeRbac(ctx.rbac, request);
       if (d.allowed) return d;
-      reasons.push(`RBAC: ${d.reason}`);
+      why = d.reason === NO_RBAC_MATCH ? RBAC_NO_MATCH : `RBAC: ${d.reason}`;
     }
+    if (reason === undefined) reason = why;
+    else (reasons ??= [reason]).push(why);
   }
-  return { allowed: false, reason: reasons.join('; ') || 'no authorizer had an opinion' };
+  return { allowed: false, reason: reasons ? reasons.join('; ') : (reason ?? 'no authorizer had an opinion') };
 }
+
+const ALWAYS_DENY = 'AlwaysDeny: the authorizer chain denies every request';
+const RBAC_NO_MATCH = `RBAC: ${NO_RBAC_MATCH}`;
 
 const MODELLED: readonly AuthorizerName[] = ['Node', 'RBAC', 'AlwaysAllow', 'AlwaysDeny'];
 

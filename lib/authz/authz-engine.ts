@@ -5,12 +5,13 @@ import { authorizeClaimStatusWrite, type ClaimStatusDecision, type ClaimStatusWr
 import { canCreateRbacObject, type EscalationDecision } from './escalation';
 import { authzFeaturesOf, deriveClusterConfig, type ClusterConfig, type ClusterConfigOverrides } from './cluster-config';
 import type { AuthzFeatures } from './features';
-import { decideImpersonation, type ImpersonationHeaders, type ImpersonationOutcome } from './impersonation';
+import { decideImpersonation, identityChecksOf, type ImpersonationHeaders, type ImpersonationOutcome } from './impersonation';
 import { buildNodeGraph, type NodeGraph } from './node-graph';
 import { rulesFor } from './rbac-authorizer';
 import { buildRbacIndex, type RbacIndex } from './rbac-index';
 import type { AuthorizerName, AuthzRequest, Decision, RbacGrant, UserInfo } from './types';
-import { whoCan, type WhoCanEntry, type WhoCanQuery } from './who-can';
+import { parseServiceAccountUsername } from './user-info';
+import { rbacSubjectKeys, whoCan, type WhoCanEntry, type WhoCanQuery } from './who-can';
 
 export interface AuthzEngineOptions {
   /** The authorizer chain after system:masters, over the cluster's own (shorthand for overrides.authorizationModes). */
@@ -57,6 +58,12 @@ export interface AuthzEngine {
   authorize(request: AuthzRequest): Decision;
   /** A request sent by `requester` with impersonation headers, decided end to end. */
   authorizeImpersonated(requester: UserInfo, headers: ImpersonationHeaders, target: Pick<AuthzRequest, 'resource' | 'nonResource'>): ImpersonatedDecision;
+  /**
+   * False when no impersonation mode can let `requester` act as `headers` (for any request): none of
+   * the modes' identity checks allows it. True means only that authorizeImpersonated must decide.
+   * Answers are kept per impersonated user and per requester object (do not change it after asking).
+   */
+  mayImpersonate(requester: UserInfo, headers: ImpersonationHeaders): boolean;
   whoCan(query: WhoCanQuery): WhoCanEntry[];
   rulesFor(user: UserInfo, namespace: string): RbacGrant[];
   claimStatusWrite(user: UserInfo, claim: Pick<ResourceClaim, 'metadata' | 'status'>, write: ClaimStatusWrite): ClaimStatusDecision;
@@ -74,6 +81,30 @@ export function createAuthzEngine(state: ClusterState, options: AuthzEngineOptio
   const ctx: AuthorizerContext = { rbac, nodeGraph, chain, nodeRestriction: config.nodeRestriction.enabled };
   const nodeNames = previous && sameInputs(previous.state, state, NODE_NAME_INPUTS) ? previous.nodeNames : listNodeNames(state);
   const decide = (request: AuthzRequest) => authorize(ctx, request);
+  // Whom RBAC lets pass any identity check for an impersonated user (subject keys; the checks depend
+  // on the user alone), kept per user: an analysis tries every requester against every identity it
+  // could act as, and most pairs fail here.
+  const identityHolders = new Map<string, Set<string>>();
+  const holdersOf = (headers: ImpersonationHeaders) => {
+    let set = identityHolders.get(headers.user);
+    if (!set) {
+      set = new Set();
+      for (const check of identityChecksOf(headers)) for (const k of rbacSubjectKeys(rbac, { resource: check })) set.add(k);
+      identityHolders.set(headers.user, set);
+    }
+    return set;
+  };
+  // The subject keys an identity matches as: its user (and service account), and its groups.
+  const subjectKeys = new WeakMap<UserInfo, string[]>();
+  const keysOf = (user: UserInfo) => {
+    let keys = subjectKeys.get(user);
+    if (!keys) {
+      const sa = parseServiceAccountUsername(user.name);
+      keys = [`User//${user.name}`, ...(sa ? [`ServiceAccount/${sa.namespace}/${sa.name}`] : []), ...user.groups.map((g) => `Group//${g}`)];
+      subjectKeys.set(user, keys);
+    }
+    return keys;
+  };
 
   return {
     state,
@@ -96,6 +127,14 @@ export function createAuthzEngine(state: ClusterState, options: AuthzEngineOptio
         impersonation,
         decision,
       };
+    },
+    mayImpersonate(requester, headers) {
+      // Only RBAC grants impersonation: system:masters, a node identity (left to the full decision) and
+      // a chain with AlwaysAllow are not filtered.
+      if (requester.groups.includes('system:masters') || requester.name.startsWith('system:node:') || !chain.includes('RBAC') || chain.includes('AlwaysAllow'))
+        return true;
+      const holders = holdersOf(headers);
+      return keysOf(requester).some((k) => holders.has(k));
     },
     whoCan: (query) => whoCan(ctx, nodeNames, query),
     rulesFor: (user, namespace) => rulesFor(rbac, user, namespace),

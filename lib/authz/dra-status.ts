@@ -71,7 +71,13 @@ export function authorizeClaimStatusWrite(
   if (!check('status', res('resourceclaims', 'status', write.verb, ns, claim.metadata.name))) {
     return { allowed: false, reason: `cannot ${write.verb} resourceclaims/status`, checks, drivers };
   }
-  if (!options.granularStatusAuthorization) return { allowed: true, reason: 'resourceclaims/status is enough before 1.36', checks, drivers };
+  if (!options.granularStatusAuthorization)
+    return {
+      allowed: true,
+      reason: 'resourceclaims/status is enough without DRAResourceClaimGranularStatusAuthorization (before 1.36, or the gate off)',
+      checks,
+      drivers,
+    };
 
   let allowed = true;
   const denials: string[] = [];

@@ -10,8 +10,11 @@ import type { AuthzRequest, Decision, RbacGrant, UserInfo } from './types';
 export function authorizeRbac(index: RbacIndex, request: AuthzRequest): Decision {
   const grant = findRbacGrant(index, request);
   if (grant) return { allowed: true, decidedBy: 'rbac', reason: describeGrant(grant), grant };
-  return { allowed: false, reason: 'no RBAC policy matched' };
+  return { allowed: false, reason: NO_RBAC_MATCH };
 }
+
+/** RBAC's reason when no rule allows the request. */
+export const NO_RBAC_MATCH = 'no RBAC policy matched';
 
 export function findRbacGrant(index: RbacIndex, request: AuthzRequest): RbacGrant | undefined {
   const found = visitSubjectIndex(index.clusterBindings, request);

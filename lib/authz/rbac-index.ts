@@ -5,6 +5,7 @@ import { aggregateClusterRoles, type AggregatedRule } from './aggregate-cluster-
 import type { BindingRef, RoleRefResolved } from './types';
 import { serviceAccountUsername } from './user-info';
 import { compareStrings } from '@/lib/k8s/refs';
+import { verbMatches } from './rule-matches';
 
 export interface CompiledRole {
   ref: RoleRefResolved;
@@ -45,10 +46,15 @@ export interface RbacIndex {
   /** Every binding, sorted (ClusterRoleBindings first, then RoleBindings by namespace/name). */
   bindings: IndexedBinding[];
   bindingsByRole: Map<string, IndexedBinding[]>;
+  /** A role's ClusterRoleBindings, and its RoleBindings by namespace: who-can reads only those of the request's namespace. */
+  clusterBindingsByRole: Map<string, IndexedBinding[]>;
+  roleBindingsByRole: Map<string, Map<string, IndexedBinding[]>>;
   /** Resource rules by exact group and resource (or resource/subresource). */
   ruleBuckets: Map<string, RuleRef[]>;
-  // Resource rules with a wildcard group, a wildcard resource or a "*" + "/sub" resource: checked for every question.
+  // Resource rules with a wildcard group, a wildcard resource or a "*" + "/sub" resource.
   wildcardRules: RuleRef[];
+  /** The wildcard rules by each group and resource they list, wildcards as written (see candidateRules). */
+  wildcardBuckets: Map<string, RuleRef[]>;
   nonResourceRules: RuleRef[];
   notes: string[];
 }
@@ -113,8 +119,18 @@ export function buildRbacIndex(state: Pick<ClusterState, 'clusterRoles' | 'roles
   const clusterBindings = emptySubjectIndex();
   const namespaceBindings = new Map<string, SubjectIndex>();
   const bindingsByRole = new Map<string, IndexedBinding[]>();
+  const clusterBindingsByRole = new Map<string, IndexedBinding[]>();
+  const roleBindingsByRole = new Map<string, Map<string, IndexedBinding[]>>();
   for (const b of bindings) {
-    if (b.role) pushTo(bindingsByRole, b.role.key, b);
+    if (b.role) {
+      pushTo(bindingsByRole, b.role.key, b);
+      if (b.ref.kind === 'ClusterRoleBinding') pushTo(clusterBindingsByRole, b.role.key, b);
+      else {
+        let byNs = roleBindingsByRole.get(b.role.key);
+        if (!byNs) roleBindingsByRole.set(b.role.key, (byNs = new Map()));
+        pushTo(byNs, b.ref.namespace ?? '', b);
+      }
+    }
     let target = clusterBindings;
     if (b.ref.kind === 'RoleBinding') {
       const ns = b.ref.namespace ?? '';
@@ -131,6 +147,7 @@ export function buildRbacIndex(state: Pick<ClusterState, 'clusterRoles' | 'roles
 
   const ruleBuckets = new Map<string, RuleRef[]>();
   const wildcardRules: RuleRef[] = [];
+  const wildcardBuckets = new Map<string, RuleRef[]>();
   const nonResourceRules: RuleRef[] = [];
   const allRoles: CompiledRole[] = [...clusterRoles.values()];
   for (const inNs of roles.values()) allRoles.push(...inNs.values());
@@ -139,23 +156,95 @@ export function buildRbacIndex(state: Pick<ClusterState, 'clusterRoles' | 'roles
       const ref: RuleRef = { role, ruleIndex };
       if (rule.nonResourceURLs && rule.nonResourceURLs.length > 0) nonResourceRules.push(ref);
       if (!rule.resources || rule.resources.length === 0 || !rule.apiGroups || rule.apiGroups.length === 0) return;
-      if (isWildcardRule(rule)) {
-        wildcardRules.push(ref);
-        return;
-      }
+      const wildcard = isWildcardRule(rule);
+      if (wildcard) wildcardRules.push(ref);
       const seen = new Set<string>();
       for (const g of rule.apiGroups) {
         for (const r of rule.resources) {
           const key = bucketKey(g, r);
           if (seen.has(key)) continue;
           seen.add(key);
-          pushTo(ruleBuckets, key, ref);
+          pushTo(wildcard ? wildcardBuckets : ruleBuckets, key, ref);
         }
       }
     });
   }
 
-  return { clusterRoles, roles, clusterBindings, namespaceBindings, bindings, bindingsByRole, ruleBuckets, wildcardRules, nonResourceRules, notes };
+  return {
+    clusterRoles,
+    roles,
+    clusterBindings,
+    namespaceBindings,
+    bindings,
+    bindingsByRole,
+    clusterBindingsByRole,
+    roleBindingsByRole,
+    ruleBuckets,
+    wildcardRules,
+    wildcardBuckets,
+    nonResourceRules,
+    notes,
+  };
+}
+
+/**
+ * The resource rules that could match a request on (group, resource, subresource): its exact bucket,
+ * and the wildcard rules listed under a group of "*" or the group, and a resource of "*", the
+ * resource, or "*" + "/<subresource>" (RBAC matches nothing else). Each rule once; the order is not
+ * meaningful. Questions no longer test every wildcard rule of the cluster: thousands on a cluster
+ * whose roles were written by many hands.
+ */
+export function candidateRules(index: Pick<RbacIndex, 'ruleBuckets' | 'wildcardBuckets'>, group: string, resource: string, subresource: string): RuleRef[] {
+  const combined = subresource === '' ? resource : `${resource}/${subresource}`;
+  const exact = index.ruleBuckets.get(bucketKey(group, combined));
+  const lists: RuleRef[][] = [];
+  const add = (g: string, r: string) => {
+    const list = index.wildcardBuckets.get(bucketKey(g, r));
+    if (list) lists.push(list);
+  };
+  for (const g of group === '*' ? ['*'] : [group, '*']) {
+    add(g, combined);
+    if (resource !== '*') add(g, '*');
+    if (subresource !== '') add(g, `*/${subresource}`);
+  }
+  if (lists.length === 0) return exact ?? [];
+  const out = new Set<RuleRef>(exact);
+  for (const list of lists) for (const ref of list) out.add(ref);
+  return [...out];
+}
+
+// candidateRulesFor's answers per index: a cluster whose roles were written by many hands lists a
+// common resource (serviceaccounts, pods) in thousands of rules, most of them for other verbs.
+const verbRuleCache = new WeakMap<object, Map<string, RuleRef[]>>();
+
+/**
+ * candidateRules narrowed to the rules whose verbs include `verb` (or "*"), kept per index and
+ * question: analyses ask the same verb on the same resource for many names and namespaces.
+ */
+export function candidateRulesFor(
+  index: Pick<RbacIndex, 'ruleBuckets' | 'wildcardBuckets'>,
+  verb: string,
+  group: string,
+  resource: string,
+  subresource: string,
+): RuleRef[] {
+  let cache = verbRuleCache.get(index);
+  if (!cache) verbRuleCache.set(index, (cache = new Map()));
+  const key = `${verb}\u0000${group}\u0000${resource}\u0000${subresource}`;
+  let refs = cache.get(key);
+  if (!refs) {
+    refs = candidateRules(index, group, resource, subresource).filter(({ role, ruleIndex }) => verbMatches(role.rules[ruleIndex].rule, verb));
+    cache.set(key, refs);
+  }
+  return refs;
+}
+
+/** The bindings of a role that apply to a request in `namespace` ('' = cluster scope): its ClusterRoleBindings, and its RoleBindings there. */
+export function bindingsOfRoleIn(index: Pick<RbacIndex, 'clusterBindingsByRole' | 'roleBindingsByRole'>, roleKey: string, namespace: string): IndexedBinding[] {
+  const cluster = index.clusterBindingsByRole.get(roleKey) ?? [];
+  if (namespace === '') return cluster;
+  const here = index.roleBindingsByRole.get(roleKey)?.get(namespace);
+  return here ? [...cluster, ...here] : cluster;
 }
 
 function isWildcardRule(rule: PolicyRule): boolean {

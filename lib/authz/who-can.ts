@@ -2,8 +2,8 @@ import type { SubjectRef } from '@/lib/k8s/types';
 import type { AuthorizerContext } from './authorize';
 import { authorizeNode, withoutNodeRestriction } from './node-authorizer';
 import type { NodeGraph, VertexType } from './node-graph';
-import type { IndexedBinding, RbacIndex, RuleRef } from './rbac-index';
-import { bucketKey } from './rbac-index';
+import type { RbacIndex, RuleRef } from './rbac-index';
+import { bindingsOfRoleIn, candidateRulesFor } from './rbac-index';
 import { combinedResource, ruleAllowsNonResource, ruleAllowsResource } from './rule-matches';
 import type { BindingRef, NonResourceAttributes, ResourceAttributes, RoleRefResolved } from './types';
 import { nodeUser } from './user-info';
@@ -122,7 +122,8 @@ function candidateNodes(graph: NodeGraph, query: WhoCanQuery): Set<string> {
   return out;
 }
 
-function addRbacSubjects(index: RbacIndex, query: WhoCanQuery, out: Map<string, WhoCanEntry>): void {
+/** Each role with a rule that allows the request, with its first such rule (through the rule index). */
+function matchedRoles(index: RbacIndex, query: WhoCanQuery): Map<string, RuleRef> {
   const matched = new Map<string, RuleRef>();
   const consider = (refs: RuleRef[] | undefined, test: (ref: RuleRef) => boolean) => {
     for (const ref of refs ?? []) {
@@ -132,28 +133,28 @@ function addRbacSubjects(index: RbacIndex, query: WhoCanQuery, out: Map<string, 
     }
   };
   const res = query.resource;
-  let namespace = '';
   if (res) {
-    namespace = res.namespace;
     const combined = combinedResource(res);
     const attrs: ResourceAttributes = res;
     const test = (ref: RuleRef) => ruleAllowsResource(ref.role.rules[ref.ruleIndex].rule, attrs, combined);
-    consider(index.ruleBuckets.get(bucketKey(res.group, combined)), test);
-    consider(index.wildcardRules, test);
+    consider(candidateRulesFor(index, res.verb, res.group, res.resource, res.subresource), test);
   } else if (query.nonResource) {
     const attrs = query.nonResource;
     consider(index.nonResourceRules, (ref) => ruleAllowsNonResource(ref.role.rules[ref.ruleIndex].rule, attrs));
   }
+  return matched;
+}
 
-  for (const ref of matched.values()) {
+function addRbacSubjects(index: RbacIndex, query: WhoCanQuery, out: Map<string, WhoCanEntry>): void {
+  const namespace = query.resource?.namespace ?? '';
+  for (const ref of matchedRoles(index, query).values()) {
     const role = ref.role;
-    for (const binding of index.bindingsByRole.get(role.key) ?? []) {
-      if (!bindingApplies(binding, namespace)) continue;
+    for (const binding of bindingsOfRoleIn(index, role.key, namespace)) {
       const grant: WhoCanGrant = { binding: binding.ref, role: role.ref, ruleIndex: ref.ruleIndex };
       const from = role.rules[ref.ruleIndex].from;
       if (from) grant.aggregatedFrom = from;
       for (const subject of binding.subjects) {
-        const key = `${subject.kind}/${subject.namespace ?? ''}/${subject.name}`;
+        const key = subjectKey(subject);
         let entry = out.get(key);
         if (!entry) out.set(key, (entry = { subject, via: 'rbac', grants: [] }));
         entry.grants.push(grant);
@@ -163,9 +164,18 @@ function addRbacSubjects(index: RbacIndex, query: WhoCanQuery, out: Map<string, 
   for (const entry of out.values()) entry.grants.sort(compareGrants);
 }
 
-function bindingApplies(binding: IndexedBinding, namespace: string): boolean {
-  if (binding.ref.kind === 'ClusterRoleBinding') return true;
-  return namespace !== '' && binding.ref.namespace === namespace;
+const subjectKey = (subject: SubjectRef) => `${subject.kind}/${subject.namespace ?? ''}/${subject.name}`;
+
+/**
+ * Keys (kind/namespace/name, as binding subjects are written) of the subjects RBAC allows the request:
+ * whoCan's RBAC entries without their grants, for questions asked of many identities in turn.
+ */
+export function rbacSubjectKeys(index: RbacIndex, query: WhoCanQuery): Set<string> {
+  const namespace = query.resource?.namespace ?? '';
+  const out = new Set<string>();
+  for (const ref of matchedRoles(index, query).values())
+    for (const binding of bindingsOfRoleIn(index, ref.role.key, namespace)) for (const subject of binding.subjects) out.add(subjectKey(subject));
+  return out;
 }
 
 const KIND_ORDER: Record<string, number> = { Group: 0, User: 1, ServiceAccount: 2 };

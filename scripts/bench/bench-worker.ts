@@ -13,6 +13,7 @@ import { makeBundle, writeBundleFile } from '@/server/compliance/write-bundle';
 import { LARGE, nodeName, ns, saName } from './generate-cluster';
 import { createRandom } from './prng';
 import { percentile } from './stats';
+import { analysisStages } from './analysis-stages';
 
 const [phase, path] = process.argv.slice(2);
 const MAX_BYTES = 4 * 1024 * 1024 * 1024;
@@ -137,6 +138,12 @@ async function main() {
         peakRssBytes: process.resourceUsage().maxRSS * 1024,
       }),
     );
+    return;
+  }
+  if (phase === 'stages') {
+    // Each stage of the analysis once (analysis-stages.ts): where a regression went.
+    const state = await loadSnapshot(path, { maxBytes: MAX_BYTES });
+    console.log(JSON.stringify(analysisStages(state)));
     return;
   }
   if (phase === 'issues') {

@@ -1,5 +1,6 @@
-// `npm run bench`: generates the large synthetic cluster (seeded) once, then measures each phase in a
-// fresh process and prints the figures with the targets they are held to.
+// `npm run bench`: generates the large synthetic cluster (seeded) once in each RBAC shape (stamped
+// and diverse), then measures each phase in a fresh process and prints the figures with the targets
+// they are held to. `npm run bench -- --diverse` measures the diverse shape only.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { LARGE } from './generate-cluster';
 import { largeClusterFile } from './large-cluster-file';
 import { cliBench } from './cli-bench';
 import { median } from './stats';
+import type { Stage } from './analysis-stages';
 
 const here = dirname(fileURLToPath(import.meta.url));
 let file = '';
@@ -32,8 +34,77 @@ function runWorker(phase: string, path = file, ...rest: string[]): unknown {
 
 const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
 const check = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+/** The spread of per-pair ratios. */
+const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}×`;
+
+/** The report beside a fresh baseline, `rounds` times (ratios pair by pair), as for the stamped shape below. */
+function reportRounds(path: string, rounds: number) {
+  const pairs: { parse: Record<string, number>; report: Record<string, number> }[] = [];
+  for (let i = 0; i < rounds; i++) pairs.push({ parse: runPhase('parse', path), report: runPhase('report', path) });
+  const ms = (r: Record<string, number>) => r.loadMs + r.analysisMs;
+  const ratios = pairs.map((p) => ms(p.report) / p.parse.parseMs);
+  const middle = [...pairs].sort((a, b) => ms(a.report) - ms(b.report))[Math.floor(rounds / 2)].report;
+  return {
+    parseMs: median(pairs.map((p) => p.parse.parseMs)),
+    ratio: median(ratios),
+    ratios,
+    analysisRatio: median(pairs.map((p) => p.report.analysisMs / p.parse.parseMs)),
+    report: { ...middle, peakRssBytes: Math.max(...pairs.map((p) => p.report.peakRssBytes)) } as Record<string, number>,
+  };
+}
+
+/** The slowest stages of one analysis (analysis-stages.ts), as `name ms` lines. */
+function slowestStages(path: string, n: number): string[] {
+  const stages = runWorker('stages', path) as Stage[];
+  const checks = stages.filter((s) => s.name.startsWith('check ')).reduce((sum, s) => sum + s.ms, 0);
+  return [
+    `checks ${checks.toFixed(0)} ms in all; slowest stages:`,
+    ...[...stages]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, n)
+      .map((s) => `  ${s.name}${s.findings === undefined ? '' : ` (${s.findings.toLocaleString('en-US')} findings)`} ${s.ms.toFixed(0)} ms`),
+  ];
+}
+
+const printRows = (rows: [string, string, string, string][]) => {
+  const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
+  for (const r of rows) console.log(`${r[0].padEnd(w[0])}  ${r[1].padEnd(w[1])}  ${r[2].padEnd(w[2])}  ${r[3]}`);
+};
+
+/**
+ * The diverse-RBAC shape (issue #23): thousands of distinct roles and bindings on the same cluster.
+ * Its report is held to the same targets as the stamped shape's.
+ */
+async function diverseShape(): Promise<void> {
+  const path = await largeClusterFile('diverse');
+  const r = reportRounds(path, 3);
+  const issues = runWorker('issues', path) as IssueFigures;
+  const bytes = statSync(path).size;
+  console.log(`\nDiverse RBAC (${path}): the same cluster, its tenant RBAC written by many hands\n`);
+  printRows([
+    ['snapshot size', mb(bytes), '', ''],
+    ['JSON.parse of the file', `${r.parseMs.toFixed(0)} ms fresh process`, '', ''],
+    [
+      'report: load + analysis',
+      `${(r.report.loadMs + r.report.analysisMs).toFixed(0)} ms (load ${r.report.loadMs.toFixed(0)}, analysis ${r.report.analysisMs.toFixed(0)}; ${r.report.findings} findings) = ${r.ratio.toFixed(2)}× parse (pairs ${range(r.ratios)})`,
+      '≤ 3× parse',
+      check(r.ratio <= 3),
+    ],
+    ['report: analysis alone', `${r.report.analysisMs.toFixed(0)} ms = ${r.analysisRatio.toFixed(2)}× parse`, '', ''],
+    ['report: peak RSS', mb(r.report.peakRssBytes), '≤ 1 GiB', check(r.report.peakRssBytes <= 1024 ** 3)],
+    ['issues (findings grouped by cause)', `${issues.issues.toLocaleString('en-US')} for ${issues.findings.toLocaleString('en-US')} findings`, '', ''],
+    [
+      'report JSON size',
+      `${mb(issues.jsonBytes)} = ${((issues.jsonBytes / bytes) * 100).toFixed(0)}% of the snapshot`,
+      '≤ 25%',
+      check(issues.jsonBytes <= bytes / 4),
+    ],
+  ]);
+  console.log(`\nDiverse RBAC, one analysis: ${slowestStages(path, 8).join('\n')}`);
+}
 
 async function main() {
+  if (process.argv.includes('--diverse')) return diverseShape();
   file = await largeClusterFile();
   const bytes = statSync(file).size;
   // The machine is shared and noisy: the baseline and the load run in alternating fresh processes, so a
@@ -59,7 +130,6 @@ async function main() {
   };
   const loadIndex = median(engines.map((e) => e.loadMs + e.indexMs));
   const loadRatio = median(loadRatios);
-  const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}×`;
   // The report too runs beside a fresh baseline each time, and `export` then `verify` (each in its own
   // process, as the two CLI commands run) beside that report: three rounds, ratios taken per round.
   const dir = mkdtempSync(join(tmpdir(), 'dra-bench-export-'));
@@ -112,19 +182,14 @@ async function main() {
     ['batch can-i', `${Math.round(engine.canIPerSecond).toLocaleString('en-US')} answers/s`, '≥ 200,000/s', check(engine.canIPerSecond >= 200_000)],
     ['who-can p50 / p99', `${engine.whoCanP50Ms.toFixed(2)} ms / ${engine.whoCanP99Ms.toFixed(2)} ms`, 'p99 < 20 ms', check(engine.whoCanP99Ms < 20)],
     ['peak RSS (load, index, questions)', mb(engine.peakRssBytes), '< 1.5 GiB', check(engine.peakRssBytes < 1.5 * 1024 ** 3)],
+    // Issue 23 settled this at 3× for this engine (issue 14 asked for 2×).
     [
       'report: load + analysis',
       `${loadAnalysis.toFixed(0)} ms (load ${report.loadMs.toFixed(0)}, analysis ${report.analysisMs.toFixed(0)}; ${report.findings} findings) = ${reportRatio.toFixed(2)}× parse (pairs ${range(reportRatios)})`,
-      '≤ 2× parse',
-      check(reportRatio <= 2),
+      '≤ 3× parse',
+      check(reportRatio <= 3),
     ],
-    // What is left for the load when the analysis alone takes this much of the 2× budget.
-    [
-      'report: analysis alone',
-      `${report.analysisMs.toFixed(0)} ms = ${analysisRatio.toFixed(2)}× parse, which leaves the load ${Math.max(0, 2 - analysisRatio).toFixed(2)}× parse for 2×`,
-      '',
-      '',
-    ],
+    ['report: analysis alone', `${report.analysisMs.toFixed(0)} ms = ${analysisRatio.toFixed(2)}× parse`, '', ''],
     // Issue 14 lowered this from < 2 GiB (the posture issue's target).
     ['report: peak RSS', mb(report.peakRssBytes), '≤ 1 GiB', check(report.peakRssBytes <= 1024 ** 3)],
     [
@@ -158,14 +223,15 @@ async function main() {
   );
   // The CLI as a user runs it, against a real kube-apiserver (issue 15).
   rows.push(...(await cliBench()));
-  const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
-  for (const r of rows) console.log(`${r[0].padEnd(w[0])}  ${r[1].padEnd(w[1])}  ${r[2].padEnd(w[2])}  ${r[3]}`);
+  printRows(rows);
+  console.log(`\nStamped RBAC, one analysis: ${slowestStages(file, 8).join('\n')}`);
   console.log('\nTen highest-risk issues:');
   issues.top.forEach((t, n) =>
     console.log(
       `${String(n + 1).padStart(2)}. ${t.score.toFixed(1).padStart(6)}  ${t.title} (${t.findings} finding${t.findings === 1 ? '' : 's'})\n            ${t.reasons.join('; ') || '–'}`,
     ),
   );
+  await diverseShape();
 }
 
 interface IssueFigures {

@@ -2,12 +2,14 @@ import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { createRandom } from './prng';
+import { writeDiverseRbac } from './diverse-rbac';
 
 // The large bench cluster: the demo's platform layer (bootstrap RBAC, three DRA drivers, node
 // reporters, policies, the control plane and its deliberate mistakes) at the scale of a big
 // multi-tenant GPU cluster, with tenant RBAC shaped the way platform teams stamp it out: a few
 // ClusterRoles bound per namespace, a namespaced Role copied by a chart into some namespaces, and
-// a small number of copies that went wrong. Same seed, same bytes.
+// a small number of copies that went wrong. Same seed, same bytes. The diverse shape keeps
+// everything but the tenant RBAC, which diverse-rbac.ts writes instead (issue #23).
 
 export interface ClusterSize {
   namespaces: number;
@@ -17,6 +19,9 @@ export interface ClusterSize {
   pods: number;
   resourceClaims: number;
 }
+
+/** stamped: a few ClusterRoles bound per namespace (the README's figures); diverse: thousands of distinct roles and bindings. */
+export type RbacShape = 'stamped' | 'diverse';
 
 export const LARGE: ClusterSize = {
   namespaces: 20_000,
@@ -135,12 +140,44 @@ const CLAIM_USER_RULES = [
 // A later version of the same chart lets the app write claim status (breaks on 1.36: DRA006).
 const CLAIM_USER_RULES_V2 = [...CLAIM_USER_RULES, { apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'], verbs: ['update', 'patch'] }];
 
+/** A tenant namespace's stamped RBAC: the team's edit, the app's claim-user grant, and the chart's copies and mistakes. */
+async function writeStampedTenantRbac(write: (o: Record<string, unknown>) => Promise<void>, size: ClusterSize, i: number): Promise<void> {
+  const name = ns(i);
+  const team = `team-${i % TEAMS}-devs`;
+  const app = saName(i);
+  const runner = saName(i + size.namespaces);
+  await write(binding('RoleBinding', 'team-edit', name, ['ClusterRole', 'edit'], [group(team)]));
+  if (i % 10 === 3) await write(binding('RoleBinding', 'auditors-view', name, ['ClusterRole', 'view'], [group('auditors')]));
+  // One namespace in eight uses the chart that ships a namespaced copy of the claim-user Role; half
+  // of those have its later version.
+  if (i % 8 === 0) {
+    const rules = i % 16 === 8 ? CLAIM_USER_RULES_V2 : CLAIM_USER_RULES;
+    await write({ apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name: 'dra-claim-user', namespace: name }, rules });
+    await write(binding('RoleBinding', 'app-claims', name, ['Role', 'dra-claim-user'], [sa(app, name), sa(runner, name)]));
+  } else {
+    await write(binding('RoleBinding', 'app-claims', name, ['ClusterRole', 'tenant-claim-user'], [sa(app, name), sa(runner, name)]));
+  }
+  // 2% run their own queue controller with the demo's tenant-claim-allocator grant (DRA006).
+  if (i % 50 === 11)
+    await write(binding('RoleBinding', 'queue-controller-claim-allocator', name, ['ClusterRole', 'tenant-claim-allocator'], [sa(runner, name)]));
+  // A handful let the team relabel its own namespace (CLAIM003).
+  if (i % 1000 === 17) {
+    await write({
+      apiVersion: `${RBAC}/v1`,
+      kind: 'Role',
+      metadata: { name: 'self-ns-labeler', namespace: name },
+      rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'patch'], resourceNames: [name] }],
+    });
+    await write(binding('RoleBinding', 'self-ns-labeler', name, ['Role', 'self-ns-labeler'], [group(team)]));
+  }
+}
+
 /**
  * Writes a `kind: List` JSON snapshot of the large bench cluster, streaming. Tenant namespace i has
  * service accounts sa-i and sa-(i+namespaces); claim j and pod j (j < claims) live in namespace
  * j % namespaces, the pod on the node the claim is allocated to.
  */
-export async function generateCluster(path: string, size: ClusterSize, seed = 42): Promise<void> {
+export async function generateCluster(path: string, size: ClusterSize, seed = 42, rbac: RbacShape = 'stamped'): Promise<void> {
   const rnd = createRandom(seed);
   const out = createWriteStream(path);
   let buffer = '';
@@ -245,7 +282,6 @@ export async function generateCluster(path: string, size: ClusterSize, seed = 42
   // Tenants.
   for (let i = 0; i < size.namespaces; i++) {
     const name = ns(i);
-    const team = `team-${i % TEAMS}-devs`;
     const labels: Record<string, string> = {
       'kubernetes.io/metadata.name': name,
       'dra-posture.io/role': 'tenant',
@@ -259,30 +295,7 @@ export async function generateCluster(path: string, size: ClusterSize, seed = 42
     const runner = saName(i + size.namespaces);
     await write({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: app, namespace: name } });
     await write({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: runner, namespace: name } });
-    await write(binding('RoleBinding', 'team-edit', name, ['ClusterRole', 'edit'], [group(team)]));
-    if (i % 10 === 3) await write(binding('RoleBinding', 'auditors-view', name, ['ClusterRole', 'view'], [group('auditors')]));
-    // One namespace in eight uses the chart that ships a namespaced copy of the claim-user Role; half
-    // of those have its later version.
-    if (i % 8 === 0) {
-      const rules = i % 16 === 8 ? CLAIM_USER_RULES_V2 : CLAIM_USER_RULES;
-      await write({ apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name: 'dra-claim-user', namespace: name }, rules });
-      await write(binding('RoleBinding', 'app-claims', name, ['Role', 'dra-claim-user'], [sa(app, name), sa(runner, name)]));
-    } else {
-      await write(binding('RoleBinding', 'app-claims', name, ['ClusterRole', 'tenant-claim-user'], [sa(app, name), sa(runner, name)]));
-    }
-    // 2% run their own queue controller with the demo's tenant-claim-allocator grant (DRA006).
-    if (i % 50 === 11)
-      await write(binding('RoleBinding', 'queue-controller-claim-allocator', name, ['ClusterRole', 'tenant-claim-allocator'], [sa(runner, name)]));
-    // A handful let the team relabel its own namespace (CLAIM003).
-    if (i % 1000 === 17) {
-      await write({
-        apiVersion: `${RBAC}/v1`,
-        kind: 'Role',
-        metadata: { name: 'self-ns-labeler', namespace: name },
-        rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'patch'], resourceNames: [name] }],
-      });
-      await write(binding('RoleBinding', 'self-ns-labeler', name, ['Role', 'self-ns-labeler'], [group(team)]));
-    }
+    if (rbac === 'stamped') await writeStampedTenantRbac(write, size, i);
     // Three namespaces in four have a DRA quota naming every class they use (the rest: QUOTA001/002).
     if (i % 4 !== 0) {
       const hard: Record<string, string> = { 'count/resourceclaims.resource.k8s.io': '20' };
@@ -290,6 +303,7 @@ export async function generateCluster(path: string, size: ClusterSize, seed = 42
       await write({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'dra', namespace: name }, spec: { hard } });
     }
   }
+  if (rbac === 'diverse') await writeDiverseRbac(write, size, { ns, saName }, seed);
 
   for (let j = 0; j < size.resourceClaims; j++) {
     const node = nodeName(claimNode[j]);

@@ -1,19 +1,21 @@
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { generateCluster, LARGE } from './generate-cluster';
+import { generateCluster, LARGE, type RbacShape } from './generate-cluster';
 
 const GENERATOR_VERSION = 3;
+/** The diverse shape's own version: its RBAC can change without touching the stamped file the README's figures refer to. */
+const DIVERSE_VERSION = 1;
 
-/** The seeded large synthetic cluster snapshot, generated once and cached outside the repo. */
-export async function largeClusterFile(): Promise<string> {
+/** The seeded large synthetic cluster snapshot of an RBAC shape, generated once and cached outside the repo. */
+export async function largeClusterFile(shape: RbacShape = 'stamped'): Promise<string> {
   const cacheDir = join(process.env.DRA_POSTURE_CACHE ?? join(homedir(), '.cache', 'dra-posture'), 'bench');
-  const file = join(cacheDir, `large-v${GENERATOR_VERSION}-seed42.json`);
+  const file = join(cacheDir, shape === 'stamped' ? `large-v${GENERATOR_VERSION}-seed42.json` : `large-diverse-v${DIVERSE_VERSION}-seed42.json`);
   mkdirSync(cacheDir, { recursive: true });
   if (!existsSync(file)) {
     console.log(`generating ${file} ...`);
     const tmp = `${file}.tmp`;
-    await generateCluster(tmp, LARGE, 42);
+    await generateCluster(tmp, LARGE, 42, shape);
     renameSync(tmp, file);
   }
   return file;

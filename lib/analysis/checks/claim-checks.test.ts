@@ -5,6 +5,8 @@ import type { DeviceClass, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyB
 import { claim, claimTemplate, contextOf, namespace } from '../__fixtures__/builders';
 import type { Check } from './check-types';
 import { claim001, claim002, claim003, claim004, claim005 } from './claim-checks';
+import { ruleAllowsResource } from '@/lib/authz/rule-matches';
+import { createRandom } from '@/scripts/bench/prng';
 
 type Parts = Partial<Omit<ClusterState, 'source' | 'warnings'>>;
 
@@ -245,4 +247,78 @@ describe('CLAIM005', () => {
     const out = run(claim005, { namespaces: namespaces.filter((n) => n.metadata.name !== 'kube-system') });
     expect(out).toStrictEqual([]);
   });
+});
+
+// CLAIM003 against a direct reading of the rules: in each tenant namespace, every member (a subject
+// of a RoleBinding there, or one of its service accounts or their group) that a binding naming it
+// (a ClusterRoleBinding, or a RoleBinding of the namespace) lets update or patch the Namespace object
+// by its name. Random roles mix named and unnamed rules, so which rule matches first varies.
+describe('CLAIM003 on random RBAC', () => {
+  const NSS = ['t0', 't1', 't2', 't3'];
+  const RULES = [
+    { verbs: ['patch'], apiGroups: [''], resources: ['namespaces'] },
+    { verbs: ['update', 'patch'], apiGroups: [''], resources: ['namespaces'], resourceNames: ['t1'] },
+    { verbs: ['update'], apiGroups: [''], resources: ['namespaces'], resourceNames: ['t0', 't3'] },
+    { verbs: ['*'], apiGroups: [''], resources: ['namespaces'], resourceNames: ['t2'] },
+    { verbs: ['get', 'patch'], apiGroups: ['*'], resources: ['namespaces'] },
+    { verbs: ['get', 'list'], apiGroups: [''], resources: ['namespaces'] },
+    { verbs: ['create'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'] },
+  ];
+  const pool = [...NSS.flatMap((ns) => [SA(ns, 'app'), Group(`system:serviceaccounts:${ns}`)]), User('alice'), User('bob'), Group('devs'), Group('ops')];
+  const key = (s: { kind: string; namespace?: string; name: string }) => `${s.kind}/${s.namespace ?? ''}/${s.name}`;
+
+  for (let seed = 1; seed <= 60; seed++) {
+    it(`reports exactly the members that can write their own Namespace (seed ${seed})`, () => {
+      const r = createRandom(3000 + seed);
+      const some = <T>(list: readonly T[], max: number) => Array.from({ length: 1 + r.int(max) }, () => r.pick(list));
+      const clusterRoles = Array.from({ length: 5 }, (_, i) => clusterRole(`c${i}`, some(RULES, 3)));
+      const roles = NSS.map((ns, i) => role(ns, `r${i}`, some(RULES, 3)));
+      const clusterRoleBindings = Array.from({ length: 1 + r.int(3) }, (_, i) =>
+        crb(`crb${i}`, { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name }, some(pool, 2)),
+      );
+      const roleBindings = Array.from({ length: 3 + r.int(8) }, (_, i) => {
+        const ns = r.pick(NSS);
+        const roleRef = r.chance(0.5)
+          ? { kind: 'Role', name: roles[NSS.indexOf(ns)].metadata.name }
+          : { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name };
+        return rb(ns, `rb${i}`, roleRef, some(pool, 2));
+      });
+      const out = run(claim003, {
+        namespaces: NSS.map((ns) => namespace(ns, { 'dra-posture.io/role': 'tenant' })),
+        clusterRoles,
+        roles,
+        clusterRoleBindings,
+        roleBindings,
+      });
+      const got = out.map((f) => `${f.objects.find((o) => o.kind === 'Namespace')!.name} ${key(f.subjects[0])}`).sort();
+
+      const rulesOf = (ref: { kind: string; name: string }, ns: string) =>
+        (ref.kind === 'ClusterRole' ? clusterRoles.find((c) => c.metadata.name === ref.name) : ref.kind === 'Role' ? roles[NSS.indexOf(ns)] : undefined)
+          ?.rules ?? [];
+      const writes = (ref: { kind: string; name: string }, ns: string) =>
+        rulesOf(ref, ns).some((rule) =>
+          ['update', 'patch'].some((verb) => ruleAllowsResource(rule, { verb, group: '', resource: 'namespaces', subresource: '', namespace: ns, name: ns })),
+        );
+      const expected: string[] = [];
+      for (const ns of NSS) {
+        const members = new Set([
+          ...roleBindings
+            .filter((b) => b.metadata.namespace === ns)
+            .flatMap((b) => (b.subjects ?? []).map((s) => key({ ...s, namespace: s.kind === 'ServiceAccount' ? s.namespace : undefined }))),
+          key(SA(ns, 'app')),
+          key(Group(`system:serviceaccounts:${ns}`)),
+        ]);
+        const bindings = [...clusterRoleBindings, ...roleBindings.filter((b) => b.metadata.namespace === ns)];
+        for (const s of pool) {
+          const k = key({ ...s, namespace: s.kind === 'ServiceAccount' ? s.namespace : undefined });
+          if (!members.has(k)) continue;
+          const named = bindings.filter((b) =>
+            (b.subjects ?? []).some((x) => key({ ...x, namespace: x.kind === 'ServiceAccount' ? x.namespace : undefined }) === k),
+          );
+          if (named.some((b) => writes(b.roleRef, ns))) expected.push(`${ns} ${k}`);
+        }
+      }
+      expect(got).toEqual([...new Set(expected)].sort());
+    });
+  }
 });

@@ -1,7 +1,7 @@
 import type { DeviceRequest, ObjectRef, ResourceClaim, ResourceClaimTemplate, SubjectRef, ValidatingAdmissionPolicy } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { Evidence } from '@/lib/analysis/types';
-import { type AccessQuestion } from '@/lib/analysis/context/access';
+import { subjectsApplyingTo, type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
 import { isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
 import { Q } from '@/lib/analysis/context/questions';
 import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
@@ -9,6 +9,7 @@ import type { Check, FindingDraft } from './check-types';
 import { grantObjects, grantsEvidence, list } from './check-helpers';
 import { describeRef, describeSubject, objectRef, refKey, sortRefs } from '@/lib/k8s/refs';
 import { describeGrants } from '@/lib/analysis/evidence';
+import { pushTo } from '@/lib/k8s/push-to';
 
 export const ADMIN_ACCESS_LABEL = 'resource.kubernetes.io/admin-access';
 export const LEGACY_ADMIN_ACCESS_LABEL = 'resource.k8s.io/admin-access';
@@ -127,40 +128,92 @@ const NS_WRITE: AccessQuestion = { verbs: ['update', 'patch'], group: '', resour
 
 /**
  * Tenant namespaces worth the exact per-namespace question: those with a RoleBinding that may grant
- * namespace writes, and those a ClusterRoleBinding grant names (or covers, for every name) for one
- * of their members.
+ * namespace writes, and those where a member may write some Namespace through a ClusterRoleBinding.
+ * Not only the names the cluster-wide answer lists: it lists, per verb, the names of the first rule
+ * that matches, and a later rule of the same role may cover every name.
  */
 function candidateNamespaces(ctx: AnalysisContext): string[] {
   const out = new Set(ctx.access.roleBindingNamespaces(NS_WRITE));
-  const clusterWide = ctx.access.whoCan({ ...NS_WRITE, scope: 'cluster' }).filter((e) => e.via === 'rbac');
-  let known: Set<string> | undefined;
-  for (const e of clusterWide) {
-    if (e.names.includes('*')) {
-      known ??= new Set(ctx.namespaces);
-      for (const ns of namespacesOfMember(ctx, e.subject)) if (known.has(ns)) out.add(ns);
-    } else {
-      for (const ns of e.names) if (isMemberOf(ctx, e.subject, ns)) out.add(ns);
-    }
+  const known = new Set(ctx.namespaces);
+  for (const e of clusterNamespaceWriters(ctx)) {
+    if (e.via !== 'rbac') continue;
+    for (const ns of namespacesOfMember(ctx, e.subject)) if (known.has(ns)) out.add(ns);
   }
   return [...out].filter((ns) => ctx.isTenantNamespace(ns)).sort();
 }
+
+/** Whoever may write some Namespace through a ClusterRoleBinding (and system:masters, node identities). */
+function clusterNamespaceWriters(ctx: AnalysisContext): AccessEntry[] {
+  return ctx.access.whoCan({ ...NS_WRITE, scope: 'cluster' });
+}
+
+/** The cluster-wide Namespace writers (clusterNamespaceWriters) by each namespace they are a member of. */
+function clusterWritersByNamespace(ctx: AnalysisContext): Map<string, SubjectRef[]> {
+  const out = new Map<string, SubjectRef[]>();
+  for (const e of clusterNamespaceWriters(ctx)) for (const ns of namespacesOfMember(ctx, e.subject)) pushTo(out, ns, e.subject);
+  return out;
+}
+
+/**
+ * The identities of `ns` that can be reported there: its RoleBindings' subjects, and those that may
+ * write Namespaces through a ClusterRoleBinding and are members of `ns`. Anyone else is not an
+ * identity of the namespace, so its entry would be skipped.
+ */
+function membersToAsk(ctx: AnalysisContext, ns: string, clusterWriters: Map<string, SubjectRef[]>): SubjectRef[] {
+  const out: SubjectRef[] = [];
+  for (const b of ctx.access.bindingsByNamespace().get(ns) ?? []) out.push(...b.subjects);
+  out.push(...(clusterWriters.get(ns) ?? []));
+  return out;
+}
+
+/** The policy that keeps the admin-access label for platform administrators: the same text for every finding, made once. */
+const PROTECT_LABEL_POLICY_YAML = manifestYamlDocs(
+  {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: 'protect-dra-admin-access-label' },
+    spec: {
+      failurePolicy: 'Fail',
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['namespaces'] }] },
+      matchConditions: [{ name: 'not-platform-admin', expression: "!('system:masters' in request.userInfo.groups)" }],
+      validations: [
+        {
+          expression:
+            `(has(object.metadata.labels) && '${ADMIN_ACCESS_LABEL}' in object.metadata.labels ? object.metadata.labels['${ADMIN_ACCESS_LABEL}'] : '') == ` +
+            `(oldObject != null && has(oldObject.metadata.labels) && '${ADMIN_ACCESS_LABEL}' in oldObject.metadata.labels ? oldObject.metadata.labels['${ADMIN_ACCESS_LABEL}'] : '')`,
+          message: `only platform administrators may change ${ADMIN_ACCESS_LABEL}`,
+        },
+      ],
+    },
+  },
+  {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name: 'protect-dra-admin-access-label' },
+    spec: { policyName: 'protect-dra-admin-access-label', validationActions: ['Deny'] },
+  },
+);
 
 export const claim003: Check = {
   id: 'CLAIM003',
   run(ctx) {
     const out: FindingDraft[] = [];
+    const clusterWriters = clusterWritersByNamespace(ctx);
     for (const ns of candidateNamespaces(ctx)) {
-      // Creators asked in this namespace only: the whole cluster's answer is tens of thousands of entries.
-      const creators = [
-        ...ctx.access.whoCan({ ...Q.claimCreate, namespaces: [ns] }, { keep: false }),
-        ...ctx.access.whoCan({ ...Q.templateCreate, namespaces: [ns] }, { keep: false }),
-      ];
       const q: AccessQuestion = { ...NS_WRITE, namespaces: [ns], names: [ns] };
-      for (const e of ctx.access.whoCan(q)) {
+      // Asked of the namespace's members only, through the engine's subject index: asking the whole
+      // question built, for each namespace, the entries of everyone allowed everywhere.
+      for (const e of ctx.access.whoCanAmong(q, membersToAsk(ctx, ns, clusterWriters))) {
         if (e.via !== 'rbac' || isMastersGroup(e.subject) || isNodeIdentity(e.subject)) continue;
         if (ctx.isAdminEquivalent(e.subject) || ctx.isSystemIdentity(e.subject)) continue;
         if (!isMemberOf(ctx, e.subject, ns)) continue;
         const object = objectRef('Namespace', ns);
+        // Creators that apply to it (itself or a group it carries), asked in this namespace.
+        const applying = subjectsApplyingTo(e.subject);
+        const creators = [
+          ...ctx.access.whoCanAmong({ ...Q.claimCreate, namespaces: [ns] }, applying),
+          ...ctx.access.whoCanAmong({ ...Q.templateCreate, namespaces: [ns] }, applying),
+        ];
         const canClaim = ctx.access.entriesFor(creators, e.subject).some((c) => c.everyNamespace || c.namespaces.includes(ns));
         const roles = [...new Set(e.grants.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex}`))];
         out.push({
@@ -174,32 +227,7 @@ export const claim003: Check = {
           remediation:
             `Remove update/patch on namespaces from ${list(roles)} (tenants rarely need to edit their Namespace object). If self-service labelling is required, ` +
             `block the admin-access label for everyone but platform administrators:\n` +
-            manifestYamlDocs(
-              {
-                apiVersion: 'admissionregistration.k8s.io/v1',
-                kind: 'ValidatingAdmissionPolicy',
-                metadata: { name: 'protect-dra-admin-access-label' },
-                spec: {
-                  failurePolicy: 'Fail',
-                  matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['namespaces'] }] },
-                  matchConditions: [{ name: 'not-platform-admin', expression: "!('system:masters' in request.userInfo.groups)" }],
-                  validations: [
-                    {
-                      expression:
-                        `(has(object.metadata.labels) && '${ADMIN_ACCESS_LABEL}' in object.metadata.labels ? object.metadata.labels['${ADMIN_ACCESS_LABEL}'] : '') == ` +
-                        `(oldObject != null && has(oldObject.metadata.labels) && '${ADMIN_ACCESS_LABEL}' in oldObject.metadata.labels ? oldObject.metadata.labels['${ADMIN_ACCESS_LABEL}'] : '')`,
-                      message: `only platform administrators may change ${ADMIN_ACCESS_LABEL}`,
-                    },
-                  ],
-                },
-              },
-              {
-                apiVersion: 'admissionregistration.k8s.io/v1',
-                kind: 'ValidatingAdmissionPolicyBinding',
-                metadata: { name: 'protect-dra-admin-access-label' },
-                spec: { policyName: 'protect-dra-admin-access-label', validationActions: ['Deny'] },
-              },
-            ),
+            PROTECT_LABEL_POLICY_YAML,
         });
       }
     }

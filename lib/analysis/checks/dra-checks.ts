@@ -247,11 +247,13 @@ function deviceStatusImpersonators(ctx: AnalysisContext, holders: readonly Acces
   const legacy = legacyImpersonators(ctx);
   const direct = new Set(holders.map((e) => refKey(e.subject)));
   const found = new Map<string, { subject: SubjectRef; paths: string[]; via: Evidence[]; grants: WhoCanGrant[] }>();
+  // Not reported here, so not decided either.
+  const dropped = (s: SubjectRef) => direct.has(refKey(s)) || legacy.has(refKey(s));
   for (const h of holders) {
     if (ctx.isAdminEquivalent(h.subject)) continue;
     const namespace = h.everyNamespace ? PROBE_NAMESPACE : h.namespaces[0];
     const target = { resource: { verb: 'update', group: DRA_GROUP, resource: 'resourceclaims', subresource: 'status', namespace, name: PROBE_NAME } };
-    for (const imp of impersonatorsOf(ctx, h.subject, target)) {
+    for (const imp of impersonatorsOf(ctx, h.subject, target, dropped)) {
       const key = refKey(imp.subject);
       if (direct.has(key) || legacy.has(key) || ctx.isAdminEquivalent(imp.subject) || ctx.isSystemIdentity(imp.subject)) continue;
       let f = found.get(key);

@@ -5,7 +5,7 @@ import { PROBE_NAME } from '@/lib/analysis/evidence';
 import type { CompiledRole } from '@/lib/authz/rbac-index';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
-import { canonicalSubject, isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
+import { canonicalSubject } from '@/lib/analysis/context/identities';
 import { mountedHostPaths, podServiceAccount } from '@/lib/analysis/context/pod-facts';
 import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
 import { nodeLocalDriver } from '@/lib/personas/node-local-driver';
@@ -20,7 +20,7 @@ export const DRA_RESOURCES = new Set(['deviceclasses', 'resourceclaims', 'resour
 
 /** RBAC-granted entries of ordinary identities: not system:masters, not the Node authorizer. */
 export function rbacEntries(ctx: AnalysisContext, q: AccessQuestion): AccessEntry[] {
-  return ctx.access.whoCan(q).filter((e) => e.via === 'rbac' && !isMastersGroup(e.subject) && !isNodeIdentity(e.subject));
+  return ctx.access.rbacWhoCan(q);
 }
 
 /** A role that some binding with at least one subject points at; `bindings` is built when first read. */

@@ -53,7 +53,16 @@ interface ComponentWorkload extends Workload {
 }
 
 /** DRA component pods grouped by workload; the role is the representative pod's. */
+// POD001-POD003 each read them: grouped once per context (on a large cluster, thousands of component pods).
+const componentWorkloadsByContext = new WeakMap<AnalysisContext, ComponentWorkload[]>();
+
 function componentWorkloads(ctx: AnalysisContext): ComponentWorkload[] {
+  let found = componentWorkloadsByContext.get(ctx);
+  if (!found) componentWorkloadsByContext.set(ctx, (found = groupComponentWorkloads(ctx)));
+  return found;
+}
+
+function groupComponentWorkloads(ctx: AnalysisContext): ComponentWorkload[] {
   const byPod = new Map(ctx.draComponentPods.map((c) => [c.pod, c]));
   const driversIn = new Map<string, string[]>();
   for (const d of byWorkload(ctx, ctx.driverPods)) {

@@ -47,8 +47,17 @@ function tenantNamespaces(ctx: AnalysisContext): string[] {
   return ctx.namespaces.filter((ns) => ctx.isTenantNamespace(ns));
 }
 
+// QUOTA001 and QUOTA002 both read them: grouped and sorted once per state.
+const claimObjectsByState = new WeakMap<AnalysisContext['state'], Map<string, (ResourceClaim | ResourceClaimTemplate)[]>>();
+
 /** Claims and templates per namespace, sorted by kind then name. */
 function claimObjectsByNamespace(ctx: AnalysisContext): Map<string, (ResourceClaim | ResourceClaimTemplate)[]> {
+  let found = claimObjectsByState.get(ctx.state);
+  if (!found) claimObjectsByState.set(ctx.state, (found = groupClaimObjects(ctx)));
+  return found;
+}
+
+function groupClaimObjects(ctx: AnalysisContext): Map<string, (ResourceClaim | ResourceClaimTemplate)[]> {
   const out = new Map<string, (ResourceClaim | ResourceClaimTemplate)[]>();
   for (const o of [...ctx.state.resourceClaims, ...ctx.state.resourceClaimTemplates]) {
     const ns = o.metadata.namespace ?? '';

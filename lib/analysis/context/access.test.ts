@@ -171,3 +171,95 @@ describe('AccessIndex.whoCan in one namespace', () => {
     });
   }
 });
+
+// whoCanAmong reads only the bindings that name the asked subjects (the engine's subject index);
+// it must give exactly their entries of the whole question, whatever else the bindings name.
+describe('AccessIndex.whoCanAmong', () => {
+  const NSS = ['t0', 't1', 't2'];
+  const RULES = [
+    { verbs: ['create'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'] },
+    { verbs: ['*'], apiGroups: ['resource.k8s.io'], resources: ['*'] },
+    { verbs: ['create'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'], resourceNames: ['named'] },
+    { verbs: ['update', 'patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'] },
+    { verbs: ['patch'], apiGroups: [''], resources: ['namespaces'] },
+    { verbs: ['get', 'patch'], apiGroups: [''], resources: ['namespaces'], resourceNames: ['t1'] },
+    { verbs: ['update'], apiGroups: ['*'], resources: ['namespaces'], resourceNames: ['t0', 't2'] },
+    { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+    { verbs: ['get'], apiGroups: [''], resources: ['pods'] },
+  ];
+  const pool = [
+    ...NSS.flatMap((ns) => [SA(ns, 'app'), SA(ns, 'ci'), Group(`system:serviceaccounts:${ns}`)]),
+    User('alice'),
+    User('system:serviceaccount:t1:app'),
+    Group('devs'),
+    Group('system:serviceaccounts'),
+    Group('system:authenticated'),
+    Group('system:masters'),
+    Group('system:nodes'),
+    User('system:node:n1'),
+  ];
+  const asRef = (s: (typeof pool)[number]): SubjectRef => ({
+    kind: s.kind as SubjectRef['kind'],
+    name: s.name,
+    ...(s.namespace ? { namespace: s.namespace } : {}),
+  });
+  const questions = (ns: string): AccessQuestion[] => [
+    { ...Q.claimCreate, namespaces: [ns] },
+    { ...Q.templateCreate, namespaces: [ns] },
+    { ...Q.claimStatus, namespaces: [ns] },
+    { ...Q.claimStatus, namespaces: NSS },
+    { verbs: ['update', 'patch'], group: '', resource: 'namespaces', scope: 'namespaced', names: [ns], namespaces: [ns] },
+    { verbs: ['update', 'patch'], group: '', resource: 'namespaces', scope: 'namespaced', names: 'any', namespaces: [ns] },
+    { verbs: ['update', 'patch'], group: '', resource: 'namespaces', scope: 'cluster', names: 'any' },
+    Q.claimBinding,
+    // Without namespaces: RoleBindings of every namespace, and the Node authorizer's identities.
+    Q.claimStatus,
+    Q.claimCreate,
+    { verbs: ['get', 'create'], group: '', resource: 'pods', scope: 'namespaced', names: 'any' },
+    { verbs: ['update', 'patch'], group: '', resource: 'namespaces', scope: 'namespaced', names: [ns] },
+  ];
+  const key = (s: SubjectRef) => {
+    const c =
+      s.kind === 'User' && s.name.startsWith('system:serviceaccount:')
+        ? { kind: 'ServiceAccount', namespace: s.name.split(':')[2], name: s.name.split(':')[3] }
+        : s;
+    return `${c.kind}/${c.namespace ?? ''}/${c.name}`;
+  };
+
+  for (let seed = 1; seed <= 60; seed++) {
+    it(`gives the asked subjects' entries of the whole question (seed ${seed})`, () => {
+      const r = createRandom(1000 + seed);
+      const some = <T>(list: readonly T[], max: number) => Array.from({ length: 1 + r.int(max) }, () => r.pick(list));
+      const clusterRoles = RULES.map((rule, i) => clusterRole(`c${i}`, some(RULES, 2).concat(rule)));
+      const roles = NSS.map((ns, i) => role(ns, `r${i}`, some(RULES, 3)));
+      const engine = createAuthzEngine(
+        stateOf({
+          clusterRoles,
+          roles,
+          clusterRoleBindings: Array.from({ length: r.int(4) }, (_, i) =>
+            crb(`crb${i}`, { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name }, some(pool, 3)),
+          ),
+          roleBindings: Array.from({ length: 4 + r.int(10) }, (_, i) => {
+            const ns = r.pick(NSS);
+            const roleRef = r.chance(0.5)
+              ? { kind: 'Role', name: roles[NSS.indexOf(ns)].metadata.name }
+              : { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name };
+            return rb(ns, `rb${i}`, roleRef, some(pool, 3));
+          }),
+        }),
+      );
+      const index = new AccessIndex(engine);
+      for (const ns of NSS) {
+        for (const q of questions(ns)) {
+          const asked = some(pool, 5).map(asRef);
+          const keys = new Set(asked.map(key));
+          const whole = new AccessIndex(engine).whoCan(q).filter((e) => keys.has(key(e.subject)));
+          expect(index.whoCanAmong(q, asked)).toEqual(whole);
+          // What one identity holds, from the bindings naming it and its groups, as from the whole answer.
+          const identity = asRef(r.pick(pool));
+          expect(index.rbacEntriesFor(q, identity)).toEqual(index.entriesFor(index.rbacWhoCan(q), identity));
+        }
+      }
+    });
+  }
+});

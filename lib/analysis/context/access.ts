@@ -1,13 +1,13 @@
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
 import { ruleAllowsResource } from '@/lib/authz/rule-matches';
 import type { ResourceAttributes } from '@/lib/authz/types';
-import { bucketKey, type CompiledRole, type IndexedBinding } from '@/lib/authz/rbac-index';
+import { candidateRules, type CompiledRole, type IndexedBinding, type SubjectEntry, type SubjectIndex } from '@/lib/authz/rbac-index';
 import type { WhoCanGrant } from '@/lib/authz/who-can';
 import { pushTo } from '@/lib/k8s/push-to';
 import { compareStrings, compareSubjects, refKey } from '@/lib/k8s/refs';
 import type { PolicyRule, SubjectRef } from '@/lib/k8s/types';
 import { PROBE_NAME, PROBE_NAMESPACE } from '@/lib/analysis/evidence';
-import { canonicalSubject, subjectAppliesTo } from './identities';
+import { canonicalSubject, isMastersGroup, isNodeIdentity, subjectAppliesTo, usernameOf } from './identities';
 
 // "Who can do X somewhere?": every binding whose role has a rule that matches the question (the
 // engine's exact rule matching, lib/authz/rule-matches) for some namespace and some name, merged
@@ -50,12 +50,17 @@ export interface AccessEntry {
 export class AccessIndex {
   private readonly answers = new Map<string, AccessEntry[]>();
   private byNamespace?: Map<string, IndexedBinding[]>;
+  private roleBindingsBySubject?: Map<string, IndexedBinding[]>;
   private readonly roleMatchCache = new Map<string, Map<string, RoleMatch | null>>();
   private readonly mayMatchCache = new Map<string, Set<string>>();
   private readonly clusterBindingCache = new WeakMap<Set<string>, IndexedBinding[]>();
   private readonly entryIndexes = new WeakMap<readonly AccessEntry[], Map<string, AccessEntry[]>>();
   private readonly openRules = new WeakMap<PolicyRule, PolicyRule>();
   private readonly everywhereCache = new Map<string, Set<string>>();
+  private readonly rbacAnswers = new WeakMap<readonly AccessEntry[], AccessEntry[]>();
+  private readonly plans = new WeakMap<AccessQuestion, QuestionPlan>();
+  private readonly plansByVerbs = new WeakMap<readonly string[], Map<string, QuestionPlan>>();
+  private readonly everywhereByQuestion = new WeakMap<AccessQuestion, Set<string>>();
 
   constructor(readonly engine: AuthzEngine) {}
 
@@ -75,17 +80,86 @@ export class AccessIndex {
   }
 
   /**
+   * The RBAC entries of whoCan(q) of ordinary identities (not system:masters, not the Node
+   * authorizer's), kept beside the answer: the same array each time, so entriesFor indexes it once
+   * (checks that ask it for each of thousands of identities rebuilt that index every time).
+   */
+  rbacWhoCan(q: AccessQuestion): AccessEntry[] {
+    const all = this.whoCan(q);
+    let hit = this.rbacAnswers.get(all);
+    if (!hit) this.rbacAnswers.set(all, (hit = all.filter(isOrdinaryRbac)));
+    return hit;
+  }
+
+  /**
    * The entries of whoCan({ ...q, namespaces: [ns] }) that only the namespace's RoleBindings give
    * (namespaces: [ns], not everyNamespace), without building, for each namespace, the entries of
    * everyone allowed everywhere. Not kept: for checks that ask each of thousands of namespaces once.
    */
   grantedInNamespace(q: AccessQuestion, ns: string): AccessEntry[] {
     const everywhere = this.everywhereSubjects(q);
-    return compute(this, { ...q, namespaces: [ns] }, true).filter((e) => !everywhere.has(refKey(e.subject)));
+    return compute(this, { ...q, namespaces: [ns] }, { roleBindingsOnly: true, plan: this.planOf(q) }).filter((e) => !everywhere.has(refKey(e.subject)));
+  }
+
+  /**
+   * The entries of whoCan(q) for these subjects only (as their canonical form), found through the
+   * engine's subject indexes: only the bindings that name them are read (a namespaced question
+   * without namespaces: their RoleBindings in every namespace). A check that asks, in each of
+   * thousands of namespaces, about the few identities that matter there, or about one identity's
+   * holdings, no longer builds everyone allowed everywhere. Not kept.
+   */
+  whoCanAmong(q: AccessQuestion, subjects: readonly SubjectRef[]): AccessEntry[] {
+    const only = new Set<string>();
+    const bindings = new Set<IndexedBinding>();
+    const rbac = this.engine.rbac;
+    const indexes: (SubjectIndex | undefined)[] = [rbac.clusterBindings];
+    const everywhere = q.scope === 'namespaced' && !q.namespaces;
+    if (q.scope === 'namespaced' && q.namespaces) for (const ns of q.namespaces) if (ns !== '') indexes.push(rbac.namespaceBindings.get(ns));
+    for (const subject of subjects) {
+      const id = canonicalSubject(subject);
+      const key = refKey(id);
+      if (only.has(key)) continue;
+      only.add(key);
+      for (const index of indexes) {
+        const named: SubjectEntry[] | undefined = id.kind === 'Group' ? index?.byGroup.get(id.name) : index?.byUser.get(usernameOf(id));
+        for (const { binding } of named ?? []) bindings.add(binding);
+      }
+      if (everywhere) for (const binding of this.roleBindingsOf(key)) bindings.add(binding);
+    }
+    // Most identities hold most questions through no binding at all: answered without computing,
+    // unless system:masters or a node identity (not found through bindings) is asked about.
+    const plan = this.planOf(q);
+    let named = false;
+    for (const b of bindings) if (b.role && plan.candidates.has(b.role.key)) named = true;
+    if (!named && !only.has(MASTERS_KEY) && ![...only].some(isNodeKey)) return [];
+    return compute(this, q, { only, bindings: [...bindings], plan });
+  }
+
+  /**
+   * entriesFor(rbacWhoCan(q), identity), from the bindings that name the identity or a group it
+   * carries (whoCanAmong) rather than from the whole cluster's answer: for checks that ask what each
+   * of many identities holds, where that answer would be tens of thousands of entries kept.
+   */
+  rbacEntriesFor(q: AccessQuestion, identity: SubjectRef): AccessEntry[] {
+    const id = canonicalSubject(identity);
+    const entries = this.whoCanAmong(q, subjectsApplyingTo(id));
+    return entries.length === 0 ? entries : this.entriesFor(entries.filter(isOrdinaryRbac), id);
+  }
+
+  /** RoleBindings (any namespace) that name a subject, by its canonical key; the index is built on first use. */
+  private roleBindingsOf(key: string): readonly IndexedBinding[] {
+    if (!this.roleBindingsBySubject) {
+      const index = new Map<string, IndexedBinding[]>();
+      for (const b of this.engine.rbac.bindings) if (b.ref.kind === 'RoleBinding') for (const s of b.subjects) pushTo(index, refKey(canonicalSubject(s)), b);
+      this.roleBindingsBySubject = index;
+    }
+    return this.roleBindingsBySubject.get(key) ?? [];
   }
 
   /** Keys of the subjects a namespaced question allows in every namespace through RBAC: ClusterRoleBinding subjects, and system:masters. */
   private everywhereSubjects(q: AccessQuestion): Set<string> {
+    const known = this.everywhereByQuestion.get(q);
+    if (known) return known;
     const key = JSON.stringify([q.verbs, q.group, q.resource, q.subresource ?? '', q.names]);
     let set = this.everywhereCache.get(key);
     if (!set) {
@@ -99,6 +173,7 @@ export class AccessIndex {
       }
       this.everywhereCache.set(key, set);
     }
+    this.everywhereByQuestion.set(q, set);
     return set;
   }
 
@@ -110,6 +185,28 @@ export class AccessIndex {
       this.byNamespace = index;
     }
     return this.byNamespace;
+  }
+
+  /**
+   * What compute needs of a question apart from its namespaces, kept per question object as well as
+   * per key (the keys are JSON): checks ask one question object for thousands of namespaces or identities
+   * (a question object is not changed once asked).
+   */
+  planOf(q: AccessQuestion): QuestionPlan {
+    let plan = this.plans.get(q);
+    if (plan) return plan;
+    // A copy of a question ({ ...q, namespaces }) shares its verbs array: found by it without a JSON key.
+    let byShape = this.plansByVerbs.get(q.verbs);
+    if (!byShape) this.plansByVerbs.set(q.verbs, (byShape = new Map()));
+    const shape = `${q.group}\u0000${q.resource}\u0000${q.subresource ?? ''}\u0000${typeof q.names === 'string' ? q.names : `[${q.names.join('\u0001')}]`}`;
+    plan = byShape.get(shape);
+    if (!plan) {
+      const candidates = this.rolesThatMayMatch(q);
+      plan = { matches: this.roleMatches(q), candidates, clusterBindings: this.candidateClusterBindings(candidates) };
+      byShape.set(shape, plan);
+    }
+    this.plans.set(q, plan);
+    return plan;
   }
 
   /**
@@ -163,14 +260,8 @@ export class AccessIndex {
       this.entryIndexes.set(entries, index);
     }
     const id = canonicalSubject(identity);
-    const keys = [subjectIndexKey(id)];
-    if (id.kind !== 'Group') {
-      keys.push('Group//system:authenticated');
-      if (id.kind === 'ServiceAccount') keys.push('Group//system:serviceaccounts', `Group//system:serviceaccounts:${id.namespace ?? ''}`);
-      else keys.push('Group//system:nodes');
-    }
     const out: AccessEntry[] = [];
-    for (const k of keys) for (const e of index.get(k) ?? []) if (subjectAppliesTo(e.subject, id)) out.push(e);
+    for (const s of subjectsApplyingTo(id)) for (const e of index.get(subjectIndexKey(s)) ?? []) if (subjectAppliesTo(e.subject, id)) out.push(e);
     return out.sort((a, b) => compareSubjects(a.subject, b.subject));
   }
 
@@ -179,7 +270,7 @@ export class AccessIndex {
     // Only roles with a rule in the question's bucket of the RBAC index, or a wildcard rule, can match.
     const subresource = q.subresource ?? '';
     const combined = subresource ? `${q.resource}/${subresource}` : q.resource;
-    const refs = [...(this.engine.rbac.ruleBuckets.get(bucketKey(q.group, combined)) ?? []), ...this.engine.rbac.wildcardRules];
+    const refs = candidateRules(this.engine.rbac, q.group, q.resource, subresource);
     const attrs = q.verbs.map((verb): ResourceAttributes => ({ verb, group: q.group, resource: q.resource, subresource, namespace: '', name: '' }));
     for (const { role, ruleIndex } of refs) {
       if (set.has(role.key)) continue;
@@ -204,7 +295,31 @@ export class AccessIndex {
 
 const subjectIndexKey = (s: SubjectRef) => refKey(canonicalSubject(s));
 
+/** An entry granted through RBAC to an ordinary identity (not system:masters, not a node identity). */
+const isOrdinaryRbac = (e: AccessEntry) => e.via === 'rbac' && !isMastersGroup(e.subject) && !isNodeIdentity(e.subject);
+
+const group = (name: string): SubjectRef => ({ kind: 'Group', name });
+
+/**
+ * The binding subjects that can apply to an identity (canonical): itself, and the groups it is known
+ * to carry (see subjectAppliesTo): system:authenticated, and system:serviceaccounts[:<ns>] for a
+ * service account or system:nodes for a user. A group applies only to itself.
+ */
+export function subjectsApplyingTo(id: SubjectRef): SubjectRef[] {
+  if (id.kind === 'Group') return [id];
+  if (id.kind === 'ServiceAccount')
+    return [id, group('system:authenticated'), group('system:serviceaccounts'), group(`system:serviceaccounts:${id.namespace ?? ''}`)];
+  return [id, group('system:authenticated'), group('system:nodes')];
+}
+
 const NAMELESS_VERBS = new Set(['create', 'deletecollection']);
+
+/** See AccessIndex.planOf. */
+export interface QuestionPlan {
+  matches: Map<string, RoleMatch | null>;
+  candidates: Set<string>;
+  clusterBindings: IndexedBinding[];
+}
 
 /** How a role matches a question: per verb, the lowest matching rule index and the names it allows. */
 interface RoleMatch {
@@ -256,26 +371,45 @@ function matchRole(role: CompiledRole, q: AccessQuestion): RoleMatch | undefined
  * to namespaced questions, in its namespace.
  */
 const MASTERS: SubjectRef = { kind: 'Group', name: 'system:masters' };
+const MASTERS_KEY = refKey(MASTERS);
 
-/** With `roleBindingsOnly` (a question limited to namespaces): only those namespaces' RoleBindings, no system:masters. */
-function compute(index: AccessIndex, q: AccessQuestion, roleBindingsOnly = false): AccessEntry[] {
+/** The canonical key of a node identity (whom the Node authorizer's answers name). */
+const isNodeKey = (key: string) => key === 'Group//system:nodes' || key.startsWith('User//system:node:');
+
+interface ComputeOptions {
+  /** A question limited to namespaces: only those namespaces' RoleBindings, no system:masters. */
+  roleBindingsOnly?: boolean;
+  /** Only these subjects (canonical keys), from these bindings (every one that names them). */
+  only?: ReadonlySet<string>;
+  bindings?: readonly IndexedBinding[];
+  /** The question's plan when `q` is a copy of a question that has one (namespaces do not change it). */
+  plan?: QuestionPlan;
+}
+
+// Module functions rather than closures made on each call: compute runs for every namespace or
+// identity some checks ask about.
+function addAll<T>(list: T[], items: readonly T[]): void {
+  for (const x of items) if (!list.includes(x)) list.push(x);
+}
+
+/** The entry of a subject in `out` (made on first use), or undefined when `only` leaves it out. */
+function entryIn(out: Map<string, AccessEntry>, only: ReadonlySet<string> | undefined, subject: SubjectRef, via: AccessEntry['via']): AccessEntry | undefined {
+  const key = refKey(subject);
+  if (only && !only.has(key)) return undefined;
+  let entry = out.get(key);
+  if (!entry) out.set(key, (entry = { subject, via, grants: [], verbs: [], everyNamespace: false, namespaces: [], names: [] }));
+  return entry;
+}
+
+function compute(index: AccessIndex, q: AccessQuestion, { roleBindingsOnly = false, only, bindings: named, plan }: ComputeOptions = {}): AccessEntry[] {
   const engine = index.engine;
   const out = new Map<string, AccessEntry>();
   // Beside the entries rather than in them: the entries are returned as they are, not copied without it.
   const grantKeys = new Map<AccessEntry, Set<string>>();
-  const entryFor = (subject: SubjectRef, via: AccessEntry['via']) => {
-    const key = refKey(subject);
-    let entry = out.get(key);
-    if (!entry) out.set(key, (entry = { subject, via, grants: [], verbs: [], everyNamespace: false, namespaces: [], names: [] }));
-    return entry;
-  };
-  const addAll = <T>(list: T[], items: readonly T[]) => {
-    for (const x of items) if (!list.includes(x)) list.push(x);
-  };
 
   // system:masters may do everything.
-  if (!roleBindingsOnly) {
-    const masters = entryFor(MASTERS, 'privileged-group');
+  const masters = roleBindingsOnly ? undefined : entryIn(out, only, MASTERS, 'privileged-group');
+  if (masters) {
     addAll(masters.verbs, q.verbs);
     masters.names.push('*');
     masters.everyNamespace = true;
@@ -284,14 +418,17 @@ function compute(index: AccessIndex, q: AccessQuestion, roleBindingsOnly = false
   // Node-authorizer identities, from whoCan with a representative request per verb (skipped for
   // questions limited to given namespaces: the per-namespace loops of the checks only need RBAC).
   const probeNames = q.names === 'any' || q.names === 'unscoped' ? [PROBE_NAME] : q.names;
-  const probeNamespaces = q.scope === 'cluster' ? [''] : q.namespaces ? [] : [PROBE_NAMESPACE];
+  // Only node identities come from these probes: none are asked when `only` names none.
+  const nodes = !only || [...only].some(isNodeKey);
+  const probeNamespaces = !nodes ? [] : q.scope === 'cluster' ? [''] : q.namespaces ? [] : [PROBE_NAMESPACE];
   for (const verb of q.verbs) {
     for (const namespace of probeNamespaces) {
       for (const name of probeNames) {
         const attrs: ResourceAttributes = { verb, group: q.group, resource: q.resource, subresource: q.subresource ?? '', namespace, name };
         for (const e of engine.whoCan({ resource: attrs })) {
           if (e.via !== 'node') continue;
-          const entry = entryFor(canonicalSubject(e.subject), e.via);
+          const entry = entryIn(out, only, canonicalSubject(e.subject), e.via);
+          if (!entry) continue;
           addAll(entry.verbs, [verb]);
           addAll(entry.names, [name === PROBE_NAME ? '*' : name]);
           entry.everyNamespace = true;
@@ -300,12 +437,11 @@ function compute(index: AccessIndex, q: AccessQuestion, roleBindingsOnly = false
     }
   }
 
-  const matches = index.roleMatches(q);
+  const { matches, candidates, clusterBindings } = plan ?? index.planOf(q);
   const byNs = index.bindingsByNamespace();
-  const candidates = index.rolesThatMayMatch(q);
-  const clusterBindings = index.candidateClusterBindings(candidates);
-  const bindings =
-    q.scope === 'cluster'
+  const bindings = named
+    ? named
+    : q.scope === 'cluster'
       ? clusterBindings
       : q.namespaces
         ? [...(roleBindingsOnly ? [] : clusterBindings), ...q.namespaces.flatMap((ns) => (ns === '' ? [] : (byNs.get(ns) ?? [])))]
@@ -317,7 +453,8 @@ function compute(index: AccessIndex, q: AccessQuestion, roleBindingsOnly = false
     if (match === undefined) matches.set(b.role.key, (match = matchRole(b.role, q) ?? null));
     if (!match) continue;
     for (const s of b.subjects) {
-      const entry = entryFor(canonicalSubject(s), 'rbac');
+      const entry = entryIn(out, only, canonicalSubject(s), 'rbac');
+      if (!entry) continue;
       let keys = grantKeys.get(entry);
       if (!keys) grantKeys.set(entry, (keys = new Set()));
       for (const [ruleIndex, r] of match.rules) {
@@ -336,11 +473,10 @@ function compute(index: AccessIndex, q: AccessQuestion, roleBindingsOnly = false
     }
   }
 
-  const verbOrder = (v: string) => q.verbs.indexOf(v);
   return [...out.values()]
     .map((entry) => {
       entry.grants.sort(compareGrants);
-      entry.verbs.sort((a, b) => verbOrder(a) - verbOrder(b));
+      entry.verbs.sort((a, b) => q.verbs.indexOf(a) - q.verbs.indexOf(b));
       entry.namespaces = entry.everyNamespace ? [] : entry.namespaces.sort();
       entry.names = entry.names.includes('*') ? ['*'] : entry.names.sort();
       return entry;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-context';
 import { DEFAULT_SETTINGS } from '@/lib/analysis/settings';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
-import { clusterRole, crb, node, pod, rb, SA, singleNodeSelector, stateOf, User } from '@/lib/authz/__fixtures__/builders';
+import { clusterRole, crb, Group, node, pod, rb, SA, singleNodeSelector, stateOf, User } from '@/lib/authz/__fixtures__/builders';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { NodeSelector, Pod, ResourceClaim } from '@/lib/k8s/types';
 import type { ClaimStatusWriter } from '@/lib/analysis/types';
@@ -141,6 +141,41 @@ describe('claim status writers (listNodeWriters)', () => {
     const { map: m } = analyse(s);
     expect(m.get('n1')!.map(label)).toContain('gpu.example.com arbitrary-node User/old-driver');
     expect(m.get('n1')!.map(label)).toContain('gpu.example.com arbitrary-node ServiceAccount/drivers/plugin');
+  });
+
+  // Found by e2e/integration/capability-differential.test.ts against a real kube-apiserver.
+  it('before 1.36, a ClusterRoleBinding whose resourceclaims/status rule names claims writes those claims', () => {
+    const s = fixture();
+    s.source = { ...s.source, kubernetesVersion: '1.35' };
+    s.clusterRoles.push(clusterRole('status-on-n1', [{ ...statusRule, verbs: ['update'], resourceNames: ['on-n1'] }]));
+    s.clusterRoleBindings.push(crb('named-claims', { kind: 'ClusterRole', name: 'status-on-n1' }, [User('named-writer')]));
+    const { map: m } = analyse(s);
+    expect(m.get('n1')!.map(label)).toContain('gpu.example.com arbitrary-node User/named-writer');
+    expect(m.get('n2')!.map(label)).not.toContain('gpu.example.com arbitrary-node User/named-writer');
+  });
+
+  it('a service account writes device status with its own resourceclaims/status grant and its group’s resourceclaims/driver grant', () => {
+    const s = fixture();
+    const sa = (namespace: string, name: string) => ({ apiVersion: 'v1', kind: 'ServiceAccount' as const, metadata: { namespace, name } });
+    s.serviceAccounts.push(sa('ops', 'status-writer'), sa('ops', 'idle'), sa('ops2', 'member'));
+    s.clusterRoles.push(
+      clusterRole('status-only', [statusRule]),
+      clusterRole('arbitrary-gpu', [
+        { verbs: ['arbitrary-node:update', 'arbitrary-node:patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'] },
+      ]),
+      clusterRole('both', [statusRule, { verbs: ['arbitrary-node:patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/driver'] }]),
+    );
+    s.clusterRoleBindings.push(
+      crb('ops-status', { kind: 'ClusterRole', name: 'status-only' }, [SA('ops', 'status-writer'), SA('ops2', 'member')]),
+      crb('ops-driver', { kind: 'ClusterRole', name: 'arbitrary-gpu' }, [Group('system:serviceaccounts:ops')]),
+      // A group that writes on its own: its members are not listed one by one beside it.
+      crb('ops2-both', { kind: 'ClusterRole', name: 'both' }, [Group('system:serviceaccounts:ops2')]),
+    );
+    const { map: m } = analyse(s);
+    const n1 = m.get('n1')!.map(label);
+    expect(n1).toContain('gpu.example.com arbitrary-node ServiceAccount/ops/status-writer');
+    expect(n1).toContain('gpu.example.com arbitrary-node Group/system:serviceaccounts:ops2');
+    expect(n1.filter((l) => /ops\/idle|system:serviceaccounts:ops$|ops2\/member/.test(l))).toEqual([]);
   });
 });
 

@@ -13,6 +13,7 @@ import { resourceNamesInRules } from './rule-names';
 import { userForSubject } from './subjects';
 import { decisionEvidence, normaliseEvidence, PROBE_NAME, PROBE_NAMESPACE } from '@/lib/analysis/evidence';
 import { compareStrings, compareSubjects, refKey } from '@/lib/k8s/refs';
+import { subjectAppliesTo } from '@/lib/analysis/context/identities';
 
 // DESIGN §3 / dra-facts §10: per node and driver with claims allocated there, who can write those
 // claims' status.devices: `associated-node` (a service account whose pod token names the claim's
@@ -77,6 +78,7 @@ export class ClaimWriterAnalysis {
   private readonly candidateLookup = new Map<string, { byUser: Map<string, Candidate[]>; byGroup: Map<string, Candidate[]> }>();
   /** Per driver, the ClusterRoleBinding candidates that do not write it everywhere. */
   private readonly everywhereRest = new Map<string, Candidate[]>();
+  private readonly everywhereGroups = new Map<string, string[]>();
   private readonly namespaceWritersCache = new Map<string, readonly { subject: SubjectRef; via: Evidence[] }[]>();
   /** namespaceWriters when no rule lists claim names: driver → namespace → writers. */
   private readonly unlistedWriters = new Map<string, Map<string, readonly { subject: SubjectRef; via: Evidence[] }[]>>();
@@ -125,7 +127,13 @@ export class ClaimWriterAnalysis {
     if (rest) return rest;
     rest = [];
     const kind: CandidateKind = this.granular ? 'arbitrary' : 'legacy-status';
-    for (const c of this.candidates.cluster(kind, driver).list) {
+    for (const c of membersLast(this.candidates.cluster(kind, driver).list)) {
+      if (this.groupListed(driver, c)) continue;
+      // Its own grant names claims: any path to every claim is another grant's, listed under that grant's subject.
+      if (c.namedOnly) {
+        rest.push(c);
+        continue;
+      }
       const d = this.clusterWideDecision(c.subject, driver, sample);
       const accepted = this.granular ? d?.mode === 'arbitrary-node' : d !== undefined;
       if (accepted) {
@@ -224,9 +232,9 @@ export class ClaimWriterAnalysis {
     if (local.length === 0 && cluster.length === 0) return NO_WRITERS;
     const out: { subject: SubjectRef; via: Evidence[] }[] = [];
     const seen = new Set<string>();
-    for (const c of [...local, ...cluster]) {
+    for (const c of membersLast([...local, ...cluster])) {
       const key = `${driver}|arbitrary-node|${c.key}`;
-      if (seen.has(key) || this.everywhere.has(key)) continue;
+      if (seen.has(key) || this.everywhere.has(key) || this.groupListed(driver, c, seen)) continue;
       // Without a RoleBinding here, only a claim name listed in some rule can change the
       // cluster-wide answer already given.
       const nsMatters = this.hasRoleBindingsIn(c.user, ns);
@@ -344,6 +352,33 @@ export class ClaimWriterAnalysis {
     return this.cachedDecision(`subject|${refKey(subject)}`, probe, driver, () => this.userOf(subject));
   }
 
+  /**
+   * A candidate added for what it completes (a group member, or a holder of a grant naming claims)
+   * that a group already listed as an arbitrary-node writer of `driver` (everywhere, or in `seen`)
+   * covers: the group's entry stands for it.
+   */
+  private groupListed(driver: string, c: Candidate, seen?: ReadonlySet<string>): boolean {
+    if (!c.memberOf && !c.namedOnly) return false;
+    const groups = c.memberOf ?? this.listedGroups(driver, seen).filter((g) => subjectAppliesTo({ kind: 'Group', name: g }, c.subject));
+    return groups.some((g) => {
+      const key = writerKey(driver, 'arbitrary-node', { kind: 'Group', name: g });
+      return this.everywhere.has(key) || !!seen?.has(key);
+    });
+  }
+
+  /** Groups listed as writers of `driver`: everywhere, and in `seen` (keys of one namespace's writers). */
+  private listedGroups(driver: string, seen?: ReadonlySet<string>): string[] {
+    // The every-namespace writers of a driver are all known once writeEverywhere ran for it.
+    let everywhere = this.everywhereGroups.get(driver);
+    if (!everywhere) {
+      everywhere = [...this.everywhere.values()].filter((w) => w.driver === driver && w.subject.kind === 'Group').map((w) => w.subject.name);
+      this.everywhereGroups.set(driver, everywhere);
+    }
+    const prefix = `${driver}|arbitrary-node|${refKey({ kind: 'Group', name: '' })}`;
+    const local = [...(seen ?? [])].filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length));
+    return [...everywhere, ...local];
+  }
+
   /** Whether any RoleBinding in `ns` names the user or one of its groups (else the namespace changes nothing). */
   private hasRoleBindingsIn(user: UserInfo, ns: string): boolean {
     const idx = this.engine.rbac.namespaceBindings.get(ns);
@@ -384,6 +419,11 @@ export class ClaimWriterAnalysis {
     }
     return undefined;
   }
+}
+
+/** Group members after the groups, so a member is only decided once its groups' answers are known. */
+function membersLast(list: readonly Candidate[]): Candidate[] {
+  return [...list.filter((c) => !c.memberOf), ...list.filter((c) => c.memberOf)];
 }
 
 function writerKey(driver: string, mode: ClaimStatusWriter['mode'], subject: SubjectRef): string {

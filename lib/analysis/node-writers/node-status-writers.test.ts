@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-context';
 import { DEFAULT_SETTINGS } from '@/lib/analysis/settings';
 import { createAuthzEngine, type AuthzEngineOptions } from '@/lib/authz/authz-engine';
-import { clusterRole, crb, Group, node, pod, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
+import { clusterRole, crb, Group, node, pod, rb, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { NodeStatusWriter } from '@/lib/analysis/types';
 import { listNodeWriters, writersOfNode, type NodeWriterLists } from './node-writers';
@@ -199,6 +199,84 @@ describe('node status writers (listNodeWriters)', () => {
     s.clusterRoleBindings.push(crb('helpdesk', { kind: 'ClusterRole', name: 'impersonate-intel' }, [User('helpdesk')]));
     const { labels: l } = writers(s);
     expect(l('n1')).toContain('impersonation all-nodes User/helpdesk');
+  });
+
+  // Both found by e2e/integration/capability-differential.test.ts against a real kube-apiserver.
+  it('impersonating an all-nodes writer with an action grant naming one node writes that node only', () => {
+    const s = baseState();
+    s.clusterRoles.push(
+      clusterRole('user-info-on-n3', [
+        { verbs: ['impersonate:user-info'], apiGroups: ['authentication.k8s.io'], resources: ['users'] },
+        { verbs: ['impersonate-on:user-info:update'], apiGroups: [''], resources: ['nodes/status'], resourceNames: ['n3'] },
+      ]),
+    );
+    s.clusterRoleBindings.push(
+      crb('ghost', { kind: 'ClusterRole', name: 'node-status-patch-role' }, [User('ghost-writer')]),
+      crb('helper', { kind: 'ClusterRole', name: 'user-info-on-n3' }, [User('helper')]),
+    );
+    const { labels: l } = writers(s);
+    expect(l('n3')).toContain('constrained-impersonation named User/helper');
+    for (const n of ['n1', 'n2']) expect(l(n).filter((x) => x.endsWith('User/helper'))).toEqual([]);
+  });
+
+  it('impersonating an all-nodes writer through the one verb its grant names a node for', () => {
+    // The writer updates every node but patches only n2; the impersonator may only patch.
+    const s = baseState();
+    s.clusterRoles.push(
+      clusterRole('update-all-patch-n2', [
+        { verbs: ['update'], apiGroups: [''], resources: ['nodes/status'] },
+        { verbs: ['patch'], apiGroups: [''], resources: ['nodes/status'], resourceNames: ['n2'] },
+      ]),
+      clusterRole('sa-impersonator-patch', [
+        { verbs: ['impersonate:serviceaccount'], apiGroups: ['authentication.k8s.io'], resources: ['serviceaccounts'], resourceNames: ['writer'] },
+        { verbs: ['impersonate-on:serviceaccount:patch'], apiGroups: [''], resources: ['nodes/status'] },
+      ]),
+    );
+    s.clusterRoleBindings.push(
+      crb('writer', { kind: 'ClusterRole', name: 'update-all-patch-n2' }, [SA('ops', 'writer')]),
+      crb('patcher', { kind: 'ClusterRole', name: 'sa-impersonator-patch' }, [SA('ops', 'patcher')]),
+    );
+    const { labels: l } = writers(s);
+    expect(l('n2')).toContain('constrained-impersonation named ServiceAccount/ops/patcher');
+    for (const n of ['n1', 'n3']) expect(l(n).filter((x) => x.endsWith('ops/patcher'))).toEqual([]);
+  });
+
+  it('impersonating system:masters beside the one user name a grant allows', () => {
+    // Impersonating a group takes a user too: a grant naming one user still reaches any group.
+    const s = baseState();
+    s.clusterRoles.push(
+      clusterRole('impersonate-viewer-any-group', [
+        { verbs: ['impersonate'], apiGroups: [''], resources: ['users'], resourceNames: ['viewer'] },
+        { verbs: ['impersonate'], apiGroups: [''], resources: ['groups'] },
+      ]),
+    );
+    s.clusterRoleBindings.push(crb('masquerade', { kind: 'ClusterRole', name: 'impersonate-viewer-any-group' }, [SA('ops', 'masquerader')]));
+    const { labels: l } = writers(s);
+    for (const n of ['n1', 'n2', 'n3']) expect(l(n)).toContain('impersonation all-nodes ServiceAccount/ops/masquerader');
+  });
+
+  it('impersonating any service account of a namespace whose group writes status (no group impersonation needed)', () => {
+    // An impersonated service account carries system:serviceaccounts:<its namespace>.
+    const s = baseState();
+    s.clusterRoles.push(
+      clusterRole('n3-status', [{ verbs: ['update', 'patch'], apiGroups: [''], resources: ['nodes/status'], resourceNames: ['n3'] }]),
+      clusterRole('impersonate-bot', [{ verbs: ['impersonate'], apiGroups: [''], resources: ['serviceaccounts'], resourceNames: ['bot'] }]),
+      clusterRole('sa-user-info-any', [
+        { verbs: ['impersonate:serviceaccount'], apiGroups: ['authentication.k8s.io'], resources: ['serviceaccounts'] },
+        { verbs: ['impersonate-on:serviceaccount:patch'], apiGroups: [''], resources: ['nodes/status'] },
+      ]),
+    );
+    s.clusterRoleBindings.push(
+      crb('ops-n3', { kind: 'ClusterRole', name: 'n3-status' }, [Group('system:serviceaccounts:ops')]),
+      crb('ci-all', { kind: 'ClusterRole', name: 'node-status-patch-role' }, [Group('system:serviceaccounts:ci')]),
+      crb('any-sa', { kind: 'ClusterRole', name: 'sa-user-info-any' }, [User('sa-hopper')]),
+    );
+    s.roleBindings.push(rb('ops', 'bot-impersonator', { kind: 'ClusterRole', name: 'impersonate-bot' }, [User('bot-keeper')]));
+    s.serviceAccounts.push({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { namespace: 'ops', name: 'bot' } });
+    const { labels: l } = writers(s);
+    expect(l('n3')).toContain('impersonation named User/bot-keeper');
+    for (const n of ['n1', 'n2']) expect(l(n).filter((x) => x.endsWith('User/bot-keeper'))).toEqual([]);
+    expect(l('n1')).toContain('constrained-impersonation all-nodes User/sa-hopper');
   });
 });
 

@@ -1,15 +1,15 @@
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { AuthzEngine, ImpersonatedDecision } from '@/lib/authz/authz-engine';
 import type { ImpersonationHeaders } from '@/lib/authz/impersonation';
-import type { AuthzRequest } from '@/lib/authz/types';
+import type { AuthzRequest, UserInfo } from '@/lib/authz/types';
 import { nodeUser, serviceAccountUser, serviceAccountUsername } from '@/lib/authz/user-info';
 import type { WhoCanEntry, WhoCanQuery } from '@/lib/authz/who-can';
 import type { SubjectRef } from '@/lib/k8s/types';
 import type { Evidence, StatusWriterMode } from '@/lib/analysis/types';
 import { canonicalSubject } from '@/lib/analysis/context/identities';
-import { resourceNamesInRules } from './rule-names';
+import { resourceNamesInGrants, resourceNamesInRules } from './rule-names';
 import { subjectMatchesUser, userForSubject } from './subjects';
-import { decisionEvidence, grantEvidence, PROBE_NAME } from '@/lib/analysis/evidence';
+import { decisionEvidence, grantEvidence, PROBE_NAME, PROBE_NAMESPACE } from '@/lib/analysis/evidence';
 import { compareSubjects, refKey } from '@/lib/k8s/refs';
 import { describeSource } from '@/lib/authz/cluster-config';
 
@@ -344,6 +344,10 @@ interface ImpersonationTarget {
   headers: ImpersonationHeaders;
   /** undefined = every node; otherwise the nodes this identity can write. */
   nodes?: string[];
+  /** The RBAC writer impersonated, or whose member is, if the target is one. */
+  writer?: SubjectRef;
+  /** A service account impersonated as a member of a writer group. */
+  serviceAccount?: SubjectRef;
   description: string;
 }
 
@@ -366,7 +370,7 @@ function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
       : { user: s.kind === 'ServiceAccount' ? serviceAccountUsername(s.namespace ?? '', s.name) : s.name };
   const describe = (s: SubjectRef) => (s.kind === 'ServiceAccount' ? `ServiceAccount ${s.namespace}/${s.name}` : `${s.kind} ${s.name}`);
   for (const s of [...rbac.all.values()].sort(compareSubjects))
-    targets.push({ headers: writerHeaders(s), description: `${describe(s)}, which writes every node's status` });
+    targets.push({ headers: writerHeaders(s), writer: s, description: `${describe(s)}, which writes every node's status` });
 
   const nodeUserNames = [...resourceNamesInRules(engine, '', 'users', '', ['impersonate'])]
     .filter((n) => n.startsWith('system:node:') && nodeSet.has(n.slice('system:node:'.length)))
@@ -381,6 +385,46 @@ function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
   for (const { subject, nodes } of [...rbac.named.values()].sort((a, b) => compareSubjects(a.subject, b.subject))) {
     targets.push({ headers: writerHeaders(subject), nodes, description: `${describe(subject)}, which writes the status of ${nodes.join(', ')}` });
   }
+  // An impersonated service account carries system:serviceaccounts and system:serviceaccounts:<its
+  // namespace>: where those groups write status, impersonating one of their service accounts is
+  // enough (no group impersonation). Names: any (unrestricted grants), and those grants list that
+  // are accounts of the namespace (a grant naming an account that does not exist is not followed:
+  // asking about every listed name in every such namespace cost more than it finds).
+  const listedSaNames = new Set([
+    ...resourceNamesInRules(engine, '', 'serviceaccounts', '', ['impersonate']),
+    ...resourceNamesInRules(engine, AUTHN, 'serviceaccounts', '', ['impersonate:serviceaccount']),
+  ]);
+  const saNamesIn = (ns: string) => {
+    const names = new Set([PROBE_NAME]);
+    if (listedSaNames.size === 0) return names;
+    for (const sa of engine.state.serviceAccounts) if (sa.metadata.namespace === ns && listedSaNames.has(sa.metadata.name)) names.add(sa.metadata.name);
+    for (const p of engine.state.pods) {
+      const name = p.spec?.serviceAccountName;
+      if (p.metadata.namespace === ns && name && listedSaNames.has(name)) names.add(name);
+    }
+    return names;
+  };
+  const memberTargets: ImpersonationTarget[] = [];
+  const saGroupWriters = [
+    ...[...rbac.all.values()].map((subject) => ({ subject, nodes: undefined as string[] | undefined })),
+    ...[...rbac.named.values()].map(({ subject, nodes }) => ({ subject, nodes: nodes as string[] | undefined })),
+  ].filter(({ subject }) => subject.kind === 'Group' && (subject.name === 'system:serviceaccounts' || subject.name.startsWith('system:serviceaccounts:')));
+  for (const { subject, nodes } of saGroupWriters.sort((a, b) => compareSubjects(a.subject, b.subject))) {
+    // The all-namespaces group: a service account of any namespace (grants in every namespace).
+    const ns = subject.name === 'system:serviceaccounts' ? PROBE_NAMESPACE : subject.name.slice('system:serviceaccounts:'.length);
+    if (ns === '') continue;
+    const where = subject.name === 'system:serviceaccounts' ? 'any namespace' : `namespace ${ns}`;
+    const writes = nodes ? `the status of ${nodes.join(', ')}` : "every node's status";
+    for (const name of saNamesIn(ns))
+      memberTargets.push({
+        headers: { user: serviceAccountUsername(ns, name) },
+        nodes,
+        writer: nodes ? undefined : subject,
+        description: `a service account of ${where} (member of Group ${subject.name}, which writes ${writes})`,
+        serviceAccount: { kind: 'ServiceAccount', namespace: ns, name },
+      });
+  }
+  targets.push(...memberTargets);
 
   // Requesters: every subject that holds one of the impersonation grants these targets need.
   const requesters = new Map<string, SubjectRef>();
@@ -395,34 +439,82 @@ function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
   ask('impersonate', '', 'groups', 'system:masters');
   ask('impersonate:user-info', AUTHN, 'users', PROBE_NAME);
   for (const u of nodeUserNames) ask('impersonate', '', 'users', u);
-  for (const s of [...rbac.all.values(), ...[...rbac.named.values()].map((n) => n.subject)])
-    for (const a of impersonationIdentityChecks(s)) ask(a.verb, a.group, a.resource, a.name, a.namespace);
+  const impersonated = new Map<string, SubjectRef>();
+  for (const s of [...rbac.all.values(), ...[...rbac.named.values()].map((n) => n.subject), ...memberTargets.map((t) => t.serviceAccount!)])
+    impersonated.set(refKey(s), s);
+  for (const s of impersonated.values()) for (const a of impersonationIdentityChecks(s)) ask(a.verb, a.group, a.resource, a.name, a.namespace);
+
+  // A target that cannot be written everywhere may still be written on nodes some nodes/status rule
+  // names: the requester's impersonate-on action grant's names, or the target's own grant for the one
+  // verb the action allows. Only those names can make a difference.
+  const namedIn = (user: UserInfo, verbs: readonly string[]) =>
+    [...resourceNamesInGrants(engine.rulesFor(user, ''), '', 'nodes', 'status', verbs)].filter((n) => nodeSet.has(n));
+  const actionVerbs = ['serviceaccount', 'user-info'].flatMap((m) => STATUS_VERBS.map((v) => `impersonate-on:${m}:${v}`));
+  const targetNames = new Map<ImpersonationTarget, string[]>();
+  const namedFor = (target: ImpersonationTarget) => {
+    let names = targetNames.get(target);
+    if (!names) targetNames.set(target, (names = target.writer ? namedIn(userForSubject(target.writer), STATUS_VERBS) : []));
+    return names;
+  };
 
   for (const subject of [...requesters.values()].sort(compareSubjects)) {
     if (rbac.all.has(refKey(subject))) continue;
     const user = userForSubject(subject);
+    const actionNames = namedIn(user, actionVerbs);
+    // A group is impersonated beside some user: where the requester's user grants name users, those
+    // names (a grant naming one user still reaches any group it may impersonate).
+    const rules = engine.rulesFor(user, '');
+    const userNames = [
+      ...new Set([
+        ...resourceNamesInGrants(rules, '', 'users', '', ['impersonate']),
+        ...resourceNamesInGrants(rules, AUTHN, 'users', '', ['impersonate:user-info']),
+      ]),
+    ];
+    const decide = (target: ImpersonationTarget, node: string): ImpersonatedDecision | undefined => {
+      const d = decideTarget(engine, user, target.headers, node);
+      if (d || !target.headers.groups?.length || target.headers.user !== PROBE_NAME) return d;
+      for (const name of userNames) {
+        const other = decideTarget(engine, user, { ...target.headers, user: name }, node);
+        if (other) return other;
+      }
+      return undefined;
+    };
     const done = new Set<StatusWriterMode>();
     for (const target of targets) {
       const nodes = target.nodes ?? [undefined];
       for (const node of nodes) {
-        const d = decideTarget(engine, user, target.headers, node ?? PROBE_NAME);
-        if (!d) continue;
-        const mode: StatusWriterMode = d.impersonation.mode === 'legacy' ? 'impersonation' : 'constrained-impersonation';
-        const via: Evidence[] = [
-          ...impersonationEvidence(d),
-          { type: 'note', text: `impersonates ${target.description} (${d.impersonation.mode} impersonation)` },
-          ...(target.headers.user.startsWith('system:node:') && !nodeRestricted(engine) ? [nodeRestrictionOffNote(engine)] : []),
-        ];
+        const d = decide(target, node ?? PROBE_NAME);
+        if (!d) {
+          // A node identity's written node follows the header (NodeRestriction): other names change nothing.
+          if (node === undefined && !(target.headers.user.startsWith('system:node:') && nodeRestricted(engine)))
+            for (const n of new Set([...actionNames, ...namedFor(target)])) {
+              const named = decide(target, n);
+              if (named) acc.addOn(n, { subject, mode: modeOf(named), scope: 'named', via: targetEvidence(engine, named, target) });
+            }
+          continue;
+        }
+        const mode = modeOf(d);
+        // Evidence only for what is kept: a requester that acts as many writers keeps one per mode.
         if (node === undefined) {
           if (done.has(mode)) continue;
           done.add(mode);
-          acc.addAll({ subject, mode, scope: 'all-nodes', via });
+          acc.addAll({ subject, mode, scope: 'all-nodes', via: targetEvidence(engine, d, target) });
         } else {
-          acc.addOn(node, { subject, mode, scope: 'named', via });
+          acc.addOn(node, { subject, mode, scope: 'named', via: targetEvidence(engine, d, target) });
         }
       }
     }
   }
+}
+
+const modeOf = (d: ImpersonatedDecision): StatusWriterMode => (d.impersonation.mode === 'legacy' ? 'impersonation' : 'constrained-impersonation');
+
+function targetEvidence(engine: AuthzEngine, d: ImpersonatedDecision, target: ImpersonationTarget): Evidence[] {
+  return [
+    ...impersonationEvidence(d),
+    { type: 'note', text: `impersonates ${target.description} (${d.impersonation.mode} impersonation)` },
+    ...(target.headers.user.startsWith('system:node:') && !nodeRestricted(engine) ? [nodeRestrictionOffNote(engine)] : []),
+  ];
 }
 
 function decideTarget(
@@ -431,6 +523,8 @@ function decideTarget(
   headers: ImpersonationHeaders,
   node: string,
 ): ImpersonatedDecision | undefined {
+  // Most requesters cannot act as most targets at all: refused before deciding each verb.
+  if (!engine.mayImpersonate(requester, headers)) return undefined;
   // A node identity writes (through NodeRestriction) only its own Node: the written node follows the header.
   // Without NodeRestriction it writes any node.
   const writtenNode = headers.user.startsWith('system:node:') && nodeRestricted(engine) ? headers.user.slice('system:node:'.length) : node;

@@ -1,5 +1,5 @@
 import type { AccessIndex } from '@/lib/analysis/context/access';
-import { canonicalSubject } from '@/lib/analysis/context/identities';
+import { canonicalSubject, subjectAppliesTo } from '@/lib/analysis/context/identities';
 import { PROBE_NAME, PROBE_NAMESPACE } from '@/lib/analysis/evidence';
 import { ruleAllowsResource } from '@/lib/authz/rule-matches';
 import type { UserInfo } from '@/lib/authz/types';
@@ -8,6 +8,8 @@ import { serviceAccountUsername } from '@/lib/authz/user-info';
 
 import type { SubjectRef } from '@/lib/k8s/types';
 
+import { Q } from '@/lib/analysis/context/questions';
+import { pushTo } from '@/lib/k8s/push-to';
 import { userForSubject } from './subjects';
 
 import { compareSubjects, refKey } from '@/lib/k8s/refs';
@@ -23,10 +25,31 @@ export interface Candidate {
   /** refKey(subject) and the identity, computed once: candidates are tested per node and namespace. */
   key: string;
   user: UserInfo;
+  /**
+   * Set on a holder of resourceclaims/status that is a member of group candidates (these groups'
+   * names): with granular authorization a write takes two grants, and the group's resourceclaims/driver
+   * verb with the member's own resourceclaims/status makes a writer of the member. Decided after the
+   * groups, and left out where one of them is listed.
+   */
+  memberOf?: string[];
+  /** Holds resourceclaims/status through ClusterRoleBindings only for named claims: it writes those claims, never every claim by its own grant. */
+  namedOnly?: boolean;
 }
 
 export function candidate(subject: SubjectRef): Candidate {
   return { subject, key: refKey(subject), user: userForSubject(subject) };
+}
+
+const groupsOf = (list: Iterable<Candidate>) => [...list].filter((c) => c.subject.kind === 'Group');
+
+/** Adds the holders of resourceclaims/status that are members of some of `groups` and not candidates already. */
+function addGroupMembers(m: Map<string, Candidate>, groups: readonly Candidate[], holders: readonly Candidate[]): void {
+  if (groups.length === 0) return;
+  for (const h of holders) {
+    if (h.subject.kind === 'Group' || m.has(h.key)) continue;
+    const memberOf = groups.filter((g) => subjectAppliesTo(g.subject, h.subject)).map((g) => g.subject.name);
+    if (memberOf.length > 0) m.set(h.key, { ...candidate(h.subject), memberOf });
+  }
 }
 
 /** Candidates plus a constant-time "does one of them apply to this identity" test. */
@@ -68,7 +91,26 @@ export class CandidateFinder {
   /** Whether a role could grant the write, by kind and driver, then role: the same role is bound in thousands of namespaces. */
   private readonly roleGrants = new Map<string, Map<string, boolean>>();
 
+  private holders?: { cluster: Candidate[]; byNamespace: Map<string, Candidate[]> };
+
   constructor(private readonly access: AccessIndex) {}
+
+  /**
+   * Subjects with update or patch on resourceclaims/status by any grant, names listed or not: those
+   * of ClusterRoleBindings and, by namespace, those of RoleBindings. From the context's answer to the
+   * same question.
+   */
+  private statusHolders(): { cluster: Candidate[]; byNamespace: Map<string, Candidate[]> } {
+    if (this.holders) return this.holders;
+    const cluster: Candidate[] = [];
+    const byNamespace = new Map<string, Candidate[]>();
+    for (const e of this.access.rbacWhoCan(Q.claimStatus)) {
+      const c = candidate(canonicalSubject(e.subject));
+      if (e.everyNamespace) cluster.push(c);
+      for (const ns of e.namespaces) pushTo(byNamespace, ns, c);
+    }
+    return (this.holders = { cluster, byNamespace });
+  }
 
   /** Binding subjects of ClusterRoleBindings that could grant the write (any namespace). */
   cluster(kind: CandidateKind, driver: string): CandidateSet {
@@ -95,6 +137,10 @@ export class CandidateFinder {
           m.set(c.key, c);
         }
       }
+      // Before granular authorization the grant is resourceclaims/status itself: rules naming claims
+      // count too. Who is not allowed for the probe name holds no grant to every claim of its own.
+      if (kind === 'legacy-status') for (const h of this.statusHolders().cluster) if (!m.has(h.key)) m.set(h.key, { ...h, namedOnly: true });
+      if (kind === 'arbitrary') addGroupMembers(m, groupsOf(m.values()), this.statusHolders().cluster);
       set = new CandidateSet(m);
       this.clusterCache.set(key, set);
     }
@@ -143,6 +189,17 @@ export class CandidateFinder {
           const c = candidate(subject);
           m.set(c.key, c);
         }
+      }
+      // Only arbitrary-node needs the members: associated-node candidates are the node's own service
+      // accounts, decided with their full identity wherever a group's grant applies to them.
+      if (kind === 'arbitrary') {
+        // Holders of resourceclaims/status here completing a driver grant of a group (here or
+        // cluster-wide), and cluster-wide holders completing one of a group bound here.
+        const cluster = groupsOf(this.cluster(kind, driver).list);
+        const local = groupsOf(m.values());
+        const holders = this.statusHolders();
+        addGroupMembers(m, [...local, ...cluster], holders.byNamespace.get(ns) ?? []);
+        addGroupMembers(m, local, holders.cluster);
       }
       // Most namespaces have none: they share one empty set.
       set = m.size === 0 ? NO_CANDIDATES : new CandidateSet(m);
