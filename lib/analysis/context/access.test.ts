@@ -3,7 +3,7 @@ import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import { clusterRole, crb, Group, rb, role, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
 import { serviceAccountUser } from '@/lib/authz/user-info';
 import { AccessIndex, type AccessEntry, type AccessQuestion } from './access';
-import type { SubjectRef } from '@/lib/k8s/types';
+import type { PolicyRule, Subject, SubjectRef } from '@/lib/k8s/types';
 import { createRandom } from '@/scripts/bench/prng';
 import { Q } from './questions';
 
@@ -128,25 +128,7 @@ describe('AccessIndex.whoCan in one namespace', () => {
   for (let seed = 1; seed <= 60; seed++) {
     it(`reads the same creators per namespace as from the whole cluster (seed ${seed})`, () => {
       const r = createRandom(seed);
-      const some = <T>(list: readonly T[], max: number) => Array.from({ length: 1 + r.int(max) }, () => r.pick(list));
-      const clusterRoles = CREATE.map((rule, i) => clusterRole(`c${i}`, some(CREATE, 2).concat(rule)));
-      const roles = NSS.map((ns, i) => role(ns, `r${i}`, some(CREATE, 2)));
-      const engine = createAuthzEngine(
-        stateOf({
-          clusterRoles,
-          roles,
-          clusterRoleBindings: Array.from({ length: r.int(3) }, (_, i) =>
-            crb(`crb${i}`, { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name }, some(subjectPool, 3)),
-          ),
-          roleBindings: Array.from({ length: 4 + r.int(10) }, (_, i) => {
-            const ns = r.pick(NSS);
-            const roleRef = r.chance(0.5)
-              ? { kind: 'Role', name: roles[NSS.indexOf(ns)].metadata.name }
-              : { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name };
-            return rb(ns, `rb${i}`, roleRef, some(subjectPool, 3));
-          }),
-        }),
-      );
+      const engine = randomRbacEngine(r, NSS, CREATE, subjectPool, { roleRules: 2, clusterBindings: 3 });
       const index = new AccessIndex(engine);
       for (const q of [Q.claimCreate, Q.templateCreate]) {
         const whole = index.whoCan(q);
@@ -230,24 +212,7 @@ describe('AccessIndex.whoCanAmong', () => {
     it(`gives the asked subjects' entries of the whole question (seed ${seed})`, () => {
       const r = createRandom(1000 + seed);
       const some = <T>(list: readonly T[], max: number) => Array.from({ length: 1 + r.int(max) }, () => r.pick(list));
-      const clusterRoles = RULES.map((rule, i) => clusterRole(`c${i}`, some(RULES, 2).concat(rule)));
-      const roles = NSS.map((ns, i) => role(ns, `r${i}`, some(RULES, 3)));
-      const engine = createAuthzEngine(
-        stateOf({
-          clusterRoles,
-          roles,
-          clusterRoleBindings: Array.from({ length: r.int(4) }, (_, i) =>
-            crb(`crb${i}`, { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name }, some(pool, 3)),
-          ),
-          roleBindings: Array.from({ length: 4 + r.int(10) }, (_, i) => {
-            const ns = r.pick(NSS);
-            const roleRef = r.chance(0.5)
-              ? { kind: 'Role', name: roles[NSS.indexOf(ns)].metadata.name }
-              : { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name };
-            return rb(ns, `rb${i}`, roleRef, some(pool, 3));
-          }),
-        }),
-      );
+      const engine = randomRbacEngine(r, NSS, RULES, pool, { roleRules: 3, clusterBindings: 4 });
       const index = new AccessIndex(engine);
       for (const ns of NSS) {
         for (const q of questions(ns)) {
@@ -263,3 +228,36 @@ describe('AccessIndex.whoCanAmong', () => {
     });
   }
 });
+
+/**
+ * A random RBAC set over the namespaces (the same draws, in the same order, for both differentials above): a
+ * ClusterRole per rule with up to two more, a Role per namespace, ClusterRoleBindings and RoleBindings
+ * to subjects of the pool.
+ */
+function randomRbacEngine(
+  r: ReturnType<typeof createRandom>,
+  namespaces: readonly string[],
+  rules: readonly PolicyRule[],
+  subjects: readonly Subject[],
+  sizes: { roleRules: number; clusterBindings: number },
+) {
+  const some = <T>(list: readonly T[], max: number) => Array.from({ length: 1 + r.int(max) }, () => r.pick(list));
+  const clusterRoles = rules.map((rule, i) => clusterRole(`c${i}`, some(rules, 2).concat(rule)));
+  const roles = namespaces.map((ns, i) => role(ns, `r${i}`, some(rules, sizes.roleRules)));
+  return createAuthzEngine(
+    stateOf({
+      clusterRoles,
+      roles,
+      clusterRoleBindings: Array.from({ length: r.int(sizes.clusterBindings) }, (_, i) =>
+        crb(`crb${i}`, { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name }, some(subjects, 3)),
+      ),
+      roleBindings: Array.from({ length: 4 + r.int(10) }, (_, i) => {
+        const ns = r.pick(namespaces);
+        const roleRef = r.chance(0.5)
+          ? { kind: 'Role', name: roles[namespaces.indexOf(ns)].metadata.name }
+          : { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name };
+        return rb(ns, `rb${i}`, roleRef, some(subjects, 3));
+      }),
+    }),
+  );
+}
