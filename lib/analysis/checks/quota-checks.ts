@@ -175,10 +175,12 @@ export const quota002: Check = {
       const here = objects.get(ns) ?? [];
       if (here.length === 0) continue;
       const keys = limitedKeys(ctx, ns);
-      const classes = [...new Set(here.flatMap((o) => classesOfSpec(specOf(o))))].sort();
+      // Each object's classes read once (they were read again for every class of the namespace).
+      const classesOf = here.map((o) => classesOfSpec(specOf(o)));
+      const classes = [...new Set(classesOf.flat())].sort();
       for (const cls of classes) {
         if (keys.has(devicesQuotaKey(cls)) || keys.has(extendedQuotaKey(cls))) continue;
-        const users = here.filter((o) => classesOfSpec(specOf(o)).includes(cls));
+        const users = here.filter((_, i) => classesOf[i].includes(cls));
         out.push({
           subjects: [],
           objects: [objectRef('Namespace', ns), objectRef('DeviceClass', cls)],

@@ -52,7 +52,11 @@ function devicesFor(mode: string | undefined, count: number | undefined): bigint
 
 /** Per device class, the devices one claim spec charges (the evaluator's Usage). */
 export function claimDeviceUsage(spec: ResourceClaimSpec | undefined): Map<string, bigint> {
-  const out = new Map<string, bigint>();
+  return addClaimDeviceUsage(spec, new Map());
+}
+
+/** Adds what a claim spec charges, per device class, to `out` (a namespace's totals: no map per claim). */
+function addClaimDeviceUsage(spec: ResourceClaimSpec | undefined, out: Map<string, bigint>): Map<string, bigint> {
   for (const request of spec?.devices?.requests ?? []) {
     if (request.firstAvailable && request.firstAvailable.length > 0) {
       const max = new Map<string, bigint>();
@@ -96,7 +100,7 @@ export function analyseQuotas(state: ClusterState): QuotaAnalysis {
       u = { claims: 0n, devices: new Map() };
       for (const claim of claimsByNs.get(ns) ?? []) {
         u.claims += 1n;
-        for (const [cls, n] of claimDeviceUsage(claim.spec)) u.devices.set(cls, (u.devices.get(cls) ?? 0n) + n);
+        addClaimDeviceUsage(claim.spec, u.devices);
       }
       usageByNs.set(ns, u);
     }
