@@ -196,9 +196,10 @@ export class ClaimWriterAnalysis {
     perNamespace: Candidate[],
     claims: ResourceClaim[],
   ): readonly { subject: SubjectRef; via: Evidence[] }[] {
-    if (!this.statusNamesMatter) {
-      // No status rule lists resourceNames: every claim is decided alike, the first is the sample,
-      // and the answer is kept per driver and namespace (asked once per node holding such claims).
+    // No status rule lists resourceNames, or none of these claims' names: every claim is decided
+    // alike, the first is the sample, and the answer is kept per driver and namespace (asked once per
+    // node holding such claims).
+    if (!this.statusNamesMatter || !claims.some((c) => this.statusNames.has(c.metadata.name))) {
       let byNamespace = this.unlistedWriters.get(driver);
       if (!byNamespace) this.unlistedWriters.set(driver, (byNamespace = new Map()));
       let out = byNamespace.get(ns);

@@ -4,7 +4,9 @@ import type { ImpersonationHeaders } from '@/lib/authz/impersonation';
 import type { AuthzRequest, UserInfo } from '@/lib/authz/types';
 import { nodeUser, serviceAccountUser, serviceAccountUsername } from '@/lib/authz/user-info';
 import type { WhoCanEntry, WhoCanQuery } from '@/lib/authz/who-can';
-import type { SubjectRef } from '@/lib/k8s/types';
+import type { PolicyRule, SubjectRef } from '@/lib/k8s/types';
+import { ruleAllowsResource } from '@/lib/authz/rule-matches';
+import { pushTo } from '@/lib/k8s/push-to';
 import type { Evidence, StatusWriterMode } from '@/lib/analysis/types';
 import { canonicalSubject } from '@/lib/analysis/context/identities';
 import { resourceNamesInGrants, resourceNamesInRules } from './rule-names';
@@ -394,14 +396,21 @@ function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
     ...resourceNamesInRules(engine, '', 'serviceaccounts', '', ['impersonate']),
     ...resourceNamesInRules(engine, AUTHN, 'serviceaccounts', '', ['impersonate:serviceaccount']),
   ]);
+  // The listed names that are accounts (or pods' accounts) of each namespace: found in one pass.
+  let listedByNs: Map<string, string[]> | undefined;
   const saNamesIn = (ns: string) => {
     const names = new Set([PROBE_NAME]);
     if (listedSaNames.size === 0) return names;
-    for (const sa of engine.state.serviceAccounts) if (sa.metadata.namespace === ns && listedSaNames.has(sa.metadata.name)) names.add(sa.metadata.name);
-    for (const p of engine.state.pods) {
-      const name = p.spec?.serviceAccountName;
-      if (p.metadata.namespace === ns && name && listedSaNames.has(name)) names.add(name);
+    if (!listedByNs) {
+      listedByNs = new Map();
+      for (const sa of engine.state.serviceAccounts)
+        if (listedSaNames.has(sa.metadata.name)) pushTo(listedByNs, sa.metadata.namespace ?? '', sa.metadata.name);
+      for (const p of engine.state.pods) {
+        const name = p.spec?.serviceAccountName;
+        if (name && listedSaNames.has(name)) pushTo(listedByNs, p.metadata.namespace ?? '', name);
+      }
     }
+    for (const name of listedByNs.get(ns) ?? []) names.add(name);
     return names;
   };
   const memberTargets: ImpersonationTarget[] = [];
@@ -480,7 +489,11 @@ function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
       return undefined;
     };
     const done = new Set<StatusWriterMode>();
+    // Once the requester writes every node in each mode it could use, the other targets add nothing:
+    // an all-nodes entry per mode is kept, and named entries in a mode held everywhere are dropped.
+    const modes = engine.features.constrainedImpersonation && (engine.chain.includes('AlwaysAllow') || holdsConstrainedAction(rules)) ? 2 : 1;
     for (const target of targets) {
+      if (done.size === modes) break;
       const nodes = target.nodes ?? [undefined];
       for (const node of nodes) {
         const d = decide(target, node ?? PROBE_NAME);
@@ -505,6 +518,21 @@ function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
       }
     }
   }
+}
+
+/** The impersonate-on verbs of the constrained modes for a status write: without one, only legacy impersonation can pass. */
+const CONSTRAINED_ACTIONS = ['associated-node', 'arbitrary-node', 'serviceaccount', 'user-info'].flatMap((m) => STATUS_VERBS.map((v) => `impersonate-on:${m}:${v}`));
+
+/** Whether some cluster-wide grant allows a constrained mode's action on nodes/status (of any node: names ignored). */
+function holdsConstrainedAction(rules: readonly { rule: PolicyRule }[]): boolean {
+  for (const { rule } of rules) {
+    // Most rules name no such verb: decided without a copy of the rule.
+    if (!rule.verbs.some((v) => v === '*' || v.startsWith('impersonate-on:'))) continue;
+    const unnamed = { ...rule, resourceNames: undefined };
+    const allows = (verb: string) => ruleAllowsResource(unnamed, { verb, group: '', resource: 'nodes', subresource: 'status', namespace: '', name: '' });
+    if (CONSTRAINED_ACTIONS.some(allows)) return true;
+  }
+  return false;
 }
 
 const modeOf = (d: ImpersonatedDecision): StatusWriterMode => (d.impersonation.mode === 'legacy' ? 'impersonation' : 'constrained-impersonation');

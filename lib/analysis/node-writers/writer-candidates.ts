@@ -2,6 +2,7 @@ import type { AccessIndex } from '@/lib/analysis/context/access';
 import { canonicalSubject, subjectAppliesTo } from '@/lib/analysis/context/identities';
 import { PROBE_NAME, PROBE_NAMESPACE } from '@/lib/analysis/evidence';
 import { ruleAllowsResource } from '@/lib/authz/rule-matches';
+import { candidateRulesFor } from '@/lib/authz/rbac-index';
 import type { UserInfo } from '@/lib/authz/types';
 
 import { serviceAccountUsername } from '@/lib/authz/user-info';
@@ -92,6 +93,8 @@ export class CandidateFinder {
   private readonly roleGrants = new Map<string, Map<string, boolean>>();
 
   private holders?: { cluster: Candidate[]; byNamespace: Map<string, Candidate[]> };
+  /** boundNamespaces by kind and driver. */
+  private readonly namespacesCache = new Map<string, Set<string>>();
 
   constructor(private readonly access: AccessIndex) {}
 
@@ -147,6 +150,39 @@ export class CandidateFinder {
     return set;
   }
 
+  /**
+   * The namespaces with a RoleBinding of a role that could grant the write: the roles come from the
+   * engine's rule index (the rules on claims' driver or status subresource that could match), each
+   * decided as local() decides it, and their RoleBindings by namespace.
+   */
+  private boundNamespaces(kind: CandidateKind, driver: string): Set<string> {
+    const key = `${kind}|${driver}`;
+    let out = this.namespacesCache.get(key);
+    if (out) return out;
+    out = new Set();
+    const rbac = this.access.engine.rbac;
+    const roles = new Set<string>();
+    for (const verb of WRITE_VERBS) {
+      const attrs =
+        kind === 'legacy-status'
+          ? { verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespace: '', name: '' }
+          : { verb: `${kind}-node:${verb}`, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'driver', namespace: '', name: driver };
+      for (const { role, ruleIndex } of candidateRulesFor(rbac, attrs.verb, attrs.group, attrs.resource, attrs.subresource)) {
+        if (roles.has(role.key)) continue;
+        const rule = role.rules[ruleIndex].rule;
+        if (ruleAllowsResource(kind === 'legacy-status' ? { ...rule, resourceNames: undefined } : rule, attrs)) roles.add(role.key);
+      }
+    }
+    for (const role of roles) for (const ns of rbac.roleBindingsByRole.get(role)?.keys() ?? []) out.add(ns);
+    this.namespacesCache.set(key, out);
+    return out;
+  }
+
+  /** Whether a holder of resourceclaims/status in `ns` may complete a cluster-wide arbitrary-node group candidate. */
+  private completesClusterGroup(driver: string, ns: string): boolean {
+    return (this.statusHolders().byNamespace.get(ns)?.length ?? 0) > 0 && groupsOf(this.cluster('arbitrary', driver).list).length > 0;
+  }
+
   /** Binding subjects of the namespace's RoleBindings whose role could grant the write. */
   local(kind: CandidateKind, ns: string, driver: string): CandidateSet {
     let byDriver = this.localCache.get(kind);
@@ -155,6 +191,9 @@ export class CandidateFinder {
     if (!byNamespace) byDriver.set(driver, (byNamespace = new Map()));
     let set = byNamespace.get(ns);
     if (!set) {
+      // Most namespaces bind no role that could grant the write (nor hold a member of a cluster-wide
+      // candidate group): they share the empty set without a look at their bindings.
+      if (ns !== '' && !this.boundNamespaces(kind, driver).has(ns) && (kind !== 'arbitrary' || !this.completesClusterGroup(driver, ns))) return NO_CANDIDATES;
       const m = new Map<string, Candidate>();
       const grantsKey = `${kind}|${driver}`;
       let roleGrants = this.roleGrants.get(grantsKey);
