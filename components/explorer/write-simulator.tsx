@@ -100,7 +100,7 @@ export function WriteSimulator() {
         className="self-start"
         id="simulation"
         title="Would it be accepted?"
-        description="Impersonation, authorization, NodeRestriction, then the checks on the body"
+        description="Impersonation, authorization, NodeRestriction, the checks on the body, then admission policies"
       >
         {run.isPending ? (
           <p role="status" className="text-sm text-slate-500">
@@ -125,8 +125,8 @@ function SimulationSteps({ result }: { result: Result }) {
   const what = `${r.verb} ${r.group ? `${r.resource}.${r.group}` : r.resource}${r.subresource ? `/${r.subresource}` : ''}${r.namespace ? ` in ${r.namespace}` : ''}`;
   return (
     <div className="space-y-3" aria-live="polite" data-testid="simulation-result">
-      <p className={cn('text-base font-semibold', result.allowed ? 'text-teal-800' : 'text-red-800')}>
-        {result.allowed ? 'Accepted' : `Refused by ${result.refusedBy}`}
+      <p className={cn('text-base font-semibold', result.allowed ? 'text-teal-800' : result.refusedBy ? 'text-red-800' : 'text-amber-800')}>
+        {result.allowed ? 'Accepted' : result.refusedBy ? `Refused by ${result.refusedBy}` : `Unknown: ${result.undecidedBy} could not be decided`}
         <span className="ml-2 text-sm font-normal text-slate-600">
           {what}, decided as {result.decidedAs.name}
         </span>
@@ -134,7 +134,9 @@ function SimulationSteps({ result }: { result: Result }) {
       <ol className="space-y-2" aria-label="Steps">
         {result.steps.map((s) => (
           <li key={s.step} className="rounded-md border border-slate-200 px-3 py-2 text-sm">
-            <span className={cn('mr-2 font-mono text-xs font-semibold', s.allowed ? 'text-teal-800' : 'text-red-800')}>{s.allowed ? 'PASS' : 'REFUSED'}</span>
+            <span className={cn('mr-2 font-mono text-xs font-semibold', s.unknown ? 'text-amber-800' : s.allowed ? 'text-teal-800' : 'text-red-800')}>
+              {s.unknown ? 'UNKNOWN' : s.allowed ? 'PASS' : 'REFUSED'}
+            </span>
             <span className="font-medium text-slate-900">{s.step}</span>
             <p className="mt-1 text-slate-700">{s.reason}</p>
             {(s.uncovered ?? []).length > 0 && (

@@ -10,23 +10,26 @@ test('the overview leads with the top risks; one click lists an issue’s findin
   // demo/EXPECTED.md §7: the Intel driver bound to cluster-admin, with a token on its DaemonSet's nodes, ranks first.
   await expect(risks.first()).toContainText('DRA001');
   await expect(risks.first()).toContainText('ClusterRoleBinding intel-driver-admin');
-  await expect(risks.first()).toContainText('writes status of all 7 nodes');
+  await expect(risks.first()).toContainText('full control of the cluster (7 nodes, 16 allocated claims, 13 namespaces)');
+  // Second, the other takeover: support-engineers may impersonate system:masters (#24).
+  await expect(risks.nth(1)).toContainText('NODE002');
+  await expect(risks.nth(1)).toContainText('may impersonate Group system:masters');
   await expect(risks.first()).toContainText('token on 2 of 7 nodes through DaemonSet intel-gpu-resource-driver/intel-gpu-resource-driver-kubelet-plugin');
 
   await risks.first().getByText('The fix').click();
   await expect(risks.first().getByRole('region', { name: /Fix/ }).or(risks.first().locator('pre'))).toContainText('ClusterRole');
   await screenshot(page, 'overview-top-risks');
 
-  const issueId = await risks.nth(2).getAttribute('data-issue');
+  const issueId = await risks.nth(3).getAttribute('data-issue');
   await risks
-    .nth(2)
+    .nth(3)
     .getByRole('link', { name: /finding/ })
     .click();
   await expect(page).toHaveURL(new RegExp(`issue=${issueId}`));
   await expect(page.getByText(`Showing the findings of issue ${issueId}`)).toBeVisible();
   const rows = page.getByRole('table', { name: 'Findings' }).locator('tbody tr');
   await expect(rows).toHaveCount(1);
-  // Third is DRA012: the NVIDIA plugin's unpinned ResourceSlice writes (demo/EXPECTED.md §7).
+  // Fourth is DRA012: the NVIDIA plugin's unpinned ResourceSlice writes (demo/EXPECTED.md §7).
   await expect(rows.first()).toContainText('DRA012');
 
   await page.getByRole('button', { name: 'Show every issue' }).click();

@@ -5,6 +5,7 @@ import type { AccessIndex } from './context/access';
 import type { Membership } from './context/membership';
 import type { PodIndex } from './context/pod-index';
 import type { ComponentPod } from './context/component-pods';
+import type { PinningPolicy } from './context/slice-pinning';
 import type { ClaimWriterAnalysis } from './node-writers/claim-status-writers';
 import type { NodeStatusWriterMap } from './node-writers/node-writer-accumulator';
 import type { QuotaAnalysis } from './quota/quota-usage';
@@ -89,4 +90,10 @@ export interface AnalysisContext {
   readonly deviceClasses: DeviceClassAnalysis[];
   /** Lazy: DRA component pods (kubelet plugins, pods of DRA component identities, pods in a DRA driver's own namespace, workloads DRA components may create in their platform namespace), with why; POD001-POD003 judge them. */
   readonly draComponentPods: ComponentPod[];
+  /**
+   * Lazy: the bound ValidatingAdmissionPolicies that pin node-local ResourceSlice writes to the writer's
+   * own node (context/slice-pinning.ts). DRA012 and the issues' reach and attack paths read it here, so a
+   * policy evaluator that replaces the recognition of the policy's form changes them all at once.
+   */
+  readonly slicePinning: readonly PinningPolicy[];
 }

@@ -7,7 +7,8 @@ import { parseDocuments } from '@/server/sources/parse-documents';
 import { buildAnalysisContext } from './context/build-analysis-context';
 import { DEFAULT_SETTINGS } from './settings';
 import { runChecks } from './checks/registry';
-import type { DetailedFinding } from './types';
+import type { DetailedFinding, Report } from './types';
+import { buildReport } from '@/lib/report/build-report';
 
 // Nine real DRA drivers, each as its Helm chart renders with default values (lib/analysis/__fixtures__/real-drivers/,
 // every file's header names the repository, commit and templates), installed into a small v1.36.3 cluster
@@ -24,11 +25,27 @@ const cache = new Map<string, DetailedFinding[]>();
  * `edit` may change the parsed documents first, for a variant of a chart.
  */
 function analyse(drivers: string[], edit?: (doc: any) => void): DetailedFinding[] {
+  const state = clusterWith(drivers, edit);
+  return runChecks(buildAnalysisContext(state, createAuthzEngine(state), DEFAULT_SETTINGS));
+}
+
+/** The base cluster with the given driver fixtures installed, as parsed documents; `extra` adds documents (claims...). */
+function documentsWith(drivers: string[], edit?: (doc: any) => void, extra: object[] = []) {
   const files = [BOOTSTRAP, join(FIXTURES, '_base.yaml'), ...drivers.map((d) => join(FIXTURES, `${d}.yaml`))];
   const items = files.flatMap((f) => parseDocuments(readFileSync(f), basename(f)));
+  items.push(...extra.flatMap((doc, i) => parseDocuments(JSON.stringify(doc), `extra-${i}.json`)));
   if (edit) for (const item of items) edit(item.value);
-  const state = buildClusterState(items, { kind: 'snapshot', name: drivers.join(',') || 'base' }, { onInvalid: 'fail' });
-  return runChecks(buildAnalysisContext(state, createAuthzEngine(state), DEFAULT_SETTINGS));
+  return items;
+}
+
+function clusterWith(drivers: string[], edit?: (doc: any) => void, extra: object[] = []) {
+  const items = documentsWith(drivers, edit, extra);
+  return buildClusterState(items, { kind: 'snapshot', name: drivers.join(',') || 'base' }, { onInvalid: 'fail' });
+}
+
+/** The whole report (issues, risk, attack paths) of the base cluster with these drivers and extra documents. */
+function reportWith(drivers: string[], extra: object[] = [], edit?: (doc: any) => void): Report {
+  return buildReport(clusterWith(drivers, edit, extra));
 }
 
 function findingsWith(...drivers: string[]): DetailedFinding[] {
@@ -274,6 +291,106 @@ describe('all nine drivers in one cluster', () => {
   it('report exactly the union of their findings: no driver changes what is said about another', () => {
     const union = new Set(ALL.flatMap((d) => rows(d)));
     expect(new Set(findingsWith(...ALL).map(row))).toEqual(union);
+  });
+});
+
+describe('attack paths and reach of the nine drivers in one cluster (issue #24)', () => {
+  const ALL = ['dra-example-driver', 'nvidia-gpu', 'cpu', 'amd-gpu', 'sriov', 'google-tpu', 'intel-gpu', 'intel-gaudi', 'intel-qat'];
+
+  it('a DaemonSet foothold says on how many nodes its pods run, counted from the pods (none of the ten runs on every node)', () => {
+    // Facts of the fixtures: each DaemonSet's pods (ownerReferences) and their spec.nodeName; the base has three nodes.
+    const docs = documentsWith(ALL).map((i) => i.value as any);
+    const nodeCount = docs.filter((d) => d?.kind === 'Node').length;
+    const daemonSetNodes = new Map<string, Set<string>>();
+    for (const d of docs.filter((x) => x?.kind === 'DaemonSet')) daemonSetNodes.set(`DaemonSet ${d.metadata.namespace}/${d.metadata.name}`, new Set());
+    for (const p of docs.filter((x) => x?.kind === 'Pod'))
+      for (const o of p.metadata.ownerReferences ?? [])
+        if (o.kind === 'DaemonSet') daemonSetNodes.get(`DaemonSet ${p.metadata.namespace}/${o.name}`)!.add(p.spec.nodeName);
+    expect(daemonSetNodes.size).toBe(10);
+    expect([...daemonSetNodes.values()].filter((n) => n.size === nodeCount)).toEqual([]);
+
+    const paths = reportWith(ALL).attackPaths.filter((p) => /^a compromised node/.test(p.foothold));
+    expect(paths.length).toBeGreaterThan(3);
+    for (const p of paths) {
+      const [ds, nodes] = [...daemonSetNodes].find(([name]) => p.foothold.includes(`: ${name} runs there`))!;
+      expect(p.foothold).not.toContain('every other node');
+      expect(p.foothold).toContain(`(${nodes.size} of ${nodeCount} nodes)`);
+      // The node named is one its pods run on, and the token step is bound to it.
+      const named = /a compromised node,(?: e\.g\.)? ([^:]+):/.exec(p.foothold)![1];
+      expect(nodes.has(named), `${ds} on ${named}`).toBe(true);
+      expect(p.steps[1].text).toContain(`bound to node ${named}`);
+    }
+  });
+});
+
+describe('a policy pinning slice writes to the writer’s node limits its reach (issue #24)', () => {
+  const REFERENCE = 'ServiceAccount dra-example-driver/dra-example-driver-service-account';
+  const pathsAndRisk = (report: Report) => {
+    const byId = new Map(report.findings.map((f) => [f.id, f]));
+    const mine = report.issues.filter((i) => i.findingIds.some((id) => byId.get(id)!.subjects.some((s) => ref(s) === REFERENCE)));
+    const ids = new Set(mine.map((i) => i.id));
+    return { issues: mine, impacts: report.attackPaths.filter((p) => ids.has(p.issueId)).map((p) => p.impact) };
+  };
+
+  it('the reference driver’s policy (Deny) pins its ResourceSlice writes: no reach over other nodes’ slices, no fake-devices path', () => {
+    const { issues, impacts } = pathsAndRisk(reportWith(['dra-example-driver']));
+    expect(issues.length).toBeGreaterThan(0);
+    for (const i of issues) expect(i.risk.reasons.join('; ')).not.toMatch(/ResourceSlices/);
+    expect(impacts.filter((t) => /ResourceSlices/.test(t))).toEqual([]);
+  });
+
+  it('the same binding with validationActions [Audit] refuses nothing: its slice writes reach every node and rank higher', () => {
+    // An Audit-only binding records violations but admits the write (ValidatingAdmissionPolicyBinding validationActions).
+    const audit = (doc: any) => {
+      if (doc?.kind === 'ValidatingAdmissionPolicyBinding') doc.spec.validationActions = ['Audit'];
+    };
+    const pinned = pathsAndRisk(reportWith(['dra-example-driver']));
+    const open = pathsAndRisk(reportWith(['dra-example-driver'], [], audit));
+    for (const i of open.issues) expect(i.risk.reasons).toContain('writes ResourceSlices of all 3 nodes (no admission policy pins them to its own node)');
+    const score = (r: typeof pinned, check: string) => r.issues.find((i) => i.check === check)!.risk.score;
+    expect(score(open, 'POD001')).toBeGreaterThan(score(pinned, 'POD001'));
+    expect(open.impacts).toContain('advertise fake devices on any node (create ResourceSlices)');
+  });
+});
+
+/** A claim in tenant-a allocated one device of `driver` on `node` (the strict single-node selector the API server reads). */
+const allocatedClaim = (name: string, driver: string, node: string) => ({
+  apiVersion: 'resource.k8s.io/v1',
+  kind: 'ResourceClaim',
+  metadata: { name, namespace: 'tenant-a' },
+  spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: driver } }] } },
+  status: {
+    allocation: {
+      devices: { results: [{ request: 'gpu', driver, pool: node, device: 'gpu-0' }] },
+      nodeSelector: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }] },
+    },
+  },
+});
+
+describe('a driver writing its own claims forges nothing (issue #24)', () => {
+  const REFERENCE = 'ServiceAccount dra-example-driver/dra-example-driver-service-account';
+  const SRIOV = 'ServiceAccount dra-driver-sriov/dra-driver-sriov-dra-driver-sriov-chart-service-account';
+  // gpu.example.com claims on the two nodes where the reference driver's plugin runs: its associated-node grant, scoped to
+  // gpu.example.com, lets each plugin write only the claims of its own driver on its own node, which is its job.
+  const claims = [allocatedClaim('a', 'gpu.example.com', 'worker-01'), allocatedClaim('b', 'gpu.example.com', 'worker-02')];
+  const issuesOf = (report: Report, subject: string) => {
+    const byId = new Map(report.findings.map((f) => [f.id, f]));
+    return report.issues.filter((i) => i.findingIds.some((id) => byId.get(id)!.subjects.some((s) => ref(s) === subject)));
+  };
+
+  it('the reference driver: its own driver’s claims on its own nodes add no reach and no rank', () => {
+    const without = issuesOf(reportWith(['dra-example-driver', 'sriov']), REFERENCE);
+    const withClaims = issuesOf(reportWith(['dra-example-driver', 'sriov'], claims), REFERENCE);
+    expect(withClaims.length).toBeGreaterThan(0);
+    for (const issue of withClaims) expect(issue.risk.reasons.join('; ')).not.toMatch(/forge device status/);
+    expect(withClaims.map((i) => [i.check, i.risk.score])).toEqual(without.map((i) => [i.check, i.risk.score]));
+  });
+
+  it('SR-IOV, whose associated-node grant names no driver, can write those gpu.example.com claims on its nodes: they count', () => {
+    const report = reportWith(['dra-example-driver', 'sriov'], claims);
+    const sriov = issuesOf(report, SRIOV);
+    expect(sriov.length).toBeGreaterThan(0);
+    for (const issue of sriov) expect(issue.risk.reasons).toContain('can forge device status of 2 allocated claims');
   });
 });
 

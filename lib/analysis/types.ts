@@ -72,14 +72,59 @@ export interface Issue {
   findingIds: string[];
   /** One fix for the whole group. */
   remediation: string;
+  /**
+   * The fix as changes the engine applied to a copy of the cluster and checked (lib/analysis/fixes/),
+   * or why no change passes; absent for checks without a structured fix.
+   */
+  fix?: IssueFix;
   risk: IssueRisk;
+}
+
+/** A SubjectAccessReview spec (v1 field names): the request the API server is asked about. */
+export interface ReviewSpec {
+  user: string;
+  groups: string[];
+  extra: Record<string, string[]>;
+  resourceAttributes: { verb: string; group: string; resource: string; subresource: string; namespace: string; name: string };
+}
+
+/**
+ * One object change a platform team applies: a patch of an existing object (a JSON merge patch for
+ * RBAC objects, whose lists it replaces whole; a strategic merge patch for workloads, whose
+ * containers it merges by name), or a new object.
+ */
+export type FixChange =
+  | { action: 'patch'; target: ObjectRef; apiVersion: string; patchType: 'merge' | 'strategic'; patch: Record<string, unknown>; why: string }
+  | { action: 'create'; object: Record<string, unknown>; why: string };
+
+/** A request whose answer the fix decides: refused after it (`removed`) or still allowed (`kept`). */
+export interface FixProbe {
+  expect: 'allowed' | 'denied';
+  text: string;
+  review: ReviewSpec;
+}
+
+/**
+ * A remediation as changes. `verified`: applied to a copy of the cluster, the finding's capability
+ * is gone for every holder, what each holder needs still holds, and the objects are valid for the
+ * API server. `none`: no change passed those checks (`reason` says why); nothing to apply.
+ */
+export interface IssueFix {
+  status: 'verified' | 'none';
+  changes: FixChange[];
+  /** The requests that decide it, as the engine answered them after the changes. */
+  probes: FixProbe[];
+  /** What was checked, in words. */
+  checks: string[];
+  /** Why no safe automatic fix exists (status none), or what the changes leave to a person (verified). */
+  reason?: string;
 }
 
 /** Risk = severity × reach × exposure (lib/analysis/issues/risk.ts), each part explained. */
 export interface IssueRisk {
   score: number;
   severity: number;
-  /** 1 + log10(1 + nodes + claims + tenant namespaces reached). */
+  /** 1 + log10(1 + nodes + claims + tenant namespaces reached); 2 + log10(1 + every node, claim and namespace) for full control of the cluster. */
   reach: number;
   /** The largest exposure multiplier of the identities behind the issue (1 when none applies). */
   exposure: number;

@@ -2,6 +2,10 @@ import { usernameOf } from '@/lib/analysis/context/identities';
 import { compareFindings } from '@/lib/analysis/checks/registry';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { analyseIssues } from '@/lib/analysis/issues/group-issues';
+import { withFixes } from '@/lib/analysis/fixes/issue-fixes';
+import { withFixTexts } from '@/lib/analysis/fixes/finding-fix-texts';
+import type { ObservedRequests } from '@/lib/analysis/fixes/holder-needs';
+import { parseUsageKey } from './classify-request';
 import { SEVERITIES, type FindingTexts, type Report, type Severity } from '@/lib/analysis/types';
 import { separateTexts } from '@/lib/analysis/finding-texts';
 import type { AuditAggregate } from './aggregate-activity';
@@ -29,7 +33,19 @@ export function withActivity<B extends { report: Report; context: AnalysisContex
   const findings = [...report.findings, ...extra].sort(compareFindings);
   const summary = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
   for (const f of findings) summary[f.severity]++;
-  const { issues, attackPaths } = extra.length > 0 ? analyseIssues(findings, texts, context, { allNodes: report.allNodes, nodes: report.nodes }) : report;
+  const analysed = extra.length > 0 ? analyseIssues(findings, texts, context, { allNodes: report.allNodes, nodes: report.nodes }) : report;
+  // Fixes checked again: what each identity was observed doing must keep working.
+  const issues = withFixes(context, analysed.issues, findings, observedRequests(aggregate));
+  const attackPaths = analysed.attackPaths;
+  // The findings of a fixed issue show the fix checked with the observed requests.
+  const fixedTexts = withFixTexts(texts, issues);
   const activity = { ...aggregate.activity, unusedGrants: unusedGrants(context.engine, aggregate) };
-  return { ...build, texts, report: { ...report, issues, attackPaths, findings, summary, activity } };
+  return { ...build, texts: fixedTexts, report: { ...report, issues, attackPaths, findings, summary, activity } };
+}
+
+/** The successful requests of each identity in the window, as request attributes. */
+function observedRequests(aggregate: Pick<AuditAggregate, 'usage'>): ObservedRequests {
+  const out = new Map<string, ReturnType<typeof parseUsageKey>[]>();
+  for (const [identity, { used }] of aggregate.usage) out.set(identity, [...used].map(parseUsageKey));
+  return out;
 }

@@ -1,5 +1,7 @@
 import type { ClusterRole, ClusterRoleBinding, ResourceClaim, Role, RoleBinding } from '@/lib/k8s/types';
-import { KINDS } from '@/lib/k8s/kinds';
+import { clusterPolicies } from '@/lib/admission/cluster-policies';
+import type { AdmissionRequest, PolicyBindingRef } from '@/lib/admission/types';
+import { KINDS, parseApiVersion } from '@/lib/k8s/kinds';
 import type { AuthzEngine } from './authz-engine';
 import { claimStatusChange, requestsNewAdminAccess } from './claim-status-change';
 import { checkRbacEscalation } from './escalation';
@@ -11,10 +13,13 @@ import { nodeIdentity } from './user-info';
 
 // "Would this write be accepted?": the whole chain a write goes through in kube-apiserver, in its
 // order: impersonation, authorization, admission (NodeRestriction for node identities, when the
-// cluster runs it), then the checks the storage layer makes on the request body (RBAC escalation
-// prevention, the DRA claim status field checks). The first step that refuses decides, and says why.
+// cluster runs it), the checks the storage layer makes on the request body (RBAC escalation
+// prevention, the DRA claim status field checks), then the cluster's ValidatingAdmissionPolicies
+// (lib/admission; shown when a bound policy applies to the request). The first step that refuses
+// decides, and says why; a policy outcome the evaluator cannot decide leaves the write undecided.
 
-export type SimulationStep = 'impersonation' | 'authorization' | 'admission:node-restriction' | 'admission:rbac-escalation' | 'admission:dra-status';
+export type SimulationStep =
+  'impersonation' | 'authorization' | 'admission:node-restriction' | 'admission:rbac-escalation' | 'admission:dra-status' | 'admission:validating-policy';
 
 export interface WriteSimulation {
   /** Who sends the request. */
@@ -36,12 +41,19 @@ export interface StepOutcome {
   uncovered?: unknown[];
   /** RBAC escalation: what let it through (system:masters, escalate, bind, or holding every rule). */
   path?: 'system:masters' | 'escalate' | 'bind' | 'covers';
+  /** The step could not be decided (a policy expression the evaluator cannot evaluate): neither accepted nor refused. */
+  unknown?: true;
+  /** Admission policies: the policy and binding that refused (or could not be decided). */
+  policy?: PolicyBindingRef;
 }
 
 export interface SimulationResult {
+  /** Accepted by every step (false when a step refused, or could not be decided). */
   allowed: boolean;
   /** The step that refused. */
   refusedBy?: SimulationStep;
+  /** The step that could not be decided, when none refused. */
+  undecidedBy?: SimulationStep;
   /** The identity the request is decided as (the impersonated one, when headers are sent). */
   decidedAs: UserInfo;
   steps: StepOutcome[];
@@ -65,7 +77,8 @@ export function simulateWrite(engine: AuthzEngine, sim: WriteSimulation): Simula
   const steps: StepOutcome[] = [];
   const done = (decidedAs: UserInfo): SimulationResult => {
     const refused = steps.find((s) => !s.allowed);
-    return { allowed: !refused, refusedBy: refused?.step, decidedAs, steps };
+    const undecided = refused ? undefined : steps.find((s) => s.unknown);
+    return { allowed: !refused && !undecided, refusedBy: refused?.step, ...(undecided ? { undecidedBy: undecided.step } : {}), decidedAs, steps };
   };
   const target: Pick<AuthzRequest, 'resource'> = { resource: sim.attributes };
 
@@ -109,7 +122,8 @@ export function simulateWrite(engine: AuthzEngine, sim: WriteSimulation): Simula
       ...(e.path ? { path: e.path } : {}),
       ...(e.uncovered?.length ? { uncovered: e.uncovered } : {}),
     });
-    return done(user);
+    if (!e.allowed) return done(user);
+    return admitByPolicies(engine, sim, user, steps, done);
   }
 
   if (a.group === 'resource.k8s.io' && a.resource === 'resourceclaims' && a.subresource === 'status' && (a.verb === 'update' || a.verb === 'patch')) {
@@ -140,6 +154,68 @@ export function simulateWrite(engine: AuthzEngine, sim: WriteSimulation): Simula
       step: 'admission:dra-status',
       allowed,
       reason: `${changed ? `changes ${changed}` : 'changes no field the DRA checks guard'}: ${reasons.filter((r) => r && r !== 'allowed').join('; ') || 'allowed'}`,
+    });
+    if (!allowed) return done(user);
+  }
+  return admitByPolicies(engine, sim, user, steps, done);
+}
+
+const OPERATIONS: Readonly<Record<string, AdmissionRequest['operation']>> = { create: 'CREATE', update: 'UPDATE', patch: 'UPDATE', delete: 'DELETE' };
+
+/** The write as the admission request a ValidatingAdmissionPolicy sees. */
+export function admissionRequestOf(sim: WriteSimulation, user: UserInfo): AdmissionRequest | undefined {
+  const a = sim.attributes;
+  const operation = OPERATIONS[a.verb];
+  const descriptor = KINDS.find((k) => k.group === a.group && k.resource === a.resource);
+  if (!operation || !descriptor) return undefined;
+  const body = (sim.object ?? sim.oldObject) as { apiVersion?: unknown; metadata?: { name?: unknown } } | undefined;
+  const apiVersion = typeof body?.apiVersion === 'string' ? parseApiVersion(body.apiVersion) : undefined;
+  const name = a.name || (typeof body?.metadata?.name === 'string' ? body.metadata.name : '');
+  return {
+    operation,
+    group: a.group,
+    version: apiVersion && apiVersion.group === a.group ? apiVersion.version : descriptor.versions[0],
+    resource: a.resource,
+    subresource: a.subresource,
+    kind: descriptor.kind,
+    namespace: a.namespace,
+    name,
+    object: operation === 'DELETE' ? null : (sim.object ?? null),
+    oldObject: operation === 'CREATE' ? null : (sim.oldObject ?? null),
+    userInfo: { username: user.name, ...(user.uid ? { uid: user.uid } : {}), groups: user.groups, ...(user.extra ? { extra: user.extra } : {}) },
+  };
+}
+
+/** The ValidatingAdmissionPolicy step, added when a bound policy applies to the write. */
+function admitByPolicies(
+  engine: AuthzEngine,
+  sim: WriteSimulation,
+  user: UserInfo,
+  steps: StepOutcome[],
+  done: (u: UserInfo) => SimulationResult,
+): SimulationResult {
+  const request = admissionRequestOf(sim, user);
+  if (!request) return done(user);
+  const evaluator = clusterPolicies(engine.state);
+  if (evaluator.decisions(request).length === 0) return done(user);
+  const out = evaluator.admit(request);
+  const describe = (ref: PolicyBindingRef) =>
+    `ValidatingAdmissionPolicy ${ref.policy.name} (binding ${ref.binding.name}${ref.param ? `, params ${ref.param.name}` : ''})`;
+  if (out.outcome === 'deny') steps.push({ step: 'admission:validating-policy', allowed: false, reason: out.message, policy: out.by });
+  else if (out.outcome === 'unknown')
+    steps.push({
+      step: 'admission:validating-policy',
+      allowed: true,
+      unknown: true,
+      reason: `${describe(out.by)} could not be evaluated: ${out.reason}`,
+      policy: out.by,
+    });
+  else {
+    const names = [...new Set(out.checked.map((r) => r.policy.name))];
+    steps.push({
+      step: 'admission:validating-policy',
+      allowed: true,
+      reason: `admitted by ${names.length === 1 ? 'ValidatingAdmissionPolicy' : 'ValidatingAdmissionPolicies'} ${names.join(', ')}${out.warnings.length ? ` (warnings: ${out.warnings.join('; ')})` : ''}`,
     });
   }
   return done(user);

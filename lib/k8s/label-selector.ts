@@ -47,8 +47,15 @@ export function compileLabelSelector(selector: LabelSelector | null | undefined)
   };
 }
 
+// Compiled once per selector object: cluster objects are not changed once read, and aggregation
+// tests each aggregating role's selectors against every ClusterRole (again for each fix it verifies).
+const compiled = new WeakMap<object, LabelMatcher>();
+
 export function matchesLabelSelector(selector: LabelSelector | null | undefined, labels: Labels): boolean {
-  return compileLabelSelector(selector)(labels);
+  if (selector === null || selector === undefined || typeof selector !== 'object') return compileLabelSelector(selector)(labels);
+  let matcher = compiled.get(selector);
+  if (!matcher) compiled.set(selector, (matcher = compileLabelSelector(selector)));
+  return matcher(labels);
 }
 
 function compileRequirement(requirement: LabelSelectorRequirement): LabelMatcher | undefined {

@@ -27,6 +27,8 @@ function normalizeResourceRule(r: RawObject): ResourceRule {
   if (resources !== undefined) rule.resources = resources;
   const resourceNames = optStringArray(r.resourceNames, 'resourceNames');
   if (resourceNames !== undefined) rule.resourceNames = resourceNames;
+  const scope = optString(r.scope, 'scope');
+  if (scope !== undefined) rule.scope = scope;
   return rule;
 }
 
@@ -35,10 +37,12 @@ function normalizeMatchCondition(e: RawObject): { name: string; expression: stri
   return { name, expression: reqString(e.expression, 'expression') };
 }
 
-function normalizeValidation(e: RawObject): { expression: string; message?: string } {
-  const entry: { expression: string; message?: string } = { expression: reqString(e.expression, 'expression') };
+function normalizeValidation(e: RawObject): { expression: string; message?: string; messageExpression?: string } {
+  const entry: { expression: string; message?: string; messageExpression?: string } = { expression: reqString(e.expression, 'expression') };
   const message = optString(e.message, 'message');
   if (message !== undefined) entry.message = message;
+  const messageExpression = optString(e.messageExpression, 'messageExpression');
+  if (messageExpression !== undefined) entry.messageExpression = messageExpression;
   return entry;
 }
 
@@ -56,6 +60,10 @@ export function normalizeValidatingAdmissionPolicy(o: RawObject, apiVersion: str
     const c: NonNullable<NonNullable<ValidatingAdmissionPolicy['spec']>['matchConstraints']> = {};
     const resourceRules = optObjectListCopy(constraints.resourceRules, 'resourceRules', normalizeResourceRule);
     if (resourceRules !== undefined) c.resourceRules = resourceRules;
+    const excludeResourceRules = optObjectListCopy(constraints.excludeResourceRules, 'excludeResourceRules', normalizeResourceRule);
+    if (excludeResourceRules !== undefined) c.excludeResourceRules = excludeResourceRules;
+    const matchPolicy = optString(constraints.matchPolicy, 'matchPolicy');
+    if (matchPolicy !== undefined) c.matchPolicy = matchPolicy;
     const namespaceSelector = normalizeLabelSelector(constraints.namespaceSelector, 'namespaceSelector');
     if (namespaceSelector !== undefined) c.namespaceSelector = namespaceSelector;
     const objectSelector = normalizeLabelSelector(constraints.objectSelector, 'objectSelector');

@@ -464,7 +464,11 @@ describe('normalizeObject: other kinds', () => {
       metadata: { name: 'deny-admin-access' },
       spec: {
         failurePolicy: 'Fail',
-        matchConstraints: { resourceRules: [{ apiGroups: ['resource.k8s.io'], apiVersions: ['*'], operations: ['CREATE'], resources: ['resourceclaims'] }] },
+        // matchPolicy is kept: Exact and Equivalent match different requests (lib/admission).
+        matchConstraints: {
+          resourceRules: [{ apiGroups: ['resource.k8s.io'], apiVersions: ['*'], operations: ['CREATE'], resources: ['resourceclaims'] }],
+          matchPolicy: 'Equivalent',
+        },
         validations: [{ expression: '!variables.admin', message: 'no admin access' }],
         variables: [{ name: 'admin', expression: 'object.spec.devices.requests.exists(r, r.exactly.adminAccess)' }],
       },

@@ -272,12 +272,15 @@ export interface ValidatingAdmissionPolicy extends KubeObject {
         operations?: string[];
         resources?: string[];
         resourceNames?: string[];
+        scope?: string;
       }[];
+      excludeResourceRules?: NonNullable<NonNullable<NonNullable<ValidatingAdmissionPolicy['spec']>['matchConstraints']>['resourceRules']>;
+      matchPolicy?: string;
       namespaceSelector?: LabelSelector;
       objectSelector?: LabelSelector;
     };
     matchConditions?: { name: string; expression: string }[];
-    validations?: { expression: string; message?: string }[];
+    validations?: { expression: string; message?: string; messageExpression?: string }[];
     [k: string]: unknown;
   };
 }

@@ -2,6 +2,8 @@ import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-cont
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { runChecks } from '@/lib/analysis/checks/registry';
 import { analyseIssues } from '@/lib/analysis/issues/group-issues';
+import { withFixes } from '@/lib/analysis/fixes/issue-fixes';
+import { withFixTexts } from '@/lib/analysis/fixes/finding-fix-texts';
 import { listNodeWriters } from '@/lib/analysis/node-writers/node-writers';
 import { mergeSettings, type AnalysisSettings } from '@/lib/analysis/settings';
 import { deviceClassReports } from '@/lib/analysis/zeroing/device-classes';
@@ -50,12 +52,17 @@ export function buildReportWithContext(state: ClusterState, options: BuildReport
   });
   const context = buildAnalysisContext(state, engine, settings);
 
-  const { findings, texts } = separateTexts(runChecks(context));
+  const { findings, texts: checkTexts } = separateTexts(runChecks(context));
   const summary = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
   for (const f of findings) summary[f.severity]++;
 
   const { allNodes, nodes } = listNodeWriters(context);
-  const { issues, attackPaths } = analyseIssues(findings, texts, context, { allNodes, nodes });
+  const analysed = analyseIssues(findings, checkTexts, context, { allNodes, nodes });
+  // Structured fixes, each applied to a copy of the cluster and checked before it is shown.
+  const issues = withFixes(context, analysed.issues, findings);
+  // A finding of a fixed issue shows that checked fix, never the check's own unchecked YAML.
+  const texts = withFixTexts(checkTexts, issues);
+  const attackPaths = analysed.attackPaths;
   const quotaAnalysis = context.quotas;
   const { notes: configNotes, ...clusterConfig } = engine.config;
   const warnings = [...new Set([...state.warnings, ...engine.rbac.notes, ...quotaAnalysis.notes, ...configNotes])].sort(compareStrings);

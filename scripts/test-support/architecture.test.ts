@@ -54,7 +54,7 @@ describe('dependency direction', () => {
     expect(importsOf(join(root, 'lib/authz/authz-engine.ts'))).toContain('./authorize');
   });
 
-  it('folders import only lower layers (lib: k8s → authz → personas → analysis → report/graph/view → compliance/role-builder → api; server: store/kube → compliance/http → sources → services → cli/role-builder)', () => {
+  it('folders import only lower layers (lib: k8s → admission → authz → personas → analysis → report/graph/view → compliance/role-builder → api; server: store/kube → compliance/http → sources → services → cli/role-builder)', () => {
     expect(folderBackEdges(root)).toEqual([]);
   });
 

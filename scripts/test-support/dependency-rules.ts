@@ -7,6 +7,8 @@ import { dirname, join, relative } from 'node:path';
 
 export const LAYERS: Readonly<Record<string, number>> = {
   'lib/k8s': 0,
+  // Admission policies read only objects (k8s) and are used by the write simulation (authz).
+  'lib/admission': 0.5,
   'lib/authz': 1,
   'lib/personas': 2,
   'lib/analysis': 3,

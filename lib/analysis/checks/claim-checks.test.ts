@@ -173,11 +173,33 @@ describe('CLAIM003', () => {
 });
 
 const deviceClass: DeviceClass = { apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', metadata: { name: 'gpu.example.com' } };
-const vap = (name: string, resources: string[], operations = ['CREATE', 'UPDATE']): ValidatingAdmissionPolicy => ({
+// A v1 guard: refuses adminAccess and every class outside `allowed` (written as a platform team would).
+const V1_GUARD = [
+  { expression: '!variables.requests.exists(r, has(r.exactly) && has(r.exactly.adminAccess) && r.exactly.adminAccess)', message: 'adminAccess is reserved' },
+  {
+    expression:
+      'variables.requests.all(r, has(r.exactly) ? r.exactly.deviceClassName in variables.allowed : r.firstAvailable.all(s, s.deviceClassName in variables.allowed))',
+  },
+];
+const vap = (
+  name: string,
+  resources: string[],
+  operations = ['CREATE', 'UPDATE'],
+  validations: { expression: string; message?: string }[] = V1_GUARD,
+  allowed: string[] = [],
+): ValidatingAdmissionPolicy => ({
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: 'ValidatingAdmissionPolicy',
   metadata: { name },
-  spec: { matchConstraints: { resourceRules: [{ apiGroups: ['resource.k8s.io'], apiVersions: ['*'], operations, resources }] } },
+  spec: {
+    matchConstraints: { resourceRules: [{ apiGroups: ['resource.k8s.io'], apiVersions: ['*'], operations, resources }] },
+    variables: [
+      { name: 'spec', expression: "object.kind == 'ResourceClaimTemplate' ? object.spec.spec : object.spec" },
+      { name: 'requests', expression: 'has(variables.spec.devices) && has(variables.spec.devices.requests) ? variables.spec.devices.requests : []' },
+      { name: 'allowed', expression: JSON.stringify(allowed) },
+    ],
+    validations,
+  },
 });
 const vapBinding = (name: string, policyName: string, actions: string[]): ValidatingAdmissionPolicyBinding => ({
   apiVersion: 'admissionregistration.k8s.io/v1',
@@ -206,7 +228,7 @@ describe('CLAIM004', () => {
           },
         ],
         remediation:
-          'Bind the existing policy dra-claimtemplate-guard with validationActions [Deny], limited to tenant namespaces:\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: dra-claimtemplate-guard\nspec:\n  policyName: dra-claimtemplate-guard\n  validationActions: [Deny]\n  matchResources:\n    namespaceSelector:\n      matchExpressions:\n      - key: dra-posture.io/role\n        operator: NotIn\n        values: [platform]\nOr add one policy for both resources that rejects adminAccess outside platform namespaces and allow-lists DeviceClasses (edit the list per tenant):\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: dra-claim-guard\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n    - apiGroups: [resource.k8s.io]\n      apiVersions: ["*"]\n      operations: [CREATE, UPDATE]\n      resources: [resourceclaims, resourceclaimtemplates]\n  variables:\n  - name: requests\n    expression: "object.kind == \'ResourceClaimTemplate\' ? (has(object.spec.spec.devices) && has(object.spec.spec.devices.requests) ? object.spec.spec.devices.requests : []) : (has(object.spec.devices) && has(object.spec.devices.requests) ? object.spec.devices.requests : [])"\n  validations:\n  - expression: "!variables.requests.exists(r, has(r.exactly) && has(r.exactly.adminAccess) && r.exactly.adminAccess)"\n    message: "adminAccess is reserved for platform namespaces"\n  - expression: "variables.requests.all(r, has(r.exactly) ? r.exactly.deviceClassName in [\'gpu.example.com\'] : r.firstAvailable.all(s, s.deviceClassName in [\'gpu.example.com\']))"\n    message: "this DeviceClass is not allowed in this namespace"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: dra-claim-guard\nspec:\n  policyName: dra-claim-guard\n  validationActions: [Deny]\n  matchResources:\n    namespaceSelector:\n      matchExpressions:\n      - key: dra-posture.io/role\n        operator: NotIn\n        values: [platform]',
+          'Bind the existing policy dra-claimtemplate-guard with validationActions [Deny], limited to tenant namespaces:\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: dra-claimtemplate-guard\nspec:\n  policyName: dra-claimtemplate-guard\n  validationActions: [Deny]\n  matchResources:\n    namespaceSelector:\n      matchExpressions:\n      - key: dra-posture.io/role\n        operator: NotIn\n        values: [platform]\nOr add one policy for both resources that rejects adminAccess outside platform namespaces and allow-lists DeviceClasses whose devices are zeroed between tenants (here none has a zeroing indicator, so the list is empty until one does; edit the list per tenant):\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: dra-claim-guard\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n    - apiGroups: [resource.k8s.io]\n      apiVersions: ["*"]\n      operations: [CREATE, UPDATE]\n      resources: [resourceclaims, resourceclaimtemplates]\n  variables:\n  - name: requests\n    expression: "object.kind == \'ResourceClaimTemplate\' ? (has(object.spec.spec.devices) && has(object.spec.spec.devices.requests) ? object.spec.spec.devices.requests : []) : (has(object.spec.devices) && has(object.spec.devices.requests) ? object.spec.devices.requests : [])"\n  validations:\n  - expression: "!variables.requests.exists(r, has(r.exactly) && has(r.exactly.adminAccess) && r.exactly.adminAccess)"\n    message: "adminAccess is reserved for platform namespaces"\n  - expression: "variables.requests.all(r, has(r.exactly) ? r.exactly.deviceClassName in [] : r.firstAvailable.all(s, s.deviceClassName in []))"\n    message: "this DeviceClass is not allowed in this namespace"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: dra-claim-guard\nspec:\n  policyName: dra-claim-guard\n  validationActions: [Deny]\n  matchResources:\n    namespaceSelector:\n      matchExpressions:\n      - key: dra-posture.io/role\n        operator: NotIn\n        values: [platform]',
       },
     ]);
   });
@@ -218,6 +240,72 @@ describe('CLAIM004', () => {
     });
     expect(out).toStrictEqual([]);
     expect(run(claim004, { validatingAdmissionPolicies: [], validatingAdmissionPolicyBindings: [] })).toStrictEqual([]);
+  });
+
+  const zeroed: DeviceClass = {
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'DeviceClass',
+    metadata: { name: 'zeroed.example.com', annotations: { 'dra-posture.io/zero-on-release': 'true' } },
+  };
+  const both = ['resourceclaims', 'resourceclaimtemplates'];
+
+  it('fires for a bound policy written against pre-v1 fields: on a v1 claim r.adminAccess and r.deviceClassName are absent, so it refuses nothing', () => {
+    const preV1 = vap(
+      'old-guard',
+      both,
+      ['CREATE'],
+      [
+        { expression: 'variables.requests.all(r, !has(r.adminAccess) || !r.adminAccess)' },
+        { expression: 'variables.requests.all(r, !has(r.deviceClassName) || r.deviceClassName in variables.allowed)' },
+      ],
+    );
+    const out = run(claim004, {
+      namespaces: [namespace('tenant-a', { 'dra-posture.io/role': 'tenant' })],
+      deviceClasses: [deviceClass, zeroed],
+      validatingAdmissionPolicies: [preV1],
+      validatingAdmissionPolicyBindings: [vapBinding('old-guard', 'old-guard', ['Deny'])],
+    });
+    expect(out).toHaveLength(1);
+    expect(out[0].message).toContain('The bound policies on resourceclaims and resourceclaimtemplates do not refuse');
+    expect(out[0].evidence).toEqual(
+      expect.arrayContaining([
+        { type: 'note', text: 'A v1 ResourceClaim requesting adminAccess (DeviceClass zeroed.example.com) is admitted in tenant-a by old-guard.' },
+        { type: 'note', text: 'A v1 ResourceClaim requesting DeviceClass gpu.example.com (no zeroing indicator) is admitted in tenant-a by old-guard.' },
+      ]),
+    );
+  });
+
+  it('is quiet for a v1 guard that refuses adminAccess and every class without zeroing, in every tenant namespace', () => {
+    const parts = (allowed: string[], selector?: Record<string, string>) => ({
+      namespaces: [namespace('tenant-a', { 'dra-posture.io/role': 'tenant' }), namespace('default')],
+      deviceClasses: [deviceClass, zeroed],
+      validatingAdmissionPolicies: [vap('guard', both, ['CREATE'], V1_GUARD, allowed)],
+      validatingAdmissionPolicyBindings: [
+        {
+          ...vapBinding('guard', 'guard', ['Deny']),
+          spec: { policyName: 'guard', validationActions: ['Deny'], ...(selector ? { matchResources: { namespaceSelector: { matchLabels: selector } } } : {}) },
+        },
+      ],
+    });
+    expect(run(claim004, parts(['zeroed.example.com']))).toStrictEqual([]);
+    // Allowing the class without zeroing lets it through.
+    const leaky = run(claim004, parts(['zeroed.example.com', 'gpu.example.com']));
+    expect(leaky[0].evidence).toContainEqual({
+      type: 'note',
+      text: 'A v1 ResourceClaim requesting DeviceClass gpu.example.com (no zeroing indicator) is admitted in default and tenant-a by guard.',
+    });
+    // Bound only where role=tenant: the implicit tenant namespace default is not guarded.
+    const partial = run(claim004, parts(['zeroed.example.com'], { 'dra-posture.io/role': 'tenant' }));
+    expect(partial[0].evidence).toContainEqual({
+      type: 'note',
+      text: 'A v1 ResourceClaim requesting adminAccess (DeviceClass zeroed.example.com) is admitted in default by guard.',
+    });
+  });
+
+  it('suggests an allow-list of the classes with a zeroing indicator only', () => {
+    const out = run(claim004, { deviceClasses: [deviceClass, zeroed] });
+    expect(out[0].remediation).toContain("r.exactly.deviceClassName in ['zeroed.example.com']");
+    expect(out[0].remediation).not.toContain("'gpu.example.com'");
   });
 });
 

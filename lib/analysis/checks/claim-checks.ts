@@ -7,9 +7,11 @@ import { Q } from '@/lib/analysis/context/questions';
 import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
 import { grantObjects, grantsEvidence, list } from './check-helpers';
-import { describeRef, describeSubject, objectRef, refKey, sortRefs } from '@/lib/k8s/refs';
+import { compareStrings, describeRef, describeSubject, objectRef, refKey, sortRefs } from '@/lib/k8s/refs';
 import { describeGrants } from '@/lib/analysis/evidence';
 import { pushTo } from '@/lib/k8s/push-to';
+import { clusterPolicies, namespaceEquivalence } from '@/lib/admission/cluster-policies';
+import type { AdmissionRequest } from '@/lib/admission/types';
 
 export const ADMIN_ACCESS_LABEL = 'resource.kubernetes.io/admin-access';
 export const LEGACY_ADMIN_ACCESS_LABEL = 'resource.k8s.io/admin-access';
@@ -238,6 +240,14 @@ export const claim003: Check = {
 // ---------------------------------------------------------------- CLAIM004
 
 const CLAIM_RESOURCES = ['resourceclaims', 'resourceclaimtemplates'] as const;
+type ClaimResource = (typeof CLAIM_RESOURCES)[number];
+const KIND_OF: Record<ClaimResource, 'ResourceClaim' | 'ResourceClaimTemplate'> = {
+  resourceclaims: 'ResourceClaim',
+  resourceclaimtemplates: 'ResourceClaimTemplate',
+};
+// A namespace no policy selector has seen: probed when the cluster has no tenant namespace yet.
+const PROBE_NAMESPACE = 'dra-posture-probe-tenant';
+const PROBE_USER = { username: 'tenant-user@dra-posture.probe', groups: ['system:authenticated'] };
 
 function policyCovers(policy: ValidatingAdmissionPolicy, resource: string): boolean {
   return (policy.spec?.matchConstraints?.resourceRules ?? []).some(
@@ -248,6 +258,85 @@ function policyCovers(policy: ValidatingAdmissionPolicy, resource: string): bool
   );
 }
 
+interface ClaimProbe {
+  /** What the probe asks for, in words. */
+  what: string;
+  request: DeviceRequest;
+}
+
+/** A v1 claim (or template) as the API server hands it to admission: defaults applied, namespace set. */
+function probeRequest(resource: ClaimResource, namespace: string, request: DeviceRequest): AdmissionRequest {
+  const kind = KIND_OF[resource];
+  const claimSpec = { devices: { requests: [request] } };
+  const name = `dra-posture-probe-${request.name}`;
+  return {
+    operation: 'CREATE',
+    group: 'resource.k8s.io',
+    version: 'v1',
+    resource,
+    subresource: '',
+    kind,
+    namespace,
+    name,
+    object: {
+      apiVersion: 'resource.k8s.io/v1',
+      kind,
+      metadata: { name, namespace },
+      spec: kind === 'ResourceClaim' ? claimSpec : { spec: claimSpec },
+    },
+    oldObject: null,
+    userInfo: PROBE_USER,
+  };
+}
+
+/** The claims a guard must refuse: one with adminAccess, one per DeviceClass without a zeroing indicator. */
+function claimProbes(ctx: AnalysisContext): ClaimProbe[] {
+  const exactly = (deviceClassName: string, adminAccess?: boolean) => ({
+    deviceClassName,
+    allocationMode: 'ExactCount' as const,
+    count: 1,
+    ...(adminAccess ? { adminAccess } : {}),
+  });
+  const zeroing = ctx.deviceClasses.filter((c) => c.zeroing === 'configured').map((c) => c.name);
+  const unzeroed = ctx.deviceClasses.filter((c) => c.zeroing !== 'configured').map((c) => c.name);
+  // adminAccess on a class the guard may allow, so that what is refused is the adminAccess.
+  const adminClass = zeroing[0] ?? unzeroed[0] ?? 'probe.dra-posture.io';
+  return [
+    { what: `adminAccess (DeviceClass ${adminClass})`, request: { name: 'admin', exactly: exactly(adminClass, true) } as DeviceRequest },
+    ...unzeroed.map((c, i) => ({ what: `DeviceClass ${c} (no zeroing indicator)`, request: { name: `class-${i}`, exactly: exactly(c) } as DeviceRequest })),
+  ];
+}
+
+/** For one resource: the probes some tenant namespace lets through (or cannot decide), with where. */
+function leaks(ctx: AnalysisContext, resource: ClaimResource, probes: ClaimProbe[]): { through: Map<string, string[]>; unknown: Map<string, string> } {
+  const tenants = ctx.state.namespaces
+    .map((n) => n.metadata.name)
+    .filter((n) => ctx.isTenantNamespace(n))
+    .sort(compareStrings);
+  const state =
+    tenants.length > 0
+      ? ctx.state
+      : { ...ctx.state, namespaces: [...ctx.state.namespaces, { apiVersion: 'v1', kind: 'Namespace' as const, metadata: { name: PROBE_NAMESPACE } }] };
+  const evaluator = clusterPolicies(state);
+  const keyOf = namespaceEquivalence(state);
+  // Namespaces the policies cannot tell apart get the same answers: evaluated once per key and probe.
+  const answers = new Map<string, ReturnType<typeof evaluator.admit>[]>();
+  const through = new Map<string, string[]>();
+  const unknown = new Map<string, string>();
+  for (const namespace of tenants.length > 0 ? tenants : [PROBE_NAMESPACE]) {
+    const key = keyOf(namespace);
+    let outcomes = answers.get(key);
+    if (!outcomes) answers.set(key, (outcomes = probes.map((probe) => evaluator.admit(probeRequest(resource, namespace, probe.request)))));
+    for (const [i, probe] of probes.entries()) {
+      const out = outcomes[i];
+      if (out.outcome === 'deny') continue;
+      pushTo(through, probe.what, tenants.length > 0 ? namespace : 'a new namespace');
+      if (out.outcome === 'unknown') unknown.set(`${out.by.policy.name}`, out.reason);
+    }
+  }
+  return { through, unknown };
+}
+
 export const claim004: Check = {
   id: 'CLAIM004',
   run(ctx) {
@@ -256,28 +345,46 @@ export const claim004: Check = {
     const denyBound = new Set(
       s.validatingAdmissionPolicyBindings.filter((b) => (b.spec?.validationActions ?? []).includes('Deny')).map((b) => b.spec?.policyName ?? ''),
     );
+    const probes = claimProbes(ctx);
     const notes: Evidence[] = [];
     const uncovered: string[] = [];
+    const leaky: string[] = [];
     const unbound = new Map<string, ObjectRef>();
     for (const resource of CLAIM_RESOURCES) {
       const covering = s.validatingAdmissionPolicies.filter((p) => policyCovers(p, resource));
-      if (covering.some((p) => denyBound.has(p.metadata.name))) continue;
+      const bound = covering.filter((p) => denyBound.has(p.metadata.name));
+      if (bound.length > 0) {
+        // Bound: it counts only if it refuses v1 probes with adminAccess or an unzeroed class, in every tenant namespace.
+        const { through, unknown } = leaks(ctx, resource, probes);
+        if (through.size === 0) continue;
+        leaky.push(resource);
+        for (const [what, where] of through)
+          notes.push({
+            type: 'note',
+            text: `A v1 ${KIND_OF[resource]} requesting ${what} is admitted in ${list(where)} by ${list(bound.map((p) => p.metadata.name))}.`,
+          });
+        for (const [policy, reason] of unknown)
+          notes.push({ type: 'note', text: `ValidatingAdmissionPolicy ${policy} is not counted: its outcome is unknown (${reason}).` });
+        continue;
+      }
       uncovered.push(resource);
       for (const p of covering) {
         unbound.set(p.metadata.name, objectRef('ValidatingAdmissionPolicy', p.metadata.name));
-        const bound = s.validatingAdmissionPolicyBindings.filter((b) => b.spec?.policyName === p.metadata.name);
+        const bindings = s.validatingAdmissionPolicyBindings.filter((b) => b.spec?.policyName === p.metadata.name);
         notes.push({
           type: 'note',
           text:
-            bound.length === 0
+            bindings.length === 0
               ? `ValidatingAdmissionPolicy ${p.metadata.name} covers CREATE of ${resource} but no ValidatingAdmissionPolicyBinding references it.`
-              : `ValidatingAdmissionPolicy ${p.metadata.name} covers CREATE of ${resource} but its bindings (${bound.map((b) => b.metadata.name).join(', ')}) do not use validationActions Deny.`,
+              : `ValidatingAdmissionPolicy ${p.metadata.name} covers CREATE of ${resource} but its bindings (${bindings.map((b) => b.metadata.name).join(', ')}) do not use validationActions Deny.`,
         });
       }
     }
-    if (uncovered.length === 0) return [];
+    if (uncovered.length === 0 && leaky.length === 0) return [];
     const classes = s.deviceClasses.map((c) => c.metadata.name).sort();
-    const allowed = `[${classes.map((c) => `'${c}'`).join(', ')}]`;
+    // Only classes whose devices are zeroed between tenants belong on a tenant allow-list.
+    const zeroed = ctx.deviceClasses.filter((c) => c.zeroing === 'configured').map((c) => c.name);
+    const allowed = `[${zeroed.map((c) => `'${c}'`).join(', ')}]`;
     const existing = [...unbound.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const bindExisting =
       existing.length === 0
@@ -296,13 +403,18 @@ export const claim004: Check = {
             })),
           ) +
           `\nOr add one policy for both resources that `;
+    const sentences = [
+      uncovered.length > 0 ? `No ValidatingAdmissionPolicy bound with validationActions Deny covers CREATE of ${list(uncovered)} (resource.k8s.io).` : '',
+      leaky.length > 0
+        ? `The bound policies on ${list(leaky)} do not refuse, in every tenant namespace, a v1 object that requests adminAccess or a DeviceClass without a zeroing indicator (evaluated on such objects).`
+        : '',
+      `Any identity that can create claims can pick any DeviceClass (${classes.length} in the cluster) and, in a namespace with ${ADMIN_ACCESS_LABEL}=true, request adminAccess.`,
+    ];
     return [
       {
         subjects: [],
         objects: existing,
-        message:
-          `No ValidatingAdmissionPolicy bound with validationActions Deny covers CREATE of ${list(uncovered)} (resource.k8s.io). ` +
-          `Any identity that can create claims can pick any DeviceClass (${classes.length} in the cluster) and, in a namespace with ${ADMIN_ACCESS_LABEL}=true, request adminAccess.`,
+        message: sentences.filter(Boolean).join(' '),
         evidence:
           notes.length > 0
             ? notes
@@ -313,7 +425,7 @@ export const claim004: Check = {
                 },
               ],
         remediation:
-          `${bindExisting || 'Add a policy that '}rejects adminAccess outside platform namespaces and allow-lists DeviceClasses (edit the list per tenant):\n` +
+          `${bindExisting || 'Add a policy that '}rejects adminAccess outside platform namespaces and allow-lists DeviceClasses whose devices are zeroed between tenants (${zeroed.length > 0 ? `here: ${list(zeroed)}` : 'here none has a zeroing indicator, so the list is empty until one does'}; edit the list per tenant):\n` +
           manifestYamlDocs(
             {
               apiVersion: 'admissionregistration.k8s.io/v1',

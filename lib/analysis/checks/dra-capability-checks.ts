@@ -1,7 +1,7 @@
 import { capability } from '@/lib/analysis/capabilities';
 import { holdingOf } from '@/lib/analysis/capability-holders';
 import { usernameOf } from '@/lib/analysis/context/identities';
-import { pinningFor, slicePinningPolicies } from '@/lib/analysis/context/slice-pinning';
+import { pinningFor } from '@/lib/analysis/context/slice-pinning';
 import { describeGrants } from '@/lib/analysis/evidence';
 import type { Evidence } from '@/lib/analysis/types';
 import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
@@ -62,7 +62,7 @@ export const dra012: Check = {
   run(ctx) {
     const cap = capability('write-resourceslices-unpinned');
     const answers = cap.questions.map((q) => rbacEntries(ctx, q));
-    const policies = slicePinningPolicies(ctx.state);
+    const policies = ctx.slicePinning;
     const out: FindingDraft[] = [];
     for (const sa of ctx.nodeLocalIdentities) {
       if (ctx.isAdminEquivalent(sa)) continue;
@@ -73,9 +73,15 @@ export const dra012: Check = {
       if (pinnedBy.length > 0) continue;
       const h = holdingOf(ctx, cap, sa)!;
       const notes: string[] = [];
-      if (others.length > 0)
+      const naming = others.filter((p) => p.usernames !== undefined && !p.usernames.includes(username));
+      const letThrough = others.filter((p) => !naming.includes(p));
+      if (naming.length > 0)
         notes.push(
-          `${list(others.map((p) => describeRef(p.policy)))} ${others.length === 1 ? 'pins' : 'pin'} only ${list([...new Set(others.flatMap((p) => p.usernames ?? []))])}, not ${username}`,
+          `${list(naming.map((p) => describeRef(p.policy)))} ${naming.length === 1 ? 'pins' : 'pin'} only ${list([...new Set(naming.flatMap((p) => p.usernames ?? []))])}, not ${username}`,
+        );
+      if (letThrough.length > 0)
+        notes.push(
+          `${list(letThrough.map((p) => describeRef(p.policy)))} ${letThrough.length === 1 ? 'lets' : 'let'} ${username} write another node's slices (evaluated on a slice naming another node, one for all nodes, one with a node selector, and an update and a delete of another node's slice)`,
         );
       if (unread.length > 0) for (const p of unread) notes.push(`${describeRef(p.policy)} is not counted: ${p.unreadCondition}`);
       const evidence: Evidence[] = [...grantsEvidence(ctx, h.grants), ...notes.map((text): Evidence => ({ type: 'note', text }))];

@@ -239,7 +239,7 @@ export const pod002: Check = {
  * container also runs without seccomp whatever its profile says. Those are not asked for: the
  * container's privilege is POD001's finding.
  */
-function missingHardening(pod: Pod, c: Container): { missing: string[]; fix: Record<string, unknown>; waived: string | null } {
+export function missingHardening(pod: Pod, c: Container): { missing: string[]; fix: Record<string, unknown>; waived: string | null } {
   const sc = c.securityContext ?? {};
   const psc = pod.spec.securityContext ?? {};
   const privileged = sc.privileged === true;

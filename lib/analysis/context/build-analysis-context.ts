@@ -15,6 +15,7 @@ import { roleBindingMembership, type Membership } from './membership';
 import { PodIndex } from './pod-index';
 import { canonicalSubject, isBroadGroup, isMastersGroup, serviceAccountRef, usernameOf } from './identities';
 import { findComponentPods, type ComponentPod } from './component-pods';
+import { slicePinningPolicies, type PinningPolicy } from './slice-pinning';
 import { indexReplicaSets, mountsPluginDir, ownerOfPod, podServiceAccount, templatePods } from './pod-facts';
 import { Q } from './questions';
 import { privilegedNamespaceTest } from './pod-security';
@@ -136,6 +137,7 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
   let quotas: QuotaAnalysis | undefined;
   let deviceClasses: DeviceClassAnalysis[] | undefined;
   let componentPods: ComponentPod[] | undefined;
+  let pinning: PinningPolicy[] | undefined;
   const noReasons: ComponentReasons = { capabilities: [], driverWorkloads: [] };
 
   const ctx: AnalysisContext = {
@@ -189,6 +191,9 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
     },
     get draComponentPods() {
       return (componentPods ??= findComponentPods(ctx));
+    },
+    get slicePinning() {
+      return (pinning ??= slicePinningPolicies(state));
     },
   };
   return ctx;

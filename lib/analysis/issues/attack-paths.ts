@@ -3,10 +3,11 @@ import { decisionEvidence } from '@/lib/analysis/evidence';
 import { allocatedNodeName } from '@/lib/authz/dra-status';
 import type { ResourceAttributes, UserInfo } from '@/lib/authz/types';
 import { serviceAccountUser } from '@/lib/authz/user-info';
-import { describeSubject, refKey } from '@/lib/k8s/refs';
-import type { SubjectRef } from '@/lib/k8s/types';
+import { describeRef, describeSubject, refKey } from '@/lib/k8s/refs';
+import type { ResourceClaim, SubjectRef } from '@/lib/k8s/types';
 import { driversOf } from '@/lib/analysis/node-writers/claim-placement';
 import type { AttackPath, AttackStep, Finding, Issue } from '@/lib/analysis/types';
+import { formatCount, plural } from './count-text';
 import type { ReachIndex } from './reach';
 
 // For the highest-risk issues, the chain from a foothold an attacker can plausibly get (a compromised
@@ -28,7 +29,11 @@ interface Foothold {
 interface Impact {
   text: string;
   request: ResourceAttributes;
+  /** Requests the impact needs first, each a step of its own (all must be allowed). */
+  before?: { text: string; request: ResourceAttributes }[];
 }
+
+const RBAC = 'rbac.authorization.k8s.io';
 
 /** Where an identity's credentials can be taken from, most likely first. */
 function footholdOf(ctx: AnalysisContext, reach: ReachIndex, subject: SubjectRef): Foothold | undefined {
@@ -37,14 +42,14 @@ function footholdOf(ctx: AnalysisContext, reach: ReachIndex, subject: SubjectRef
     const nodes = ctx.podIndex.nodesOfServiceAccount(ns, subject.name);
     const sa = describeSubject(subject);
     if (nodes.length === 0) return { user: serviceAccountUser(ns, subject.name), steps: [{ text: `a leaked token of ${sa} (no pod of it runs now)` }] };
-    const node = nodes[0];
-    const daemonSets = reach.daemonSetsOf(subject);
-    const where =
-      daemonSets.length > 0
-        ? `a compromised node, e.g. ${node}: ${daemonSets[0]} runs there (and on every other node)`
-        : ctx.isTenantNamespace(ns)
-          ? `code execution in a pod of tenant namespace ${ns} (on node ${node})`
-          : `code execution in a pod of ${ns} (on node ${node})`;
+    // A DaemonSet's token is on the nodes its pods run on (counted from the pods in the state), not on every node.
+    const daemonSet = reach.daemonSetsOf(subject).find((d) => d.nodes.length > 0);
+    const node = daemonSet?.nodes[0] ?? nodes[0];
+    const where = daemonSet
+      ? daemonSetFoothold(describeRef(daemonSet.daemonSet), daemonSet.nodes, reach.nodeCount)
+      : ctx.isTenantNamespace(ns)
+        ? `code execution in a pod of tenant namespace ${ns} (on node ${node})`
+        : `code execution in a pod of ${ns} (on node ${node})`;
     return {
       user: serviceAccountUser(ns, subject.name, node),
       node,
@@ -59,6 +64,17 @@ function footholdOf(ctx: AnalysisContext, reach: ReachIndex, subject: SubjectRef
   };
 }
 
+/** "a compromised node, e.g. n1: DaemonSet x runs there and on 1 other node (2 of 7 nodes)". */
+function daemonSetFoothold(daemonSet: string, nodes: readonly string[], nodeCount: number): string {
+  const n = nodes.length;
+  if (n === 1) return `a compromised node, ${nodes[0]}: ${daemonSet} runs there only (1 of ${plural(nodeCount, 'node')})`;
+  const others =
+    n >= nodeCount
+      ? `on every other node (${formatCount(n)} of ${formatCount(nodeCount)})`
+      : `on ${plural(n - 1, 'other node')} (${formatCount(n)} of ${plural(nodeCount, 'node')})`;
+  return `a compromised node, e.g. ${nodes[0]}: ${daemonSet} runs there and ${others}`;
+}
+
 const res = (verb: string, group: string, resource: string, extra: Partial<ResourceAttributes> = {}): ResourceAttributes => ({
   verb,
   group,
@@ -69,8 +85,49 @@ const res = (verb: string, group: string, resource: string, extra: Partial<Resou
   ...extra,
 });
 
+interface DriverClaim {
+  driver: string;
+  claim: ResourceClaim;
+  at: string;
+  /** Position of the claim among the allocated claims, then of the driver among its drivers. */
+  order: [number, number];
+}
+
+/** Per driver, its first claim with a single allocated node and the first one allocated on another node. */
+const firstClaims = new WeakMap<object, { first: DriverClaim; other?: DriverClaim }[]>();
+
+/**
+ * For each driver, the first allocated claim (in the claim writers' order) on a node other than
+ * `node`, in that order: a foothold's node rules out at most one of the two kept per driver, so
+ * the answer for any node is read from them (scanning 100,000 claims per identity was not).
+ */
+function claimsOffNode(ctx: AnalysisContext, node: string | undefined): DriverClaim[] {
+  let perDriver = firstClaims.get(ctx.claimWriters);
+  if (!perDriver) {
+    const byDriver = new Map<string, { first: DriverClaim; other?: DriverClaim }>();
+    ctx.claimWriters.allocatedClaims.forEach((claim, i) => {
+      const at = allocatedNodeName(claim);
+      if (at === undefined) return;
+      driversOf(claim).forEach((driver, j) => {
+        const kept = byDriver.get(driver);
+        const entry: DriverClaim = { driver, claim, at, order: [i, j] };
+        if (!kept) byDriver.set(driver, { first: entry });
+        else if (!kept.other && kept.first.at !== at) kept.other = entry;
+      });
+    });
+    perDriver = [...byDriver.values()];
+    firstClaims.set(ctx.claimWriters, perDriver);
+  }
+  const out: DriverClaim[] = [];
+  for (const { first, other } of perDriver) {
+    const pick = first.at !== node ? first : other;
+    if (pick) out.push(pick);
+  }
+  return out.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]);
+}
+
 /** What the identity could do, most damaging first. */
-function impactsFor(ctx: AnalysisContext, foothold: Foothold): Impact[] {
+function impactsFor(ctx: AnalysisContext, reach: ReachIndex, subject: SubjectRef, foothold: Foothold): Impact[] {
   const out: Impact[] = [
     { text: 'do anything to anything in the cluster (cluster-admin)', request: res('*', '*', '*') },
     {
@@ -78,6 +135,13 @@ function impactsFor(ctx: AnalysisContext, foothold: Foothold): Impact[] {
       request: res('impersonate', '', 'groups', { name: 'system:masters' }),
     },
   ];
+  // The storage layer lets a binding to a role through when the requester may `bind` it (authz-semantics §5).
+  if (ctx.engine.rbac.clusterRoles.has('cluster-admin'))
+    out.push({
+      text: 'bind ClusterRole cluster-admin to itself: full control of the cluster',
+      before: [{ text: 'create a ClusterRoleBinding', request: res('create', RBAC, 'clusterrolebindings') }],
+      request: res('bind', RBAC, 'clusterroles', { name: 'cluster-admin' }),
+    });
   const nodes = ctx.engine.nodeNames;
   const other = nodes.find((n) => n !== foothold.node);
   if (other)
@@ -85,24 +149,24 @@ function impactsFor(ctx: AnalysisContext, foothold: Foothold): Impact[] {
       text: `rewrite the status of node ${other} (steer workloads onto or off it)`,
       request: res('patch', '', 'nodes', { subresource: 'status', name: other }),
     });
-  for (const claim of ctx.claimWriters.allocatedClaims) {
-    const at = allocatedNodeName(claim);
-    if (at === undefined || at === foothold.node) continue;
+  // Another node's claim, of a driver the identity does not run as (its multi-node controller writes its own driver's claims anywhere).
+  // One claim per driver, the first in the state: the identity may hold the write for some drivers only.
+  for (const { driver, claim, at } of claimsOffNode(ctx, foothold.node)) {
+    if (reach.ownClaims.isOwn({ subject, driver, mode: 'arbitrary-node' })) continue;
     const ns = claim.metadata.namespace ?? '';
-    for (const driver of driversOf(claim)) {
-      out.push({
-        text: `forge the device status (${driver}) of claim ${ns}/${claim.metadata.name}, allocated on node ${at}`,
-        request: res('arbitrary-node:update', 'resource.k8s.io', 'resourceclaims', { subresource: 'driver', namespace: ns, name: driver }),
-      });
-    }
-    break;
+    out.push({
+      text: `forge the device status (${driver}) of claim ${ns}/${claim.metadata.name}, allocated on node ${at}`,
+      request: res('arbitrary-node:update', 'resource.k8s.io', 'resourceclaims', { subresource: 'driver', namespace: ns, name: driver }),
+    });
   }
+  out.push({
+    text: 'forge the allocation of any ResourceClaim (resourceclaims/binding)',
+    request: res('update', 'resource.k8s.io', 'resourceclaims', { subresource: 'binding' }),
+  });
+  // A policy that pins the identity's slice writes to the node in its token leaves it its own node's slices: its job.
+  if (!reach.pinnedToOwnNode(subject))
+    out.push({ text: 'advertise fake devices on any node (create ResourceSlices)', request: res('create', 'resource.k8s.io', 'resourceslices') });
   out.push(
-    {
-      text: 'forge the allocation of any ResourceClaim (resourceclaims/binding)',
-      request: res('update', 'resource.k8s.io', 'resourceclaims', { subresource: 'binding' }),
-    },
-    { text: 'advertise fake devices (create ResourceSlices)', request: res('create', 'resource.k8s.io', 'resourceslices') },
     {
       text: 'change which devices every tenant gets (update DeviceClasses)',
       request: res('update', 'resource.k8s.io', 'deviceclasses', { name: ctx.state.deviceClasses[0]?.metadata.name ?? '' }),
@@ -116,15 +180,19 @@ function impactsFor(ctx: AnalysisContext, foothold: Foothold): Impact[] {
 export function attackPathFor(ctx: AnalysisContext, reach: ReachIndex, subject: SubjectRef): Omit<AttackPath, 'issueId'> | undefined {
   const foothold = footholdOf(ctx, reach, subject);
   if (!foothold) return undefined;
-  for (const impact of impactsFor(ctx, foothold)) {
-    const decision = ctx.engine.authorize({ user: foothold.user, resource: impact.request });
-    if (!decision.allowed) continue;
-    const step: AttackStep = {
-      text: impact.text,
-      review: { user: foothold.user.name, groups: foothold.user.groups, extra: foothold.user.extra ?? {}, resourceAttributes: impact.request },
+  const stepOf = (text: string, request: ResourceAttributes): AttackStep | undefined => {
+    const decision = ctx.engine.authorize({ user: foothold.user, resource: request });
+    if (!decision.allowed) return undefined;
+    return {
+      text,
+      review: { user: foothold.user.name, groups: foothold.user.groups, extra: foothold.user.extra ?? {}, resourceAttributes: request },
       evidence: decisionEvidence(decision),
     };
-    return { subject, foothold: foothold.steps[0].text, impact: impact.text, steps: [...foothold.steps, step] };
+  };
+  for (const impact of impactsFor(ctx, reach, subject, foothold)) {
+    const steps = [...(impact.before ?? []), impact].map((s) => stepOf(s.text, s.request));
+    if (steps.some((s) => s === undefined)) continue;
+    return { subject, foothold: foothold.steps[0].text, impact: impact.text, steps: [...foothold.steps, ...(steps as AttackStep[])] };
   }
   return undefined;
 }

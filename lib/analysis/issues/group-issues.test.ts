@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clusterRole, crb, node, rb, role, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
+import { clusterRole, crb, node, rb, res, role, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
+import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { Namespace, ResourceClaim } from '@/lib/k8s/types';
 import type { Issue, Report } from '@/lib/analysis/types';
@@ -163,12 +164,33 @@ describe('issues of the demo', () => {
       .map((i) => `${i.check} ${i.rootCause.map((r) => `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`).join(', ')}`);
     expect(top).toEqual([
       'DRA001 ClusterRoleBinding intel-driver-admin',
+      'NODE002 ClusterRole support-impersonator',
       'DRA005 ClusterRole nv-status-writer',
       'DRA012 ClusterRole dra-driver-common, ClusterRole dra-driver-nvidia-gpu-clusterrole-kubeletplugin',
       'POD001 DaemonSet gpu-operator/dra-driver-nvidia-gpu-kubelet-plugin',
       'POD004 Pod tenant-b/nvidia-smi-debug',
-      'NODE001 ClusterRole node-status-patch-role',
     ]);
+  });
+
+  it('rank support-engineers’ impersonation of system:masters among the takeovers: full control, the reach of cluster-admin (#24)', async () => {
+    const state = await loadDemo();
+    // The fact (authz-semantics §7): legacy impersonation may name system:masters, and the demo lets any member of
+    // support-engineers impersonate any user and any group, so a member may send any request as system:masters.
+    const member = { name: 'a-support-engineer', groups: ['support-engineers', 'system:authenticated'] };
+    const asMasters = createAuthzEngine(state).authorizeImpersonated(member, { user: 'anyone', groups: ['system:masters'] }, { resource: res('*', '*', '*') });
+    expect(asMasters.allowed).toBe(true);
+
+    const { issues } = buildReport(state);
+    const takeover = (i: Issue) => i.risk.reasons.some((r) => r.startsWith('full control of the cluster'));
+    const support = issues.find((i) => i.check === 'NODE002' && i.rootCause.some((r) => r.name === 'support-impersonator'))!;
+    const clusterAdmin = issues.find((i) => i.check === 'DRA001' && i.rootCause.some((r) => r.name === 'intel-driver-admin'))!;
+    expect(support.risk.reasons[0]).toMatch(/^full control of the cluster .*: Group support-engineers may impersonate Group system:masters/);
+    expect(support.risk.reach).toBe(clusterAdmin.risk.reach);
+    // Only takeovers rank above it; every issue of bounded reach ranks below it.
+    const rank = issues.indexOf(support);
+    expect(issues.slice(0, rank).every(takeover)).toBe(true);
+    expect(issues.slice(0, rank)).toContain(clusterAdmin);
+    for (const other of issues.filter((i) => !takeover(i))) expect(issues.indexOf(other)).toBeGreaterThan(rank);
   });
 
   it('say on how many nodes a DaemonSet holds the token (counted from its pods)', async () => {

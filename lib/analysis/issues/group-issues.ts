@@ -4,15 +4,19 @@ import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { NodeWriterLists } from '@/lib/analysis/node-writers/node-writers';
 import { SEVERITIES, type AttackPath, type Finding, type FindingTexts, type Issue, type IssueRisk, type Severity } from '@/lib/analysis/types';
 import { attackPaths } from './attack-paths';
-import { compareStrings, describeRef, refKey, sortRefs, sortSubjects } from '@/lib/k8s/refs';
+import { compareStrings, describeRef, describeSubject, refKey, sortRefs, sortSubjects } from '@/lib/k8s/refs';
 import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
 import { ReachIndex } from './reach';
 import { rootCauseOf } from './root-cause';
 
 // Findings grouped by cause and ranked by risk = severity × reach × exposure:
 // - severity: critical 10, high 6, medium 3, low 1.5, info 0.5;
-// - reach: 1 + log10(1 + the nodes whose nodes/status the issue's identities can write + the allocated
-//   claims whose device status they can forge + the tenant namespaces it affects);
+// - reach: 1 + log10(1 + the nodes whose nodes/status or ResourceSlices (unless a policy pins them to the writer's
+//   own node) the issue's identities can write + the allocated
+//   claims whose device status they can forge (not a driver's own claims) + the tenant namespaces it affects);
+//   when one of its identities holds full control of the cluster (lib/analysis/full-control.ts): every node,
+//   every allocated claim and every namespace, plus 1, so a takeover outranks any bounded reach at the same
+//   severity and exposure (full control also holds what the counts leave out: Secrets, workloads, RBAC);
 // - exposure: the largest multiplier among its identities: 3 for a group every identity carries
 //   (system:authenticated, system:serviceaccounts…), 2 for a service account whose token sits on every
 //   node (a DaemonSet) or in a tenant namespace, else 1.
@@ -98,19 +102,38 @@ function remediationOf(findings: Finding[], texts: FindingTexts, general: string
 
 function riskOf(severity: Severity, subjects: SubjectRef[], findings: Finding[], ctx: AnalysisContext, reach: ReachIndex): IssueRisk {
   const reasons: string[] = [];
-  const nodes = reach.statusNodes(subjects);
-  if (nodes > 0)
-    reasons.push(nodes === reach.nodeCount && nodes > 1 ? `writes status of all ${formatCount(nodes)} nodes` : `writes status of ${plural(nodes, 'node')}`);
-  const claims = reach.claims(subjects);
-  if (claims > 0) reasons.push(`can forge device status of ${plural(claims, 'allocated claim')}`);
-  const tenants = new Set<string>();
-  for (const f of findings) {
-    for (const r of [...f.subjects, ...f.objects]) {
-      const ns = r.kind === 'Namespace' ? r.name : r.namespace;
-      if (ns && ctx.isTenantNamespace(ns)) tenants.add(ns);
+  let reachFactor: number;
+  const taker = subjects.find((s) => reach.fullControl.of(s) !== undefined);
+  if (taker) {
+    const reached = reach.nodeCount + reach.claimCount + ctx.namespaces.length;
+    reasons.push(
+      `full control of the cluster (${plural(reach.nodeCount, 'node')}, ${plural(reach.claimCount, 'allocated claim')}, ${plural(ctx.namespaces.length, 'namespace')}): ` +
+        `${describeSubject(taker)} ${reach.fullControl.of(taker)}`,
+    );
+    reachFactor = 2 + Math.log10(1 + reached);
+  } else {
+    const statusNodes = reach.statusNodes(subjects);
+    if (statusNodes > 0)
+      reasons.push(
+        statusNodes === reach.nodeCount && statusNodes > 1
+          ? `writes status of all ${formatCount(statusNodes)} nodes`
+          : `writes status of ${plural(statusNodes, 'node')}`,
+      );
+    const slices = reach.writesOtherNodesSlices(subjects);
+    if (slices) reasons.push(`writes ResourceSlices of all ${formatCount(reach.nodeCount)} nodes (no admission policy pins them to its own node)`);
+    const nodes = slices ? reach.nodeCount : statusNodes;
+    const claims = reach.claims(subjects);
+    if (claims > 0) reasons.push(`can forge device status of ${plural(claims, 'allocated claim')}`);
+    const tenants = new Set<string>();
+    for (const f of findings) {
+      for (const r of [...f.subjects, ...f.objects]) {
+        const ns = r.kind === 'Namespace' ? r.name : r.namespace;
+        if (ns && ctx.isTenantNamespace(ns)) tenants.add(ns);
+      }
     }
+    if (tenants.size > 0) reasons.push(`affects ${plural(tenants.size, 'tenant namespace')}`);
+    reachFactor = 1 + Math.log10(1 + nodes + claims + tenants.size);
   }
-  if (tenants.size > 0) reasons.push(`affects ${plural(tenants.size, 'tenant namespace')}`);
   let exposure = 1;
   const exposures: string[] = [];
   for (const s of subjects) {
@@ -120,7 +143,6 @@ function riskOf(severity: Severity, subjects: SubjectRef[], findings: Finding[],
   }
   if (exposures.length > 3) reasons.push(...exposures.slice(0, 3), `and ${plural(exposures.length - 3, 'more exposed identity', 'more exposed identities')}`);
   else reasons.push(...exposures);
-  const reachFactor = 1 + Math.log10(1 + nodes + claims + tenants.size);
   const weight = SEVERITY_WEIGHT[severity];
   return {
     score: Math.round(weight * reachFactor * exposure * 10) / 10,

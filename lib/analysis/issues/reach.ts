@@ -1,11 +1,16 @@
 import { formatCount } from './count-text';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
+import { capability } from '@/lib/analysis/capabilities';
 import { isBroadGroup } from '@/lib/analysis/context/identities';
+import { userForSubject } from '@/lib/analysis/node-writers/subjects';
+import { pinningFor } from '@/lib/analysis/context/slice-pinning';
 import { driversOf } from '@/lib/analysis/node-writers/claim-placement';
 import type { NodeWriterLists } from '@/lib/analysis/node-writers/node-writers';
 import { pushTo } from '@/lib/k8s/push-to';
-import { describeRef, refKey } from '@/lib/k8s/refs';
+import { compareStrings, describeRef, refKey } from '@/lib/k8s/refs';
 import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
+import { FullControlIndex } from '@/lib/analysis/full-control';
+import { OwnClaimWrites } from './own-claim-writes';
 
 // What the identities behind an issue can reach (nodes whose status they write, claims whose device
 // status they can forge) and how exposed their credentials are (a token on the nodes a DaemonSet runs on, in a tenant
@@ -34,15 +39,26 @@ export class ReachIndex {
   private readonly claimsByDriver = new Map<string, number>();
   private readonly claimsByNodeDriver = new Map<string, number>();
   private readonly reach = new Map<string, SubjectReach>();
+  private readonly sliceWriters = new Map<string, boolean>();
   private readonly daemonSetsByAccount = new Map<string, ObjectRef[]>();
   /** Nodes where a DaemonSet pod holds the service account's token. */
   private readonly tokenNodes = new Map<string, Set<string>>();
+  /** Per DaemonSet (refKey): the nodes its observed pods run on (spec.nodeName); empty when none of its pods is in the state. */
+  private readonly daemonSetNodes = new Map<string, Set<string>>();
+  readonly ownClaims: OwnClaimWrites;
+  /** Which identities hold full control of the cluster, and how (lazy per subject). */
+  readonly fullControl: FullControlIndex;
+  /** Every allocated claim: what full control reaches. */
+  readonly claimCount: number;
 
   constructor(
     private readonly ctx: AnalysisContext,
     writers: NodeWriterLists,
   ) {
     this.nodeCount = writers.nodes.length;
+    this.ownClaims = new OwnClaimWrites(ctx);
+    this.fullControl = new FullControlIndex(ctx);
+    this.claimCount = ctx.claimWriters.allocatedClaims.length;
     for (const claim of ctx.claimWriters.allocatedClaims) for (const d of driversOf(claim)) this.claimsByDriver.set(d, (this.claimsByDriver.get(d) ?? 0) + 1);
     for (const [node, byDriver] of ctx.claimWriters.placement) for (const [d, claims] of byDriver) this.claimsByNodeDriver.set(`${node}|${d}`, claims.length);
     const of = (s: SubjectRef) => {
@@ -53,10 +69,12 @@ export class ReachIndex {
     };
     // A Node-authorizer entry reaches every node only when NodeRestriction is off (Group system:nodes): it counts.
     for (const w of writers.allNodes.statusWriters) of(w.subject).allNodes = true;
-    for (const w of writers.allNodes.claimStatusWriters) of(w.subject).allClaimsOf.add(w.driver);
+    // A driver writing its own driver's claims (on its own node, or as its multi-node controller) forges nothing.
+    for (const w of writers.allNodes.claimStatusWriters) if (!this.ownClaims.isOwn(w)) of(w.subject).allClaimsOf.add(w.driver);
     for (const n of writers.nodes) {
       for (const w of n.statusWriters) if (w.mode !== 'node-authorizer') of(w.subject).nodes.add(n.name);
       for (const w of n.claimStatusWriters) {
+        if (this.ownClaims.isOwn(w)) continue;
         const r = of(w.subject);
         let drivers = r.claimsOnNodes.get(n.name);
         if (!drivers) r.claimsOnNodes.set(n.name, (drivers = new Set()));
@@ -70,10 +88,13 @@ export class ReachIndex {
       const sa = `ServiceAccount/${pod.metadata.namespace ?? ''}/${pod.spec?.serviceAccountName || pod.spec?.serviceAccount || 'default'}`;
       const key = `${sa}|${refKey(owner)}`;
       const node = pod.spec?.nodeName;
+      let onNodes = this.daemonSetNodes.get(refKey(owner));
+      if (!onNodes) this.daemonSetNodes.set(refKey(owner), (onNodes = new Set()));
       if (node) {
         let nodes = this.tokenNodes.get(sa);
         if (!nodes) this.tokenNodes.set(sa, (nodes = new Set()));
         nodes.add(node);
+        onNodes.add(node);
       }
       if (!seen.has(key)) {
         seen.add(key);
@@ -94,6 +115,33 @@ export class ReachIndex {
     return nodes.size;
   }
 
+  /**
+   * Whether one of the subjects can write the ResourceSlices of nodes other than its own: it may write
+   * slices (by RBAC) and no bound policy, evaluated for it, pins its writes to the node in its token
+   * (ctx.slicePinning; an outcome the evaluator cannot decide pins nothing). A pinned driver publishing its own node's slices is doing its job.
+   */
+  writesOtherNodesSlices(subjects: readonly SubjectRef[]): boolean {
+    return subjects.some((s) => {
+      const key = refKey(s);
+      let hit = this.sliceWriters.get(key);
+      if (hit === undefined) this.sliceWriters.set(key, (hit = this.writesSlices(s) && !this.pinnedToOwnNode(s)));
+      return hit;
+    });
+  }
+
+  private writesSlices(s: SubjectRef): boolean {
+    return capability('write-resourceslices').questions.some((q) => this.ctx.access.entriesFor(this.ctx.access.rbacWhoCan(q), s).length > 0);
+  }
+
+  /**
+   * Whether a bound policy pins the subject's slice writes to its own node, by evaluating the policies
+   * for it (a group: a member known by no other name, carrying the group); an undecided outcome pins nothing.
+   */
+  pinnedToOwnNode(s: SubjectRef): boolean {
+    const user = userForSubject(s);
+    return pinningFor(this.ctx.slicePinning, user.name, user.groups).pinnedBy.length > 0;
+  }
+
   /** Allocated claims whose status.devices one of the subjects can write. */
   claims(subjects: readonly SubjectRef[]): number {
     const everywhere = new Set<string>();
@@ -110,9 +158,14 @@ export class ReachIndex {
     return total;
   }
 
-  /** The DaemonSets whose pods run as this service account, described. */
-  daemonSetsOf(subject: SubjectRef): string[] {
-    return (this.daemonSetsByAccount.get(refKey(subject)) ?? []).map(describeRef);
+  /**
+   * The DaemonSets whose pods run as this service account, each with the nodes its pods were seen on
+   * (sorted), the widest first: what a compromised node gives an attacker, counted from the pods, never assumed.
+   */
+  daemonSetsOf(subject: SubjectRef): { daemonSet: ObjectRef; nodes: string[] }[] {
+    return (this.daemonSetsByAccount.get(refKey(subject)) ?? [])
+      .map((daemonSet) => ({ daemonSet, nodes: [...(this.daemonSetNodes.get(refKey(daemonSet)) ?? [])].sort() }))
+      .sort((a, b) => b.nodes.length - a.nodes.length || compareStrings(refKey(a.daemonSet), refKey(b.daemonSet)));
   }
 
   /** How exposed a subject's credentials are; factor 1 when nothing applies. */

@@ -140,8 +140,12 @@ export async function runSimulate(argv: string[], io: CommandIO): Promise<number
 }
 
 function describeResult(r: SimulationResult): string {
-  const head = r.allowed ? `allowed (as ${r.decidedAs.name})` : `denied by ${r.refusedBy} (as ${r.decidedAs.name})`;
-  const lines = r.steps.map((s) => `  ${s.allowed ? 'ok  ' : 'NO  '}${s.step}: ${s.reason}`);
+  const head = r.allowed
+    ? `allowed (as ${r.decidedAs.name})`
+    : r.refusedBy
+      ? `denied by ${r.refusedBy} (as ${r.decidedAs.name})`
+      : `unknown: ${r.undecidedBy} could not be decided (as ${r.decidedAs.name})`;
+  const lines = r.steps.map((s) => `  ${s.unknown ? '??  ' : s.allowed ? 'ok  ' : 'NO  '}${s.step}: ${s.reason}`);
   for (const s of r.steps) for (const rule of s.uncovered ?? []) lines.push(`        not held: ${JSON.stringify(rule)}`);
   return [head, ...lines].join('\n');
 }

@@ -1,0 +1,34 @@
+import { manifestYaml, type YamlValue } from '@/lib/k8s/manifest-yaml';
+import { describeRef } from '@/lib/k8s/refs';
+import type { FixChange, IssueFix } from '@/lib/analysis/types';
+
+// A structured fix as the remediation text people read and paste: the lead sentence, then each change
+// as YAML a person applies (an RBAC merge patch as the object with its replaced list, which
+// `kubectl apply` also accepts; a workload patch as the `kubectl patch` command), or, when no change
+// passes the engine's checks, why, with the check's general advice and no YAML.
+
+const KUBECTL_RESOURCE: Record<string, string> = { DaemonSet: 'daemonset', Deployment: 'deployment', StatefulSet: 'statefulset' };
+
+function changeText(c: FixChange): string {
+  if (c.action === 'create') return `# ${c.why}\n${manifestYaml(c.object as YamlValue)}`;
+  if (c.patchType === 'strategic') {
+    const ns = c.target.namespace ? ` -n ${c.target.namespace}` : '';
+    return `# ${describeRef(c.target)}: ${c.why}\nkubectl patch ${KUBECTL_RESOURCE[c.target.kind] ?? c.target.kind.toLowerCase()} ${c.target.name}${ns} --type strategic -p '${JSON.stringify(c.patch)}'`;
+  }
+  const metadata = c.target.namespace ? { name: c.target.name, namespace: c.target.namespace } : { name: c.target.name };
+  return `# ${describeRef(c.target)}: ${c.why}\n${manifestYaml({ apiVersion: c.apiVersion, kind: c.target.kind, metadata, ...c.patch } as YamlValue)}`;
+}
+
+export function fixText(fix: IssueFix, summary: string, general: string): string {
+  if (fix.status === 'none') return `No safe automatic fix: ${fix.reason}. ${general}`;
+  const lead = `${summary}; the engine applied this to a copy of the cluster and checked it${fix.reason ? `. Left to you: ${fix.reason}` : ''}:`;
+  // YAML documents apart with ---, so the whole block applies with kubectl apply -f.
+  let text = lead;
+  let previousYaml = false;
+  for (const c of fix.changes) {
+    const yaml = !(c.action === 'patch' && c.patchType === 'strategic');
+    text += `${yaml && previousYaml ? '\n---' : ''}\n${changeText(c)}`;
+    previousYaml = yaml;
+  }
+  return text;
+}

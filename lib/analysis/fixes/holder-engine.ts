@@ -1,0 +1,174 @@
+import { createAuthzEngine, type AuthzEngine } from '@/lib/authz/authz-engine';
+import type { IndexedBinding, SubjectIndex } from '@/lib/authz/rbac-index';
+import type { UserInfo } from '@/lib/authz/types';
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import { matchesLabelSelector } from '@/lib/k8s/label-selector';
+import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '@/lib/k8s/types';
+import { pushTo } from '@/lib/k8s/push-to';
+
+// The engine after a fix, for the identities the fix is about. Questions about one identity read only
+// the bindings that name it (its user, service account or groups) and the roles they point at, so the
+// engine is rebuilt from those objects alone, with the fix's changes applied: a few objects on a
+// cluster of tens of thousands, instead of a new RBAC index per fix. The node graph, the node names
+// and the configuration are the original engine's (a fix changes RBAC objects only). Answers about
+// other identities are not meaningful on it.
+
+/** The RBAC objects a fix replaces (same kind, namespace and name) or adds. */
+export interface RbacChanges {
+  clusterRoles: ClusterRole[];
+  roles: Role[];
+  clusterRoleBindings: ClusterRoleBinding[];
+  roleBindings: RoleBinding[];
+}
+
+export const noRbacChanges = (): RbacChanges => ({ clusterRoles: [], roles: [], clusterRoleBindings: [], roleBindings: [] });
+
+const keyOf = (o: { metadata: { name: string; namespace?: string } }) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+
+interface StateLookup {
+  clusterRoles: Map<string, ClusterRole>;
+  roles: Map<string, Role>;
+  clusterRoleBindings: Map<string, ClusterRoleBinding>;
+  roleBindings: Map<string, RoleBinding>;
+}
+
+// One lookup per cluster state, shared by every fix verified on it.
+const lookups = new WeakMap<ClusterState, StateLookup>();
+
+function lookupOf(state: ClusterState): StateLookup {
+  let found = lookups.get(state);
+  if (!found) {
+    const byKey = <T extends { metadata: { name: string; namespace?: string } }>(list: readonly T[]) => new Map(list.map((o) => [keyOf(o), o]));
+    found = {
+      clusterRoles: byKey(state.clusterRoles),
+      roles: byKey(state.roles),
+      clusterRoleBindings: byKey(state.clusterRoleBindings),
+      roleBindings: byKey(state.roleBindings),
+    };
+    lookups.set(state, found);
+  }
+  return found;
+}
+
+interface BindingsBySubject {
+  byUser: Map<string, IndexedBinding[]>;
+  byGroup: Map<string, IndexedBinding[]>;
+  /** Each binding's position in the index's sorted list. */
+  position: Map<IndexedBinding, number>;
+}
+
+// One inverted index per engine: a fix's users are looked up directly, not in each of 20,000 namespaces.
+const bySubject = new WeakMap<object, BindingsBySubject>();
+
+function bindingsBySubject(engine: AuthzEngine): BindingsBySubject {
+  let found = bySubject.get(engine.rbac);
+  if (!found) {
+    found = { byUser: new Map(), byGroup: new Map(), position: new Map(engine.rbac.bindings.map((b, i) => [b, i])) };
+    const add = (idx: SubjectIndex) => {
+      for (const [user, entries] of idx.byUser) for (const e of entries) pushTo(found!.byUser, user, e.binding);
+      for (const [group, entries] of idx.byGroup) for (const e of entries) pushTo(found!.byGroup, group, e.binding);
+    };
+    add(engine.rbac.clusterBindings);
+    for (const idx of engine.rbac.namespaceBindings.values()) add(idx);
+    bySubject.set(engine.rbac, found);
+  }
+  return found;
+}
+
+// The ClusterRoles each aggregating role's selectors pick in the unchanged state.
+const members = new WeakMap<ClusterState, Map<ClusterRole, ClusterRole[]>>();
+
+function membersToday(state: ClusterState, aggregating: ClusterRole): ClusterRole[] {
+  let byRole = members.get(state);
+  if (!byRole) members.set(state, (byRole = new Map()));
+  let list = byRole.get(aggregating);
+  if (!list) {
+    const selectors = aggregating.aggregationRule?.clusterRoleSelectors ?? [];
+    list = state.clusterRoles.filter((cr) => selectors.some((sel) => matchesLabelSelector(sel, cr.metadata.labels ?? {})));
+    byRole.set(aggregating, list);
+  }
+  return list;
+}
+
+/** The bindings of the original index that name one of these users or a group they carry, in the index's order. */
+function bindingsNaming(engine: AuthzEngine, users: readonly UserInfo[]): IndexedBinding[] {
+  const index = bindingsBySubject(engine);
+  const out = new Set<IndexedBinding>();
+  for (const u of users) {
+    for (const b of index.byUser.get(u.name) ?? []) out.add(b);
+    for (const g of u.groups) for (const b of index.byGroup.get(g) ?? []) out.add(b);
+  }
+  return [...out].sort((a, b) => (index.position.get(a) ?? 0) - (index.position.get(b) ?? 0));
+}
+
+/**
+ * An engine that answers like `engine` with `changes` applied, for questions whose user is one of
+ * `users` (with its groups).
+ */
+export function holderEngine(engine: AuthzEngine, users: readonly UserInfo[], changes: RbacChanges): AuthzEngine {
+  const state = engine.state;
+  const look = lookupOf(state);
+  const replace = <T extends { metadata: { name: string; namespace?: string } }>(base: Map<string, T>, changed: readonly T[]) => {
+    const m = new Map<string, T>();
+    for (const o of changed) m.set(keyOf(o), o);
+    return (key: string) => m.get(key) ?? base.get(key);
+  };
+  const clusterRoleOf = replace(look.clusterRoles, changes.clusterRoles);
+  const roleOf = replace(look.roles, changes.roles);
+  const crbOf = replace(look.clusterRoleBindings, changes.clusterRoleBindings);
+  const rbOf = replace(look.roleBindings, changes.roleBindings);
+
+  const crbs = new Map<string, ClusterRoleBinding>();
+  const rbs = new Map<string, RoleBinding>();
+  for (const b of bindingsNaming(engine, users)) {
+    const key = `${b.ref.namespace ?? ''}/${b.ref.name}`;
+    if (b.ref.kind === 'ClusterRoleBinding') crbs.set(key, crbOf(key)!);
+    else rbs.set(key, rbOf(key)!);
+  }
+  // New and changed bindings are read whoever they name (a fix may add a binding for the holder).
+  for (const b of changes.clusterRoleBindings) crbs.set(keyOf(b), b);
+  for (const b of changes.roleBindings) rbs.set(keyOf(b), b);
+
+  const clusterRoles = new Map<string, ClusterRole>();
+  const roles = new Map<string, Role>();
+  const bindings = [...crbs.values(), ...rbs.values()].filter((b) => b !== undefined);
+  for (const b of bindings) {
+    const ns = b.metadata.namespace ?? '';
+    if (b.roleRef?.kind === 'ClusterRole') {
+      const cr = clusterRoleOf(`/${b.roleRef.name}`);
+      if (cr) clusterRoles.set(cr.metadata.name, cr);
+    } else if (b.roleRef?.kind === 'Role' && ns !== '') {
+      const r = roleOf(`${ns}/${b.roleRef.name}`);
+      if (r) roles.set(`${ns}/${r.metadata.name}`, r);
+    }
+  }
+  // An aggregated role's rules come from the roles its selectors pick (with the changes, as the
+  // aggregation controller sees them), and theirs from the roles their own selectors pick.
+  // An unchanged aggregating role picks the roles it picks today (kept per state) unless a fix
+  // changed them, and any changed role its selectors now match; a changed one is matched against all.
+  const changed = new Set(changes.clusterRoles.map((cr) => cr.metadata.name));
+  let everyRole: ClusterRole[] | undefined;
+  const pending = [...clusterRoles.values()].filter((cr) => cr.aggregationRule);
+  while (pending.length > 0) {
+    const aggregating = pending.pop()!;
+    const selectors = aggregating.aggregationRule?.clusterRoleSelectors ?? [];
+    const pool =
+      look.clusterRoles.get(keyOf(aggregating)) === aggregating
+        ? [...membersToday(state, aggregating).filter((cr) => !changed.has(cr.metadata.name)), ...changes.clusterRoles]
+        : (everyRole ??= [...new Set([...state.clusterRoles.map((cr) => clusterRoleOf(keyOf(cr))!), ...changes.clusterRoles])]);
+    for (const cr of pool) {
+      if (clusterRoles.has(cr.metadata.name) || !selectors.some((sel) => matchesLabelSelector(sel, cr.metadata.labels ?? {}))) continue;
+      clusterRoles.set(cr.metadata.name, cr);
+      if (cr.aggregationRule) pending.push(cr);
+    }
+  }
+
+  const scoped: ClusterState = {
+    ...state,
+    clusterRoles: [...clusterRoles.values()],
+    roles: [...roles.values()],
+    clusterRoleBindings: bindings.filter((b): b is ClusterRoleBinding => b.metadata.namespace === undefined || b.metadata.namespace === ''),
+    roleBindings: bindings.filter((b): b is RoleBinding => !!b.metadata.namespace),
+  };
+  return createAuthzEngine(scoped, { previous: engine, config: engine.config, features: engine.features });
+}

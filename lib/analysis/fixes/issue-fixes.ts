@@ -1,0 +1,54 @@
+import type { AnalysisContext } from '@/lib/analysis/context-types';
+import { CATALOG, type CheckId } from '@/lib/analysis/catalog';
+import { capability } from '@/lib/analysis/capabilities';
+import type { Finding, Issue } from '@/lib/analysis/types';
+import { fixText } from './fix-text';
+import { res } from './holder';
+import type { ObservedRequests } from './holder-needs';
+import { proposeDriverScope } from './propose-driver-scope';
+import { proposeNodeWrites } from './propose-node-writes';
+import { proposePodHardening } from './propose-pod-hardening';
+import { proposeRemoveAccess } from './propose-remove-access';
+import { proposeWildcardNarrowing } from './propose-wildcard-narrowing';
+import { verifyProposal, type Proposed } from './verify-fix';
+
+// Structured, checked fixes for the issues of a report (DESIGN §4: "a remediation is a change the
+// engine can apply and check"). Each check with a structured fix proposes changes; verifyProposal
+// applies them to a copy of the cluster and checks them before they are shown. The issue's
+// remediation text is then written from the verified changes, or says there is no safe automatic
+// fix and why. Issues of other checks keep their text and carry no `fix`.
+
+type Proposer = (ctx: AnalysisContext, findings: readonly Finding[], observed?: ObservedRequests) => Proposed;
+
+const PROPOSERS: Partial<Record<CheckId, Proposer>> = {
+  DRA002: proposeWildcardNarrowing,
+  DRA004: proposeDriverScope,
+  NODE002: (ctx, findings) =>
+    proposeRemoveAccess(ctx, findings, {
+      remove: { group: '', resources: ['users', 'groups', 'serviceaccounts'], verbs: ['impersonate'] },
+      capabilities: [capability('legacy-impersonation')],
+      refused: () => [res('impersonate', '', 'groups', { name: 'system:masters' }), res('impersonate', '', 'users', { name: 'system:admin' })],
+    }),
+  NODE003: proposeNodeWrites,
+  POD003: proposePodHardening,
+};
+
+export function checksWithFixes(): CheckId[] {
+  return Object.keys(PROPOSERS) as CheckId[];
+}
+
+/** The issues with `fix` set (and their remediation text written from it) where the check has a structured fix. */
+export function withFixes(ctx: AnalysisContext, issues: readonly Issue[], findings: readonly Finding[], observed?: ObservedRequests): Issue[] {
+  let byId: Map<string, Finding> | undefined;
+  return issues.map((issue) => {
+    const propose = PROPOSERS[issue.check];
+    if (!propose) return issue;
+    byId ??= new Map(findings.map((f) => [f.id, f]));
+    const list = issue.findingIds.map((id) => byId!.get(id)).filter((f): f is Finding => f !== undefined);
+    if (list.length === 0) return issue;
+    const proposed = propose(ctx, list, observed);
+    const fix = verifyProposal(ctx, proposed, observed);
+    const summary = 'none' in proposed ? '' : proposed.summary;
+    return { ...issue, fix, remediation: fixText(fix, summary, CATALOG[issue.check].remediation) };
+  });
+}

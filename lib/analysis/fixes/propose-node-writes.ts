@@ -1,0 +1,115 @@
+import { nodeUser } from '@/lib/authz/user-info';
+import { describeRef, describeSubject } from '@/lib/k8s/refs';
+import type { ClusterRole, ClusterRoleBinding } from '@/lib/k8s/types';
+import type { AnalysisContext } from '@/lib/analysis/context-types';
+import { capability } from '@/lib/analysis/capabilities';
+import type { Finding, FixProbe } from '@/lib/analysis/types';
+import { list, rbacSubject, slug } from '@/lib/analysis/checks/check-helpers';
+import { otherNodeOf, res, reviewOf, type Holder } from './holder';
+import type { ObservedRequests } from './holder-needs';
+import { holdersOfIssue, proposeRemoveAccess } from './propose-remove-access';
+import type { Proposed } from './verify-fix';
+
+// NODE003: update/patch of every Node object. The verbs come out of the granting rules. A holder
+// whose pods run on nodes (a DaemonSet: its token names its node) keeps exactly the verbs it had on
+// its own Node through constrained impersonation (impersonate:associated-node plus
+// impersonate-on:associated-node:<verb>), so a plugin that labels its node with Nodes().Update keeps
+// working. A service account with no node (a controller Deployment) has no associated node to act
+// as, and a controller's role grants the Node writes it may well use by design (labels, taints): only
+// an audit log showing it never writes Nodes lets the verbs go; otherwise there is no safe automatic
+// fix. Users and groups (people) lose the verbs.
+
+const MODIFY = ['update', 'patch'] as const;
+
+function heldVerbs(ctx: AnalysisContext, h: Holder): string[] {
+  const other = otherNodeOf(ctx, h);
+  return MODIFY.filter((verb) => ctx.engine.authorize({ user: h.user, resource: res(verb, '', 'nodes', { name: other }) }).allowed);
+}
+
+export function proposeNodeWrites(ctx: AnalysisContext, findings: readonly Finding[], observed?: ObservedRequests): Proposed {
+  const holders = holdersOfIssue(ctx, findings);
+  const nodeLocal = holders.filter((h) => h.node !== undefined && ctx.isNodeLocalIdentity(h.subject));
+  for (const h of holders) {
+    if (nodeLocal.includes(h) || h.subject.kind !== 'ServiceAccount') continue;
+    const seen = observed?.get(h.user.name);
+    const writesNodes = seen?.some((a) => a.group === '' && a.resource === 'nodes' && a.subresource === '' && (MODIFY as readonly string[]).includes(a.verb));
+    if (seen && !writesNodes) continue;
+    return {
+      none:
+        `${describeSubject(h.subject)} runs no pod on a node of its own (a controller), so constrained impersonation (associated-node) cannot limit its Node writes to one node, ` +
+        (seen
+          ? `and the audit log shows it updating Node objects`
+          : `and a controller's role grants the Node writes it may use by design (labels, taints); an audit log (--audit) showing it never writes Nodes would let the verbs go`) +
+        `. Limit the rule with resourceNames to the nodes it manages, or remove update/patch on nodes if it does not label or taint nodes`,
+    };
+  }
+  if (nodeLocal.length > 0 && !ctx.engine.features.constrainedImpersonation)
+    return {
+      none: `${list(nodeLocal.map((h) => describeSubject(h.subject)))} write${nodeLocal.length === 1 ? 's' : ''} Node objects from node-local pods, and constrained impersonation (ConstrainedImpersonation, beta and on by default from 1.36) is off on this cluster: no rule limits those writes to the pod's own node`,
+    };
+  const removal = proposeRemoveAccess(ctx, findings, {
+    remove: { group: '', resources: ['nodes'], verbs: MODIFY },
+    capabilities: [capability('write-node-objects')],
+    refused: (h) => heldVerbs(ctx, h).map((verb) => res(verb, '', 'nodes', { name: otherNodeOf(ctx, h) })),
+  });
+  if ('none' in removal || nodeLocal.length === 0) return removal;
+  // Own-node writes through constrained impersonation, with the verbs each holder had.
+  const probes: FixProbe[] = [];
+  for (const h of nodeLocal) {
+    const verbs = heldVerbs(ctx, h);
+    const base = slug(h.subject);
+    const identity: ClusterRole = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: `${base}-node-impersonator` },
+      rules: [{ apiGroups: ['authentication.k8s.io'], resources: ['nodes'], verbs: ['impersonate:associated-node'] }],
+    };
+    const actions: ClusterRole = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: `${base}-own-node-writes` },
+      rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get', ...verbs].map((v) => `impersonate-on:associated-node:${v}`) }],
+    };
+    for (const role of [identity, actions]) {
+      const binding: ClusterRoleBinding = {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: role.metadata.name },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role.metadata.name },
+        subjects: [rbacSubject(h.subject) as never],
+      };
+      removal.edits!.create(role, `${describeSubject(h.subject)} acts as the node its pod runs on (constrained impersonation)`);
+      removal.edits!.create(binding, `binds ${describeRef({ kind: 'ClusterRole', name: role.metadata.name })} to ${describeSubject(h.subject)}`);
+    }
+    const who = describeSubject(h.subject);
+    probes.push({
+      expect: 'allowed',
+      text: `${who} may impersonate the node its token is bound to (identity check)`,
+      review: reviewOf(h.user, res('impersonate:associated-node', 'authentication.k8s.io', 'nodes', { name: '*' })),
+    });
+    for (const verb of verbs)
+      probes.push({
+        expect: 'allowed',
+        text: `${who} may ${verb} its own Node ${h.node} as that node (action check)`,
+        review: reviewOf(h.user, res(`impersonate-on:associated-node:${verb}`, '', 'nodes', { name: h.node! })),
+      });
+  }
+  return {
+    ...removal,
+    probes: [...removal.probes, ...probes],
+    // End to end: the pod's token, impersonating its own node, may still write that Node.
+    after: (engine) =>
+      nodeLocal.flatMap((h) =>
+        heldVerbs(ctx, h)
+          .filter(
+            (verb) => !engine.authorizeImpersonated(h.user, { user: nodeUser(h.node!).name }, { resource: res(verb, '', 'nodes', { name: h.node! }) }).allowed,
+          )
+          .map((verb) => `${describeSubject(h.subject)} could no longer ${verb} its own Node ${h.node} through associated-node impersonation`),
+      ),
+    checks: [
+      ...removal.checks,
+      `${list(nodeLocal.map((h) => describeSubject(h.subject)))} keep${nodeLocal.length === 1 ? 's' : ''} its Node writes on its own node only, as that node (associated-node impersonation)`,
+    ],
+    summary: `${removal.summary}, and let ${list(nodeLocal.map((h) => describeSubject(h.subject)))} write only the Node its pod runs on, by constrained impersonation`,
+  };
+}

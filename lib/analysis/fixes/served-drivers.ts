@@ -1,0 +1,86 @@
+import type { SubjectRef } from '@/lib/k8s/types';
+import type { AnalysisContext } from '@/lib/analysis/context-types';
+import { mountedHostPaths, podServiceAccount } from '@/lib/analysis/context/pod-facts';
+
+// The DRA driver names a service account serves, from facts about its pods: the plugin directory or
+// registration socket they mount (/var/lib/kubelet/plugins/<driver>, .../plugins_registry/<driver>-reg.sock),
+// a --driver-name style argument, and, when those say nothing, the drivers whose ResourceSlices sit
+// on the nodes its pods run on, narrowed by the words the driver name shares with the account, its
+// namespace, its workloads, containers and images (a node carries several drivers' slices). Unknown (empty)
+// when the facts do not single a driver out: a fix is not guessed from every driver of the cluster.
+
+const PLUGIN_DIR = /^\/var\/lib\/kubelet\/plugins\/([^/]+)/;
+const REGISTRATION = /^\/var\/lib\/kubelet\/plugins_registry\/(.+)-reg\.sock$/;
+const ARGUMENT = /^--?(?:driver-name|driver|drivername)=(.+)$/;
+/** Words every chart and driver name carries: they tell nothing apart. */
+const COMMON = new Set([
+  'dra',
+  'driver',
+  'drivers',
+  'resource',
+  'kubelet',
+  'plugin',
+  'kubeletplugin',
+  'service',
+  'account',
+  'chart',
+  'com',
+  'io',
+  'org',
+  'k8s',
+  'kubernetes',
+  'x-k8s',
+  'sigs',
+  'example',
+  'controller',
+  'daemonset',
+  'latest',
+]);
+
+const words = (s: string) =>
+  s
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length >= 3 && !COMMON.has(w));
+
+export function servedDrivers(ctx: AnalysisContext, sa: SubjectRef): string[] {
+  if (sa.kind !== 'ServiceAccount') return [];
+  const pods = ctx.pods.filter((p) => (p.metadata.namespace ?? '') === sa.namespace && podServiceAccount(p) === sa.name);
+  const named = new Set<string>();
+  for (const pod of pods) {
+    for (const m of mountedHostPaths(pod)) {
+      const hit = PLUGIN_DIR.exec(m.path) ?? REGISTRATION.exec(m.path);
+      if (hit) named.add(hit[1]);
+    }
+    for (const c of [...(pod.spec.containers ?? []), ...(pod.spec.initContainers ?? [])]) {
+      for (const a of [...(c.command ?? []), ...(c.args ?? [])]) {
+        const hit = ARGUMENT.exec(a);
+        if (hit) named.add(hit[1]);
+      }
+    }
+  }
+  if (named.size > 0) return [...named].sort();
+  const nodes = new Set(pods.map((p) => p.spec?.nodeName).filter((n): n is string => !!n));
+  const onNodes = [...new Set(ctx.state.resourceSlices.filter((s) => s.spec.nodeName && nodes.has(s.spec.nodeName)).map((s) => s.spec.driver))].sort();
+  if (onNodes.length <= 1) return onNodes;
+  const own = [
+    ...new Set(
+      [
+        sa.namespace ?? '',
+        sa.name,
+        ...pods.flatMap((p) => [ctx.ownerOf(p).name, ...(p.spec.containers ?? []).flatMap((c) => [c.name, c.image ?? ''])]),
+      ].flatMap(words),
+    ),
+  ];
+  const scored = onNodes.map((d) => ({ d, score: words(d).filter((w) => own.some((o) => sameWord(w, o))).length }));
+  // Two shared words (gpu.intel.com for intel-gpu-resource-driver) name a driver; one shared word only when no other driver shares one.
+  const strong = scored.filter((s) => s.score >= 2).map((s) => s.d);
+  if (strong.length > 0) return strong;
+  const weak = scored.filter((s) => s.score === 1).map((s) => s.d);
+  return weak.length === 1 ? weak : [];
+}
+
+/** The same word, or one containing the other (sriov in sriovnetwork, domain in compute-domains). */
+function sameWord(a: string, b: string): boolean {
+  return a === b || (Math.min(a.length, b.length) >= 4 && (a.includes(b) || b.includes(a)));
+}
