@@ -26,4 +26,29 @@ export default tseslint.config(
       ...nextPlugin.configs['core-web-vitals'].rules,
     },
   },
+  {
+    // The export paths (reports, bundles, snapshots, downloads) handle lists as long as the cluster:
+    // spreading one into a call's arguments (`push(...lines)`, `Math.max(...sizes)`) puts every item
+    // on the stack and overflows past ~120,000 (issue #26). Loop instead.
+    files: [
+      'lib/report/**/*.ts',
+      'lib/compliance/**/*.ts',
+      'server/compliance/**/*.ts',
+      'server/services/snapshot*.ts',
+      'server/sources/bundle-source.ts',
+      'server/http/stream-body.ts',
+      'server/cli/commands/{report,export,diff,verify}.ts',
+      'app/api/v1/snapshots/**/*.ts',
+    ],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: ':matches(CallExpression, NewExpression) > SpreadElement',
+          message: 'No spreading into call arguments on the export paths: a list as long as the cluster overflows the stack. Loop over it.',
+        },
+      ],
+    },
+  },
 );

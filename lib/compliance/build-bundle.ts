@@ -2,8 +2,8 @@ import type { AnalysisSettings } from '@/lib/analysis/settings';
 import type { AuthorizerName } from '@/lib/authz/types';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { renderReportHtmlChunks } from '@/lib/report/render-html';
-import { renderReportMarkdown } from '@/lib/report/render-markdown';
-import { reportJsonChunks } from '@/lib/report/report-json';
+import { renderReportMarkdownChunks } from '@/lib/report/render-markdown';
+import { reportJsonTextChunks } from '@/lib/report/report-json';
 import type { Report } from '@/lib/analysis/types';
 import {
   BUNDLE_FORMAT,
@@ -15,11 +15,12 @@ import {
   type BundleMetadata,
   type BundleSigner,
   type Manifest,
+  type ManifestEntry,
 } from './bundle-format';
 import { findingsCsvChunks } from './findings-csv';
 import { objectCounts, objectsJsonChunks } from './objects-json';
 import { sha256Hex, type Sha256 } from './sha256';
-import type { TarEntryInput } from './tar';
+import { entrySize, tarEnd, tarEntryPieces, type TarEntryInput } from './tar';
 
 export interface BundleInput {
   state: ClusterState;
@@ -36,16 +37,23 @@ export interface BundleSigning {
   sign(message: Uint8Array): Uint8Array;
 }
 
-export interface BuiltBundle {
-  entries: TarEntryInput[];
+/** What names a bundle, known once its last content entry is out. */
+export interface BundleSeal {
   manifest: Manifest;
   /** sha256 of manifest.json: names this bundle. */
   fingerprint: string;
-  mtime: number;
+}
+
+/** An entry rendered only when the archive reaches it. */
+interface LazyEntry {
+  name: string;
+  chunks(): Iterable<Uint8Array>;
 }
 
 const encoder = new TextEncoder();
-const encodeAll = (pieces: Iterable<string>) => Array.from(pieces, (p) => encoder.encode(p));
+function* encodeAll(pieces: Iterable<string>): Generator<Uint8Array> {
+  for (const p of pieces) yield encoder.encode(p);
+}
 
 /** Tar header time: the bundle's creation time in whole seconds. */
 export function bundleMtime(createdAt: string): number {
@@ -67,23 +75,40 @@ export function bundleMetadata(input: BundleInput): BundleMetadata {
   };
 }
 
-/** Every entry of the bundle (extra ones, such as report.pdf, after the fixed ones), the manifest over them, SHA256SUMS, and the signature when signing. */
-export function buildBundle(
+function contentEntries(input: BundleInput, extraEntries: readonly TarEntryInput[]): LazyEntry[] {
+  const generatedAt = input.createdAt;
+  return [
+    { name: ENTRY.metadata, chunks: () => encodeAll([`${JSON.stringify(bundleMetadata(input), null, 2)}\n`]) },
+    { name: ENTRY.report, chunks: () => encodeAll(reportJsonTextChunks(input.report)) },
+    { name: ENTRY.objects, chunks: () => encodeAll(objectsJsonChunks(input.state)) },
+    { name: ENTRY.findingsCsv, chunks: () => encodeAll(findingsCsvChunks(input.report)) },
+    { name: ENTRY.markdown, chunks: () => encodeAll(renderReportMarkdownChunks(input.report)) },
+    { name: ENTRY.html, chunks: () => encodeAll(renderReportHtmlChunks(input.report, { generatedAt, toolVersion: input.toolVersion })) },
+    ...extraEntries.map((e) => ({ name: e.name, chunks: () => e.chunks })),
+  ];
+}
+
+/**
+ * The bundle as tar pieces to write in order: every content entry (extra ones, such as report.pdf,
+ * after the fixed ones), the manifest over them, SHA256SUMS, and the signature when signing. Each
+ * entry is rendered, measured and digested when the archive reaches it (its size goes in its header,
+ * before its bytes), so one entry is in memory at a time, not the bundle; the manifest follows the
+ * content, so it is written from the digests gathered on the way. Returns the manifest and the
+ * fingerprint once the last piece is out.
+ */
+export function* bundlePieces(
   input: BundleInput,
   sha256: Sha256,
   options: { signing?: BundleSigning; extraEntries?: readonly TarEntryInput[] } = {},
-): BuiltBundle {
+): Generator<Uint8Array, BundleSeal, undefined> {
   const { signing } = options;
-  const content: TarEntryInput[] = [
-    { name: ENTRY.metadata, chunks: encodeAll([`${JSON.stringify(bundleMetadata(input), null, 2)}\n`]) },
-    { name: ENTRY.report, chunks: encodeAll(appendNewline(reportJsonChunks(input.report))) },
-    { name: ENTRY.objects, chunks: encodeAll(objectsJsonChunks(input.state)) },
-    { name: ENTRY.findingsCsv, chunks: encodeAll(findingsCsvChunks(input.report)) },
-    { name: ENTRY.markdown, chunks: encodeAll([renderReportMarkdown(input.report)]) },
-    { name: ENTRY.html, chunks: encodeAll(renderReportHtmlChunks(input.report, { generatedAt: input.createdAt, toolVersion: input.toolVersion })) },
-    ...(options.extraEntries ?? []),
-  ];
-  const entries = content.map((e) => ({ name: e.name, size: e.chunks.reduce((n, c) => n + c.byteLength, 0), sha256: sha256Hex(sha256, e.chunks) }));
+  const mtime = bundleMtime(input.createdAt);
+  const entries: ManifestEntry[] = [];
+  for (const lazy of contentEntries(input, options.extraEntries ?? [])) {
+    const entry: TarEntryInput = { name: lazy.name, chunks: Array.from(lazy.chunks()) };
+    entries.push({ name: entry.name, size: entrySize(entry), sha256: sha256Hex(sha256, entry.chunks) });
+    yield* tarEntryPieces(entry, mtime);
+  }
   const manifest: Manifest = {
     format: BUNDLE_FORMAT,
     formatVersion: BUNDLE_FORMAT_VERSION,
@@ -97,21 +122,10 @@ export function buildBundle(
   manifest.selfSha256 = sha256Hex(sha256, [encoder.encode(renderManifest(manifest))]);
   const manifestBytes = encoder.encode(renderManifest(manifest));
   const fingerprint = sha256Hex(sha256, [manifestBytes]);
-  const all: TarEntryInput[] = [
-    ...content,
-    { name: ENTRY.manifest, chunks: [manifestBytes] },
-    { name: ENTRY.sums, chunks: [encoder.encode(renderSums([...entries, { name: ENTRY.manifest, sha256: fingerprint }]))] },
-  ];
-  if (signing) all.push({ name: ENTRY.signature, chunks: [signing.sign(manifestBytes)] });
-  return { entries: all, manifest, fingerprint, mtime: bundleMtime(input.createdAt) };
-}
-
-function* appendNewline(pieces: Iterable<string>): Generator<string> {
-  // Pieces joined by newlines and one at the end, as `dra-posture report -o json` prints them.
-  let first = true;
-  for (const p of pieces) {
-    yield first ? p : `\n${p}`;
-    first = false;
-  }
-  yield '\n';
+  yield* tarEntryPieces({ name: ENTRY.manifest, chunks: [manifestBytes] }, mtime);
+  const sums = renderSums([...entries, { name: ENTRY.manifest, sha256: fingerprint }]);
+  yield* tarEntryPieces({ name: ENTRY.sums, chunks: [encoder.encode(sums)] }, mtime);
+  if (signing) yield* tarEntryPieces({ name: ENTRY.signature, chunks: [signing.sign(manifestBytes)] }, mtime);
+  yield tarEnd();
+  return { manifest, fingerprint };
 }

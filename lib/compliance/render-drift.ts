@@ -10,7 +10,8 @@ export function renderDriftText(d: Drift): string {
   const lines = [`Drift from ${d.from} to ${d.to}`, ''];
   const section = (title: string, body: string[]) => {
     lines.push(`${title}:`);
-    lines.push(...(body.length > 0 ? body : ['  (none)']), '');
+    for (const line of body.length > 0 ? body : ['  (none)']) lines.push(line);
+    lines.push('');
   };
   section(
     `New findings (${d.findings.added.length})`,

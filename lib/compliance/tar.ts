@@ -67,16 +67,24 @@ export function tarHeader(name: string, size: number, mtime: number): Uint8Array
 
 const padding = (size: number) => (TAR_BLOCK - (size % TAR_BLOCK)) % TAR_BLOCK;
 
+/** One entry's pieces: its header, its own chunks, the padding to the next block. */
+export function* tarEntryPieces(entry: TarEntryInput, mtime: number): Generator<Uint8Array> {
+  const size = entrySize(entry);
+  yield tarHeader(entry.name, size, mtime);
+  for (const c of entry.chunks) if (c.byteLength > 0) yield c;
+  const pad = padding(size);
+  if (pad > 0) yield new Uint8Array(pad);
+}
+
+/** The end-of-archive blocks, after the last entry. */
+export function tarEnd(): Uint8Array {
+  return new Uint8Array(TAR_BLOCK * END_BLOCKS);
+}
+
 /** The archive as pieces to write in order (headers, the entries' own chunks, padding, end blocks). */
 export function* tarPieces(entries: readonly TarEntryInput[], mtime: number): Generator<Uint8Array> {
-  for (const entry of entries) {
-    const size = entrySize(entry);
-    yield tarHeader(entry.name, size, mtime);
-    for (const c of entry.chunks) if (c.byteLength > 0) yield c;
-    const pad = padding(size);
-    if (pad > 0) yield new Uint8Array(pad);
-  }
-  yield new Uint8Array(TAR_BLOCK * END_BLOCKS);
+  for (const entry of entries) yield* tarEntryPieces(entry, mtime);
+  yield tarEnd();
 }
 
 function isZero(bytes: Uint8Array, from: number, to: number): boolean {
@@ -84,8 +92,10 @@ function isZero(bytes: Uint8Array, from: number, to: number): boolean {
   return true;
 }
 
+const latin1 = new TextDecoder('latin1');
+
 function readOctal(block: Uint8Array, offset: number, length: number): number {
-  const text = String.fromCharCode(...block.subarray(offset, offset + length)).replace(/[\0 ]+$/, '');
+  const text = latin1.decode(block.subarray(offset, offset + length)).replace(/[\0 ]+$/, '');
   if (!/^[0-7]+$/.test(text)) return NaN;
   return parseInt(text, 8);
 }

@@ -4,10 +4,13 @@ import { describeEvidence } from '@/lib/analysis/evidence';
 import { checksFired } from './checks-fired';
 import { clusterConfigLines } from '@/lib/analysis/cluster-config-text';
 import { issuePages } from './issue-pages';
+import { lineChunks } from './line-chunks';
 
 // The posture report as Markdown: summary, findings by severity (evidence and remediation), node
 // status writers, claim status writers, quotas, device classes, warnings. Pure; every name coming
-// from the cluster is escaped (it can hold `|`, backticks or other Markdown syntax).
+// from the cluster is escaped (it can hold `|`, backticks or other Markdown syntax). Sections yield
+// their lines one by one (a large cluster's report has hundreds of thousands), never collected and
+// spread into another array.
 
 const SEVERITY_TITLE: Record<string, string> = { critical: 'Critical', high: 'High', medium: 'Medium', low: 'Low', info: 'Info' };
 
@@ -18,135 +21,182 @@ export function escapeMarkdown(text: string): string {
 
 /** A fenced block whose fence is longer than any backtick run inside. */
 export function fenced(text: string, info = ''): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  let longest = 0;
+  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}${info}\n${text}\n${fence}`;
 }
 
 const e = escapeMarkdown;
 
-function renderIssues(report: Report): string[] {
-  const lines = ['## Issues, highest risk first', ''];
-  if (report.issues.length === 0) return [...lines, 'No findings.', ''];
-  lines.push('| # | Risk | Severity | Issue | Findings | Why |', '|---|---|---|---|---|---|');
-  report.issues.forEach((i, n) =>
-    lines.push(
-      `| ${n + 1} | ${i.risk.score} | ${i.severity} | ${e(i.check)}: ${e(i.title)} | ${i.findingIds.length} | ${e(i.risk.reasons.join('; ')) || '–'} |`,
-    ),
-  );
-  lines.push('', '## Findings by issue', '');
+function* renderIssues(report: Report): Generator<string> {
+  yield '## Issues, highest risk first';
+  yield '';
+  if (report.issues.length === 0) {
+    yield 'No findings.';
+    yield '';
+    return;
+  }
+  yield '| # | Risk | Severity | Issue | Findings | Why |';
+  yield '|---|---|---|---|---|---|';
+  for (const [n, i] of report.issues.entries()) {
+    yield `| ${n + 1} | ${i.risk.score} | ${i.severity} | ${e(i.check)}: ${e(i.title)} | ${i.findingIds.length} | ${e(i.risk.reasons.join('; ')) || '–'} |`;
+  }
+  yield '';
+  yield '## Findings by issue';
+  yield '';
   for (const page of issuePages(report)) {
     const i = page.issue;
-    lines.push(`### ${page.rank}. ${e(i.check)}: ${e(i.title)}`, '');
-    lines.push(`- **Severity:** ${i.severity} · **Risk:** ${i.risk.score} (severity ${i.risk.severity} × reach ${i.risk.reach} × exposure ${i.risk.exposure})`);
-    if (i.risk.reasons.length > 0) lines.push(`- **Why:** ${e(i.risk.reasons.join('; '))}`);
-    lines.push(`- **ID:** ${e(i.id)} · **Findings:** ${i.findingIds.length}`, '');
+    yield `### ${page.rank}. ${e(i.check)}: ${e(i.title)}`;
+    yield '';
+    yield `- **Severity:** ${i.severity} · **Risk:** ${i.risk.score} (severity ${i.risk.severity} × reach ${i.risk.reach} × exposure ${i.risk.exposure})`;
+    if (i.risk.reasons.length > 0) yield `- **Why:** ${e(i.risk.reasons.join('; '))}`;
+    yield `- **ID:** ${e(i.id)} · **Findings:** ${i.findingIds.length}`;
+    yield '';
     if (page.attackPath) {
-      lines.push('Attack path:', '');
-      page.attackPath.steps.forEach((s, n) =>
-        lines.push(`${n + 1}. ${e(s.text)}${s.evidence?.length ? ` (${e(s.evidence.map(describeEvidence).join('; '))})` : ''}`),
-      );
-      lines.push('');
+      yield 'Attack path:';
+      yield '';
+      for (const [n, s] of page.attackPath.steps.entries()) {
+        yield `${n + 1}. ${e(s.text)}${s.evidence?.length ? ` (${e(s.evidence.map(describeEvidence).join('; '))})` : ''}`;
+      }
+      yield '';
     }
-    lines.push('Fix:', '', fenced(i.remediation), '');
-    for (const f of page.findings) lines.push(...renderFinding(f));
-    if (page.more > 0) lines.push(`… and ${page.more} more findings of this issue (all of them are in \`report -o json\`).`, '');
+    yield 'Fix:';
+    yield '';
+    yield fenced(i.remediation);
+    yield '';
+    for (const f of page.findings) yield* renderFinding(f);
+    if (page.more > 0) {
+      yield `… and ${page.more} more findings of this issue (all of them are in \`report -o json\`).`;
+      yield '';
+    }
   }
-  return lines;
 }
 
 // The issue above gives the title and the fix; each finding says who, what and why.
-function renderFinding(f: Finding): string[] {
-  const lines = [`#### Finding ${e(f.id)}`, ''];
-  if (f.subjects.length > 0) lines.push(`- **Subjects:** ${f.subjects.map((s) => e(describeSubject(s))).join(', ')}`);
-  if (f.objects.length > 0) lines.push(`- **Objects:** ${f.objects.map((o) => e(describeRef(o))).join(', ')}`);
-  for (const ev of f.evidence) lines.push(`- **Evidence:** ${e(describeEvidence(ev))}`);
-  lines.push('');
-  return lines;
+function* renderFinding(f: Finding): Generator<string> {
+  yield `#### Finding ${e(f.id)}`;
+  yield '';
+  if (f.subjects.length > 0) yield `- **Subjects:** ${f.subjects.map((s) => e(describeSubject(s))).join(', ')}`;
+  if (f.objects.length > 0) yield `- **Objects:** ${f.objects.map((o) => e(describeRef(o))).join(', ')}`;
+  for (const ev of f.evidence) yield `- **Evidence:** ${e(describeEvidence(ev))}`;
+  yield '';
 }
 
 const writerText = (w: NodeStatusWriter) => `${e(describeSubject(w.subject))} (${w.mode}${w.scope === 'own-node' ? '' : `, ${w.scope}`})`;
 const claimWriterText = (w: ClaimStatusWriter) => `${e(w.driver)}: ${e(describeSubject(w.subject))} (${w.mode})`;
 
-function renderNodes(report: Report): string[] {
-  const lines = ['## Node status writers', ''];
-  if (report.nodes.length === 0) return [...lines, 'No nodes.', ''];
+function* renderNodes(report: Report): Generator<string> {
+  yield '## Node status writers';
+  yield '';
+  if (report.nodes.length === 0) {
+    yield 'No nodes.';
+    yield '';
+    return;
+  }
   const everywhere = report.allNodes.statusWriters;
   if (everywhere.length > 0) {
-    lines.push('Every node:', '', '| Subject | Mode |', '|---|---|');
-    for (const w of everywhere) lines.push(`| ${e(describeSubject(w.subject))} | ${w.mode} |`);
-    lines.push('');
+    yield* ['Every node:', '', '| Subject | Mode |', '|---|---|'];
+    for (const w of everywhere) yield `| ${e(describeSubject(w.subject))} | ${w.mode} |`;
+    yield '';
   }
   const anyClaim = report.allNodes.claimStatusWriters;
   if (anyClaim.length > 0) {
-    lines.push('Every claim of a driver, on every node:', '', '| Driver | Subject | Mode |', '|---|---|---|');
-    for (const w of anyClaim) lines.push(`| ${e(w.driver)} | ${e(describeSubject(w.subject))} | ${w.mode} |`);
-    lines.push('');
+    yield* ['Every claim of a driver, on every node:', '', '| Driver | Subject | Mode |', '|---|---|---|'];
+    for (const w of anyClaim) yield `| ${e(w.driver)} | ${e(describeSubject(w.subject))} | ${w.mode} |`;
+    yield '';
   }
-  lines.push("| Node | Status writers (own node or named) | Claim drivers | Claim status writers (beyond every node's) |", '|---|---|---|---|');
+  yield "| Node | Status writers (own node or named) | Claim drivers | Claim status writers (beyond every node's) |";
+  yield '|---|---|---|---|';
   for (const n of report.nodes) {
     const own = n.statusWriters.map(writerText);
     const claims = n.claimStatusWriters.map(claimWriterText);
-    lines.push(`| ${e(n.name)} | ${own.join('<br>') || '–'} | ${n.claimDrivers.map(e).join('<br>') || '–'} | ${claims.join('<br>') || '–'} |`);
+    yield `| ${e(n.name)} | ${own.join('<br>') || '–'} | ${n.claimDrivers.map(e).join('<br>') || '–'} | ${claims.join('<br>') || '–'} |`;
   }
-  lines.push('');
-  return lines;
+  yield '';
 }
 
-function renderQuotas(report: Report): string[] {
-  const lines = ['## DRA quotas', ''];
-  if (report.quotas.length === 0) return [...lines, 'No ResourceQuota sets a DRA limit.', ''];
-  lines.push('| Namespace | ResourceQuota | Resource | Hard | Used (reported) | Used (computed) |', '|---|---|---|---|---|---|');
+function* renderQuotas(report: Report): Generator<string> {
+  yield '## DRA quotas';
+  yield '';
+  if (report.quotas.length === 0) {
+    yield 'No ResourceQuota sets a DRA limit.';
+    yield '';
+    return;
+  }
+  yield '| Namespace | ResourceQuota | Resource | Hard | Used (reported) | Used (computed) |';
+  yield '|---|---|---|---|---|---|';
   for (const q of report.quotas) {
     const differs = q.used !== null && q.used !== q.computedUsed ? ' ⚠' : '';
-    lines.push(
-      `| ${e(q.namespace)} | ${e(q.name)} | ${e(q.resource)} | ${e(q.hard)} | ${q.used === null ? '–' : e(q.used)} | ${e(q.computedUsed)}${differs} |`,
-    );
+    yield `| ${e(q.namespace)} | ${e(q.name)} | ${e(q.resource)} | ${e(q.hard)} | ${q.used === null ? '–' : e(q.used)} | ${e(q.computedUsed)}${differs} |`;
   }
-  lines.push('');
-  return lines;
+  yield '';
 }
 
-function renderDeviceClasses(report: Report): string[] {
-  const lines = ['## Device classes', ''];
-  if (report.deviceClasses.length === 0) return [...lines, 'No DeviceClasses.', ''];
-  lines.push('| DeviceClass | Driver | Zeroing | Used by namespaces |', '|---|---|---|---|');
+function* renderDeviceClasses(report: Report): Generator<string> {
+  yield '## Device classes';
+  yield '';
+  if (report.deviceClasses.length === 0) {
+    yield 'No DeviceClasses.';
+    yield '';
+    return;
+  }
+  yield '| DeviceClass | Driver | Zeroing | Used by namespaces |';
+  yield '|---|---|---|---|';
   for (const d of report.deviceClasses) {
-    lines.push(`| ${e(d.name)} | ${d.driver === null ? '–' : e(d.driver)} | ${d.zeroing} | ${d.usedByNamespaces.map(e).join(', ') || '–'} |`);
+    yield `| ${e(d.name)} | ${d.driver === null ? '–' : e(d.driver)} | ${d.zeroing} | ${d.usedByNamespaces.map(e).join(', ') || '–'} |`;
   }
-  lines.push('');
-  return lines;
+  yield '';
 }
 
-export function renderReportMarkdown(report: Report): string {
+function* reportLines(report: Report): Generator<string> {
   const s = report.source;
-  const lines: string[] = ['# DRA posture report', ''];
+  yield '# DRA posture report';
+  yield '';
   const meta = [`Source: ${e(s.kind)} ${e(s.name)}`];
   if (s.kubernetesVersion) meta.push(`Kubernetes ${e(s.kubernetesVersion)}`);
   if (s.collectedAt) meta.push(`collected ${e(s.collectedAt)}`);
-  lines.push(meta.join(' · '), '');
+  yield meta.join(' · ');
+  yield '';
   const config = clusterConfigLines(report.clusterConfig);
-  if (config.length > 0) lines.push(`API server: ${config.map((l) => `${e(l.label)} ${e(l.value)} (${e(l.source)})`).join(' · ')}`, '');
+  if (config.length > 0) {
+    yield `API server: ${config.map((l) => `${e(l.label)} ${e(l.value)} (${e(l.source)})`).join(' · ')}`;
+    yield '';
+  }
 
-  lines.push('## Summary', '', '| Severity | Findings |', '|---|---|');
-  for (const sev of SEVERITIES) lines.push(`| ${SEVERITY_TITLE[sev]} | ${report.summary[sev] ?? 0} |`);
-  lines.push('');
+  yield* ['## Summary', '', '| Severity | Findings |', '|---|---|'];
+  for (const sev of SEVERITIES) yield `| ${SEVERITY_TITLE[sev]} | ${report.summary[sev] ?? 0} |`;
+  yield '';
 
-  lines.push(...renderIssues(report));
+  yield* renderIssues(report);
   const fired = checksFired(report);
   if (fired.length > 0) {
-    lines.push('## Checks with findings', '', '| Check | Severity | Findings | What it means | Fix |', '|---|---|---|---|---|');
+    yield* ['## Checks with findings', '', '| Check | Severity | Findings | What it means | Fix |', '|---|---|---|---|---|'];
     for (const c of fired)
-      lines.push(`| ${c.id}: ${e(c.entry.title)} | ${c.entry.severity} | ${c.findings} | ${e(c.entry.description)} | ${e(c.entry.remediation)} |`);
-    lines.push('');
+      yield `| ${c.id}: ${e(c.entry.title)} | ${c.entry.severity} | ${c.findings} | ${e(c.entry.description)} | ${e(c.entry.remediation)} |`;
+    yield '';
   }
 
-  lines.push(...renderNodes(report), ...renderQuotas(report), ...renderDeviceClasses(report));
+  yield* renderNodes(report);
+  yield* renderQuotas(report);
+  yield* renderDeviceClasses(report);
 
   if (report.warnings.length > 0) {
-    lines.push('## Warnings', '');
-    for (const w of report.warnings) lines.push(`- ${e(w)}`);
-    lines.push('');
+    yield '## Warnings';
+    yield '';
+    for (const w of report.warnings) yield `- ${e(w)}`;
+    yield '';
   }
-  return `${lines.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+/** The Markdown report in pieces of whole lines (write them in turn; concatenated they are renderReportMarkdown's text). */
+export function renderReportMarkdownChunks(report: Report): Generator<string> {
+  return lineChunks(reportLines(report));
+}
+
+/** The whole Markdown report as one string (small reports; large ones go out with renderReportMarkdownChunks). */
+export function renderReportMarkdown(report: Report): string {
+  let text = '';
+  for (const chunk of renderReportMarkdownChunks(report)) text += chunk;
+  return text;
 }

@@ -36,11 +36,19 @@ function resultFor(f: Finding, ruleIndex: number, remediation: string) {
   };
 }
 
+// Where the results go in the log's text: a string no catalog entry holds (the tool's rules come
+// before the results; the cluster's names only after them, in the run's properties).
+const RESULTS_MARK = '\u0000dra-posture-results';
+/** Each result's indentation in the pretty-printed log (log → runs → run → results). */
+const RESULT_INDENT = ' '.repeat(8);
+
 /**
  * The report as a SARIF 2.1.0 log for code-scanning upload: one rule per check (title, description,
- * severity), one result per finding, located at the Kubernetes objects it is about.
+ * severity), one result per finding, located at the Kubernetes objects it is about. In pieces that
+ * end at line ends: the whole log of a large cluster (300,000 findings) is longer than the longest
+ * string the engine builds. Concatenated, they are `JSON.stringify(log, null, 2)`.
  */
-export function renderReportSarif(report: Report, options: { toolVersion: string }): string {
+export function* renderReportSarifChunks(report: Report, options: { toolVersion: string }): Generator<string> {
   const checks = catalogList();
   const index = new Map(checks.map((c, i) => [c.id, i]));
   const fixes = new Map(report.issues.map((i) => [i.id, i.remediation]));
@@ -62,10 +70,35 @@ export function renderReportSarif(report: Report, options: { toolVersion: string
     runs: [
       {
         tool: { driver: { name: 'dra-posture', version: options.toolVersion, rules } },
-        results: report.findings.map((f) => resultFor(f, index.get(f.check) ?? -1, fixes.get(f.issueId) ?? '')),
+        results: report.findings.length > 0 ? [RESULTS_MARK] : [],
         properties: { source: report.source, summary: report.summary, warnings: report.warnings },
       },
     ],
   };
-  return JSON.stringify(log, null, 2);
+  const text = JSON.stringify(log, null, 2);
+  if (report.findings.length === 0) {
+    yield text;
+    return;
+  }
+  const mark = `${RESULT_INDENT}${JSON.stringify(RESULTS_MARK)}`;
+  const at = text.indexOf(mark);
+  yield text.slice(0, at);
+  let buffer = '';
+  const last = report.findings.length - 1;
+  for (const [i, f] of report.findings.entries()) {
+    const result = JSON.stringify(resultFor(f, index.get(f.check) ?? -1, fixes.get(f.issueId) ?? ''), null, 2);
+    buffer += `${RESULT_INDENT}${result.replace(/\n/g, `\n${RESULT_INDENT}`)}${i < last ? ',\n' : ''}`;
+    if (buffer.length >= 1 << 16 && i < last) {
+      yield buffer;
+      buffer = '';
+    }
+  }
+  yield `${buffer}${text.slice(at + mark.length)}`;
+}
+
+/** The whole SARIF log as one string (small reports; large ones go out with renderReportSarifChunks). */
+export function renderReportSarif(report: Report, options: { toolVersion: string }): string {
+  let text = '';
+  for (const chunk of renderReportSarifChunks(report, options)) text += chunk;
+  return text;
 }

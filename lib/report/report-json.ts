@@ -38,3 +38,13 @@ export function* reportJsonChunks(report: Report): Generator<string> {
   yield* line('}');
   if (buffer.length > 0) yield buffer.join('\n');
 }
+
+/** The report's JSON text in pieces: the chunks above joined by newlines and one at the end, as `report -o json` prints them. */
+export function* reportJsonTextChunks(report: Report): Generator<string> {
+  let first = true;
+  for (const chunk of reportJsonChunks(report)) {
+    yield first ? chunk : `\n${chunk}`;
+    first = false;
+  }
+  yield '\n';
+}

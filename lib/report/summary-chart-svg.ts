@@ -16,7 +16,7 @@ export function summaryChartSvg(summary: Record<Severity, number>): string {
   const barWidth = 360;
   const width = labelWidth + barWidth + 70;
   const height = SEVERITIES.length * rowHeight + 8;
-  const max = Math.max(1, ...SEVERITIES.map((s) => summary[s] ?? 0));
+  const max = SEVERITIES.reduce((m, s) => Math.max(m, summary[s] ?? 0), 1);
   const rows = SEVERITIES.map((s, i) => {
     const n = summary[s] ?? 0;
     const y = 4 + i * rowHeight;

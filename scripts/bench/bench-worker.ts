@@ -1,5 +1,6 @@
 // One benchmark phase in its own process, so that peak RSS and timings are not mixed between phases.
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import type { AuthzRequest, ResourceAttributes } from '@/lib/authz/types';
@@ -7,6 +8,8 @@ import { serviceAccountUser } from '@/lib/authz/user-info';
 import { loadSnapshot } from '@/server/sources/snapshot-source';
 import { buildReport } from '@/lib/report/build-report';
 import { reportJsonChunks } from '@/lib/report/report-json';
+import { renderReportMarkdownChunks } from '@/lib/report/render-markdown';
+import { renderReportHtmlChunks } from '@/lib/report/render-html';
 import { runVerify } from '@/server/cli/commands/verify';
 import type { CommandIO } from '@/server/cli/command-io';
 import { makeBundle, writeBundleFile } from '@/server/compliance/write-bundle';
@@ -176,20 +179,41 @@ async function main() {
     const t1 = performance.now();
     const report = buildReport(state);
     const t2 = performance.now();
-    const bundle = await makeBundle(state, { report });
+    // The entries are rendered as they are written (one in memory at a time): one figure for both.
+    const { size } = await writeBundleFile(await makeBundle(state, { report }), out);
     const t3 = performance.now();
-    const bytes = await writeBundleFile(bundle, out);
-    const t4 = performance.now();
     console.log(
       JSON.stringify({
         loadMs: t1 - t0,
         analysisMs: t2 - t1,
-        bundleMs: t3 - t2,
-        writeMs: t4 - t3,
-        bundleBytes: bytes,
+        writeMs: t3 - t2,
+        bundleBytes: size,
         peakRssBytes: process.resourceUsage().maxRSS * 1024,
       }),
     );
+    return;
+  }
+  if (phase === 'markdown' || phase === 'html') {
+    // `report -o markdown|html > FILE` as the CLI runs it: the report rendered piece by piece to a file.
+    const out = process.argv[4];
+    const t0 = performance.now();
+    const state = await loadSnapshot(path, { maxBytes: MAX_BYTES });
+    const t1 = performance.now();
+    const report = buildReport(state);
+    const t2 = performance.now();
+    const chunks =
+      phase === 'markdown'
+        ? renderReportMarkdownChunks(report)
+        : renderReportHtmlChunks(report, { generatedAt: new Date().toISOString(), toolVersion: 'bench' });
+    const file = createWriteStream(out);
+    let bytes = 0;
+    for (const chunk of chunks) {
+      bytes += Buffer.byteLength(chunk);
+      if (!file.write(chunk)) await once(file, 'drain');
+    }
+    await new Promise<void>((resolve, reject) => file.end((e?: Error | null) => (e ? reject(e) : resolve())));
+    const t3 = performance.now();
+    console.log(JSON.stringify({ loadMs: t1 - t0, analysisMs: t2 - t1, renderMs: t3 - t2, bytes, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
     return;
   }
   if (phase === 'verify') {

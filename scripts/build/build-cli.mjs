@@ -2,8 +2,8 @@
 // `dra-posture help` loads none of them. Packages stay external: they are dependencies at run time.
 import { build } from 'esbuild';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI_OUT = join(ROOT, 'dist', 'cli');
@@ -26,7 +26,8 @@ export async function buildCli() {
   const result = await build({
     absWorkingDir: ROOT,
     metafile: true,
-    entryPoints: { run: 'server/cli/run.ts' },
+    // demo: also the build step that parses the demo once (below).
+    entryPoints: { run: 'server/cli/run.ts', demo: 'server/sources/demo-source.ts' },
     outdir: tmp,
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -47,9 +48,15 @@ export async function buildCli() {
     legalComments: 'none',
   });
   await writeFile(join(tmp, 'package.json'), '{ "type": "module" }\n');
+  // The demo parsed once, with the parser just built (server/sources/parsed-demo.ts): a `--demo`
+  // question then reads JSON instead of parsing YAML. Its files and folders count as sources below,
+  // so editing, adding or removing a manifest rebuilds it (the loader ignores a stale one anyway).
+  const { buildParsedDemo } = await import(pathToFileURL(join(tmp, 'demo.mjs')).href);
+  const demoRead = (await buildParsedDemo(join(ROOT, 'demo'), join(tmp, 'demo-cluster.json'))) ?? [];
+  const demoSources = demoRead.length > 0 ? ['demo', 'demo/manifests', ...demoRead.map((f) => relative(ROOT, f))] : [];
   // The sources this build read: bin/dra-posture.mjs rebuilds when one of them is newer than the
   // build (a file no source imports cannot change it), without walking the whole tree.
-  const sources = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules/') && !f.includes(':'));
+  const sources = [...Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules/') && !f.includes(':')), ...demoSources];
   await writeFile(join(tmp, 'sources.json'), `${JSON.stringify(sources)}\n`);
   // Swap in whole so a concurrent run never sees half a build.
   await mkdir(dirname(CLI_OUT), { recursive: true });

@@ -1,9 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCli } from '@/server/cli/__fixtures__/run-cli';
+import { findDemo } from '@/server/sources/demo-source';
+import { demoDigest, demoFiles, PARSED_DEMO_FILE, parsedDemoPath, readParsedDemo } from '@/server/sources/parsed-demo';
 import { buildCli, CLI_OUT, ROOT } from './build-cli.mjs';
 
 // The compiled CLI (what bin/dra-posture.mjs runs) answers as the TypeScript sources do.
@@ -24,6 +26,18 @@ describe('compiled CLI', () => {
     const r = spawnSync(process.execPath, [bin, 'help'], { encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Usage:');
+  });
+
+  it('parses the demo once: dist/cli/demo-cluster.json is current, and editing any demo file rebuilds it', async () => {
+    const location = findDemo(ROOT)!;
+    expect(parsedDemoPath(location)).toBe(join(CLI_OUT, PARSED_DEMO_FILE));
+    const parsed = await readParsedDemo(location);
+    expect(parsed?.digest).toBe(await demoDigest(location));
+    // bin/dra-posture.mjs rebuilds when a listed source is newer than the build: every demo file and
+    // the folders (a manifest added or removed changes the folder's time).
+    const sources = JSON.parse(readFileSync(join(CLI_OUT, 'sources.json'), 'utf8')) as string[];
+    for (const f of await demoFiles(location)) expect(sources).toContain(relative(ROOT, f.path));
+    expect(sources).toEqual(expect.arrayContaining(['demo', 'demo/manifests']));
   });
 
   it('gives the same answers as the sources (who-can, report, can-i exit codes)', async () => {

@@ -36,8 +36,8 @@ function writeKeys(): void {
 beforeAll(async () => {
   writeKeys();
   demo = await loadDemo();
-  unsigned = bundleToBytes(await makeBundle(demo, { createdAt: '2026-01-02T03:04:05.000Z' }));
-  signed = bundleToBytes(await makeBundle(demo, { createdAt: '2026-01-02T03:04:05.000Z', keyPath: privatePath }));
+  unsigned = bundleToBytes(await makeBundle(demo, { createdAt: '2026-01-02T03:04:05.000Z' })).bytes;
+  signed = bundleToBytes(await makeBundle(demo, { createdAt: '2026-01-02T03:04:05.000Z', keyPath: privatePath })).bytes;
 });
 
 function entry(bytes: Uint8Array, name: string): Uint8Array {
@@ -78,7 +78,7 @@ describe('compliance bundle', () => {
   });
 
   it('is the same bytes for the same cluster and time', async () => {
-    const again = bundleToBytes(await makeBundle(await loadDemo(), { createdAt: '2026-01-02T03:04:05.000Z' }));
+    const again = bundleToBytes(await makeBundle(await loadDemo(), { createdAt: '2026-01-02T03:04:05.000Z' })).bytes;
     expect(Buffer.compare(Buffer.from(again), Buffer.from(unsigned))).toBe(0);
   });
 
@@ -159,9 +159,10 @@ describe('compliance bundle', () => {
 
   it('writes the file atomically', async () => {
     const out = join(dir, 'written.tar');
-    const size = await writeBundleFile(await makeBundle(demo, { createdAt: '2026-01-02T03:04:05.000Z' }), out);
+    const { size, fingerprint } = await writeBundleFile(await makeBundle(demo, { createdAt: '2026-01-02T03:04:05.000Z' }), out);
     const bytes = readFileSync(out);
     expect(bytes.length).toBe(size);
+    expect(verifyBundleBytes(bytes).fingerprint).toBe(fingerprint);
     expect(Buffer.compare(bytes, Buffer.from(unsigned))).toBe(0);
   });
 });

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { ENTRY } from '@/lib/compliance/bundle-format';
 import { CHROMIUM_FLAGS, DEFAULT_CHROMIUM_PATH } from '@/lib/compliance/chromium-flags';
 import type { TarEntryInput } from '@/lib/compliance/tar';
-import { renderReportHtml } from '@/lib/report/render-html';
+import { renderReportHtmlChunks } from '@/lib/report/render-html';
 import type { Report } from '@/lib/analysis/types';
 import { TOOL_VERSION } from './tool-version';
 
@@ -16,7 +16,7 @@ import { TOOL_VERSION } from './tool-version';
 
 /** report.pdf for a bundle: the HTML report (same time and version as the bundle's) printed. */
 export async function pdfEntry(report: Report, createdAt: string): Promise<TarEntryInput> {
-  return { name: ENTRY.pdf, chunks: [await htmlToPdf(renderReportHtml(report, { generatedAt: createdAt, toolVersion: TOOL_VERSION }))] };
+  return { name: ENTRY.pdf, chunks: [await htmlToPdf(renderReportHtmlChunks(report, { generatedAt: createdAt, toolVersion: TOOL_VERSION }))] };
 }
 
 export const CHROMIUM_PATH_ENV = 'CHROMIUM_PATH';
@@ -26,7 +26,8 @@ export class PdfError extends Error {
   override name = 'PdfError';
 }
 
-export async function htmlToPdf(html: string): Promise<Uint8Array> {
+/** `html` as one string or in pieces (a large cluster's report is written to Chromium's input file piece by piece). */
+export async function htmlToPdf(html: string | Iterable<string>): Promise<Uint8Array> {
   const chromium = process.env[CHROMIUM_PATH_ENV] || DEFAULT_CHROMIUM_PATH;
   const dir = await mkdtemp(join(tmpdir(), 'dra-posture-pdf-'));
   try {

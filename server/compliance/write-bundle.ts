@@ -1,12 +1,12 @@
 import 'server-only';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
-import { buildBundle, type BuiltBundle } from '@/lib/compliance/build-bundle';
+import { bundlePieces, type BundleSeal } from '@/lib/compliance/build-bundle';
 import { mergeSettings, type AnalysisSettings } from '@/lib/analysis/settings';
 import { DEFAULT_CHAIN } from '@/lib/authz/authorize';
 import type { AuthorizerName } from '@/lib/authz/types';
 import type { ClusterConfigOverrides } from '@/lib/authz/cluster-config';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import { tarPieces, type TarEntryInput } from '@/lib/compliance/tar';
+import type { TarEntryInput } from '@/lib/compliance/tar';
 import { buildReport } from '@/lib/report/build-report';
 import type { Report } from '@/lib/analysis/types';
 import { nodeSha256 } from './node-sha256';
@@ -27,7 +27,14 @@ export interface MakeBundleOptions {
   extraEntries?: TarEntryInput[];
 }
 
-export async function makeBundle(state: ClusterState, options: MakeBundleOptions = {}): Promise<BuiltBundle & { report: Report }> {
+/** A bundle ready to be written: its pieces are rendered as they are read, one entry at a time. */
+export interface PreparedBundle {
+  report: Report;
+  /** The archive's pieces in order; the generator returns the manifest and fingerprint after the last. Each call renders the same bytes anew. */
+  pieces(): Generator<Uint8Array, BundleSeal, undefined>;
+}
+
+export async function makeBundle(state: ClusterState, options: MakeBundleOptions = {}): Promise<PreparedBundle> {
   const signing = options.keyPath ? await loadSigningKey(options.keyPath) : undefined;
   const settings = mergeSettings(options.settings);
   const report =
@@ -40,16 +47,44 @@ export async function makeBundle(state: ClusterState, options: MakeBundleOptions
   // The chain the report applied: the stated one, else the cluster's own (its API server flags).
   const authorizers = report.clusterConfig?.authorizers.chain ?? options.chain ?? DEFAULT_CHAIN;
   const createdAt = options.createdAt ?? new Date().toISOString();
-  const built = buildBundle({ state, report, settings, authorizers, createdAt, toolVersion: TOOL_VERSION }, nodeSha256, {
-    signing,
-    extraEntries: options.extraEntries,
-  });
-  return { ...built, report };
+  const input = { state, report, settings, authorizers, createdAt, toolVersion: TOOL_VERSION };
+  return { report, pieces: () => bundlePieces(input, nodeSha256, { signing, extraEntries: options.extraEntries }) };
 }
 
-export function bundleToBytes(bundle: BuiltBundle): Uint8Array {
-  const pieces = [...tarPieces(bundle.entries, bundle.mtime)];
-  return Buffer.concat(pieces);
+/**
+ * Reads a generator's pieces to the end in batches of about `batchBytes` (many small pieces become
+ * a few large writes) and returns what the generator returns.
+ */
+async function forEachBatch<R>(
+  pieces: Generator<Uint8Array, R, undefined>,
+  batchBytes: number,
+  write: (batch: Uint8Array[], size: number) => Promise<void> | void,
+): Promise<R> {
+  let batch: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const next = pieces.next();
+    if (!next.done) {
+      batch.push(next.value);
+      size += next.value.byteLength;
+    }
+    if (next.done || size >= batchBytes) {
+      if (batch.length > 0) await write(batch, size);
+      batch = [];
+      size = 0;
+    }
+    if (next.done) return next.value;
+  }
+}
+
+/** The whole archive in memory (the snapshot store keeps it as one value). */
+export function bundleToBytes(bundle: PreparedBundle): BundleSeal & { bytes: Uint8Array } {
+  const pieces: Uint8Array[] = [];
+  const it = bundle.pieces();
+  for (let next = it.next(); ; next = it.next()) {
+    if (next.done) return { ...next.value, bytes: Buffer.concat(pieces) };
+    pieces.push(next.value);
+  }
 }
 
 async function writeAll(handle: FileHandle, pieces: Uint8Array[], total: number): Promise<void> {
@@ -58,27 +93,21 @@ async function writeAll(handle: FileHandle, pieces: Uint8Array[], total: number)
   if (bytesWritten < total) await handle.write(Buffer.concat(pieces).subarray(bytesWritten));
 }
 
-/** Writes the bundle next to `out` and renames it into place: no half-written bundle is left behind. */
-export async function writeBundleFile(bundle: BuiltBundle, out: string): Promise<number> {
+/**
+ * Writes the bundle next to `out`, entry by entry as it is rendered, and renames it into place: no
+ * half-written bundle is left behind. Returns its size, manifest and fingerprint.
+ */
+export async function writeBundleFile(bundle: PreparedBundle, out: string): Promise<BundleSeal & { size: number }> {
   const tmp = `${out}.${process.pid}.partial`;
   const handle = await open(tmp, 'w', 0o644);
   let size = 0;
+  let seal: BundleSeal;
   try {
     // Many small pieces: gathered into ~4 MiB vectored writes (no copy into one buffer).
-    let batch: Uint8Array[] = [];
-    let batchSize = 0;
-    for (const piece of tarPieces(bundle.entries, bundle.mtime)) {
-      batch.push(piece);
-      batchSize += piece.byteLength;
-      if (batchSize >= 4 << 20) {
-        await writeAll(handle, batch, batchSize);
-        size += batchSize;
-        batch = [];
-        batchSize = 0;
-      }
-    }
-    if (batch.length > 0) await writeAll(handle, batch, batchSize);
-    size += batchSize;
+    seal = await forEachBatch(bundle.pieces(), 4 << 20, async (batch, batchSize) => {
+      await writeAll(handle, batch, batchSize);
+      size += batchSize;
+    });
     await handle.close();
   } catch (e) {
     await handle.close().catch(() => undefined);
@@ -86,5 +115,5 @@ export async function writeBundleFile(bundle: BuiltBundle, out: string): Promise
     throw e;
   }
   await rename(tmp, out);
-  return size;
+  return { ...seal, size };
 }

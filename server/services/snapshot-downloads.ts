@@ -3,18 +3,20 @@ import { ENTRY } from '@/lib/compliance/bundle-format';
 import { findingsCsvChunks } from '@/lib/compliance/findings-csv';
 import type { SnapshotPart } from '@/lib/compliance/snapshot-api';
 import { describeProblems } from '@/lib/compliance/verify-bundle';
-import { renderReportHtml } from '@/lib/report/render-html';
-import { renderReportMarkdown } from '@/lib/report/render-markdown';
-import { reportJsonChunks } from '@/lib/report/report-json';
+import { renderReportHtmlChunks } from '@/lib/report/render-html';
+import { renderReportMarkdownChunks } from '@/lib/report/render-markdown';
+import { reportJsonTextChunks } from '@/lib/report/report-json';
 import { ApiError } from '@/server/http/api-errors';
+import { streamBody } from '@/server/http/stream-body';
 import { verifyBundleBytes } from '@/server/compliance/read-bundle';
 import { TOOL_VERSION } from '@/server/compliance/tool-version';
-import { bundleToBytes, makeBundle } from '@/server/compliance/write-bundle';
+import { makeBundle } from '@/server/compliance/write-bundle';
 import { getAnalysis } from './get-report';
 import { storedBundle } from './snapshots';
 
 export interface Download {
-  body: Uint8Array | string;
+  /** Bytes at hand (a stored snapshot's part), or pieces rendered as the response is sent. */
+  body: Uint8Array | Iterable<Uint8Array | string>;
   contentType: string;
   fileName: string;
 }
@@ -36,39 +38,44 @@ export function storedSnapshotPart(id: string, part: SnapshotPart): Download {
   const fileName = `dra-posture-${safeName(record.sourceName)}-${id}.${file.extension}`;
   const result = verifyBundleBytes(bytes);
   if (!result.ok) throw new ApiError('invalid_snapshot', `stored snapshot ${id} does not verify: ${describeProblems(result.problems).join('; ')}`);
-  const body: Uint8Array | string = file.entry ? result.entries.get(file.entry)! : bytes;
+  const body = file.entry ? result.entries.get(file.entry)! : bytes;
   return { body, contentType: file.contentType, fileName };
 }
 
-/** One part for the current source, made now (the bundle is not stored). */
+/** One part for the current source, made now (the bundle is not stored) and rendered as it is sent. */
 export async function currentSourcePart(part: SnapshotPart): Promise<Download> {
   const { state, report } = await getAnalysis();
   const file = PART_FILE[part];
   const stamp = new Date().toISOString();
   const fileName = `dra-posture-${safeName(report.source.name)}-${stamp.replace(/[:.]/g, '-')}.${file.extension}`;
-  let body: Uint8Array | string;
+  let body: Iterable<Uint8Array | string>;
   switch (part) {
     case 'bundle':
-      body = bundleToBytes(await makeBundle(state, { report, createdAt: stamp }));
+      body = { [Symbol.iterator]: (await makeBundle(state, { report, createdAt: stamp })).pieces };
       break;
     case 'html':
-      body = renderReportHtml(report, { generatedAt: stamp, toolVersion: TOOL_VERSION });
+      body = renderReportHtmlChunks(report, { generatedAt: stamp, toolVersion: TOOL_VERSION });
       break;
     case 'csv':
-      body = [...findingsCsvChunks(report)].join('');
+      body = findingsCsvChunks(report);
       break;
     case 'markdown':
-      body = renderReportMarkdown(report);
+      body = renderReportMarkdownChunks(report);
       break;
     case 'json':
-      body = `${[...reportJsonChunks(report)].join('\n')}\n`;
+      body = reportJsonTextChunks(report);
       break;
   }
   return { body, contentType: file.contentType, fileName };
 }
 
+function* blocksOf(bytes: Uint8Array, blockBytes = 1 << 20): Generator<Uint8Array> {
+  for (let i = 0; i < bytes.byteLength; i += blockBytes) yield bytes.subarray(i, i + blockBytes);
+}
+
 export function downloadResponse(d: Download): Response {
-  return new Response(typeof d.body === 'string' ? d.body : new Blob([d.body as Uint8Array<ArrayBuffer>]), {
+  // Bytes at hand are sent as views of themselves (a stored bundle is hundreds of megabytes: no copy).
+  return new Response(streamBody(d.body instanceof Uint8Array ? blocksOf(d.body) : d.body), {
     headers: {
       'Content-Type': d.contentType,
       'Content-Disposition': `attachment; filename="${d.fileName}"`,

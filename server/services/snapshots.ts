@@ -10,14 +10,13 @@ import { getAnalysis } from './get-report';
 /** Bundles the current source (its cached report, so the bundle matches what the pages show) and stores it. */
 export async function takeSnapshot(): Promise<SnapshotRecord> {
   const { state, report } = await getAnalysis();
-  const bundle = await makeBundle(state, { report });
-  const bytes = bundleToBytes(bundle);
+  const { bytes, manifest, fingerprint } = bundleToBytes(await makeBundle(state, { report }));
   return saveSnapshot(
     {
-      takenAt: bundle.manifest.createdAt,
+      takenAt: manifest.createdAt,
       sourceKind: report.source.kind,
       sourceName: report.source.name,
-      fingerprint: bundle.fingerprint,
+      fingerprint,
       summary: report.summary,
       findings: report.findings.length,
     },

@@ -50,7 +50,8 @@ export function openBundle(bytes: Uint8Array, fileName: string): OpenedBundle {
   const items = parseDocuments(result.entries.get(ENTRY.objects)!, `${fileName}:${ENTRY.objects}`, 'json');
   const state = buildClusterState(items, { kind: 'snapshot', name: fileName }, { onInvalid: 'fail' });
   state.source.name = fileName;
-  if (Array.isArray(metadata.sourceWarnings)) state.warnings.unshift(...metadata.sourceWarnings.filter((w): w is string => typeof w === 'string'));
+  if (Array.isArray(metadata.sourceWarnings))
+    state.warnings = [...metadata.sourceWarnings.filter((w): w is string => typeof w === 'string'), ...state.warnings];
   return { state, report, metadata, manifest: result.manifest!, fingerprint: result.fingerprint! };
 }
 

@@ -3,7 +3,9 @@ import 'server-only';
 // The bundled demo cluster: `demo/manifests/**` plus `demo/cluster.yaml` ({name, kubernetesVersion,
 // description}). The repo root is found by walking up from the working directory (the CLI and
 // `next start` run from anywhere inside the checkout) and, failing that, from this module's own file
-// (a global install of the CLI); $DRA_POSTURE_DEMO_DIR overrides both.
+// (a global install of the CLI); $DRA_POSTURE_DEMO_DIR overrides both. The build parses it once
+// (parsed-demo.ts); its YAML is parsed here only when that is missing or older than the demo files,
+// so the YAML and snapshot parsers are imported only then.
 
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -14,23 +16,11 @@ import { buildClusterState } from '@/lib/k8s/build-cluster-state';
 import type { ClusterState, SourceInfo } from '@/lib/k8s/cluster-state';
 import { SnapshotError } from '@/lib/k8s/snapshot-error';
 
-import { parseDocuments } from './parse-documents';
-import { readSnapshotItems } from './snapshot-source';
+import { demoFiles, readParsedDemo, writeParsedDemo, type DemoInfo, type DemoLocation, type ParsedDemoContent } from './parsed-demo';
+
+export type { DemoInfo, DemoLocation };
 
 export const DEMO_DIR_ENV = 'DRA_POSTURE_DEMO_DIR';
-
-export interface DemoInfo {
-  name: string;
-  kubernetesVersion?: string;
-  description?: string;
-}
-
-export interface DemoLocation {
-  /** Folder holding the manifests. */
-  manifests: string;
-  /** `cluster.yaml` beside it, when present. */
-  clusterFile?: string;
-}
 
 function isDirectory(path: string): boolean {
   try {
@@ -86,6 +76,7 @@ export function findDemo(cwd: string = process.cwd()): DemoLocation | undefined 
 export async function loadDemoInfo(location: DemoLocation): Promise<DemoInfo> {
   const info: DemoInfo = { name: 'demo' };
   if (!location.clusterFile) return info;
+  const { parseDocuments } = await import('./parse-documents');
   const items = parseDocuments(await readFile(location.clusterFile), 'cluster.yaml', 'yaml');
   const value = items[0]?.value;
   if (value === null || value === undefined) return info;
@@ -100,6 +91,14 @@ export async function loadDemoInfo(location: DemoLocation): Promise<DemoInfo> {
   return info;
 }
 
+/** The demo's files parsed now (YAML): what the build stores and what a missing or stale build falls back to. */
+export async function parseDemo(location: DemoLocation): Promise<ParsedDemoContent> {
+  const info = await loadDemoInfo(location);
+  const { readSnapshotItems } = await import('./snapshot-source');
+  const { items, warnings } = await readSnapshotItems(location.manifests);
+  return { info, items, warnings };
+}
+
 export async function loadDemo(options: { location?: DemoLocation } = {}): Promise<ClusterState> {
   const location = options.location ?? findDemo();
   if (!location) {
@@ -109,12 +108,23 @@ export async function loadDemo(options: { location?: DemoLocation } = {}): Promi
       'not_found',
     );
   }
-  const info = await loadDemoInfo(location);
-  const { items, warnings } = await readSnapshotItems(location.manifests);
+  const { info, items, warnings } = (await readParsedDemo(location)) ?? (await parseDemo(location));
   const source: SourceInfo = { kind: 'demo', name: info.name };
   if (info.kubernetesVersion !== undefined) source.kubernetesVersion = info.kubernetesVersion;
   // The demo ships with the product: an invalid manifest is a bug to surface, never to skip.
   const state = buildClusterState(items, source, { onInvalid: 'fail' });
-  if (warnings.length > 0) state.warnings.unshift(...warnings);
+  if (warnings.length > 0) state.warnings = [...warnings, ...state.warnings];
   return state;
+}
+
+/**
+ * The build step (scripts/build/build-cli.mjs): parses the demo folder `demoDir` and writes the
+ * result to `out`. Returns the files it read (for the build's list of sources), or undefined when
+ * there is no demo there.
+ */
+export async function buildParsedDemo(demoDir: string, out: string): Promise<string[] | undefined> {
+  const location = locationIn(demoDir);
+  if (!location) return undefined;
+  await writeParsedDemo(location, parseDemo, out);
+  return (await demoFiles(location)).map((f) => f.path);
 }

@@ -43,12 +43,12 @@ export async function runExport(argv: string[], io: CommandIO): Promise<number> 
     throw e;
   }
   const out = resolve(values.out);
-  const size = await writeBundleFile(bundle, out);
+  const { size, manifest, fingerprint } = await writeBundleFile(bundle, out);
   const s = bundle.report.summary;
   io.out(
     `wrote ${values.out} (${size} bytes): ${bundle.report.findings.length} findings ` +
       `(${s.critical} critical, ${s.high} high, ${s.medium} medium, ${s.low} low, ${s.info} info), ` +
-      `${bundle.manifest.entries.length} entries, ${bundle.manifest.signer ? 'signed' : 'unsigned'}; manifest sha256 ${bundle.fingerprint}`,
+      `${manifest.entries.length} entries, ${manifest.signer ? 'signed' : 'unsigned'}; manifest sha256 ${fingerprint}`,
   );
   return 0;
 }

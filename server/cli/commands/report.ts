@@ -4,8 +4,8 @@ import { buildReportWithContext, countAtOrAbove } from '@/lib/report/build-repor
 import { renderActivityMarkdown } from '@/lib/audit/render-activity-markdown';
 import { reportWithAudit } from '@/server/audit/audit-flag';
 import { renderReportHtmlChunks } from '@/lib/report/render-html';
-import { renderReportMarkdown } from '@/lib/report/render-markdown';
-import { renderReportSarif } from '@/lib/report/render-sarif';
+import { renderReportMarkdownChunks } from '@/lib/report/render-markdown';
+import { renderReportSarifChunks } from '@/lib/report/render-sarif';
 import { renderReportJunit } from '@/lib/report/render-junit';
 import { TOOL_VERSION } from '@/server/compliance/tool-version';
 import { reportJsonChunks } from '@/lib/report/report-json';
@@ -52,14 +52,15 @@ export async function runReport(argv: string[], io: CommandIO): Promise<number> 
     // In pieces: a large cluster's report can exceed the longest string the engine can build.
     for (const chunk of reportJsonChunks(report)) io.out(chunk);
   } else if (output === 'sarif') {
-    io.out(renderReportSarif(report, { toolVersion: TOOL_VERSION }));
+    for (const chunk of renderReportSarifChunks(report, { toolVersion: TOOL_VERSION })) io.out(chunk);
   } else if (output === 'junit') {
     io.out(renderReportJunit(report, { failOn }));
   } else if (output === 'html') {
     // The printable, self-contained report of the compliance bundle (no scripts, inline CSS and SVG).
     for (const chunk of renderReportHtmlChunks(report, { generatedAt: new Date().toISOString(), toolVersion: TOOL_VERSION })) io.out(chunk);
   } else {
-    io.out(renderReportMarkdown(report));
+    // In pieces of whole lines, as the JSON and HTML: a large cluster's report has hundreds of thousands of lines.
+    for (const chunk of renderReportMarkdownChunks(report)) io.out(chunk);
     if (report.activity) io.out(renderActivityMarkdown(report.activity));
   }
 
