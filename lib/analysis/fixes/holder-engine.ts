@@ -90,6 +90,41 @@ function membersToday(state: ClusterState, aggregating: ClusterRole): ClusterRol
   return list;
 }
 
+/**
+ * The aggregating ClusterRoles whose rules a change can alter: changed themselves, picking a changed
+ * role (as it is today or as changed), or picking one of those (nested aggregation).
+ */
+function affectedAggregations(state: ClusterState, changes: RbacChanges): Set<string> {
+  const affected = new Set<string>();
+  if (changes.clusterRoles.length === 0) return affected;
+  const changed = new Set(changes.clusterRoles.map((cr) => cr.metadata.name));
+  const aggregating = state.clusterRoles.filter((cr) => cr.aggregationRule);
+  for (const cr of changes.clusterRoles) if (cr.aggregationRule) affected.add(cr.metadata.name);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const a of aggregating) {
+      const name = a.metadata.name;
+      if (affected.has(name)) continue;
+      const selectors = a.aggregationRule?.clusterRoleSelectors ?? [];
+      const hit =
+        changed.has(name) ||
+        membersToday(state, a).some((m) => changed.has(m.metadata.name) || affected.has(m.metadata.name)) ||
+        changes.clusterRoles.some((c) => selectors.some((sel) => matchesLabelSelector(sel, c.metadata.labels ?? {})));
+      if (hit) {
+        affected.add(name);
+        grew = true;
+      }
+    }
+  }
+  return affected;
+}
+
+/** An aggregating role as a plain one holding the rules aggregation gives it today. */
+function flattened(engine: AuthzEngine, role: ClusterRole): ClusterRole {
+  const rules = engine.rbac.clusterRoles.get(role.metadata.name)?.rules.map((r) => r.rule) ?? role.rules ?? [];
+  return { ...role, aggregationRule: undefined, rules };
+}
+
 /** The bindings of the original index that name one of these users or a group they carry, in the index's order. */
 function bindingsNaming(engine: AuthzEngine, users: readonly UserInfo[]): IndexedBinding[] {
   const index = bindingsBySubject(engine);
@@ -149,8 +184,14 @@ export function holderEngine(engine: AuthzEngine, users: readonly UserInfo[], ch
   const changed = new Set(changes.clusterRoles.map((cr) => cr.metadata.name));
   let everyRole: ClusterRole[] | undefined;
   const pending = [...clusterRoles.values()].filter((cr) => cr.aggregationRule);
+  const affected = affectedAggregations(state, changes);
   while (pending.length > 0) {
     const aggregating = pending.pop()!;
+    if (!affected.has(aggregating.metadata.name)) {
+      // Nothing it aggregates changes: its rules are today's, and its members need not be read.
+      clusterRoles.set(aggregating.metadata.name, flattened(engine, aggregating));
+      continue;
+    }
     const selectors = aggregating.aggregationRule?.clusterRoleSelectors ?? [];
     const pool =
       look.clusterRoles.get(keyOf(aggregating)) === aggregating
