@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Namespace, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '@/lib/k8s/types';
 import { clusterPolicies, namespaceEquivalence } from './cluster-policies';
-import type { AdmissionRequest } from './types';
+import { claimRequest } from './__fixtures__/claim-request';
 
 // namespaceEquivalence may merge namespaces only where the policies cannot tell them apart: checked
 // against the evaluator itself on every namespace.
@@ -24,19 +24,11 @@ const binding = (name: string, policyName: string, namespaceSelector?: object): 
   metadata: { name },
   spec: { policyName, validationActions: ['Deny'], ...(namespaceSelector ? { matchResources: { namespaceSelector } } : {}) },
 });
-const request = (namespace: string): AdmissionRequest => ({
-  operation: 'CREATE',
-  group: 'resource.k8s.io',
-  version: 'v1',
-  resource: 'resourceclaims',
-  subresource: '',
-  kind: 'ResourceClaim',
-  namespace,
-  name: 'c',
-  object: { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'c', namespace }, spec: { devices: { requests: [] } } },
-  oldObject: null,
-  userInfo: { username: 'u', groups: ['system:authenticated'] },
-});
+const request = (namespace: string) =>
+  claimRequest(
+    { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'c', namespace }, spec: { devices: { requests: [] } } },
+    { namespace },
+  );
 const namespaces = [ns('a', { tier: 'gold' }), ns('b', { tier: 'gold', team: 'x' }), ns('c', { tier: 'free' }), ns('d'), ns('e', { tier: 'free' })];
 
 function state(policies: ValidatingAdmissionPolicy[], bindings: ValidatingAdmissionPolicyBinding[]) {

@@ -72,7 +72,9 @@ export function clusterPolicies(state: PolicyState): PolicyEvaluator {
  * name, its object) or a policy takes params (found in the request's namespace). Asking each of
  * 20,000 tenant namespaces the same question then costs one evaluation per key.
  */
-export function namespaceEquivalence(state: Pick<ClusterState, 'validatingAdmissionPolicies' | 'validatingAdmissionPolicyBindings' | 'namespaces'>): (namespace: string) => string {
+export function namespaceEquivalence(
+  state: Pick<ClusterState, 'validatingAdmissionPolicies' | 'validatingAdmissionPolicyBindings' | 'namespaces'>,
+): (namespace: string) => string {
   const bound = new Set(state.validatingAdmissionPolicyBindings.map((b) => b.spec?.policyName));
   const policies = state.validatingAdmissionPolicies.filter((p) => bound.has(p.metadata.name));
   const expressions = policies.flatMap((p) => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '@/lib/k8s/types';
 import { admissionEvaluator, type AdmissionLookups } from './evaluate-policies';
 import type { AdmissionRequest } from './types';
+import { claimRequest } from './__fixtures__/claim-request';
 
 // Each part of ValidatingAdmissionPolicy evaluation, written from the admissionregistration.k8s.io/v1
 // API reference (matching, paramRef, matchConditions, failurePolicy, validationActions).
@@ -47,20 +48,7 @@ const claim = (adminAccess = false, labels: Record<string, string> = {}, apiVers
     },
   },
 });
-const request = (object: unknown, over: Partial<AdmissionRequest> = {}): AdmissionRequest => ({
-  operation: 'CREATE',
-  group: 'resource.k8s.io',
-  version: 'v1',
-  resource: 'resourceclaims',
-  subresource: '',
-  kind: 'ResourceClaim',
-  namespace: 'tenant-a',
-  name: 'c',
-  object,
-  oldObject: null,
-  userInfo: { username: 'alice', groups: ['tenants', 'system:authenticated'] },
-  ...over,
-});
+const request = claimRequest;
 const outcome = (p: ValidatingAdmissionPolicy[], b: ValidatingAdmissionPolicyBinding[], r: AdmissionRequest, l = lookups()) =>
   admissionEvaluator(p, b, l).admit(r).outcome;
 

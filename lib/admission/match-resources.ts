@@ -1,5 +1,5 @@
 import { compileLabelSelector, type LabelMatcher } from '@/lib/k8s/label-selector';
-import type { LabelSelector } from '@/lib/k8s/types';
+import type { AdmissionResourceRule, LabelSelector } from '@/lib/k8s/types';
 import type { AdmissionRequest } from './types';
 
 // Whether a request falls under a policy's matchConstraints or a binding's matchResources, as
@@ -8,20 +8,11 @@ import type { AdmissionRequest } from './types';
 // excluded rules, then the resource rules (an empty list matches every request), with matchPolicy
 // Equivalent also trying the other served versions of the same resource.
 
-export interface ResourceRule {
-  apiGroups?: string[];
-  apiVersions?: string[];
-  operations?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-  scope?: string;
-}
-
 export interface MatchResources {
   namespaceSelector?: LabelSelector;
   objectSelector?: LabelSelector;
-  resourceRules?: ResourceRule[];
-  excludeResourceRules?: ResourceRule[];
+  resourceRules?: AdmissionResourceRule[];
+  excludeResourceRules?: AdmissionResourceRule[];
   matchPolicy?: string;
 }
 
@@ -30,8 +21,8 @@ export interface CompiledMatch {
   namespaceSelectorEmpty: boolean;
   object: LabelMatcher;
   objectSelectorEmpty: boolean;
-  rules: ResourceRule[];
-  exclude: ResourceRule[];
+  rules: AdmissionResourceRule[];
+  exclude: AdmissionResourceRule[];
   exact: boolean;
 }
 
@@ -63,7 +54,7 @@ export function compileMatch(m: MatchResources | undefined): CompiledMatch {
 
 const has = (list: readonly string[] | undefined, value: string) => (list ?? []).some((x) => x === '*' || x === value);
 
-function ruleMatches(rule: ResourceRule, r: AdmissionRequest, version: string): boolean {
+function ruleMatches(rule: AdmissionResourceRule, r: AdmissionRequest, version: string): boolean {
   if (!has(rule.operations, r.operation) || !has(rule.apiGroups, r.group) || !has(rule.apiVersions, version)) return false;
   const scope = rule.scope ?? '*';
   if (scope === 'Cluster' && r.namespace !== '') return false;
@@ -78,7 +69,7 @@ function ruleMatches(rule: ResourceRule, r: AdmissionRequest, version: string): 
 }
 
 /** The version through which the rules match the request, or undefined. */
-function rulesMatch(rules: readonly ResourceRule[], exact: boolean, r: AdmissionRequest, lookups: MatchLookups): string | undefined {
+function rulesMatch(rules: readonly AdmissionResourceRule[], exact: boolean, r: AdmissionRequest, lookups: MatchLookups): string | undefined {
   if (rules.some((rule) => ruleMatches(rule, r, r.version))) return r.version;
   if (exact) return undefined;
   for (const version of lookups.servedVersions(r.group, r.resource)) {

@@ -2,7 +2,7 @@
 
 import { normalizeLabelSelector, normalizeMeta } from './normalize-common';
 import { copyUndeclared, enter, fields, leave, optObject, optObjectListCopy, optString, optStringArray, reqString, type RawObject } from './normalize-helpers';
-import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from './types';
+import type { AdmissionResourceRule, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from './types';
 
 // Admission policies are few and small, and their undeclared parts (variables, paramKind, paramRef,
 // auditAnnotations) matter for "does a policy cover this", so those are copied as free-form JSON.
@@ -11,12 +11,10 @@ const VAP_SPEC_DECLARED = fields('failurePolicy', 'matchConstraints', 'matchCond
 const VAPB_SPEC_DECLARED = fields('policyName', 'validationActions', 'matchResources');
 const MATCH_RESOURCES_DECLARED = fields('namespaceSelector', 'objectSelector');
 
-type ResourceRule = NonNullable<NonNullable<NonNullable<ValidatingAdmissionPolicy['spec']>['matchConstraints']>['resourceRules']>[number];
-
 // Copied into new arrays (optObjectListCopy) rather than normalised in place: admission policies
 // never keep parsed parts, as said above.
-function normalizeResourceRule(r: RawObject): ResourceRule {
-  const rule: ResourceRule = {};
+function normalizeResourceRule(r: RawObject): AdmissionResourceRule {
+  const rule: AdmissionResourceRule = {};
   const apiGroups = optStringArray(r.apiGroups, 'apiGroups');
   if (apiGroups !== undefined) rule.apiGroups = apiGroups;
   const apiVersions = optStringArray(r.apiVersions, 'apiVersions');

@@ -261,20 +261,23 @@ export interface ResourceQuota extends KubeObject {
 
 // ---------------------------------------------------------------- admissionregistration.k8s.io
 
+/** A rule of an admission policy's matchConstraints (or a binding's matchResources). */
+export interface AdmissionResourceRule {
+  apiGroups?: string[];
+  apiVersions?: string[];
+  operations?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  scope?: string;
+}
+
 export interface ValidatingAdmissionPolicy extends KubeObject {
   kind: 'ValidatingAdmissionPolicy';
   spec?: {
     failurePolicy?: string;
     matchConstraints?: {
-      resourceRules?: {
-        apiGroups?: string[];
-        apiVersions?: string[];
-        operations?: string[];
-        resources?: string[];
-        resourceNames?: string[];
-        scope?: string;
-      }[];
-      excludeResourceRules?: NonNullable<NonNullable<NonNullable<ValidatingAdmissionPolicy['spec']>['matchConstraints']>['resourceRules']>;
+      resourceRules?: AdmissionResourceRule[];
+      excludeResourceRules?: AdmissionResourceRule[];
       matchPolicy?: string;
       namespaceSelector?: LabelSelector;
       objectSelector?: LabelSelector;

@@ -100,7 +100,7 @@ function affectedAggregations(state: ClusterState, changes: RbacChanges): Set<st
   const changed = new Set(changes.clusterRoles.map((cr) => cr.metadata.name));
   const aggregating = state.clusterRoles.filter((cr) => cr.aggregationRule);
   for (const cr of changes.clusterRoles) if (cr.aggregationRule) affected.add(cr.metadata.name);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const a of aggregating) {
       const name = a.metadata.name;

@@ -403,8 +403,7 @@ function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
     if (listedSaNames.size === 0) return names;
     if (!listedByNs) {
       listedByNs = new Map();
-      for (const sa of engine.state.serviceAccounts)
-        if (listedSaNames.has(sa.metadata.name)) pushTo(listedByNs, sa.metadata.namespace ?? '', sa.metadata.name);
+      for (const sa of engine.state.serviceAccounts) if (listedSaNames.has(sa.metadata.name)) pushTo(listedByNs, sa.metadata.namespace ?? '', sa.metadata.name);
       for (const p of engine.state.pods) {
         const name = p.spec?.serviceAccountName;
         if (name && listedSaNames.has(name)) pushTo(listedByNs, p.metadata.namespace ?? '', name);
@@ -521,7 +520,9 @@ function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
 }
 
 /** The impersonate-on verbs of the constrained modes for a status write: without one, only legacy impersonation can pass. */
-const CONSTRAINED_ACTIONS = ['associated-node', 'arbitrary-node', 'serviceaccount', 'user-info'].flatMap((m) => STATUS_VERBS.map((v) => `impersonate-on:${m}:${v}`));
+const CONSTRAINED_ACTIONS = ['associated-node', 'arbitrary-node', 'serviceaccount', 'user-info'].flatMap((m) =>
+  STATUS_VERBS.map((v) => `impersonate-on:${m}:${v}`),
+);
 
 /** Whether some cluster-wide grant allows a constrained mode's action on nodes/status (of any node: names ignored). */
 function holdsConstrainedAction(rules: readonly { rule: PolicyRule }[]): boolean {
