@@ -8,6 +8,18 @@ const securityHeaders = [
   { key: 'Cross-Origin-Resource-Policy', value: 'same-origin' },
 ];
 
+/**
+ * /api/v1/report sends gzip bytes it compressed once per analysis (server/http/serialized-body.ts).
+ * Next.js drops Content-Encoding from a route handler's Response (its send-response.js), and gzips
+ * every response again on its own unless one is set, so the label is set here, for exactly the
+ * requests the route compresses for: same pattern as GZIP_ACCEPTED there (a test compares them).
+ */
+const REPORT_GZIP_HEADERS = {
+  source: '/api/v1/report',
+  has: [{ type: 'header', key: 'accept-encoding', value: '.*\\bgzip\\b.*' }],
+  headers: [{ key: 'Content-Encoding', value: 'gzip' }],
+};
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // The packed package ships its dashboard build in dist/dashboard (scripts/build/build-dashboard.mjs);
@@ -17,8 +29,9 @@ const nextConfig = {
   reactStrictMode: true,
   serverExternalPackages: ['@kubernetes/client-node'],
   async headers() {
-    return [{ source: '/:path*', headers: securityHeaders }];
+    return [{ source: '/:path*', headers: securityHeaders }, REPORT_GZIP_HEADERS];
   },
 };
 
+export { REPORT_GZIP_HEADERS };
 export default nextConfig;

@@ -1,8 +1,13 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { gateConfigFromEnv, gateRefusal, gateRefusalResponse } from '@/server/http/request-gate';
+import { getsGzipLabel, gzipped } from '@/server/http/serialized-body';
 
-// Per-request Content-Security-Policy with a fresh nonce (Next 16 proxy, formerly middleware). Next.js
-// reads the nonce from the request's CSP header and puts it on its own scripts. Static headers for
-// every route live in next.config.js; authorization never happens here (CVE-2025-29927).
+// Every request passes the request gate first (Host allowlist against DNS rebinding; Origin and
+// Sec-Fetch-Site on writes): here it covers pages, API routes and server actions, so a new route
+// cannot forget it (request-gate.test.ts walks every route against the matcher). Then pages get a
+// per-request Content-Security-Policy with a fresh nonce (Next 16 proxy, formerly middleware).
+// Next.js reads the nonce from the request's CSP header and puts it on its own scripts. Static
+// headers for every route live in next.config.js; authorization never happens here (CVE-2025-29927).
 
 function buildCsp(nonce: string, dev: boolean): string {
   return [
@@ -22,7 +27,19 @@ function buildCsp(nonce: string, dev: boolean): string {
   ].join('; ');
 }
 
-export function proxy(request: NextRequest) {
+const gate = gateConfigFromEnv();
+
+export async function proxy(request: NextRequest) {
+  const path = request.nextUrl.pathname;
+  const refusal = gateRefusal(request, gate);
+  if (refusal) {
+    const response = gateRefusalResponse(refusal);
+    // next.config.js labels this path's answers gzip for gzip clients (serialized-body.ts).
+    return getsGzipLabel(request, path) ? gzipped(response) : response;
+  }
+  // API answers carry their own headers (api-errors.ts); prefetches need no nonce (Next.js CSP guide).
+  if (path === '/api' || path.startsWith('/api/') || isPrefetch(request.headers)) return NextResponse.next();
+
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
   const nonce = btoa(String.fromCharCode(...bytes));
@@ -38,14 +55,11 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
+function isPrefetch(headers: Headers): boolean {
+  return headers.has('next-router-prefetch') || headers.get('purpose') === 'prefetch';
+}
+
+// Everything but the build's static files (same bytes for everyone, no cluster data).
 export const config = {
-  matcher: [
-    {
-      source: '/((?!api|_next/static|_next/image|favicon.ico).*)',
-      missing: [
-        { type: 'header', key: 'next-router-prefetch' },
-        { type: 'header', key: 'purpose', value: 'prefetch' },
-      ],
-    },
-  ],
+  matcher: ['/((?!_next/static|_next/image|favicon.ico).*)'],
 };

@@ -48,5 +48,9 @@ describe('deploy/ kustomization', () => {
     expect(c.securityContext.readOnlyRootFilesystem).toBe(true);
     expect(pod.securityContext.runAsNonRoot).toBe(true);
     expect(pod.securityContext.runAsUser).toBe(65532);
+    // Bound to every interface, so the request gate needs the name in-cluster clients use (a Service name is not loopback).
+    const args: string[] = c.args;
+    expect(args[args.indexOf('--host') + 1]).toBe('0.0.0.0');
+    expect(new URL(args[args.indexOf('--public-url') + 1]).hostname).toBe('dra-posture.dra-posture.svc');
   });
 });

@@ -126,8 +126,11 @@ Examples:
   serve: `dra-posture serve: the dashboard (builds it on first run in a checkout)
 
 Usage:
-  dra-posture serve [--host 127.0.0.1] [--port 3000] [--demo | --snapshot PATH | --kubeconfig FILE [--context NAME]] [--rebuild]
+  dra-posture serve [--host 127.0.0.1] [--port 3000] [--public-url URL] [--demo | --snapshot PATH | --kubeconfig FILE [--context NAME]] [--rebuild]
 ${CLUSTER_CONFIG_HELP}
+
+The server answers only requests addressed to a loopback name, an IP address, --host or the host of
+--public-url (the URL browsers use behind a reverse proxy or ingress); writes must come from the same origin.
 
 Examples:
   dra-posture serve --demo

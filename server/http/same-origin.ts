@@ -1,24 +1,14 @@
 import 'server-only';
 import { ApiError } from './api-errors';
+import { crossOriginReason, gateConfigFromEnv } from './request-gate';
 
 /**
  * Mutating routes accept only same-origin browser requests: an Origin equal to the request's own
- * origin (`Origin: null` and cross-site fetch metadata are refused), so another site cannot drive them.
+ * origin or the --public-url (`Origin: null` and cross-site fetch metadata are refused), so another
+ * site cannot drive them. proxy.ts already refuses these for every route (request-gate.ts); routes
+ * that change state check again so that they stay safe if the proxy is ever skipped.
  */
 export function assertSameOrigin(request: Request): void {
-  const origin = request.headers.get('origin');
-  const site = request.headers.get('sec-fetch-site');
-  if (site && site !== 'same-origin' && site !== 'none') throw new ApiError('forbidden', 'cross-site request refused');
-  if (!origin) {
-    if (site === 'same-origin') return;
-    throw new ApiError('forbidden', 'request without an Origin header refused');
-  }
-  const host = request.headers.get('host');
-  let originHost: string;
-  try {
-    originHost = new URL(origin).host;
-  } catch {
-    throw new ApiError('forbidden', 'cross-origin request refused');
-  }
-  if (!host || originHost !== host) throw new ApiError('forbidden', 'cross-origin request refused');
+  const reason = crossOriginReason(request.headers, gateConfigFromEnv().publicOrigins);
+  if (reason) throw new ApiError('forbidden', reason);
 }

@@ -33,7 +33,7 @@ const FLAGS: Record<string, string[]> = {
   export: [...SOURCE_FLAGS, '--out', '--key', '--pdf', ...CONFIG_FLAGS],
   verify: ['--key'],
   diff: ['-o', '--output'],
-  serve: ['--host', '--port', '--demo', '--snapshot', '--kubeconfig', '--context', '--rebuild', ...CONFIG_FLAGS],
+  serve: ['--host', '--port', '--public-url', '--demo', '--snapshot', '--kubeconfig', '--context', '--rebuild', ...CONFIG_FLAGS],
   completion: [],
 };
 

@@ -7,10 +7,12 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../usage-error';
 import { CLUSTER_CONFIG_OPTIONS, clusterConfigFlags } from '../cluster-config-flags';
 import { CLUSTER_CONFIG_ENV, encodeStatedConfig } from '@/server/services/stated-cluster-config';
+import { GATE_HOST_ENV, GATE_PUBLIC_URL_ENV } from '@/server/http/request-gate';
 import type { CommandIO } from '../command-io';
 
 const OPTIONS = {
   host: { type: 'string' },
+  'public-url': { type: 'string' },
   port: { type: 'string' },
   demo: { type: 'boolean' },
   snapshot: { type: 'string' },
@@ -33,6 +35,7 @@ export async function runServe(argv: string[], io: CommandIO): Promise<number> {
   const port = Number(values.port ?? '3000');
   if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new UsageError(`--port expects 1-65535, got "${values.port}"`);
   const host = values.host ?? '127.0.0.1';
+  const publicUrl = values['public-url'] === undefined ? undefined : parsePublicUrl(values['public-url']);
   const root = process.env.DRA_POSTURE_ROOT ?? process.cwd();
   // Installed, next is wherever npm hoisted it, so resolve it as the package would.
   const nextBin = createRequire(join(root, 'package.json')).resolve('next/dist/bin/next');
@@ -41,6 +44,10 @@ export async function runServe(argv: string[], io: CommandIO): Promise<number> {
 
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
   delete env.DRA_POSTURE_SNAPSHOT;
+  // The request gate (proxy.ts) answers only to loopback names, IP literals, --host and --public-url.
+  env[GATE_HOST_ENV] = host;
+  delete env[GATE_PUBLIC_URL_ENV];
+  if (publicUrl) env[GATE_PUBLIC_URL_ENV] = publicUrl;
   if (values.snapshot !== undefined) {
     const path = resolve(values.snapshot);
     if (!existsSync(path)) throw new UsageError(`--snapshot ${values.snapshot}: no such file or folder`);
@@ -82,4 +89,16 @@ export async function runServe(argv: string[], io: CommandIO): Promise<number> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   return new Promise((done) => child.on('exit', (code) => done(code ?? 0)));
+}
+
+/** --public-url: the http(s) URL browsers use to reach the dashboard (a reverse proxy, an ingress). */
+function parsePublicUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--public-url expects a URL such as https://dra-posture.example.com, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--public-url expects an http or https URL, got "${value}"`);
+  return url.origin;
 }
