@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
-import { clusterRole, crb, Group, node, res, SA, slice, stateOf } from '@/lib/authz/__fixtures__/builders';
+import { clusterRole, crb, Group, node, res, SA, slice, stateOf, User } from '@/lib/authz/__fixtures__/builders';
 import { serviceAccountUser } from '@/lib/authz/user-info';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { ClusterRole, Container, Deployment, KubeObject, PolicyRule } from '@/lib/k8s/types';
@@ -272,5 +272,310 @@ describe('aggregated ClusterRoles: the fix goes to the source role', () => {
     expect(allows(state, member as never, res('impersonate', '', 'groups', { name: 'system:masters' }))).toBe(true);
     expect(allows(after, member as never, res('impersonate', '', 'groups', { name: 'system:masters' }))).toBe(false);
     expect(allows(after, member as never, res('get', '', 'pods', { namespace: 'x', name: 'p' }))).toBe(true);
+  });
+});
+
+describe('DRA005: device-status writes', () => {
+  const driverRule = (verbs: string[], resourceNames?: string[]): PolicyRule => ({
+    apiGroups: [DRA],
+    resources: ['resourceclaims/driver'],
+    ...(resourceNames ? { resourceNames } : {}),
+    verbs,
+  });
+  const claimWrite = (verb: string, name: string) => res(verb, DRA, 'resourceclaims', { subresource: 'driver', namespace: 'team-a', name });
+  const controller: Deployment = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'drv-controller', namespace: 'drv' },
+    spec: { template: { spec: { serviceAccountName: 'drv-controller', containers: [{ name: 'c', args: ['--driver-name=gpu.example.com'] }] } } },
+  };
+  const state = stateOf({
+    namespaces: [namespace('drv'), namespace('team-a')],
+    nodes: NODES,
+    deployments: [controller],
+    pods: [
+      pluginPod('drv', 'drv-plugin', 'a', 'drv-plugin', 'worker-1'),
+      pluginPod('other', 'other-plugin', 'a', 'other-plugin', 'worker-2'),
+      {
+        ...pod('drv', 'drv-controller-x', { serviceAccountName: 'drv-controller', containers: [{ name: 'c', args: ['--driver-name=gpu.example.com'] }] }),
+        metadata: { name: 'drv-controller-x', namespace: 'drv' },
+      },
+    ],
+    resourceSlices: [slice('w1-gpu', 'gpu.example.com', 'worker-1'), slice('w2-other', 'other.example.com', 'worker-2')],
+    clusterRoles: [
+      sliceWriter('drv', 'drv-plugin').clusterRole,
+      sliceWriter('other', 'other-plugin').clusterRole,
+      clusterRole('plugin-status', [driverRule(['arbitrary-node:update', 'arbitrary-node:patch'], ['gpu.example.com'])]),
+      clusterRole('controller-status', [driverRule(['arbitrary-node:update', 'arbitrary-node:patch'])]),
+      clusterRole('ops-status', [{ apiGroups: [DRA], resources: ['resourceclaims', 'resourceclaims/driver'], verbs: ['*'] }]),
+    ],
+    clusterRoleBindings: [
+      sliceWriter('drv', 'drv-plugin').binding,
+      sliceWriter('other', 'other-plugin').binding,
+      crb('plugin-status', { kind: 'ClusterRole', name: 'plugin-status' }, [SA('drv', 'drv-plugin')]),
+      crb('controller-status', { kind: 'ClusterRole', name: 'controller-status' }, [SA('drv', 'drv-controller')]),
+      crb('ops-status', { kind: 'ClusterRole', name: 'ops-status' }, [Group('gpu-ops')]),
+    ],
+  });
+  const dra005Subjects = (s: ClusterState) =>
+    buildReport(s)
+      .findings.filter((f) => f.check === 'DRA005')
+      .flatMap((f) => f.subjects.map((x) => x.name));
+
+  it('a kubelet plugin gets associated-node verbs for its own driver instead of arbitrary-node verbs', () => {
+    const issue = issueOf(state, 'DRA005', /plugin-status/);
+    expect(issue.fix!.status).toBe('verified');
+    const after = applied(state, issue.fix!);
+    const plugin = serviceAccountUser('drv', 'drv-plugin', 'worker-1');
+    expect(allows(state, plugin, claimWrite('arbitrary-node:update', 'gpu.example.com'))).toBe(true);
+    expect(allows(after, plugin, claimWrite('arbitrary-node:update', 'gpu.example.com'))).toBe(false);
+    expect(allows(after, plugin, claimWrite('arbitrary-node:patch', 'gpu.example.com'))).toBe(false);
+    expect(allows(after, plugin, claimWrite('associated-node:update', 'gpu.example.com'))).toBe(true);
+    expect(allows(after, plugin, claimWrite('associated-node:update', 'other.example.com'))).toBe(false);
+    expect(dra005Subjects(after)).not.toContain('drv-plugin');
+  });
+  it('a multi-node controller keeps arbitrary-node verbs, scoped to the driver it serves', () => {
+    const issue = issueOf(state, 'DRA005', /controller-status/);
+    expect(issue.fix!.status).toBe('verified');
+    const after = applied(state, issue.fix!);
+    const ctl = serviceAccountUser('drv', 'drv-controller');
+    expect(allows(after, ctl, claimWrite('arbitrary-node:update', 'gpu.example.com'))).toBe(true);
+    expect(allows(state, ctl, claimWrite('arbitrary-node:update', 'other.example.com'))).toBe(true);
+    expect(allows(after, ctl, claimWrite('arbitrary-node:update', 'other.example.com'))).toBe(false);
+    expect(dra005Subjects(after)).not.toContain('drv-controller');
+  });
+  it('a group loses every verb on resourceclaims/driver and keeps the rest of its rule', () => {
+    const issue = issueOf(state, 'DRA005', /ops-status/);
+    expect(issue.fix!.status).toBe('verified');
+    const after = applied(state, issue.fix!);
+    const member = { name: 'alice', groups: ['gpu-ops', 'system:authenticated'] };
+    for (const verb of ['arbitrary-node:update', 'associated-node:update', 'update'])
+      expect(allows(after, member as never, claimWrite(verb, 'gpu.example.com')), verb).toBe(false);
+    expect(allows(after, member as never, res('delete', DRA, 'resourceclaims', { namespace: 'team-a', name: 'c' }))).toBe(true);
+    expect(dra005Subjects(after)).not.toContain('gpu-ops');
+  });
+});
+
+describe('DRA007, DRA011, DRA003: the write comes out of the rule', () => {
+  const state = stateOf({
+    namespaces: [namespace('team-a')],
+    nodes: NODES,
+    serviceAccounts: [serviceAccount('team-a', 'allocator')],
+    clusterRoles: [
+      clusterRole('team-allocator', [
+        { apiGroups: [DRA], resources: ['resourceclaims'], verbs: ['get', 'list'] },
+        { apiGroups: [DRA], resources: ['resourceclaims/binding', 'resourceclaims/status'], verbs: ['update', 'patch'] },
+      ]),
+      clusterRole('taint-writer', [{ apiGroups: [DRA], resources: ['devicetaintrules', 'deviceclasses'], verbs: ['get', 'create', 'update', 'patch'] }]),
+    ],
+    clusterRoleBindings: [
+      crb('team-allocator', { kind: 'ClusterRole', name: 'team-allocator' }, [SA('team-a', 'allocator')]),
+      crb('taint-writer', { kind: 'ClusterRole', name: 'taint-writer' }, [SA('team-a', 'ops-bot')]),
+    ],
+  });
+  const sa = serviceAccountUser('team-a', 'allocator');
+  const bot = serviceAccountUser('team-a', 'ops-bot');
+
+  it('DRA007: resourceclaims/binding (checked at cluster scope) is refused after the fix; claim reads and status stay', () => {
+    const issue = issueOf(state, 'DRA007');
+    expect(issue.fix!.status).toBe('verified');
+    const after = applied(state, issue.fix!);
+    const binding = res('update', DRA, 'resourceclaims', { subresource: 'binding' });
+    expect(allows(state, sa, binding)).toBe(true);
+    expect(allows(after, sa, binding)).toBe(false);
+    expect(allows(after, sa, res('get', DRA, 'resourceclaims', { namespace: 'team-a', name: 'c' }))).toBe(true);
+    expect(allows(after, sa, res('update', DRA, 'resourceclaims', { subresource: 'status', namespace: 'team-a', name: 'c' }))).toBe(true);
+  });
+  it('DRA011 and DRA003: DeviceTaintRule and DeviceClass writes are refused after the fix; reads stay', () => {
+    for (const [check, resource] of [
+      ['DRA011', 'devicetaintrules'],
+      ['DRA003', 'deviceclasses'],
+    ] as const) {
+      const issue = issueOf(state, check);
+      expect(issue.fix!.status, check).toBe('verified');
+      const after = applied(state, issue.fix!);
+      expect(allows(state, bot, res('create', DRA, resource))).toBe(true);
+      expect(allows(after, bot, res('create', DRA, resource)), check).toBe(false);
+      expect(allows(after, bot, res('patch', DRA, resource, { name: 'x' })), check).toBe(false);
+      expect(allows(after, bot, res('get', DRA, resource, { name: 'x' })), check).toBe(true);
+    }
+  });
+  it('DRA011: a driver whose role grants DeviceTaintRule writes keeps them unless an audit log shows it never writes them', async () => {
+    const driver = stateOf({
+      namespaces: [namespace('drv')],
+      nodes: NODES,
+      pods: [pluginPod('drv', 'drv-plugin', 'a', 'drv-plugin', 'worker-1')],
+      resourceSlices: [slice('w1', 'gpu.example.com', 'worker-1')],
+      clusterRoles: [
+        sliceWriter('drv', 'drv-plugin').clusterRole,
+        clusterRole('drv-taints', [{ apiGroups: [DRA], resources: ['devicetaintrules'], verbs: ['get', 'create'] }]),
+      ],
+      clusterRoleBindings: [
+        sliceWriter('drv', 'drv-plugin').binding,
+        crb('drv-taints', { kind: 'ClusterRole', name: 'drv-taints' }, [SA('drv', 'drv-plugin')]),
+      ],
+    });
+    const issue = issueOf(driver, 'DRA011');
+    expect(issue.fix!.status).toBe('none');
+    expect(issue.remediation).toMatch(/^No safe automatic fix: ServiceAccount drv\/drv-plugin is a DRA component/);
+    const { withFixes } = await import('./issue-fixes');
+    const { buildReportWithContext } = await import('@/lib/report/build-report');
+    const build = buildReportWithContext(driver);
+    const plugin = serviceAccountUser('drv', 'drv-plugin', 'worker-1');
+    const observed = new Map([[plugin.name, [res('get', DRA, 'devicetaintrules', { name: 'r' })]]]);
+    const fixed = withFixes(build.context, build.report.issues, build.report.findings, observed).find((i) => i.check === 'DRA011')!;
+    expect(fixed.fix!.status).toBe('verified');
+    const after = applied(driver, fixed.fix!);
+    expect(allows(after, plugin, res('create', DRA, 'devicetaintrules'))).toBe(false);
+    expect(allows(after, plugin, res('get', DRA, 'devicetaintrules', { name: 'r' }))).toBe(true);
+  });
+  it('a stock role is not edited: the holder comes out of the binding', () => {
+    const stock = stateOf({
+      nodes: NODES,
+      clusterRoles: [clusterRole('system:custom-scheduler', [{ apiGroups: [DRA], resources: ['resourceclaims/binding'], verbs: ['update', 'patch'] }])],
+      clusterRoleBindings: [crb('ops-scheduler', { kind: 'ClusterRole', name: 'system:custom-scheduler' }, [Group('ops'), User('system:kube-scheduler')])],
+    });
+    const issue = issueOf(stock, 'DRA007', /ops/);
+    expect(issue.fix!.status).toBe('verified');
+    expect(issue.fix!.changes.map((c) => (c.action === 'patch' ? `${c.target.kind}/${c.target.name}` : 'create'))).toEqual([
+      'ClusterRoleBinding/ops-scheduler',
+    ]);
+    const after = applied(stock, issue.fix!);
+    expect(after.clusterRoles).toEqual(stock.clusterRoles);
+    const member = { name: 'bob', groups: ['ops', 'system:authenticated'] };
+    expect(allows(after, member as never, res('update', DRA, 'resourceclaims', { subresource: 'binding' }))).toBe(false);
+    // The allocator the binding also names keeps the role.
+    expect(after.clusterRoleBindings[0].subjects?.map((s) => s.name)).toEqual(['system:kube-scheduler']);
+    expect(allows(after, { name: 'system:kube-scheduler', groups: [] } as never, res('update', DRA, 'resourceclaims', { subresource: 'binding' }))).toBe(true);
+  });
+});
+
+describe('NODE001: nodes/status of every node', () => {
+  const state = stateOf({
+    namespaces: [namespace('drv')],
+    nodes: NODES,
+    pods: [pluginPod('drv', 'drv-plugin', 'a', 'drv-plugin', 'worker-1'), pluginPod('drv', 'drv-plugin', 'b', 'drv-plugin', 'worker-2')],
+    clusterRoles: [
+      sliceWriter('drv', 'drv-plugin').clusterRole,
+      clusterRole('node-status', [{ apiGroups: [''], resources: ['nodes/status'], verbs: ['patch'] }]),
+    ],
+    clusterRoleBindings: [
+      sliceWriter('drv', 'drv-plugin').binding,
+      crb('node-status', { kind: 'ClusterRole', name: 'node-status' }, [SA('drv', 'drv-plugin')]),
+    ],
+  });
+
+  it("a node-local holder keeps patching its own node's status only, as that node", () => {
+    const issue = issueOf(state, 'NODE001');
+    expect(issue.fix!.status).toBe('verified');
+    const after = applied(state, issue.fix!);
+    const plugin = serviceAccountUser('drv', 'drv-plugin', 'worker-1');
+    const engine = createAuthzEngine(after);
+    const status = (n: string) => res('patch', '', 'nodes', { subresource: 'status', name: n });
+    expect(allows(state, plugin, status('worker-2'))).toBe(true);
+    expect(engine.authorize({ user: plugin, resource: status('worker-2') }).allowed).toBe(false);
+    expect(engine.authorizeImpersonated(plugin, { user: 'system:node:worker-1' }, { resource: status('worker-1') }).allowed).toBe(true);
+    expect(engine.authorizeImpersonated(plugin, { user: 'system:node:worker-2' }, { resource: status('worker-2') }).allowed).toBe(false);
+    expect(buildReport(after).findings.filter((f) => f.check === 'NODE001')).toEqual([]);
+  });
+});
+
+describe('DRA008: escalation-grade grants of a DRA component', () => {
+  const base = (rules: PolicyRule[]) =>
+    stateOf({
+      namespaces: [namespace('drv'), namespace('team-a')],
+      nodes: NODES,
+      pods: [pluginPod('drv', 'drv-plugin', 'a', 'drv-plugin', 'worker-1')],
+      resourceSlices: [slice('w1', 'gpu.example.com', 'worker-1')],
+      clusterRoles: [sliceWriter('drv', 'drv-plugin').clusterRole, clusterRole('drv-extra', rules)],
+      clusterRoleBindings: [sliceWriter('drv', 'drv-plugin').binding, crb('drv-extra', { kind: 'ClusterRole', name: 'drv-extra' }, [SA('drv', 'drv-plugin')])],
+    });
+  const plugin = serviceAccountUser('drv', 'drv-plugin', 'worker-1');
+
+  it('Secret reads leave every other namespace but stay in its own; pods/exec goes; its slice writes stay', () => {
+    const state = base([
+      { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] },
+      { apiGroups: [''], resources: ['pods'], verbs: ['get'] },
+      { apiGroups: [''], resources: ['pods/exec'], verbs: ['get', 'create'] },
+    ]);
+    const issue = issueOf(state, 'DRA008');
+    expect(issue.fix!.status).toBe('verified');
+    const after = applied(state, issue.fix!);
+    const secret = (ns: string) => res('get', '', 'secrets', { namespace: ns, name: 's' });
+    const exec = res('create', '', 'pods', { subresource: 'exec', namespace: 'team-a', name: 'p' });
+    expect(allows(state, plugin, secret('team-a'))).toBe(true);
+    expect(allows(state, plugin, exec)).toBe(true);
+    expect(allows(after, plugin, secret('team-a'))).toBe(false);
+    expect(allows(after, plugin, secret('drv'))).toBe(true);
+    expect(allows(after, plugin, exec)).toBe(false);
+    expect(allows(after, plugin, res('get', '', 'pods', { namespace: 'team-a', name: 'p' }))).toBe(true);
+    expect(allows(after, plugin, res('create', DRA, 'resourceslices'))).toBe(true);
+    expect(buildReport(after).findings.filter((f) => f.check === 'DRA008')).toEqual([]);
+  });
+  it('workload writes where privileged pods are admitted are left to a person: no safe automatic fix, and why', () => {
+    const state = base([{ apiGroups: ['apps'], resources: ['daemonsets'], verbs: ['create'] }]);
+    const issue = issueOf(state, 'DRA008');
+    expect(issue.fix!.status).toBe('none');
+    expect(issue.remediation).toMatch(/^No safe automatic fix: .*create or change workload controllers.*Pod Security/);
+  });
+});
+
+describe('NODE006: RBAC for node identities beyond the Node authorizer', () => {
+  const state = stateOf({
+    namespaces: [namespace('team-a')],
+    nodes: NODES,
+    clusterRoles: [clusterRole('secret-reader', [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] }])],
+    clusterRoleBindings: [crb('nodes-read-secrets', { kind: 'ClusterRole', name: 'secret-reader' }, [Group('system:nodes'), User('ops')])],
+  });
+  const kubelet = { name: 'system:node:worker-1', groups: ['system:nodes', 'system:authenticated'] };
+  const secret = res('get', '', 'secrets', { namespace: 'team-a', name: 'tenant-secret' });
+
+  it('the node group comes out of the binding; the role and its other subjects stay', () => {
+    const issue = issueOf(state, 'NODE006');
+    expect(issue.fix!.status).toBe('verified');
+    const after = applied(state, issue.fix!);
+    expect(allows(state, kubelet as never, secret)).toBe(true);
+    expect(allows(after, kubelet as never, secret)).toBe(false);
+    expect(allows(after, { name: 'ops', groups: ['system:authenticated'] } as never, secret)).toBe(true);
+    expect(after.clusterRoles).toEqual(state.clusterRoles);
+    expect(buildReport(after).findings.filter((f) => f.check === 'NODE006')).toEqual([]);
+  });
+  it('a bootstrap binding (reconciled by the API server) has no safe automatic fix', () => {
+    const bootstrap = stateOf({
+      ...state,
+      clusterRoleBindings: [crb('system:nodes-read-secrets', { kind: 'ClusterRole', name: 'secret-reader' }, [Group('system:nodes')])],
+    });
+    const issue = issueOf(bootstrap, 'NODE006');
+    expect(issue.fix!.status).toBe('none');
+    expect(issue.remediation).toMatch(/^No safe automatic fix: .*bootstrap binding/);
+  });
+});
+
+describe('DRA010: bind and escalate', () => {
+  const RBAC = 'rbac.authorization.k8s.io';
+  const state = stateOf({
+    namespaces: [namespace('team-a')],
+    nodes: NODES,
+    clusterRoles: [
+      clusterRole('claim-status-writer', [{ apiGroups: [DRA], resources: ['resourceclaims/status'], verbs: ['update'] }]),
+      clusterRole('rbac-helper', [
+        { apiGroups: [RBAC], resources: ['clusterroles'], verbs: ['get', 'bind'] },
+        { apiGroups: [RBAC], resources: ['clusterrolebindings', 'rolebindings'], verbs: ['create'] },
+      ]),
+    ],
+    clusterRoleBindings: [crb('rbac-helper', { kind: 'ClusterRole', name: 'rbac-helper' }, [User('helper')])],
+  });
+  const helper = { name: 'helper', groups: ['system:authenticated'] };
+
+  it('bind comes out; reading roles and creating bindings stay', () => {
+    const issue = issueOf(state, 'DRA010');
+    expect(issue.fix!.status).toBe('verified');
+    const after = applied(state, issue.fix!);
+    const bind = res('bind', RBAC, 'clusterroles', { name: 'claim-status-writer' });
+    expect(allows(state, helper as never, bind)).toBe(true);
+    expect(allows(after, helper as never, bind)).toBe(false);
+    expect(allows(after, helper as never, res('get', RBAC, 'clusterroles', { name: 'claim-status-writer' }))).toBe(true);
+    expect(allows(after, helper as never, res('create', RBAC, 'clusterrolebindings'))).toBe(true);
+    expect(buildReport(after).findings.filter((f) => f.check === 'DRA010')).toEqual([]);
   });
 });

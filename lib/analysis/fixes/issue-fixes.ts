@@ -5,10 +5,15 @@ import type { Finding, Issue } from '@/lib/analysis/types';
 import { fixText } from './fix-text';
 import { res } from './holder';
 import type { ObservedRequests } from './holder-needs';
+import { proposeDeviceStatus } from './propose-device-status';
 import { proposeDriverScope } from './propose-driver-scope';
+import { proposeEscalationRemoval } from './propose-escalation-removal';
+import { proposeNodeIdentityGrants } from './propose-node-identity-grants';
+import { proposeNodeStatus } from './propose-node-status';
 import { proposeNodeWrites } from './propose-node-writes';
 import { proposePodHardening } from './propose-pod-hardening';
 import { proposeRemoveAccess } from './propose-remove-access';
+import { proposeTaintRuleWrites } from './propose-taint-rule-writes';
 import { proposeWildcardNarrowing } from './propose-wildcard-narrowing';
 import { verifyProposal, type Proposed } from './verify-fix';
 
@@ -20,9 +25,51 @@ import { verifyProposal, type Proposed } from './verify-fix';
 
 type Proposer = (ctx: AnalysisContext, findings: readonly Finding[], observed?: ObservedRequests) => Proposed;
 
+const DRA = 'resource.k8s.io';
+const RBAC = 'rbac.authorization.k8s.io';
+const WRITES = ['create', 'update', 'patch', 'delete', 'deletecollection'];
+
 const PROPOSERS: Partial<Record<CheckId, Proposer>> = {
   DRA002: proposeWildcardNarrowing,
+  DRA003: (ctx, findings) =>
+    proposeRemoveAccess(ctx, findings, {
+      remove: { group: DRA, resources: ['resourceslices', 'deviceclasses'], verbs: WRITES },
+      capabilities: [capability('write-resourceslices'), capability('write-deviceclasses')],
+      refused: () => [
+        res('create', DRA, 'resourceslices'),
+        res('update', DRA, 'resourceslices', { name: 'any-slice' }),
+        res('delete', DRA, 'resourceslices', { name: 'any-slice' }),
+        res('create', DRA, 'deviceclasses'),
+        res('update', DRA, 'deviceclasses', { name: 'any-class' }),
+      ],
+    }),
   DRA004: proposeDriverScope,
+  DRA005: proposeDeviceStatus,
+  DRA007: (ctx, findings) =>
+    proposeRemoveAccess(ctx, findings, {
+      remove: { group: DRA, resources: ['resourceclaims/binding'], verbs: ['update', 'patch'] },
+      capabilities: [capability('allocate-claims')],
+      // The API server checks binding at cluster scope (no namespace, no name).
+      refused: () => ['update', 'patch'].map((verb) => res(verb, DRA, 'resourceclaims', { subresource: 'binding' })),
+    }),
+  DRA008: proposeEscalationRemoval,
+  // bind and escalate go; role writes and binding creates (RBAC administration) stay.
+  DRA010: (ctx, findings) =>
+    proposeRemoveAccess(ctx, findings, {
+      remove: { group: RBAC, resources: ['clusterroles', 'roles'], verbs: ['bind', 'escalate'] },
+      capabilities: [capability('escalate-or-bind')],
+      refused: (h) => {
+        const namespace = h.subject.namespace ?? 'default';
+        return [
+          res('bind', RBAC, 'clusterroles', { name: 'any-role' }),
+          res('bind', RBAC, 'clusterroles', { namespace, name: 'any-role' }),
+          res('escalate', RBAC, 'clusterroles', { name: 'any-role' }),
+          res('escalate', RBAC, 'roles', { namespace, name: 'any-role' }),
+        ];
+      },
+    }),
+  DRA011: proposeTaintRuleWrites,
+  NODE001: proposeNodeStatus,
   NODE002: (ctx, findings) =>
     proposeRemoveAccess(ctx, findings, {
       remove: { group: '', resources: ['users', 'groups', 'serviceaccounts'], verbs: ['impersonate'] },
@@ -30,6 +77,7 @@ const PROPOSERS: Partial<Record<CheckId, Proposer>> = {
       refused: () => [res('impersonate', '', 'groups', { name: 'system:masters' }), res('impersonate', '', 'users', { name: 'system:admin' })],
     }),
   NODE003: proposeNodeWrites,
+  NODE006: proposeNodeIdentityGrants,
   POD003: proposePodHardening,
 };
 

@@ -10,7 +10,8 @@ import type { ObservedRequests } from './holder-needs';
 import { holdersOfIssue, proposeRemoveAccess } from './propose-remove-access';
 import type { Proposed } from './verify-fix';
 
-// NODE003: update/patch of every Node object. The verbs come out of the granting rules. A holder
+// NODE003: update/patch of every Node object; NODE001: of every node's status (nodes/status), the
+// same fix on the subresource. The verbs come out of the granting rules. A holder
 // whose pods run on nodes (a DaemonSet: its token names its node) keeps exactly the verbs it had on
 // its own Node through constrained impersonation (impersonate:associated-node plus
 // impersonate-on:associated-node:<verb>), so a plugin that labels its node with Nodes().Update keeps
@@ -21,42 +22,58 @@ import type { Proposed } from './verify-fix';
 
 const MODIFY = ['update', 'patch'] as const;
 
-function heldVerbs(ctx: AnalysisContext, h: Holder): string[] {
+/** What the fix takes away: the Node object itself ('') or its status. */
+export type NodePart = '' | 'status';
+
+const SPEC = {
+  '': { resource: 'nodes', capability: 'write-node-objects', what: 'Node writes', objects: 'Node objects', never: 'Nodes', roleSuffix: 'own-node-writes' },
+  status: {
+    resource: 'nodes/status',
+    capability: 'write-other-node-status',
+    what: 'Node status writes',
+    objects: 'Node status',
+    never: 'node status',
+    roleSuffix: 'own-node-status-writes',
+  },
+} as const;
+
+function heldVerbs(ctx: AnalysisContext, h: Holder, part: NodePart): string[] {
   const other = otherNodeOf(ctx, h);
-  return MODIFY.filter((verb) => ctx.engine.authorize({ user: h.user, resource: res(verb, '', 'nodes', { name: other }) }).allowed);
+  return MODIFY.filter((verb) => ctx.engine.authorize({ user: h.user, resource: res(verb, '', 'nodes', { name: other, subresource: part }) }).allowed);
 }
 
-export function proposeNodeWrites(ctx: AnalysisContext, findings: readonly Finding[], observed?: ObservedRequests): Proposed {
+export function proposeNodeWrites(ctx: AnalysisContext, findings: readonly Finding[], observed?: ObservedRequests, part: NodePart = ''): Proposed {
+  const spec = SPEC[part];
   const holders = holdersOfIssue(ctx, findings);
   const nodeLocal = holders.filter((h) => h.node !== undefined && ctx.isNodeLocalIdentity(h.subject));
   for (const h of holders) {
     if (nodeLocal.includes(h) || h.subject.kind !== 'ServiceAccount') continue;
     const seen = observed?.get(h.user.name);
-    const writesNodes = seen?.some((a) => a.group === '' && a.resource === 'nodes' && a.subresource === '' && (MODIFY as readonly string[]).includes(a.verb));
+    const writesNodes = seen?.some((a) => a.group === '' && a.resource === 'nodes' && a.subresource === part && (MODIFY as readonly string[]).includes(a.verb));
     if (seen && !writesNodes) continue;
     return {
       none:
-        `${describeSubject(h.subject)} runs no pod on a node of its own (a controller), so constrained impersonation (associated-node) cannot limit its Node writes to one node, ` +
+        `${describeSubject(h.subject)} runs no pod on a node of its own (a controller), so constrained impersonation (associated-node) cannot limit its ${spec.what} to one node, ` +
         (seen
-          ? `and the audit log shows it updating Node objects`
-          : `and a controller's role grants the Node writes it may use by design (labels, taints); an audit log (--audit) showing it never writes Nodes would let the verbs go`) +
-        `. Limit the rule with resourceNames to the nodes it manages, or remove update/patch on nodes if it does not label or taint nodes`,
+          ? `and the audit log shows it updating ${spec.objects}`
+          : `and a controller's role grants the ${spec.what} it may use by design (${part === '' ? 'labels, taints' : 'conditions'}); an audit log (--audit) showing it never writes ${spec.never} would let the verbs go`) +
+        `. Limit the rule with resourceNames to the nodes it manages, or remove update/patch on ${spec.resource} if it does not ${part === '' ? 'label or taint nodes' : 'write node conditions'}`,
     };
   }
   if (nodeLocal.length > 0 && !ctx.engine.features.constrainedImpersonation)
     return {
-      none: `${list(nodeLocal.map((h) => describeSubject(h.subject)))} write${nodeLocal.length === 1 ? 's' : ''} Node objects from node-local pods, and constrained impersonation (ConstrainedImpersonation, beta and on by default from 1.36) is off on this cluster: no rule limits those writes to the pod's own node`,
+      none: `${list(nodeLocal.map((h) => describeSubject(h.subject)))} write${nodeLocal.length === 1 ? 's' : ''} ${spec.objects} from node-local pods, and constrained impersonation (ConstrainedImpersonation, beta and on by default from 1.36) is off on this cluster: no rule limits those writes to the pod's own node`,
     };
   const removal = proposeRemoveAccess(ctx, findings, {
-    remove: { group: '', resources: ['nodes'], verbs: MODIFY },
-    capabilities: [capability('write-node-objects')],
-    refused: (h) => heldVerbs(ctx, h).map((verb) => res(verb, '', 'nodes', { name: otherNodeOf(ctx, h) })),
+    remove: { group: '', resources: [spec.resource], verbs: MODIFY },
+    capabilities: [capability(spec.capability)],
+    refused: (h) => heldVerbs(ctx, h, part).map((verb) => res(verb, '', 'nodes', { name: otherNodeOf(ctx, h), subresource: part })),
   });
   if ('none' in removal || nodeLocal.length === 0) return removal;
   // Own-node writes through constrained impersonation, with the verbs each holder had.
   const probes: FixProbe[] = [];
   for (const h of nodeLocal) {
-    const verbs = heldVerbs(ctx, h);
+    const verbs = heldVerbs(ctx, h, part);
     const base = slug(h.subject);
     const identity: ClusterRole = {
       apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -67,8 +84,8 @@ export function proposeNodeWrites(ctx: AnalysisContext, findings: readonly Findi
     const actions: ClusterRole = {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRole',
-      metadata: { name: `${base}-own-node-writes` },
-      rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get', ...verbs].map((v) => `impersonate-on:associated-node:${v}`) }],
+      metadata: { name: `${base}-${spec.roleSuffix}` },
+      rules: [{ apiGroups: [''], resources: [spec.resource], verbs: ['get', ...verbs].map((v) => `impersonate-on:associated-node:${v}`) }],
     };
     for (const role of [identity, actions]) {
       const binding: ClusterRoleBinding = {
@@ -90,8 +107,8 @@ export function proposeNodeWrites(ctx: AnalysisContext, findings: readonly Findi
     for (const verb of verbs)
       probes.push({
         expect: 'allowed',
-        text: `${who} may ${verb} its own Node ${h.node} as that node (action check)`,
-        review: reviewOf(h.user, res(`impersonate-on:associated-node:${verb}`, '', 'nodes', { name: h.node! })),
+        text: `${who} may ${verb} its own ${part === '' ? 'Node' : 'Node status'} ${h.node} as that node (action check)`,
+        review: reviewOf(h.user, res(`impersonate-on:associated-node:${verb}`, '', 'nodes', { name: h.node!, subresource: part })),
       });
   }
   return {
@@ -100,16 +117,24 @@ export function proposeNodeWrites(ctx: AnalysisContext, findings: readonly Findi
     // End to end: the pod's token, impersonating its own node, may still write that Node.
     after: (engine) =>
       nodeLocal.flatMap((h) =>
-        heldVerbs(ctx, h)
+        heldVerbs(ctx, h, part)
           .filter(
-            (verb) => !engine.authorizeImpersonated(h.user, { user: nodeUser(h.node!).name }, { resource: res(verb, '', 'nodes', { name: h.node! }) }).allowed,
+            (verb) =>
+              !engine.authorizeImpersonated(
+                h.user,
+                { user: nodeUser(h.node!).name },
+                { resource: res(verb, '', 'nodes', { name: h.node!, subresource: part }) },
+              ).allowed,
           )
-          .map((verb) => `${describeSubject(h.subject)} could no longer ${verb} its own Node ${h.node} through associated-node impersonation`),
+          .map(
+            (verb) =>
+              `${describeSubject(h.subject)} could no longer ${verb} its own ${part === '' ? 'Node' : 'Node status'} ${h.node} through associated-node impersonation`,
+          ),
       ),
     checks: [
       ...removal.checks,
-      `${list(nodeLocal.map((h) => describeSubject(h.subject)))} keep${nodeLocal.length === 1 ? 's' : ''} its Node writes on its own node only, as that node (associated-node impersonation)`,
+      `${list(nodeLocal.map((h) => describeSubject(h.subject)))} keep${nodeLocal.length === 1 ? 's' : ''} its ${spec.what} on its own node only, as that node (associated-node impersonation)`,
     ],
-    summary: `${removal.summary}, and let ${list(nodeLocal.map((h) => describeSubject(h.subject)))} write only the Node its pod runs on, by constrained impersonation`,
+    summary: `${removal.summary}, and let ${list(nodeLocal.map((h) => describeSubject(h.subject)))} write only the ${part === '' ? 'Node' : 'Node status'} its pod runs on, by constrained impersonation`,
   };
 }

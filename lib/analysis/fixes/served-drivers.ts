@@ -43,8 +43,20 @@ const words = (s: string) =>
     .split(/[^a-z0-9]+/)
     .filter((w) => w.length >= 3 && !COMMON.has(w));
 
+// Asked by several fixes and by each fix's needs about the same accounts; each answer reads every pod.
+const cache = new WeakMap<AnalysisContext, Map<string, string[]>>();
+
 export function servedDrivers(ctx: AnalysisContext, sa: SubjectRef): string[] {
   if (sa.kind !== 'ServiceAccount') return [];
+  let known = cache.get(ctx);
+  if (!known) cache.set(ctx, (known = new Map()));
+  const key = `${sa.namespace ?? ''}/${sa.name}`;
+  let found = known.get(key);
+  if (!found) known.set(key, (found = driversOf(ctx, sa)));
+  return [...found];
+}
+
+function driversOf(ctx: AnalysisContext, sa: SubjectRef): string[] {
   const pods = ctx.pods.filter((p) => (p.metadata.namespace ?? '') === sa.namespace && podServiceAccount(p) === sa.name);
   const named = new Set<string>();
   for (const pod of pods) {

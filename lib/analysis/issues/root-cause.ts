@@ -12,7 +12,7 @@ const BINDING_KINDS = new Set(['RoleBinding', 'ClusterRoleBinding']);
 const STOCK_ROLES = new Set(['cluster-admin', 'admin', 'edit', 'view']);
 
 /** Roles nobody edits (cluster-admin, the user-facing defaults, bootstrap system:* roles): the fix is the binding. */
-function isStockRole(ref: ObjectRef): boolean {
+export function isStockRole(ref: ObjectRef): boolean {
   return ref.kind === 'ClusterRole' && (STOCK_ROLES.has(ref.name) || ref.name.startsWith('system:'));
 }
 const WORKLOAD_KINDS = new Set(['DaemonSet', 'Deployment', 'StatefulSet', 'ReplicaSet', 'Job', 'CronJob', 'Pod']);
