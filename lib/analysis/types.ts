@@ -118,6 +118,12 @@ export interface IssueFix {
   checks: string[];
   /** Why no safe automatic fix exists (status none), or what the changes leave to a person (verified). */
   reason?: string;
+  /**
+   * Other issues whose verified fixes change an object this fix changes or creates (their IDs). Each
+   * fix is made and checked against today's cluster, and a patch replaces the object's whole list:
+   * applied one after the other as printed, the later one undoes the earlier one's change.
+   */
+  sharesObjectsWith?: string[];
 }
 
 /** Risk = severity × reach × exposure (lib/analysis/issues/risk.ts), each part explained. */

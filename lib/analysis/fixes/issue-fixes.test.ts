@@ -400,6 +400,18 @@ describe('DRA007, DRA011, DRA003: the write comes out of the rule', () => {
       expect(allows(after, bot, res('get', DRA, resource, { name: 'x' })), check).toBe(true);
     }
   });
+  it('DRA011 and DRA003 patch the same role: each fix names the other and says to apply one, then report again', () => {
+    const taint = issueOf(state, 'DRA011');
+    const classes = issueOf(state, 'DRA003');
+    expect(taint.fix!.sharesObjectsWith).toEqual([classes.id]);
+    expect(classes.fix!.sharesObjectsWith).toEqual([taint.id]);
+    for (const i of [taint, classes]) expect(i.remediation).toMatch(/apply one of them, run the report again/);
+    // Why: applied one after the other as printed, the later patch puts back what the earlier one removed.
+    const both = applied(applied(state, taint.fix!), classes.fix!);
+    expect(allows(both, bot, res('create', DRA, 'devicetaintrules'))).toBe(true);
+    // An issue whose fix shares nothing carries no such note.
+    expect(issueOf(state, 'DRA007').fix!.sharesObjectsWith).toBeUndefined();
+  });
   it('DRA011: a driver whose role grants DeviceTaintRule writes keeps them unless an audit log shows it never writes them', async () => {
     const driver = stateOf({
       namespaces: [namespace('drv')],

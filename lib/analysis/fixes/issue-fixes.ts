@@ -1,7 +1,9 @@
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { CATALOG, type CheckId } from '@/lib/analysis/catalog';
 import { capability } from '@/lib/analysis/capabilities';
-import type { Finding, Issue } from '@/lib/analysis/types';
+import type { Finding, FixChange, Issue } from '@/lib/analysis/types';
+import { refKey } from '@/lib/k8s/refs';
+import { pushTo } from '@/lib/k8s/push-to';
 import { fixText } from './fix-text';
 import { res } from './holder';
 import type { ObservedRequests } from './holder-needs';
@@ -88,7 +90,7 @@ export function checksWithFixes(): CheckId[] {
 /** The issues with `fix` set (and their remediation text written from it) where the check has a structured fix. */
 export function withFixes(ctx: AnalysisContext, issues: readonly Issue[], findings: readonly Finding[], observed?: ObservedRequests): Issue[] {
   let byId: Map<string, Finding> | undefined;
-  return issues.map((issue) => {
+  const fixed = issues.map((issue) => {
     const propose = PROPOSERS[issue.check];
     if (!propose) return issue;
     byId ??= new Map(findings.map((f) => [f.id, f]));
@@ -98,5 +100,47 @@ export function withFixes(ctx: AnalysisContext, issues: readonly Issue[], findin
     const fix = verifyProposal(ctx, proposed, observed);
     const summary = 'none' in proposed ? '' : proposed.summary;
     return { ...issue, fix, remediation: fixText(fix, summary, CATALOG[issue.check].remediation) };
+  });
+  return withSharedObjects(fixed);
+}
+
+/** The object a change patches or creates, as a key. */
+function changedObject(c: FixChange): string {
+  if (c.action === 'patch') return refKey(c.target);
+  const meta = (c.object.metadata ?? {}) as { name?: string; namespace?: string };
+  return refKey({ kind: String(c.object.kind ?? ''), name: meta.name ?? '', ...(meta.namespace ? { namespace: meta.namespace } : {}) });
+}
+
+/**
+ * Verified fixes that change the same object are each made against today's cluster: a patch replaces
+ * the whole rule list, so applying them one after another as printed would undo the earlier one.
+ * Each such fix names the others and its remediation says to apply one, then report again.
+ */
+function withSharedObjects(issues: Issue[]): Issue[] {
+  const byObject = new Map<string, Issue[]>();
+  for (const issue of issues) {
+    if (issue.fix?.status !== 'verified') continue;
+    for (const key of new Set(issue.fix.changes.map(changedObject))) pushTo(byObject, key, issue);
+  }
+  const shared = new Map<Issue, Set<Issue>>();
+  for (const list of byObject.values()) {
+    if (list.length < 2) continue;
+    for (const a of list) {
+      let others = shared.get(a);
+      if (!others) shared.set(a, (others = new Set()));
+      for (const b of list) if (b !== a) others.add(b);
+    }
+  }
+  if (shared.size === 0) return issues;
+  return issues.map((issue) => {
+    const others = shared.get(issue);
+    if (!others) return issue;
+    const list = [...others];
+    const names = list.slice(0, 5).map((o) => `${o.check} (${o.id})`);
+    const more = list.length > 5 ? ` and ${list.length - 5} more` : '';
+    const note =
+      `\nBefore applying: the fix${list.length > 1 ? 'es' : ''} of ${names.join(', ')}${more} also change${list.length > 1 ? '' : 's'} an object this fix changes, each made against today's cluster. ` +
+      'A patch replaces the whole rule list, so apply one of them, run the report again, and apply the next fix it prints (applied as printed one after the other, the later one would undo the earlier one).';
+    return { ...issue, remediation: issue.remediation + note, fix: { ...issue.fix!, sharesObjectsWith: list.map((o) => o.id).sort() } };
   });
 }
