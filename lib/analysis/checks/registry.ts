@@ -4,6 +4,7 @@ import { SEVERITIES, type CheckId, type DetailedFinding, type Finding } from '@/
 import { CATALOG } from '@/lib/analysis/catalog';
 import { issueIdOf, rootCauseOf } from '@/lib/analysis/issues/root-cause';
 import { roleCopyKeys } from '@/lib/analysis/issues/role-copies';
+import { workloadCopyKeys } from '@/lib/analysis/issues/workload-copies';
 import type { Check } from './check-types';
 import { AUDIT_CHECKS } from './audit-checks';
 import { CLAIM_CHECKS } from './claim-checks';
@@ -37,7 +38,7 @@ export function compareFindings(a: Finding, b: Finding): number {
 /** Runs the given checks (all by default) and returns complete findings in a deterministic order. */
 export function runChecks(ctx: AnalysisContext, checks: readonly Check[] = CHECK_LIST): DetailedFinding[] {
   const findings: DetailedFinding[] = [];
-  const copyKeys = roleCopyKeys(ctx.engine.rbac);
+  const copyKeys = new Map([...roleCopyKeys(ctx.engine.rbac), ...workloadCopyKeys(ctx.state)]);
   for (const check of checks) {
     const { severity, title } = CATALOG[check.id];
     for (const draft of check.run(ctx)) {

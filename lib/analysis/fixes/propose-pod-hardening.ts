@@ -1,5 +1,5 @@
 import type { Container, DaemonSet, Deployment, ObjectRef, Pod, PodSpec, StatefulSet } from '@/lib/k8s/types';
-import { describeRef, refKey } from '@/lib/k8s/refs';
+import { describeRef, refKey, sortRefs } from '@/lib/k8s/refs';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { Finding } from '@/lib/analysis/types';
 import { missingHardening } from '@/lib/analysis/checks/pod-checks';
@@ -43,6 +43,9 @@ function flagged(findings: readonly Finding[]): { field: Field; name: string }[]
 
 export function proposePodHardening(ctx: AnalysisContext, findings: readonly Finding[]): Proposed {
   const ref = findings[0].objects[0];
+  const targets = sortRefs([...new Map(findings.map((f) => [refKey(f.objects[0]), f.objects[0]])).values()]);
+  if (targets.some((t) => t.kind !== ref.kind || t.name !== ref.name))
+    return { none: `its findings name different workloads (${list(targets.map(describeRef))})` };
   if (!WORKLOAD_API[ref.kind])
     return {
       none: `${describeRef(ref)} is not a workload with a pod template: a pod's security context cannot be changed in place; fix the manifest that creates it`,
@@ -91,22 +94,21 @@ export function proposePodHardening(ctx: AnalysisContext, findings: readonly Fin
     holders: [],
     probes: [],
     problems: [...problems, ...remaining],
-    otherChanges: [
-      {
-        action: 'patch',
-        target: ref,
-        apiVersion: WORKLOAD_API[ref.kind],
-        patchType: 'strategic',
-        patch,
-        why: `adds the missing hardening to ${list(containers.map((c) => `${c.field === 'initContainers' ? 'init container' : 'container'} ${c.name}`))}`,
-      },
-    ],
+    // The copies of one workload (same kind, name and pod spec in other namespaces: workload-copies.ts) get the same patch.
+    otherChanges: targets.map((target) => ({
+      action: 'patch' as const,
+      target,
+      apiVersion: WORKLOAD_API[target.kind],
+      patchType: 'strategic' as const,
+      patch,
+      why: `adds the missing hardening to ${list(containers.map((c) => `${c.field === 'initContainers' ? 'init container' : 'container'} ${c.name}`))}`,
+    })),
     checks: [
       'the patched pod template passes the API server’s security context validation (no allowPrivilegeEscalation: false beside privileged or CAP_SYS_ADMIN)',
       'no container gets runAsNonRoot beside runAsUser 0 or an unknown image user (the kubelet would not start it)',
       'every flagged container then has the hardening the check asks for, except what is left to a person',
     ],
     ...(leftover.length > 0 ? { leftover: leftover.join('; ') } : {}),
-    summary: `Patch the pod template of ${describeRef(ref)} (keep what the ${findings.length > 1 ? 'containers need' : 'container needs'}, e.g. a writable emptyDir instead of a writable root filesystem)`,
+    summary: `Patch the pod template of ${describeRef(ref)}${targets.length > 1 ? ` and of its ${targets.length - 1} ${targets.length === 2 ? 'copy' : 'copies'} in other namespaces` : ''} (keep what the ${findings.length > 1 ? 'containers need' : 'container needs'}, e.g. a writable emptyDir instead of a writable root filesystem)`,
   };
 }

@@ -22,6 +22,10 @@ import { rootCauseOf } from './root-cause';
 //   node (a DaemonSet) or in a tenant namespace, else 1.
 // The score is rounded to one decimal; ties go by severity, check and ID so the order is reproducible.
 
+/** Kinds whose copies (same name and content in several namespaces) are one issue: role-copies.ts, workload-copies.ts. */
+const COPIED_KINDS = new Set(['Role', 'Pod', 'Deployment', 'DaemonSet', 'StatefulSet']);
+const copiedWhat = (kind: string) => (kind === 'Role' ? 'rules' : 'pod spec');
+
 export const SEVERITY_WEIGHT: Record<Severity, number> = { critical: 10, high: 6, medium: 3, low: 1.5, info: 0.5 };
 
 /** Issues and the attack paths of the highest-risk ones: what the report carries. */
@@ -62,7 +66,10 @@ function buildIssue(id: string, findings: Finding[], texts: FindingTexts, ctx: A
   for (const f of findings) for (const r of rootCauseOf(f)) causes.set(refKey(r), r);
   const rootCause = sortRefs([...causes.values()]);
   const rootKeys = new Set(causes.keys());
-  const copies = rootCause.length > 1 && rootCause.every((r) => r.kind === 'Role' && r.name === rootCause[0].name) ? rootCause.length : 0;
+  const copies =
+    rootCause.length > 1 && COPIED_KINDS.has(rootCause[0].kind) && rootCause.every((r) => r.kind === rootCause[0].kind && r.name === rootCause[0].name)
+      ? rootCause.length
+      : 0;
   const affectedRefs = new Map<string, string>();
   for (const f of findings) for (const r of [...f.subjects, ...f.objects]) if (!rootKeys.has(refKey(r))) affectedRefs.set(refKey(r), r.kind);
   const affected: Record<string, number> = {};
@@ -72,11 +79,11 @@ function buildIssue(id: string, findings: Finding[], texts: FindingTexts, ctx: A
     id,
     check: first.check,
     severity: first.severity,
-    title: `${entry.title}: ${copies > 0 ? `Role ${rootCause[0].name}, the same rules in ${formatCount(copies)} namespaces` : rootCause.length > 0 ? rootCause.map(describeRef).join(', ') : affectedText(affected)}`,
+    title: `${entry.title}: ${copies > 0 ? `${rootCause[0].kind} ${rootCause[0].name}, the same ${copiedWhat(rootCause[0].kind)} in ${formatCount(copies)} namespaces` : rootCause.length > 0 ? rootCause.map(describeRef).join(', ') : affectedText(affected)}`,
     rootCause,
     affected,
     findingIds: findings.map((f) => f.id),
-    remediation: remediationOf(findings, texts, entry.remediation, rootCause.length === 0, copies),
+    remediation: remediationOf(findings, texts, entry.remediation, rootCause.length === 0, copies, rootCause[0]?.kind),
     risk: riskOf(first.severity, subjects, findings, ctx, reach),
   };
 }
@@ -89,10 +96,10 @@ function affectedText(affected: Record<string, number>): string {
 }
 
 /** One fix for the group: a check-level gap gets the general fix and one worked example; otherwise the first finding's own fix, which every finding of the same root cause shares. */
-function remediationOf(findings: Finding[], texts: FindingTexts, general: string, checkLevel: boolean, copies: number): string {
+function remediationOf(findings: Finding[], texts: FindingTexts, general: string, checkLevel: boolean, copies: number, kind = 'Role'): string {
   const example = texts.get(findings[0].id)?.remediation ?? '';
   if (copies > 0) {
-    const lead = `The same Role (name and rules) is in ${formatCount(copies)} namespaces, most likely stamped out by one chart or template: fix it there, then in every copy.`;
+    const lead = `The same ${kind} (name and ${copiedWhat(kind)}) is in ${formatCount(copies)} namespaces, most likely stamped out by one chart or template: fix it there, then in every copy.`;
     return example ? `${lead} For the first copy:\n\n${example}` : `${lead} ${general}`;
   }
   if (!checkLevel) return example || general;

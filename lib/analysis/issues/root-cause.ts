@@ -43,8 +43,9 @@ export function rootCauseOf(finding: Pick<Finding, 'check' | 'objects'>): Object
 }
 
 /**
- * Stable issue ID: a hash of the check and its root-cause refs; a Role with copies in other
- * namespaces counts by the key its copies share (`roleCopyKeys`), so the copies are one issue.
+ * Stable issue ID: a hash of the check and its root-cause refs; a Role, workload or bare pod with
+ * copies in other namespaces counts by the key its copies share (`roleCopyKeys`, `workloadCopyKeys`),
+ * so the copies are one issue.
  */
 export function issueIdOf(check: string, rootCause: readonly ObjectRef[], copyKeys?: ReadonlyMap<string, string>): string {
   const keys = rootCause.map((r) => {
