@@ -24,7 +24,9 @@ export default async function NodesPage({ searchParams }: { searchParams: Promis
   const busiest = [...report.nodes].sort(
     (a, b) => b.claimDrivers.length - a.claimDrivers.length || b.claimStatusWriters.length - a.claimStatusWriters.length,
   )[0];
-  const node = report.nodes.find((n) => n.name === wanted) ?? busiest;
+  // A node asked for by name that the source does not hold is said so, never replaced by another.
+  const missing = wanted !== undefined && !report.nodes.some((n) => n.name === wanted) ? wanted : undefined;
+  const node = missing ? undefined : (report.nodes.find((n) => n.name === wanted) ?? busiest);
   const tabs = node && !matrix.nodes.includes(node.name) ? [...matrix.nodes, node.name] : matrix.nodes;
 
   const qc = makeQueryClient();
@@ -52,11 +54,27 @@ export default async function NodesPage({ searchParams }: { searchParams: Promis
             </div>
           </Panel>
           <ClusterConfigPanel config={report.clusterConfig} />
-          <NodeTabs nodes={tabs} selected={node.name} hiddenNodes={matrix.hiddenNodes} />
-          <NodeDetail node={{ ...node, ...writersOfNode(report, node.name) }} />
-          <HydrationBoundary state={dehydrate(qc)}>
-            <BlastRadiusPanel node={node.name} />
-          </HydrationBoundary>
+          <div id="node-detail" className="scroll-mt-4 space-y-6">
+            <NodeTabs nodes={tabs} selected={node?.name} hiddenNodes={matrix.hiddenNodes} />
+            {missing !== undefined && (
+              <div role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-5 py-4 text-sm text-amber-900">
+                <p className="font-medium">
+                  No node named <span className="font-mono">{missing}</span> in this source.
+                </p>
+                <p className="mt-1">
+                  It has {report.nodes.length} node{report.nodes.length === 1 ? '' : 's'}: pick one above{matrix.hiddenNodes ? ' or type its name' : ''}.
+                </p>
+              </div>
+            )}
+            {node && (
+              <>
+                <NodeDetail node={{ ...node, ...writersOfNode(report, node.name) }} />
+                <HydrationBoundary state={dehydrate(qc)}>
+                  <BlastRadiusPanel node={node.name} />
+                </HydrationBoundary>
+              </>
+            )}
+          </div>
         </div>
       )}
     </>

@@ -23,7 +23,8 @@ export function NodeMatrixTable({ matrix, selected }: { matrix: NodeMatrix; sele
             {matrix.nodes.map((n) => (
               <th key={n} scope="col" className={cn('border-b border-slate-200 px-2 py-2 text-center text-xs font-medium', n === selected ? 'bg-teal-50' : '')}>
                 <Link
-                  href={pages.nodes(n)}
+                  // To the node's panels below the matrix, which a long matrix can push far down.
+                  href={`${pages.nodes(n)}#node-detail`}
                   className="font-mono text-slate-700 hover:text-teal-800 hover:underline"
                   aria-current={n === selected ? 'true' : undefined}
                 >

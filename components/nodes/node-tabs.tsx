@@ -3,7 +3,7 @@ import { pages } from '@/lib/api/routes';
 import { cn } from '@/components/ui/cn';
 
 /** Picks the node shown in detail (kept in the URL). */
-export function NodeTabs({ nodes, selected, hiddenNodes = 0 }: { nodes: string[]; selected: string; hiddenNodes?: number }) {
+export function NodeTabs({ nodes, selected, hiddenNodes = 0 }: { nodes: string[]; selected?: string; hiddenNodes?: number }) {
   return (
     <nav aria-label="Node" className="flex flex-wrap items-center gap-2">
       <span className="mr-1 text-xs font-medium uppercase tracking-wide text-slate-500">Node</span>
@@ -23,7 +23,7 @@ export function NodeTabs({ nodes, selected, hiddenNodes = 0 }: { nodes: string[]
       ))}
       {hiddenNodes > 0 && (
         // Thousands of nodes do not fit as tabs: any node by name.
-        <form method="get" className="ml-2 flex items-center gap-2">
+        <form method="get" action="#node-detail" className="ml-2 flex items-center gap-2">
           <label htmlFor="node-name" className="text-xs text-slate-600">
             {hiddenNodes} more — node name
           </label>

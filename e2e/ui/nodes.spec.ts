@@ -24,6 +24,21 @@ test.describe('nodes', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test('a node the source does not hold is said to be missing, not replaced by another node', async ({ page, consoleErrors }) => {
+    await gotoAndSettle(page, '/nodes?node=node-99999', 'Nodes');
+    // (Next.js's route announcer is an alert too.)
+    const missing = page.getByRole('alert').filter({ hasText: 'No node named' });
+    await expect(missing).toContainText('No node named node-99999 in this source');
+    await expect(page.getByRole('region', { name: /Blast radius if/ })).toHaveCount(0);
+    await expect(page.getByRole('region', { name: /Claim-status writers on/ })).toHaveCount(0);
+    // The matrix header leads to the node's panels, below the matrix.
+    await page.getByRole('table', { name: 'Identities that can write nodes/status, per node' }).getByRole('link', { name: 'gpu-h100-01' }).click();
+    await expect(page).toHaveURL(/node=gpu-h100-01#node-detail$/);
+    await expect(page.getByRole('region', { name: /Blast radius if gpu-h100-01 is compromised/ })).toBeVisible();
+    await expect(missing).toHaveCount(0);
+    expect(consoleErrors).toEqual([]);
+  });
+
   test('picking a node shows its claim-status writers per driver and its blast radius', async ({ page }) => {
     await gotoAndSettle(page, '/nodes', 'Nodes');
     await page.getByRole('navigation', { name: 'Node' }).getByRole('link', { name: 'gpu-h100-01' }).click();
