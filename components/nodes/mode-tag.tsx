@@ -7,7 +7,7 @@ export const MODE_INFO: Record<StatusWriterMode, { short: string; label: string;
     short: 'IMP',
     label: 'legacy impersonation',
     className: 'bg-red-50 text-red-800 ring-red-300',
-    help: 'Unconstrained impersonate of users, groups or nodes: can act as any kubelet.',
+    help: 'Legacy impersonate of users, groups or service accounts: acts as an identity that writes status (a kubelet, system:masters, or a writer such as a service account; its entry names which).',
   },
   rbac: {
     short: 'RBAC',

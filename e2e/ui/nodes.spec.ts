@@ -21,6 +21,9 @@ test.describe('nodes', () => {
     await expect(kubelets).toContainText('7 nodes');
     await expect(page.getByRole('region', { name: 'API server configuration applied' })).toContainText('flags of kube-system/kube-apiserver-cp-01');
     await expect(page.getByLabel('Legend')).toContainText('NodeRestriction is off');
+    // Legacy impersonation acts as whichever writer it may impersonate, not necessarily a kubelet.
+    await expect(page.getByLabel('Legend')).not.toContainText('can act as any kubelet');
+    await expect(page.getByLabel('Legend')).toContainText('acts as an identity that writes status');
     expect(consoleErrors).toEqual([]);
   });
 
