@@ -81,8 +81,17 @@ export function OverviewView({ report, facts, bindings }: { report: Report; fact
           {
             href: pages.quotas(),
             title: 'Quotas',
-            metric: `${plural(facts.quotasNearLimit, 'quota')} at 90% or more`,
-            detail: `${plural(facts.draQuotas, 'DRA quota')}; ${plural(facts.tenantsWithoutClaimQuota, 'tenant')} without a claim quota`,
+            // The line drawn as needing attention is the fact that needs it: tenants with no claim quota at
+            // all come before quotas nearly used up (a cluster with thousands of the first and none of the
+            // second showed "0 quotas at 90% or more" in red).
+            metric:
+              facts.tenantsWithoutClaimQuota > 0
+                ? `${plural(facts.tenantsWithoutClaimQuota, 'tenant')} without a claim quota`
+                : `${plural(facts.quotasNearLimit, 'quota')} at 90% or more`,
+            detail:
+              facts.tenantsWithoutClaimQuota > 0
+                ? `${plural(facts.draQuotas, 'DRA quota')}; ${plural(facts.quotasNearLimit, 'quota')} at 90% or more`
+                : `${plural(facts.draQuotas, 'DRA quota')}; every tenant has a claim quota`,
             attention: facts.quotasNearLimit + facts.tenantsWithoutClaimQuota > 0,
           },
           {

@@ -26,6 +26,11 @@ test('overview links into every view', async ({ page }) => {
     await expect(main.locator(`a[href="${href}"]`).first()).toBeVisible();
   }
   await expect(main.getByRole('link', { name: /critical findings/i })).toBeVisible();
+  // The quota card leads with what needs attention most: the demo's tenant without a claim quota
+  // (QUOTA001), then its one quota at 94% (tenant-b's gpu.intel.com devices).
+  const quotas = main.locator('a[href="/quotas"]').first();
+  await expect(quotas.locator('span.font-medium')).toHaveText('1 tenant without a claim quota');
+  await expect(quotas).toContainText('1 quota at 90% or more');
 });
 
 test('an unknown page shows the not-found view', async ({ page }) => {
