@@ -4,6 +4,7 @@ import { SEVERITIES, type Severity } from '@/lib/analysis/types';
 import type { FindingFacets, FindingFilters, FindingSort } from '@/lib/view/findings-view';
 import { cn } from '@/components/ui/cn';
 import { SEVERITY_LABEL, SeverityDot } from '@/components/ui/severity';
+import { NamespaceFilter } from './namespace-filter';
 
 const SORT_LABEL: Record<FindingSort, string> = { severity: 'Severity', check: 'Check', subject: 'Subject', namespace: 'Namespace' };
 
@@ -83,14 +84,12 @@ export function FindingsFilters({
           <label htmlFor="filter-namespace" className="mb-1 block text-xs font-medium text-slate-600">
             Namespace
           </label>
-          <select id="filter-namespace" className={selectClass} value={filters.namespace} onChange={(e) => onChange({ ...filters, namespace: e.target.value })}>
-            <option value="">All namespaces</option>
-            {facets.namespaces.map((n) => (
-              <option key={n.namespace} value={n.namespace}>
-                {n.namespace} ({n.count})
-              </option>
-            ))}
-          </select>
+          <NamespaceFilter
+            value={filters.namespace}
+            namespaces={facets.namespaces}
+            className={selectClass}
+            onChange={(namespace) => onChange({ ...filters, namespace })}
+          />
         </div>
         <div className="block">
           <label htmlFor="filter-subject" className="mb-1 block text-xs font-medium text-slate-600">
