@@ -5,6 +5,7 @@ import { SnapshotUpload } from '@/components/sources/snapshot-upload';
 import { PageHeader, Panel } from '@/components/ui/panel';
 import { listKubeContexts } from '@/server/services/kube-contexts';
 import { getShellInfo } from '@/server/services/shell-info';
+import { sourceFailureMessage } from '@/server/http/api-errors';
 import { getSourceSelection } from '@/server/services/source-selection';
 import { getUploadedSnapshot, maxUploadBytes } from '@/server/services/uploaded-source';
 import { getUploadedAudit, maxAuditUploadBytes } from '@/server/services/uploaded-audit';
@@ -13,10 +14,11 @@ export const metadata: Metadata = { title: 'Sources' };
 export const dynamic = 'force-dynamic';
 
 export default async function SourcesPage() {
-  const info = await getShellInfo();
+  // This page must render when the source fails: it is where another one is chosen.
+  const info = await getShellInfo().catch((error: unknown) => ({ failure: sourceFailureMessage(error) ?? 'the cluster source could not be read or analysed' }));
   const selection = getSourceSelection();
   const uploaded = !!getUploadedSnapshot();
-  const liveContext = info.source.kind === 'live' && !uploaded ? info.source.name : undefined;
+  const liveContext = 'source' in info && info.source.kind === 'live' && !uploaded ? info.source.name : undefined;
   return (
     <>
       <PageHeader
@@ -24,9 +26,15 @@ export default async function SourcesPage() {
         description="The cluster every view shows. The server's own configuration chooses it (demo, a snapshot path, or a kubeconfig context); an uploaded snapshot replaces it until you go back. Kubeconfigs are never accepted from the browser."
       />
       <Panel id="current-source" title="Current source" className="mb-6">
-        <p className="text-sm text-slate-700">
-          {info.source.kind} · {info.source.name} · Kubernetes {info.source.kubernetesVersion ?? 'version unknown'}
-        </p>
+        {'source' in info ? (
+          <p className="text-sm text-slate-700">
+            {info.source.kind} · {info.source.name} · Kubernetes {info.source.kubernetesVersion ?? 'version unknown'}
+          </p>
+        ) : (
+          <p role="alert" className="text-sm text-red-800">
+            {info.failure}
+          </p>
+        )}
       </Panel>
       <Panel
         id="contexts"

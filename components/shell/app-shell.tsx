@@ -5,7 +5,7 @@ import { SourceBanner } from './source-banner';
 import type { ShellInfoView } from './shell-types';
 
 /** Sidebar navigation, source banner and the page. `info` is null when the source failed to load. */
-export function AppShell({ info, children }: { info: ShellInfoView | null; children: ReactNode }) {
+export function AppShell({ info, failure, children }: { info: ShellInfoView | null; failure?: string; children: ReactNode }) {
   const urgent = info ? info.summary.critical + info.summary.high : 0;
   return (
     <div className="flex min-h-screen">
@@ -37,7 +37,10 @@ export function AppShell({ info, children }: { info: ShellInfoView | null; child
           <SourceBanner info={info} />
         ) : (
           <div role="alert" className="border-b border-red-200 bg-red-50 px-6 py-2.5 text-sm text-red-900">
-            The cluster source could not be loaded.
+            {failure ?? 'The cluster source could not be loaded.'}{' '}
+            <a href="/sources" className="font-medium underline">
+              Choose another source
+            </a>
           </div>
         )}
         <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-6 py-8 focus:outline-none">

@@ -238,4 +238,19 @@ export interface Report {
   clusterConfig?: ReportClusterConfig;
   /** Present when an audit log was read (--audit): what identities did in the window. */
   activity?: ActivityReport;
+  /**
+   * True when the source could not read some kinds in full (403): `warnings` says which, and
+   * `checksUnknown` lists the checks whose answer depends on them. Absent when everything was read.
+   */
+  partial?: true;
+  /** The checks that cannot be trusted on this partial data: "unknown", never a pass (present with `partial`). */
+  checksUnknown?: ReportCheckUnknown[];
+}
+
+/** A check whose answer is unknown because the source could not read a kind it needs. */
+export interface ReportCheckUnknown {
+  id: CheckId;
+  /** The kinds it needs and the source could not read in full, sorted. */
+  kinds: string[];
+  reason: string;
 }

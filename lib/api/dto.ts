@@ -8,7 +8,7 @@ import type { FindingsPage } from '@/lib/view/findings-page';
 // Response shapes of app/api/v1 (shared by route handlers, react-query hooks and e2e tests).
 
 export type ApiErrorCode =
-  'bad_request' | 'forbidden' | 'not_found' | 'too_large' | 'invalid_snapshot' | 'source_unavailable' | 'store_unavailable' | 'internal';
+  'bad_request' | 'forbidden' | 'not_found' | 'too_large' | 'too_many_requests' | 'invalid_snapshot' | 'source_unavailable' | 'store_unavailable' | 'internal';
 
 export interface ApiErrorBody {
   error: { code: ApiErrorCode; message: string };

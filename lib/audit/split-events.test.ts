@@ -46,10 +46,55 @@ describe('createEventSplitter', () => {
     expect(events.map((e) => e.line)).toEqual([1, 3]);
   });
 
+  it('reports stray text once per line, however many chunks it spans', () => {
+    const { events, bad } = split(`${'x'.repeat(5000)}\n${JSON.stringify(a, null, 1)}\nzz\n`, 64);
+    expect(bad).toEqual([
+      { line: 1, error: 'unexpected "x" outside an object' },
+      { line: JSON.stringify(a, null, 1).split('\n').length + 2, error: 'unexpected "z" outside an object' },
+    ]);
+    expect(events).toHaveLength(1);
+  });
+
   it('reports a truncated EventList', () => {
     const list = JSON.stringify({ kind: 'EventList', items: [a, b] }, null, 1);
     const { events, bad } = split(list.slice(0, list.length - 40), 100);
     expect(events).toHaveLength(1);
     expect(bad[0].error).toMatch(/truncated/);
   });
+});
+
+// A 33 MB line once took 9.4 s (each chunk re-scanned the whole undecided line). The cost must grow
+// with the size, not its square: compared as a ratio of two sizes (best of three runs each), never
+// against a wall-clock budget. Linear work gives a ratio near 16, quadratic near 256.
+describe('createEventSplitter on long lines', () => {
+  const chunk = 'x'.repeat(64 * 1024);
+  const shapes = {
+    'a first line (format not yet known)': { head: '{"a":"', tail: '"}\n' },
+    'a line after a JSON line': { head: `${JSON.stringify(a)}\n{"a":"`, tail: '"}\n' },
+    'a string inside an EventList': { head: '{"kind":"EventList","items":[{"a":"', tail: '"}]}\n' },
+  };
+
+  function feed(shape: { head: string; tail: string }, mb: number) {
+    const bad: string[] = [];
+    const events: EventText[] = [];
+    const s = createEventSplitter({ event: (e) => events.push(e), malformed: (_, error) => bad.push(error) });
+    const start = performance.now();
+    s.push(shape.head);
+    for (let i = 0; i < mb * 16; i++) s.push(chunk);
+    s.push(shape.tail);
+    s.push(`${JSON.stringify(b)}\n`);
+    s.end();
+    return { ms: performance.now() - start, bad, events };
+  }
+  const best = (shape: { head: string; tail: string }, mb: number) => Math.min(...[0, 1, 2].map(() => feed(shape, mb).ms));
+
+  for (const [name, shape] of Object.entries(shapes)) {
+    it(`skips a 33 MB line in ${name}, reads the next, and grows linearly`, () => {
+      const big = feed(shape, 33);
+      expect(big.bad).toEqual([expect.stringMatching(/longer than 33554432 characters, skipped/)]);
+      expect(big.events.map((e) => (JSON.parse(e.text) as { user: { username: string } }).user.username)).toContain('bob');
+      const ratio = best(shape, 32) / Math.max(best(shape, 2), 0.5);
+      expect(ratio).toBeLessThan(64);
+    });
+  }
 });

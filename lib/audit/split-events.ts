@@ -67,33 +67,49 @@ export function createEventSplitter(sink: SplitterSink, maxChars = MAX_EVENT_CHA
     }
   };
 
+  // Undecided: the chunks of the first non-empty line, kept apart and joined once, and only each new
+  // chunk searched for the line's end, so a first line of any length costs time linear in its size.
+  let head: string[] = [];
+  let headChars = 0;
+  const takeHead = () => {
+    const text = head.join('');
+    head = [];
+    headChars = 0;
+    return text;
+  };
+
   return {
     push(chunk) {
       if (mode === 'lines') return pushLines(chunk);
       if (mode === 'structure') return scanner.push(chunk);
-      // Undecided: wait for the first non-empty line (bounded by maxChars).
-      pending += chunk;
+      let rest = chunk;
       for (;;) {
-        const nl = pending.indexOf('\n');
-        const first = nl >= 0 ? pending.slice(0, nl) : pending;
-        if (nl < 0 && pending.length <= maxChars) return;
+        const nl = rest.indexOf('\n');
+        if (nl < 0) {
+          head.push(rest);
+          headChars += rest.length;
+          if (headChars <= maxChars) return;
+          // A first line longer than any event: the chosen mode reports it (blank space is dropped).
+          const text = takeHead();
+          return decide(text) === 'unknown' ? undefined : route(text);
+        }
+        const first = takeHead() + rest.slice(0, nl);
         if (decide(first) === 'unknown') {
-          pending = pending.slice(nl + 1);
+          rest = rest.slice(nl + 1);
           lineNo++;
           scanner.skipLines(1);
           continue;
         }
-        const rest = pending;
-        pending = '';
-        return route(rest);
+        return route(first + rest.slice(nl));
       }
     },
     end() {
-      if (mode === 'unknown' && pending.trim() !== '') {
-        decide(pending);
-        const rest = pending;
-        pending = '';
-        route(rest);
+      if (mode === 'unknown') {
+        const rest = takeHead();
+        if (rest.trim() !== '') {
+          decide(rest);
+          route(rest);
+        }
       }
       if (mode === 'lines') {
         if (!skippingLongLine) emitLine(pending, lineNo);
@@ -124,6 +140,8 @@ function createStructureScanner(sink: SplitterSink, maxChars: number) {
   let captureLine = 0;
   let captureStart = 0;
   let overflow = false;
+  // The line whose stray text was last reported: a long stray line spans many chunks.
+  let strayLine = 0;
 
   const flushCapture = (chunk: string, end: number) => {
     captureParts.push(chunk.slice(captureStart, end));
@@ -199,7 +217,8 @@ function createStructureScanner(sink: SplitterSink, maxChars: number) {
           }
         } else if (depth === 0 && c > 32 && c !== 44) {
           // Stray text between documents: report it once per line.
-          sink.malformed(line, `unexpected "${String.fromCharCode(c)}" outside an object`);
+          if (strayLine !== line) sink.malformed(line, `unexpected "${String.fromCharCode(c)}" outside an object`);
+          strayLine = line;
           const nl = chunk.indexOf('\n', i);
           if (nl < 0) break;
           i = nl - 1;

@@ -30,6 +30,18 @@ export interface SourceInfo {
   name: string;
   collectedAt?: string;
   kubernetesVersion?: string;
+  /**
+   * Kinds the source could not read in full (403 on the list, or read only in some namespaces):
+   * the analysis of them is partial. Absent when everything was read. Kept here, not as a
+   * collection, so code that walks the collections never meets it.
+   */
+  unreadKinds?: UnreadKind[];
+}
+
+/** A kind (KindDescriptor.kind, e.g. `RoleBinding`) the source could not read, and why. */
+export interface UnreadKind {
+  kind: string;
+  reason: string;
 }
 
 /** Everything the engine reads, normalised (resource.k8s.io always in v1 shape), Secrets never present. */

@@ -14,6 +14,7 @@ import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { SEVERITIES, type FindingTexts, type Report, type Severity } from '@/lib/analysis/types';
 import { compareStrings } from '@/lib/k8s/refs';
 import { separateTexts } from '@/lib/analysis/finding-texts';
+import { checksUnknownFor } from '@/lib/analysis/check-kinds';
 
 export interface BuildReportOptions {
   /** Overrides of the analysis settings (thresholds, indicator tables...). */
@@ -86,6 +87,12 @@ export function buildReportWithContext(state: ClusterState, options: BuildReport
     warnings,
     clusterConfig,
   };
+  // Kinds the source could not read make the checks that need them unknown, not a silent pass.
+  const unread = state.source.unreadKinds ?? [];
+  if (unread.length > 0) {
+    report.partial = true;
+    report.checksUnknown = checksUnknownFor(unread);
+  }
   return { report, context, texts };
 }
 

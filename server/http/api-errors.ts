@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ApiErrorBody, ApiErrorCode } from '@/lib/api/dto';
 import { isSnapshotError } from '@/lib/k8s/snapshot-error';
 import { isStoreError } from '@/server/store/store-error';
+import { KubeError } from '@/server/kube/kube-errors';
 
 // The HTTP API's error envelope (DESIGN §5): {"error": {"code", "message"}} with the right status,
 // never a stack trace; every API response is uncacheable and inert if opened as a document.
@@ -12,6 +13,7 @@ const STATUS: Record<ApiErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   too_large: 413,
+  too_many_requests: 429,
   invalid_snapshot: 400,
   source_unavailable: 503,
   store_unavailable: 503,
@@ -23,6 +25,8 @@ export class ApiError extends Error {
   constructor(
     readonly code: ApiErrorCode,
     message: string,
+    /** Sent with the error response (Retry-After on a 429). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -39,9 +43,9 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
   return Response.json(body, { status, headers: { ...API_HEADERS, ...headers } });
 }
 
-export function errorResponse(code: ApiErrorCode, message: string): Response {
+export function errorResponse(code: ApiErrorCode, message: string, headers: Record<string, string> = {}): Response {
   const body: ApiErrorBody = { error: { code, message: clip(message) } };
-  return jsonResponse(body, STATUS[code]);
+  return jsonResponse(body, STATUS[code], headers);
 }
 
 function clip(message: string): string {
@@ -51,12 +55,24 @@ function clip(message: string): string {
 
 /** Maps anything thrown to the envelope: ApiError as is, bad query → 400, bad source → 503, else a generic 500. */
 export function toErrorResponse(error: unknown): Response {
-  if (error instanceof ApiError) return errorResponse(error.code, error.message);
+  if (error instanceof ApiError) return errorResponse(error.code, error.message, error.headers);
   if (error instanceof z.ZodError) return errorResponse('bad_request', formatZodError(error));
-  if (isSnapshotError(error)) return errorResponse('source_unavailable', `the cluster source could not be read: ${error.message}`);
+  const sourceFailure = sourceFailureMessage(error);
+  if (sourceFailure) return errorResponse('source_unavailable', sourceFailure);
   if (isStoreError(error)) return errorResponse('store_unavailable', error.message);
   console.error('[api] unexpected error:', error instanceof Error ? error.message : String(error));
   return errorResponse('internal', 'internal error');
+}
+
+/**
+ * Why the cluster source cannot be read (a bad snapshot, an API server failure), for the 503 and the
+ * pages' banner; undefined for any other error. A 401 names the credentials, not the network.
+ */
+export function sourceFailureMessage(error: unknown): string | undefined {
+  if (error instanceof KubeError && error.code === 'unauthorized')
+    return "the cluster source could not be read: credentials rejected (401); not retried until the kubeconfig's credentials change";
+  if (error instanceof KubeError || isSnapshotError(error)) return `the cluster source could not be read: ${error.message}`;
+  return undefined;
 }
 
 export function formatZodError(error: z.ZodError): string {

@@ -1,9 +1,10 @@
 import 'server-only';
 import { buildClusterState, type RawItem } from '@/lib/k8s/build-cluster-state';
-import type { ClusterState } from '@/lib/k8s/cluster-state';
+import type { ClusterState, UnreadKind } from '@/lib/k8s/cluster-state';
 import { KINDS, type KindDescriptor } from '@/lib/k8s/kinds';
 import { NAMESPACED_RBAC_KINDS } from '@/lib/authz/kinds-for-question';
 import { isApiServerPod } from '@/lib/k8s/api-server-flags';
+import { compareStrings } from '@/lib/k8s/refs';
 import { discoverApi, DRA_GROUP, type ApiDiscovery } from './discover-api';
 import { KubeHttp, type KubeHttpOptions } from './kube-http';
 import { KubeError } from './kube-errors';
@@ -69,6 +70,8 @@ export async function collectLiveCluster(
   const only = options.kinds;
   const discoveryP = discoverApi(http, { dra: !only || KINDS.some((k) => k.group === DRA_GROUP && only.has(k.kind)) });
   const warnings: string[] = [];
+  /** Kinds not read in full, for the report's `partial` and its unknown checks. */
+  const unread: UnreadKind[] = [];
   const items: RawItem[] = [];
   const resourceVersions = new Map<string, string>();
   const perNamespace = new Map<string, string[]>();
@@ -113,8 +116,11 @@ export async function collectLiveCluster(
     if (scoped && NAMESPACED_RBAC_KINDS.has(kind.kind)) {
       const read = await listIn(kind, version, scoped);
       for (const ns of scoped)
-        if (!read.includes(ns))
-          warnings.push(`cannot list ${resourceLabel(kind)} in namespace ${ns}: forbidden by RBAC; results that depend on them are incomplete`);
+        if (!read.includes(ns)) {
+          const warning = `cannot list ${resourceLabel(kind)} in namespace ${ns}: forbidden by RBAC; results that depend on them are incomplete`;
+          warnings.push(warning);
+          unread.push({ kind: kind.kind, reason: warning });
+        }
       return;
     }
     try {
@@ -128,15 +134,17 @@ export async function collectLiveCluster(
       if (err.code !== 'forbidden') throw e;
       if (!kind.namespaced || fallbackNamespaces.length === 0) {
         warnings.push(forbiddenWarning(kind));
+        unread.push({ kind: kind.kind, reason: forbiddenWarning(kind) });
         return;
       }
       const readIn = await listIn(kind, version, fallbackNamespaces);
       perNamespace.set(kind.kind, readIn);
-      warnings.push(
+      const warning =
         readIn.length > 0
           ? `cannot list ${resourceLabel(kind)} cluster-wide: read only in namespace${readIn.length > 1 ? 's' : ''} ${readIn.join(', ')}`
-          : forbiddenWarning(kind),
-      );
+          : forbiddenWarning(kind);
+      warnings.push(warning);
+      unread.push({ kind: kind.kind, reason: warning });
     }
   };
   // A question that reads no pods still needs the API server's own (kube-system/kube-apiserver-*):
@@ -178,7 +186,13 @@ export async function collectLiveCluster(
   items.sort((a, b) => (order.get(a.origin.file ?? '') ?? 0) - (order.get(b.origin.file ?? '') ?? 0));
   const state = buildClusterState(
     items,
-    { kind: 'live', name: contextName, collectedAt: new Date(started).toISOString(), kubernetesVersion: discovery.kubernetesVersion },
+    {
+      kind: 'live',
+      name: contextName,
+      collectedAt: new Date(started).toISOString(),
+      kubernetesVersion: discovery.kubernetesVersion,
+      ...(unread.length > 0 ? { unreadKinds: unread.sort((a, b) => compareStrings(a.kind, b.kind) || compareStrings(a.reason, b.reason)) } : {}),
+    },
     { onInvalid: 'skip' },
   );
   state.warnings.push(...warnings.sort());

@@ -14,6 +14,8 @@ export interface ReflectorStatus {
   lastSyncAt?: number;
   relists: number;
   lastError?: string;
+  /** The API server rejected the credentials (401): the reflector stopped, since asking again is refused again. */
+  credentialsRejected?: boolean;
 }
 
 /**
@@ -146,6 +148,14 @@ export class Reflector {
           continue;
         }
         this.status.healthy = false;
+        // A 401 is not retried (Headlamp and the Dashboard do the same): the data stays, labelled stale,
+        // and the live source is started again with new credentials (current-cluster.ts).
+        if (err.code === 'unauthorized') {
+          this.status.credentialsRejected = true;
+          this.log(`${this.kind.resource}: credentials rejected (401); not retrying`);
+          this.running = false;
+          return;
+        }
         this.failures++;
         const wait = err.code === 'throttled' && err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : Math.min(8000, backoffMs(this.failures));
         await new Promise((r) => setTimeout(r, wait));

@@ -4,6 +4,7 @@ import { createGunzip } from 'node:zlib';
 import { createActivityAggregator, type AuditAggregate } from '@/lib/audit/aggregate-activity';
 import { readAuditChunks } from '@/server/audit/read-audit-log';
 import { ApiError } from '@/server/http/api-errors';
+import { limitExpansion } from '@/server/http/limit-expansion';
 
 // An uploaded audit log, read while it streams in (never held: only the aggregate is kept), joins
 // the report of whatever source is current until it is cleared. On globalThis, as the uploaded
@@ -13,33 +14,47 @@ const store = globalThis as unknown as Record<symbol, { aggregate: AuditAggregat
 let seq = 0;
 
 export const DEFAULT_MAX_AUDIT_UPLOAD_BYTES = 1024 * 1024 * 1024;
-/** A gzip upload may expand at most this much: a small bomb must not keep the server busy for hours. */
-const MAX_EXPANSION = 32;
+/**
+ * A gzip upload may expand at most this much per compressed byte received (JSON audit logs gzip
+ * about 10–30:1; zeros about 1000:1), and at most MAX_EXPANDED_BYTES in all.
+ */
+export const MAX_EXPANSION_RATIO = 100;
+export const MAX_EXPANDED_BYTES = 8 * 1024 * 1024 * 1024;
 
 export function maxAuditUploadBytes(): number {
   const v = Number(process.env.DRA_POSTURE_MAX_AUDIT_UPLOAD_BYTES);
   return Number.isInteger(v) && v > 0 ? v : DEFAULT_MAX_AUDIT_UPLOAD_BYTES;
 }
 
-async function* capped(chunks: AsyncIterable<Uint8Array>, limit: number, what: string, over: (message: string) => void): AsyncGenerator<Uint8Array> {
-  let total = 0;
-  for await (const c of chunks) {
-    total += c.byteLength;
-    if (total > limit) {
-      over(`${what}: more than ${limit} bytes`);
-      return;
+/**
+ * Ends `chunks` quietly at a refusal (an ApiError: over the byte limit, a compression bomb), handing
+ * it to `stop`: a pipe into gunzip would not pass the error on, and the splitter downstream would
+ * take it for a truncated file. Other errors (a truncated gzip member) go on to the splitter.
+ */
+async function* endOnRefusal(chunks: AsyncIterable<Uint8Array>, stop: (error: ApiError) => void, count?: (bytes: number) => void): AsyncGenerator<Uint8Array> {
+  try {
+    for await (const c of chunks) {
+      count?.(c.byteLength);
+      yield c;
     }
-    yield c;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    stop(error);
   }
 }
 
-/** Reads an upload (JSON lines, EventList, or gzip of either) into an aggregate; errors name the problem. */
-export async function readAuditUpload(name: string, body: ReadableStream<Uint8Array>, limit = maxAuditUploadBytes()): Promise<AuditAggregate> {
-  let problem: string | undefined;
-  const stop = (m: string) => (problem = m);
-  const it = capped(body as unknown as AsyncIterable<Uint8Array>, limit, 'audit log too large', stop)[Symbol.asyncIterator]();
+/**
+ * Reads an upload (JSON lines, EventList, or gzip of either; `body` already capped in bytes, see
+ * cappedBodyChunks) into an aggregate; errors name the problem.
+ */
+export async function readAuditUpload(name: string, body: AsyncIterable<Uint8Array>): Promise<AuditAggregate> {
+  let problem: ApiError | undefined;
+  const stop = (error: ApiError) => (problem ??= error);
+  let received = 0;
+  const it = endOnRefusal(body, stop, (n) => (received += n))[Symbol.asyncIterator]();
   const first = await it.next();
-  if (first.done) throw new ApiError(problem ? 'too_large' : 'bad_request', problem ?? 'the uploaded audit log is empty');
+  if (problem) throw problem;
+  if (first.done) throw new ApiError('bad_request', 'the uploaded audit log is empty');
   const compressed = first.value[0] === 0x1f && first.value[1] === 0x8b;
   async function* all(): AsyncGenerator<Uint8Array> {
     yield first.value;
@@ -47,9 +62,18 @@ export async function readAuditUpload(name: string, body: ReadableStream<Uint8Ar
   }
   const agg = createActivityAggregator();
   agg.startFile(name, compressed);
-  const text = compressed ? capped(Readable.from(all()).pipe(createGunzip()), limit * MAX_EXPANSION, 'audit log expands too much', stop) : all();
+  const text = compressed
+    ? endOnRefusal(
+        limitExpansion(Readable.from(all()).pipe(createGunzip()), () => received, {
+          ratio: MAX_EXPANSION_RATIO,
+          maxBytes: MAX_EXPANDED_BYTES,
+          what: `audit log ${name}`,
+        }),
+        stop,
+      )
+    : all();
   await readAuditChunks(name, text, agg);
-  if (problem) throw new ApiError('too_large', problem);
+  if (problem) throw problem;
   const aggregate = agg.finish();
   if (aggregate.activity.events === 0)
     throw new ApiError(

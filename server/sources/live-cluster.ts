@@ -1,6 +1,6 @@
 import 'server-only';
 import { compareStrings } from '@/lib/k8s/refs';
-import type { ClusterState } from '@/lib/k8s/cluster-state';
+import type { ClusterState, UnreadKind } from '@/lib/k8s/cluster-state';
 import { StateAssembler } from '@/lib/k8s/state-assembler';
 import { forbiddenWarning, readableKinds } from '@/server/kube/collect-cluster';
 import { discoverApi, type ApiDiscovery } from '@/server/kube/discover-api';
@@ -18,6 +18,8 @@ export interface LiveStatus {
   lastSyncAt?: string;
   stale: boolean;
   staleReason?: string;
+  /** The API server rejected the credentials (401); nothing is asked again until they change. */
+  credentialsRejected?: boolean;
   kinds: ReflectorStatus[];
 }
 
@@ -35,12 +37,16 @@ export interface LiveClusterOptions extends KubeconfigOptions {
 export class LiveCluster {
   private readonly reflectors: Reflector[] = [];
   private readonly warnings: string[] = [];
+  /** Kinds RBAC forbids listing: the report is partial and the checks that need them unknown. */
+  private readonly unreadKinds: UnreadKind[] = [];
   private discovery: ApiDiscovery | undefined;
   private cache: { generation: number; state: ClusterState } | undefined;
   private readonly assembler = new StateAssembler();
   private readonly listeners = new Set<() => void>();
   private probeTimer: NodeJS.Timeout | undefined;
   private probeFailure: string | undefined;
+  /** Set on the first 401 (probe or watch): no more requests with these credentials. */
+  private credentialsRejected = false;
   private probing = false;
   // Set by start(), which reads the kubeconfig.
   private http!: KubeHttp;
@@ -71,6 +77,7 @@ export class LiveCluster {
             reflector.stop();
             if ((e as KubeError).code !== 'forbidden') throw e;
             this.warnings.push(forbiddenWarning(kind));
+            this.unreadKinds.push({ kind: kind.kind, reason: forbiddenWarning(kind) });
           }
         }),
       );
@@ -81,6 +88,7 @@ export class LiveCluster {
       throw e;
     }
     this.warnings.sort();
+    this.unreadKinds.sort((a, b) => compareStrings(a.kind, b.kind));
     const every = this.options.probeIntervalMs ?? 3000;
     this.probeTimer = setInterval(() => void this.probe(), every);
     this.probeTimer.unref();
@@ -95,14 +103,28 @@ export class LiveCluster {
     for (const r of this.reflectors) r.stop();
   }
 
+  /** Whether the probe or any watch met a 401. */
+  private rejected(): boolean {
+    return this.credentialsRejected || this.reflectors.some((r) => r.status.credentialsRejected);
+  }
+
   private async probe(): Promise<void> {
     if (this.probing) return;
+    if (this.rejected()) {
+      // The same token is refused again: stop probing (and asking) until the credentials change.
+      if (this.probeTimer) clearInterval(this.probeTimer);
+      return;
+    }
     this.probing = true;
     try {
       await this.probeHttp.get('/version');
       this.probeFailure = undefined;
     } catch (e) {
       this.probeFailure = (e as Error).message;
+      if ((e as KubeError).code === 'unauthorized') {
+        this.credentialsRejected = true;
+        if (this.probeTimer) clearInterval(this.probeTimer);
+      }
     } finally {
       this.probing = false;
     }
@@ -113,16 +135,20 @@ export class LiveCluster {
     const unhealthy = kinds.filter((k) => !k.healthy);
     const syncTimes = kinds.map((k) => k.lastSyncAt ?? 0);
     const oldest = syncTimes.length ? Math.min(...syncTimes) : undefined;
-    const stale = !!this.probeFailure || unhealthy.length > 0;
+    const rejected = this.rejected();
+    const stale = rejected || !!this.probeFailure || unhealthy.length > 0;
     return {
       context: this.context,
       lastSyncAt: oldest ? new Date(oldest).toISOString() : undefined,
       stale,
-      staleReason: this.probeFailure
-        ? `API server unreachable: ${this.probeFailure}`
-        : unhealthy.length
-          ? `watches down for ${unhealthy.map((k) => k.kind).join(', ')}`
-          : undefined,
+      credentialsRejected: rejected || undefined,
+      staleReason: rejected
+        ? 'credentials rejected (401): the data shown is from before; not retried until the credentials change'
+        : this.probeFailure
+          ? `API server unreachable: ${this.probeFailure}`
+          : unhealthy.length
+            ? `watches down for ${unhealthy.map((k) => k.kind).join(', ')}`
+            : undefined,
       kinds,
     };
   }
@@ -135,7 +161,13 @@ export class LiveCluster {
     const generation = this.generation();
     if (this.cache && this.cache.generation === generation) return this.cache.state;
     const state = this.assembler.assemble(
-      { kind: 'live', name: this.context, collectedAt: this.status().lastSyncAt, kubernetesVersion: this.discovery?.kubernetesVersion },
+      {
+        kind: 'live',
+        name: this.context,
+        collectedAt: this.status().lastSyncAt,
+        kubernetesVersion: this.discovery?.kubernetesVersion,
+        ...(this.unreadKinds.length > 0 ? { unreadKinds: this.unreadKinds } : {}),
+      },
       this.reflectors,
       this.warnings,
     );

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { SnapshotError } from '@/lib/k8s/snapshot-error';
 
-import { MAX_DEPTH, MAX_STRING_LENGTH, parseDocuments } from './parse-documents';
+import { MAX_DEPTH, MAX_STRING_LENGTH, MAX_YAML_DOCUMENTS, parseDocuments } from './parse-documents';
 
 function errorOf(fn: () => unknown): SnapshotError {
   try {
@@ -133,6 +133,20 @@ describe('YAML', () => {
     expect(values(parseDocuments('t: 2026-07-01T10:00:00Z\nb: yes\nn: 10\nq: "10"\nx: ~\n', 'c.yaml'))).toEqual([
       { t: '2026-07-01T10:00:00Z', b: 'yes', n: 10, q: '10', x: null },
     ]);
+  });
+
+  it('reads up to the document limit and refuses a document bomb at the first document past it', () => {
+    expect(parseDocuments('---\n'.repeat(MAX_YAML_DOCUMENTS), 'many.yaml')).toHaveLength(MAX_YAML_DOCUMENTS);
+    // 500,000 empty documents (2 MB): refused where the limit is passed, naming the limit and the line.
+    const error = errorOf(() => parseDocuments('---\n'.repeat(500_000), 'docs.yaml'));
+    expect(error.document).toBe(MAX_YAML_DOCUMENTS);
+    expect(error.line).toBeGreaterThan(MAX_YAML_DOCUMENTS - 2);
+    expect(error.line).toBeLessThan(MAX_YAML_DOCUMENTS + 3);
+    expect(error.message).toMatch(
+      new RegExp(
+        `^docs\\.yaml: document ${MAX_YAML_DOCUMENTS + 1}, line \\d+: more than ${MAX_YAML_DOCUMENTS} YAML documents; put the objects in one List document$`,
+      ),
+    );
   });
 
   it('allows a few plain anchors and aliases', () => {

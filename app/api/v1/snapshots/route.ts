@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ApiError, jsonResponse, withApiErrors } from '@/server/http/api-errors';
+import { jsonResponse, withApiErrors } from '@/server/http/api-errors';
+import { readJsonBody } from '@/server/http/read-json-body';
 import { assertSameOrigin } from '@/server/http/same-origin';
 import { snapshotHistory, takeSnapshot } from '@/server/services/snapshots';
 
@@ -14,15 +15,7 @@ const TakeBody = z.object({}).strict();
 // POST /api/v1/snapshots – bundles the current source and stores it.
 export const POST = withApiErrors(async (request: Request) => {
   assertSameOrigin(request);
-  const text = await request.text();
-  if (text.trim()) {
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new ApiError('bad_request', 'the request body must be JSON (or empty)');
-    }
-    TakeBody.parse(body);
-  }
+  const body = await readJsonBody(request, undefined, { allowEmpty: true });
+  if (body !== undefined) TakeBody.parse(body);
   return jsonResponse(await takeSnapshot(), 201);
 });

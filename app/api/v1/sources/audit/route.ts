@@ -1,5 +1,7 @@
-import { ApiError, jsonResponse, withApiErrors } from '@/server/http/api-errors';
+import { jsonResponse, withApiErrors } from '@/server/http/api-errors';
+import { cappedBodyChunks } from '@/server/http/read-body';
 import { assertSameOrigin } from '@/server/http/same-origin';
+import { withUploadSlot } from '@/server/http/upload-slots';
 import { clearUploadedAudit, maxAuditUploadBytes, readAuditUpload, useUploadedAudit } from '@/server/services/uploaded-audit';
 
 // POST /api/v1/sources/audit?name=FILE – body: an audit log (JSON lines, EventList, gzip of either),
@@ -8,11 +10,8 @@ import { clearUploadedAudit, maxAuditUploadBytes, readAuditUpload, useUploadedAu
 export const POST = withApiErrors(async (request: Request) => {
   assertSameOrigin(request);
   const limit = maxAuditUploadBytes();
-  const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > limit) throw new ApiError('too_large', `audit log too large: ${declared} bytes, the limit is ${limit}`);
-  if (!request.body) throw new ApiError('bad_request', 'the uploaded audit log is empty');
   const name = (new URL(request.url).searchParams.get('name') ?? 'audit.log').replace(/[^\w.\-]+/g, '_').slice(0, 100) || 'audit.log';
-  const aggregate = await readAuditUpload(name, request.body, limit);
+  const aggregate = await withUploadSlot('audit log', () => readAuditUpload(name, cappedBodyChunks(request, limit, 'audit log')));
   useUploadedAudit(aggregate, name);
   const a = aggregate.activity;
   return jsonResponse({ name, events: a.events, malformed: a.malformed.count, window: a.window, alerts: aggregate.alerts.length });

@@ -1,4 +1,5 @@
-import { ApiError, jsonResponse, withApiErrors } from '@/server/http/api-errors';
+import { jsonResponse, withApiErrors } from '@/server/http/api-errors';
+import { readJsonBody } from '@/server/http/read-json-body';
 import { assertSameOrigin } from '@/server/http/same-origin';
 import { selectSource } from '@/server/services/select-source';
 
@@ -6,8 +7,5 @@ import { selectSource } from '@/server/services/select-source';
 // server's own kubeconfig, by name (kubeconfigs are never accepted from the browser).
 export const POST = withApiErrors(async (request: Request) => {
   assertSameOrigin(request);
-  const body: unknown = await request.json().catch(() => {
-    throw new ApiError('bad_request', 'the body must be JSON');
-  });
-  return jsonResponse({ selected: await selectSource(body) });
+  return jsonResponse({ selected: await selectSource(await readJsonBody(request)) });
 });
