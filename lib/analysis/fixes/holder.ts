@@ -2,7 +2,8 @@ import type { ResourceAttributes, UserInfo } from '@/lib/authz/types';
 import { serviceAccountUser } from '@/lib/authz/user-info';
 import type { SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import type { ReviewSpec } from '@/lib/analysis/types';
+import type { FixProbe, ReviewSpec } from '@/lib/analysis/types';
+import { describeSubject } from '@/lib/k8s/refs';
 
 // The identity a fix is checked for, as the API server sees its requests: a service account with the
 // token of one of its pods (bound to that pod's node), a user, or a member of a group.
@@ -55,4 +56,22 @@ export function userOf(review: ReviewSpec): UserInfo {
 
 export function res(verb: string, group: string, resource: string, extra: Partial<ResourceAttributes> = {}): ResourceAttributes {
   return { verb, group, resource, subresource: '', namespace: '', name: '', ...extra };
+}
+
+/**
+ * What a driver-scoped fix keeps and removes for one holder: `kept` on resourceclaims/driver for each
+ * of its own drivers stays allowed, `removed` for another driver is refused.
+ */
+export function ownDriverProbes(h: Holder, kept: string, removed: string, drivers: readonly string[], other: string, namespace: string): FixProbe[] {
+  const who = describeSubject(h.subject);
+  const driverWrite = (verb: string, name: string) =>
+    reviewOf(h.user, res(verb, 'resource.k8s.io', 'resourceclaims', { subresource: 'driver', namespace, name }));
+  return [
+    ...drivers.map((d) => ({
+      expect: 'allowed' as const,
+      text: `${who}: ${kept} resourceclaims/driver for its own driver ${d}`,
+      review: driverWrite(kept, d),
+    })),
+    { expect: 'denied' as const, text: `${who}: ${removed} resourceclaims/driver for another driver (${other})`, review: driverWrite(removed, other) },
+  ];
 }

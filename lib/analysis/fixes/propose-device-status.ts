@@ -7,10 +7,10 @@ import { isStockRole } from '@/lib/analysis/issues/root-cause';
 import type { Finding, FixProbe } from '@/lib/analysis/types';
 import { list } from '@/lib/analysis/checks/check-helpers';
 import { DRIVER_VERBS } from '@/lib/analysis/context/questions';
-import { res, reviewOf, type Holder } from './holder';
+import { ownDriverProbes, res, type Holder } from './holder';
 import { holdersOfIssue, proposeRemoveAccess, refusedProbes } from './propose-remove-access';
 import { RbacEdits } from './role-edits';
-import { distinctSources, ruleSitesOf } from './rule-sites';
+import { distinctSources, ruleSitesOf, sourceRoleNames } from './rule-sites';
 import { servedDrivers } from './served-drivers';
 import { STANDARD_VERBS, subtractAccess } from './subtract-access';
 import type { Proposal, Proposed } from './verify-fix';
@@ -123,26 +123,10 @@ function scopeToServedDriver(ctx: AnalysisContext, findings: readonly Finding[],
   const namespace = claimNamespace(ctx);
   const other = ctx.knownDrivers.find((d) => !drivers.includes(d)) ?? PLACEHOLDER_DRIVER;
   const probes: FixProbe[] = [];
-  for (const h of holders) {
-    const who = describeSubject(h.subject);
-    for (const verb of taken) {
-      const kept = kind === 'plugin' ? verb.replace('arbitrary-node:', 'associated-node:') : verb;
-      for (const d of drivers)
-        probes.push({
-          expect: 'allowed',
-          text: `${who}: ${kept} resourceclaims/driver for its own driver ${d}`,
-          review: reviewOf(h.user, res(kept, DRA, 'resourceclaims', { subresource: 'driver', namespace, name: d })),
-        });
-      probes.push({
-        expect: 'denied',
-        text: `${who}: ${verb} resourceclaims/driver for another driver (${other})`,
-        review: reviewOf(h.user, res(verb, DRA, 'resourceclaims', { subresource: 'driver', namespace, name: other })),
-      });
-    }
-  }
-  const roles = [
-    ...new Set(distinctSources(sites).map((s) => describeRef({ kind: s.object.kind, name: s.object.metadata.name, namespace: s.object.metadata.namespace }))),
-  ];
+  for (const h of holders)
+    for (const verb of taken)
+      probes.push(...ownDriverProbes(h, kind === 'plugin' ? verb.replace('arbitrary-node:', 'associated-node:') : verb, verb, drivers, other, namespace));
+  const roles = sourceRoleNames(sites);
   const proposal: Proposal = {
     holders: [...holders],
     edits,

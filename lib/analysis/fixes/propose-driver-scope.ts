@@ -1,13 +1,13 @@
-import { describeRef, describeSubject } from '@/lib/k8s/refs';
+import { describeSubject } from '@/lib/k8s/refs';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { Finding, FixProbe } from '@/lib/analysis/types';
 import { list } from '@/lib/analysis/checks/check-helpers';
 import { unscopedDriverVerbs } from '@/lib/analysis/checks/dra-shared';
 import { DRIVER_VERBS } from '@/lib/analysis/context/questions';
-import { res, reviewOf } from './holder';
+import { ownDriverProbes } from './holder';
 import { holdersOfIssue } from './propose-remove-access';
 import { RbacEdits } from './role-edits';
-import { distinctSources, ruleSitesOf } from './rule-sites';
+import { distinctSources, ruleSitesOf, sourceRoleNames } from './rule-sites';
 import { servedDrivers } from './served-drivers';
 import { STANDARD_VERBS, subtractAccess } from './subtract-access';
 import type { Proposed } from './verify-fix';
@@ -66,24 +66,9 @@ export function proposeDriverScope(ctx: AnalysisContext, findings: readonly Find
   for (const { h } of served) {
     const grant = findings.flatMap((f) => f.evidence).find((e) => e.type === 'grant' && e.binding.kind === 'RoleBinding');
     const namespace = grant?.type === 'grant' ? (grant.binding.namespace ?? 'default') : (ctx.state.resourceClaims[0]?.metadata.namespace ?? 'default');
-    const who = describeSubject(h.subject);
-    for (const verb of verbsOfFix) {
-      for (const d of drivers)
-        probes.push({
-          expect: 'allowed',
-          text: `${who}: ${verb} resourceclaims/driver for its own driver ${d}`,
-          review: reviewOf(h.user, res(verb, DRA, 'resourceclaims', { subresource: 'driver', namespace, name: d })),
-        });
-      probes.push({
-        expect: 'denied',
-        text: `${who}: ${verb} resourceclaims/driver for another driver (${other})`,
-        review: reviewOf(h.user, res(verb, DRA, 'resourceclaims', { subresource: 'driver', namespace, name: other })),
-      });
-    }
+    for (const verb of verbsOfFix) probes.push(...ownDriverProbes(h, verb, verb, drivers, other, namespace));
   }
-  const roles = [
-    ...new Set(distinctSources(sites).map((s) => describeRef({ kind: s.object.kind, name: s.object.metadata.name, namespace: s.object.metadata.namespace }))),
-  ];
+  const roles = sourceRoleNames(sites);
   return {
     holders,
     edits,

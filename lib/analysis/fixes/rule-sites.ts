@@ -1,4 +1,4 @@
-import { refKey } from '@/lib/k8s/refs';
+import { describeRef, refKey } from '@/lib/k8s/refs';
 import type { ObjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { Finding } from '@/lib/analysis/types';
@@ -40,4 +40,11 @@ export function distinctSources(sites: readonly RuleSite[]): RuleSource[] {
       out.push(src);
     }
   return out;
+}
+
+/** The roles a fix edits, in words, each once (the sources of the sites' rules). */
+export function sourceRoleNames(sites: readonly RuleSite[]): string[] {
+  return [
+    ...new Set(distinctSources(sites).map((s) => describeRef({ kind: s.object.kind, name: s.object.metadata.name, namespace: s.object.metadata.namespace }))),
+  ];
 }
