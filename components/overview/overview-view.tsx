@@ -29,7 +29,7 @@ export function OverviewView({ report, facts, bindings }: { report: Report; fact
           description={`Findings grouped by cause: ${plural(report.issues.length, 'issue')}, ranked by severity × reach × exposure`}
           bodyClassName="px-4 py-1"
         >
-          <TopRisks issues={facts.topIssues} attackPaths={facts.attackPaths} />
+          <TopRisks issues={facts.topIssues} attackPaths={facts.attackPaths} alike={facts.alike} />
         </Panel>
       )}
       <div className="mt-6 grid gap-6 lg:grid-cols-5">

@@ -5,7 +5,7 @@ import { CodeBlock } from '@/components/ui/code-block';
 import { SeverityBadge } from '@/components/ui/severity';
 
 /** The highest-risk issues: what it is, why it ranks there (reach and exposure in words), its findings and its fix. */
-export function TopRisks({ issues, attackPaths }: { issues: Issue[]; attackPaths: Record<string, AttackPath> }) {
+export function TopRisks({ issues, attackPaths, alike = {} }: { issues: Issue[]; attackPaths: Record<string, AttackPath>; alike?: Record<string, Issue[]> }) {
   return (
     <ol className="divide-y divide-slate-100" aria-label="Top risks">
       {issues.map((issue, i) => (
@@ -20,6 +20,7 @@ export function TopRisks({ issues, attackPaths }: { issues: Issue[]; attackPaths
               <p className="mt-0.5 text-xs text-slate-600">
                 {issue.risk.reasons.length > 0 ? issue.risk.reasons.join('; ') : 'no reach beyond its own objects'}
               </p>
+              {(alike[issue.id]?.length ?? 0) > 0 && <AlikeIssues issues={alike[issue.id]} />}
               <div className="mt-1.5 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs">
                 <span className="text-slate-500" title={`severity ${issue.risk.severity} × reach ${issue.risk.reach} × exposure ${issue.risk.exposure}`}>
                   risk <span className="font-semibold text-slate-800">{issue.risk.score}</span>
@@ -67,6 +68,27 @@ function AttackPathDetails({ path }: { path: AttackPath }) {
       <Link href={pages.graphView({ path: path.issueId })} className="mt-1 inline-block font-medium text-teal-800 hover:underline">
         Show the path on the graph →
       </Link>
+    </details>
+  );
+}
+
+/** Lower-ranked issues of the same check whose checked fix edits the same object: one fix clears them all. */
+function AlikeIssues({ issues }: { issues: Issue[] }) {
+  return (
+    <details className="mt-1 text-xs" aria-label="Issues with the same check and fix">
+      <summary className="cursor-pointer text-slate-700">
+        and {issues.length === 1 ? '1 more issue' : `${issues.length.toLocaleString('en-US')} more issues`} with the same check, fixed in the same object
+      </summary>
+      <ul className="mt-1 space-y-0.5 pl-4 text-slate-600">
+        {issues.map((i) => (
+          <li key={i.id}>
+            <Link href={pages.findings({ issue: i.id })} className="hover:underline">
+              {i.title}
+            </Link>{' '}
+            <span className="text-slate-400">(risk {i.risk.score})</span>
+          </li>
+        ))}
+      </ul>
     </details>
   );
 }
