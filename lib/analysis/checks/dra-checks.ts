@@ -46,7 +46,7 @@ export const dra001: Check = {
       const entries = ctx.access.entriesFor(admin, sa);
       const grants = mergeGrants(entries);
       const via = entries.filter((e) => e.subject.kind === 'Group').map((e) => `group ${e.subject.name}`);
-      const drivers = driverNamesHint(ctx, driverNamesOf(ctx, sa));
+      const drivers = driverNamesHint(ctx, driverNamesOf(ctx, sa), sa);
       out.push({
         subjects: [sa],
         objects: grantObjects(grants),
@@ -204,6 +204,7 @@ export const dra005: Check = {
       const drivers = driverNamesHint(
         ctx,
         driverNamesOf(ctx, subject).filter((n) => n !== '*'),
+        subject,
       );
       const where = whereText(e.everyNamespace, e.namespaces);
       const rules = list([...new Set(grants.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex}`))]);

@@ -11,6 +11,7 @@ import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
 import { nodeLocalDriver } from '@/lib/personas/node-local-driver';
 import { clusterRoleBindingYaml, clusterRoleYaml, list, ruleYaml, slug } from './check-helpers';
 import { describeRef, describeSubject, toObjectRef, compareStrings } from '@/lib/k8s/refs';
+import { servedDrivers } from '@/lib/analysis/fixes/served-drivers';
 
 // Helpers shared by the DRA checks: bound roles, the entries of ordinary identities, driver names and
 // the kubelet plugin's least-privilege role for remediations.
@@ -75,8 +76,15 @@ export function driverNamesOf(ctx: AnalysisContext, sa: SubjectRef): string[] {
   return [...names].sort();
 }
 
-export function driverNamesHint(ctx: AnalysisContext, names: string[]): string[] {
+/**
+ * The driver names a remediation scopes to: those given, else the ones the holder's pods show it serves
+ * (servedDrivers: registration socket, arguments, the slices on its nodes), else the cluster's only
+ * driver; a placeholder only when the facts say nothing.
+ */
+export function driverNamesHint(ctx: AnalysisContext, names: string[], holder?: SubjectRef): string[] {
   if (names.length > 0) return names;
+  const served = holder ? servedDrivers(ctx, holder) : [];
+  if (served.length > 0) return served;
   const known = ctx.knownDrivers;
   return [known.length === 1 ? known[0] : '<driver-name>'];
 }
