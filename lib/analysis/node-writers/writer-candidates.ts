@@ -3,11 +3,11 @@ import { canonicalSubject, subjectAppliesTo } from '@/lib/analysis/context/ident
 import { PROBE_NAME, PROBE_NAMESPACE } from '@/lib/analysis/evidence';
 import { ruleAllowsResource } from '@/lib/authz/rule-matches';
 import { candidateRulesFor } from '@/lib/authz/rbac-index';
-import type { UserInfo } from '@/lib/authz/types';
+import type { ResourceAttributes, UserInfo } from '@/lib/authz/types';
 
 import { serviceAccountUsername } from '@/lib/authz/user-info';
 
-import type { SubjectRef } from '@/lib/k8s/types';
+import type { PolicyRule, SubjectRef } from '@/lib/k8s/types';
 
 import { Q } from '@/lib/analysis/context/questions';
 import { pushTo } from '@/lib/k8s/push-to';
@@ -83,6 +83,18 @@ const NO_CANDIDATES = new CandidateSet(new Map());
 
 /** The verbs of a status write. */
 export const WRITE_VERBS = ['update', 'patch'] as const;
+
+/** The request a candidate's grant must allow: the driver subresource with the mode's verb, or (legacy) claim status. */
+function writeAttributes(kind: CandidateKind, verb: string, namespace: string, driver: string): ResourceAttributes {
+  return kind === 'legacy-status'
+    ? { verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespace, name: '' }
+    : { verb: `${kind}-node:${verb}`, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'driver', namespace, name: driver };
+}
+
+/** Whether a rule could grant the write; before granular authorization a rule naming claims counts too. */
+function ruleGrantsWrite(kind: CandidateKind, rule: PolicyRule, attrs: ResourceAttributes): boolean {
+  return ruleAllowsResource(kind === 'legacy-status' ? { ...rule, resourceNames: undefined } : rule, attrs);
+}
 
 /** Finds, and keeps per driver and namespace, the binding subjects whose grants could allow a claim status write. */
 export class CandidateFinder {
@@ -163,14 +175,9 @@ export class CandidateFinder {
     const rbac = this.access.engine.rbac;
     const roles = new Set<string>();
     for (const verb of WRITE_VERBS) {
-      const attrs =
-        kind === 'legacy-status'
-          ? { verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespace: '', name: '' }
-          : { verb: `${kind}-node:${verb}`, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'driver', namespace: '', name: driver };
+      const attrs = writeAttributes(kind, verb, '', driver);
       for (const { role, ruleIndex } of candidateRulesFor(rbac, attrs.verb, attrs.group, attrs.resource, attrs.subresource)) {
-        if (roles.has(role.key)) continue;
-        const rule = role.rules[ruleIndex].rule;
-        if (ruleAllowsResource(kind === 'legacy-status' ? { ...rule, resourceNames: undefined } : rule, attrs)) roles.add(role.key);
+        if (!roles.has(role.key) && ruleGrantsWrite(kind, role.rules[ruleIndex].rule, attrs)) roles.add(role.key);
       }
     }
     for (const role of roles) for (const ns of rbac.roleBindingsByRole.get(role)?.keys() ?? []) out.add(ns);
@@ -203,23 +210,7 @@ export class CandidateFinder {
         // Rules carry no namespace, so the answer holds for the role wherever it is bound.
         let matches = roleGrants.get(b.role.key);
         if (matches === undefined) {
-          matches = b.role.rules.some(({ rule }) =>
-            WRITE_VERBS.some((verb) =>
-              kind === 'legacy-status'
-                ? ruleAllowsResource(
-                    { ...rule, resourceNames: undefined },
-                    { verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespace: ns, name: '' },
-                  )
-                : ruleAllowsResource(rule, {
-                    verb: `${kind}-node:${verb}`,
-                    group: 'resource.k8s.io',
-                    resource: 'resourceclaims',
-                    subresource: 'driver',
-                    namespace: ns,
-                    name: driver,
-                  }),
-            ),
-          );
+          matches = b.role.rules.some(({ rule }) => WRITE_VERBS.some((verb) => ruleGrantsWrite(kind, rule, writeAttributes(kind, verb, ns, driver))));
           roleGrants.set(b.role.key, matches);
         }
         if (!matches) continue;
