@@ -1,6 +1,23 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/ui/chromium';
-import { AUDIT_FIXTURE, AUDIT_PORT, AUDIT_URL, DEMO_PORT, DEMO_URL, HOSTILE_PORT, HOSTILE_URL, LIVE_PORT, LIVE_URL } from './e2e/ui/servers';
+import {
+  AUDIT_FIXTURE,
+  AUDIT_PORT,
+  AUDIT_URL,
+  AUTH_PORT,
+  AUTH_URL,
+  BROKEN_PORT,
+  BROKEN_URL,
+  DEMO_PORT,
+  DEMO_URL,
+  HOSTILE_PORT,
+  HOSTILE_URL,
+  LARGE_PORT,
+  LARGE_READY_PATH,
+  LARGE_URL,
+  LIVE_PORT,
+  LIVE_URL,
+} from './e2e/ui/servers';
 
 // Browser tests of the dashboard against real `next start` servers (built beforehand: `npm run
 // test:e2e` or scripts/test-all.sh build first). Debian's Chromium only: never `playwright install`.
@@ -55,6 +72,22 @@ export default defineConfig({
       },
     },
     {
+      command: `npx next start -H 127.0.0.1 -p ${BROKEN_PORT}`,
+      url: `${BROKEN_URL}/api/healthz`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+      env: { ...serverEnv, DRA_POSTURE_STORE: `test-results/store-${BROKEN_PORT}-${Date.now()}.sqlite`, DRA_POSTURE_SNAPSHOT: 'e2e/fixtures/broken/truncated.json' },
+    },
+    {
+      // The demo behind sign-in: a real kube-apiserver reviews the test users' tokens and access.
+      command: `node --import tsx e2e/ui/auth-server.ts ${AUTH_PORT}`,
+      url: `${AUTH_URL}/api/healthz`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 300_000,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+      env: { ...serverEnv, DRA_POSTURE_STORE: `test-results/store-${AUTH_PORT}-${Date.now()}.sqlite` },
+    },
+    {
       // A real kube-apiserver seeded with the demo, read live; the script stops it with the server.
       command: `node --import tsx e2e/ui/live-server.ts ${LIVE_PORT}`,
       url: `${LIVE_URL}/api/healthz`,
@@ -63,5 +96,19 @@ export default defineConfig({
       gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
       env: serverEnv,
     },
+    // The bench's large cluster (10,000 nodes): generated into test-results/ once (about a minute),
+    // then loaded and analysed before it counts as ready (e2e/ui/large-server.ts).
+    ...(process.env.E2E_LARGE === '0'
+      ? []
+      : [
+          {
+            command: `node --import tsx e2e/ui/large-server.ts ${LARGE_PORT}`,
+            url: `${LARGE_URL}${LARGE_READY_PATH}`,
+            reuseExistingServer: !process.env.CI,
+            timeout: 600_000,
+            gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 20_000 },
+            env: { ...serverEnv, DRA_POSTURE_STORE: `test-results/store-${LARGE_PORT}-${Date.now()}.sqlite` },
+          },
+        ]),
   ],
 });

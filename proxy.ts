@@ -1,13 +1,17 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { gateConfigFromEnv, gateRefusal, gateRefusalResponse } from '@/server/http/request-gate';
 import { getsGzipLabel, gzipped } from '@/server/http/serialized-body';
+import { decideAccess } from '@/server/auth/authorize-request';
+import { refusalResponse } from '@/server/auth/refusal-response';
 
 // Every request passes the request gate first (Host allowlist against DNS rebinding; Origin and
 // Sec-Fetch-Site on writes): here it covers pages, API routes and server actions, so a new route
-// cannot forget it (request-gate.test.ts walks every route against the matcher). Then pages get a
-// per-request Content-Security-Policy with a fresh nonce (Next 16 proxy, formerly middleware).
-// Next.js reads the nonce from the request's CSP header and puts it on its own scripts. Static
-// headers for every route live in next.config.js; authorization never happens here (CVE-2025-29927).
+// cannot forget it (request-gate.test.ts walks every route against the matcher). Under
+// `serve --auth kubernetes` the viewer's action is authorized next (dashboard-actions.ts maps every
+// request to one; routes that change state or record who acted check again themselves, so a skipped
+// proxy, as in CVE-2025-29927, opens nothing). Then pages get a per-request Content-Security-Policy
+// with a fresh nonce (Next 16 proxy, formerly middleware). Next.js reads the nonce from the request's
+// CSP header and puts it on its own scripts. Static headers for every route live in next.config.js.
 
 function buildCsp(nonce: string, dev: boolean): string {
   return [
@@ -35,6 +39,11 @@ export async function proxy(request: NextRequest) {
   if (refusal) {
     const response = gateRefusalResponse(refusal);
     // next.config.js labels this path's answers gzip for gzip clients (serialized-body.ts).
+    return getsGzipLabel(request, path) ? gzipped(response) : response;
+  }
+  const access = await decideAccess(request.method, path, request.headers);
+  if (!access.pass) {
+    const response = refusalResponse(request.nextUrl, access);
     return getsGzipLabel(request, path) ? gzipped(response) : response;
   }
   // API answers carry their own headers (api-errors.ts); prefetches need no nonce (Next.js CSP guide).

@@ -7,11 +7,15 @@ import { Mono } from '@/components/ui/refs';
 import { SeverityBadge } from '@/components/ui/severity';
 import { describeEvidence } from '@/lib/analysis/evidence';
 import { detailedFindings, getReport } from '@/server/services/get-report';
+import { SourceUnavailable } from '@/components/shell/source-unavailable';
+import { loadForPage } from '@/server/services/load-for-page';
 
 export const metadata: Metadata = { title: 'Activity' };
 
 export default async function ActivityPage() {
-  const report = await getReport();
+  const loaded = await loadForPage(getReport);
+  if (!loaded.ok) return <SourceUnavailable title="Activity" message={loaded.message} />;
+  const report = loaded.data;
   const a = report.activity;
   const header = (
     <PageHeader

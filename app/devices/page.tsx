@@ -2,11 +2,15 @@ import type { Metadata } from 'next';
 import { DeviceClassCard } from '@/components/devices/device-class-card';
 import { EmptyState, PageHeader, Stat } from '@/components/ui/panel';
 import { getDeviceClassViews } from '@/server/services/devices';
+import { SourceUnavailable } from '@/components/shell/source-unavailable';
+import { loadForPage } from '@/server/services/load-for-page';
 
 export const metadata: Metadata = { title: 'Devices' };
 
 export default async function DevicesPage() {
-  const classes = await getDeviceClassViews();
+  const loaded = await loadForPage(getDeviceClassViews);
+  if (!loaded.ok) return <SourceUnavailable title="Devices" message={loaded.message} />;
+  const classes = loaded.data;
   // Shared unzeroed classes first: that is where one tenant can read another's leftovers.
   const rank = (c: (typeof classes)[number]) => (c.zeroing === 'missing' ? 0 : c.zeroing === 'unknown' ? 1 : 2) * 10 - Math.min(c.tenants.length, 9);
   const sorted = [...classes].sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : 1));

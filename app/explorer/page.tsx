@@ -4,10 +4,22 @@ import { AccessExplorer } from '@/components/explorer/access-explorer';
 import { WriteSimulator } from '@/components/explorer/write-simulator';
 import { PageHeader } from '@/components/ui/panel';
 import { PageSkeleton } from '@/components/ui/skeleton';
+import { getExplorerSetup } from '@/server/services/explorer-setup';
 
 export const metadata: Metadata = { title: 'Who-can explorer' };
 
-export default function ExplorerPage() {
+type SearchParams = Record<string, string | string[] | undefined>;
+
+function toParams(sp: SearchParams): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const [k, v] of Object.entries(sp)) for (const item of Array.isArray(v) ? v : v === undefined ? [] : [v]) out.append(k, item);
+  return out;
+}
+
+export default async function ExplorerPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  // The examples and the simulator's write come from the loaded source; a who-can row's "simulate
+  // this write" link names its subject in the URL, and the write is built here from the cluster.
+  const { examples, prefill } = await getExplorerSetup(toParams(await searchParams));
   return (
     <>
       <PageHeader
@@ -15,9 +27,9 @@ export default function ExplorerPage() {
         description="The CLI's questions in a form: who may make a request, may this identity make it, and would a write be accepted. Every answer names the binding, role and rule, or the authorizer or admission step, that decided it."
       />
       <Suspense fallback={<PageSkeleton label="Loading the explorer" />}>
-        <AccessExplorer />
+        <AccessExplorer examples={examples} />
       </Suspense>
-      <WriteSimulator />
+      <WriteSimulator prefill={prefill} />
     </>
   );
 }

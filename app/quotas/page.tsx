@@ -1,11 +1,12 @@
 import type { Metadata } from 'next';
-import { pages } from '@/lib/api/routes';
-import { buildQuotaRows, QUOTA_CHART_ROWS, QUOTA_TABLE_ROWS, quotaRowsShown } from '@/lib/view/quota-view';
+import { chartCarriesInformation, QUOTA_CHART_ROWS, QUOTA_TABLE_ROWS, usagePercent } from '@/lib/view/quota-view';
 import { QuotaBarChart } from '@/components/charts/quota-bar-chart';
-import { QUOTA_GAPS_SHOWN, QuotaGaps } from '@/components/quotas/quota-gaps';
+import { QuotaGaps } from '@/components/quotas/quota-gaps';
+import { QuotaNamespaceFilter } from '@/components/quotas/quota-namespace-filter';
 import { QuotaTable } from '@/components/quotas/quota-table';
-import { EmptyState, PageHeader, Panel, Stat } from '@/components/ui/panel';
-import { detailedFindings, getReport } from '@/server/services/get-report';
+import { QuotaUsageBandsRow } from '@/components/quotas/quota-usage-bands';
+import { PageHeader, Panel, Stat } from '@/components/ui/panel';
+import { getQuotaPage } from '@/server/services/quota-page';
 
 export const metadata: Metadata = { title: 'Quotas' };
 
@@ -14,94 +15,79 @@ const count = (n: number) => n.toLocaleString('en-US');
 export default async function QuotasPage({ searchParams }: { searchParams: Promise<{ namespace?: string | string[] }> }) {
   const sp = await searchParams;
   const namespace = (Array.isArray(sp.namespace) ? sp.namespace[0] : sp.namespace)?.trim().slice(0, 253) ?? '';
-  const report = await getReport();
-  const rows = buildQuotaRows(report.quotas);
-  const shown = quotaRowsShown(rows, namespace);
-  const gaps = report.findings.filter((f) => f.check === 'QUOTA001' || f.check === 'QUOTA002');
-  const near = rows.filter((r) => r.ratio !== null && r.ratio >= 0.9).length;
-  const mismatched = rows.filter((r) => r.mismatch).length;
+  const d = await getQuotaPage(namespace);
+  const where = namespace ? ` in namespace ${namespace}` : '';
+  const informative = chartCarriesInformation(d.chart);
   return (
     <>
       <PageHeader
         title="Quotas"
-        description="ResourceQuota on count/resourceclaims.resource.k8s.io and <class>.deviceclass.resource.k8s.io/devices: the hard limit, what the quota reports as used, and the usage computed from the claims (allocationMode All charges 32 devices)."
+        description="ResourceQuota on count/resourceclaims.resource.k8s.io and <class>.deviceclass.resource.k8s.io/devices: where tenants have none, then the hard limit, what the quota reports as used, and the usage computed from the claims (allocationMode All charges 32 devices)."
       />
-      <div className="mb-6 grid grid-cols-2 gap-3 md:grid-cols-4">
-        <Stat label="DRA quotas" value={rows.length} />
-        <Stat label="At 90% or more" value={near} />
-        <Stat label="Reported ≠ computed" value={mismatched} />
-        <Stat label="Quota gaps" value={gaps.length} hint="tenants or classes without DRA quota" />
+      <div className="mb-4">
+        <QuotaNamespaceFilter value={namespace} namespaces={d.namespaces} />
       </div>
-      {rows.length === 0 ? (
-        <EmptyState title="No DRA quota in this source" />
-      ) : (
-        <div className="space-y-6">
-          <Panel
-            id="quota-chart"
-            title="Usage against hard limit"
-            description={
-              rows.length > QUOTA_CHART_ROWS && !namespace
-                ? `Computed usage as a share of the hard limit: the ${QUOTA_CHART_ROWS} fullest of ${count(rows.length)} quotas`
-                : "Computed usage as a share of each quota's hard limit"
-            }
-          >
-            <QuotaBarChart
-              rows={shown.chart.map((r) => ({
-                key: r.key,
-                label: `${r.namespace} · ${r.label}`,
-                percent: r.ratio === null ? 0 : Math.round(r.ratio * 1000) / 10,
-              }))}
-            />
+      <div className="mb-6 grid grid-cols-2 gap-3 md:grid-cols-4">
+        <Stat
+          label="Quota gaps"
+          value={d.gaps.total}
+          hint={`in ${count(d.gaps.namespaces)} namespace${d.gaps.namespaces === 1 ? '' : 's'} without DRA quota`}
+        />
+        <Stat label="DRA quotas" value={d.total} />
+        <Stat label="At 90% or more" value={d.near} />
+        <Stat label="Reported ≠ computed" value={d.mismatched} />
+      </div>
+      <div className="space-y-6">
+        <Panel
+          id="quota-gaps"
+          title={namespace ? `Quota gaps of namespace ${namespace}` : 'Tenants without DRA quota'}
+          description="Namespace/class pairs with claims but no quota: tenants without a claim-count quota, and DeviceClasses used without a devices quota"
+        >
+          <QuotaGaps view={d.gaps} namespace={namespace} />
+        </Panel>
+        {d.total === 0 ? (
+          <Panel id="quota-chart" title="Usage against hard limit">
+            <p className="text-sm text-slate-600">No DRA quota{where || ' in this source'}.</p>
           </Panel>
-          <Panel
-            id="quota-table"
-            title={namespace ? `Quotas of namespace ${namespace}` : 'Quotas per namespace'}
-            description={
-              namespace
-                ? `${count(shown.table.length)} of ${count(rows.length)} quotas`
-                : shown.cut
-                  ? `The ${QUOTA_TABLE_ROWS} needing attention first (reported ≠ computed, then the fullest) of ${count(rows.length)} quotas; filter by namespace for the rest`
-                  : undefined
-            }
-            bodyClassName="p-0"
-          >
-            {(shown.cut || namespace) && (
-              <form method="get" action={pages.quotas()} className="flex flex-wrap items-end gap-2 border-b border-slate-100 px-5 py-3">
-                <label className="text-sm text-slate-700">
-                  <span className="mb-1 block text-xs font-medium text-slate-600">Namespace</span>
-                  <input
-                    name="namespace"
-                    defaultValue={namespace}
-                    placeholder="e.g. ns-42"
-                    className="w-64 rounded-md border border-slate-300 px-2.5 py-1.5 text-sm"
-                  />
-                </label>
-                <button type="submit" className="rounded-md bg-slate-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-700">
-                  Show
-                </button>
-                {namespace && (
-                  <a href={pages.quotas()} className="px-2 py-1.5 text-sm font-medium text-teal-800 hover:underline">
-                    All namespaces
-                  </a>
+        ) : (
+          <>
+            <Panel
+              id="quota-chart"
+              title="Usage against hard limit"
+              description={
+                d.chart.length < d.total
+                  ? `Computed usage as a share of the hard limit: the ${QUOTA_CHART_ROWS} fullest of ${count(d.total)} quotas${where}`
+                  : `Computed usage as a share of each quota's hard limit${where}`
+              }
+            >
+              <div className="space-y-4">
+                <QuotaUsageBandsRow bands={d.bands} />
+                {informative ? (
+                  <QuotaBarChart rows={d.chart.map((r) => ({ key: r.key, label: `${r.namespace} · ${r.label}`, percent: usagePercent(r) }))} />
+                ) : (
+                  <p className="text-sm text-slate-600" data-testid="quota-chart-summary">
+                    {d.chart.length === 1 ? 'The quota' : d.chart.length < d.total ? `The ${d.chart.length} fullest quotas` : `All ${d.chart.length} quotas`}
+                    {where} {d.chart.length === 1 ? 'is' : 'are'} at {usagePercent(d.chart[0])}% of {d.chart.length === 1 ? 'its' : 'their'} hard limit: no bar
+                    chart, it would show {d.chart.length === 1 ? 'one bar' : 'bars of one length'}.
+                  </p>
                 )}
-              </form>
-            )}
-            {shown.table.length > 0 ? (
-              <QuotaTable rows={shown.table} />
-            ) : (
-              <p className="px-5 py-4 text-sm text-slate-600">No DRA quota in namespace {namespace}.</p>
-            )}
-          </Panel>
-        </div>
-      )}
-      <Panel
-        className="mt-6"
-        id="quota-gaps"
-        title="Tenants without DRA quota"
-        description="Tenant namespaces with claims but no claim-count quota, and device classes used without a devices quota"
-      >
-        <QuotaGaps findings={await detailedFindings(gaps.slice(0, QUOTA_GAPS_SHOWN))} total={gaps.length} />
-      </Panel>
+              </div>
+            </Panel>
+            <Panel
+              id="quota-table"
+              title={namespace ? `Quotas of namespace ${namespace}` : 'Quotas per namespace'}
+              description={
+                d.cut
+                  ? `The ${QUOTA_TABLE_ROWS} needing attention first (reported ≠ computed, then the fullest) of ${count(d.total)} quotas; filter by namespace for the rest`
+                  : undefined
+              }
+              bodyClassName="p-0"
+            >
+              <QuotaTable rows={d.table} />
+            </Panel>
+          </>
+        )}
+      </div>
     </>
   );
 }

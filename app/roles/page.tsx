@@ -1,14 +1,19 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { WhenAllowed } from '@/components/auth/when-allowed';
 import { RoleBuilder } from '@/components/roles/role-builder';
 import { PageHeader } from '@/components/ui/panel';
 import { builderOptions } from '@/server/role-builder/role-builder-service';
+import { SourceUnavailable } from '@/components/shell/source-unavailable';
+import { loadForPage } from '@/server/services/load-for-page';
 
 export const metadata: Metadata = { title: 'Role builder' };
 export const dynamic = 'force-dynamic';
 
 export default async function RolesPage() {
-  const options = await builderOptions();
+  const loaded = await loadForPage(builderOptions);
+  if (!loaded.ok) return <SourceUnavailable title="Least-privilege role builder" message={loaded.message} />;
+  const options = loaded.data;
   return (
     <>
       <PageHeader
@@ -20,7 +25,9 @@ export default async function RolesPage() {
           </Link>
         }
       />
-      <RoleBuilder options={options} />
+      <WhenAllowed action="create simulations" what="build roles">
+        <RoleBuilder options={options} />
+      </WhenAllowed>
     </>
   );
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { WhenAllowed } from '@/components/auth/when-allowed';
 import { ContextSwitcher } from '@/components/sources/context-switcher';
 import { AuditUpload } from '@/components/sources/audit-upload';
 import { SnapshotUpload } from '@/components/sources/snapshot-upload';
@@ -42,14 +43,18 @@ export default async function SourcesPage() {
         description="Contexts of the server's own kubeconfig. Choosing one reads that cluster live with the server's credentials; a context that cannot be read leaves the current source as it is."
         className="mb-6"
       >
-        <ContextSwitcher contexts={listKubeContexts()} selected={liveContext} overridden={!!selection || uploaded} />
+        <WhenAllowed action="create sources" what="switch the source">
+          <ContextSwitcher contexts={listKubeContexts()} selected={liveContext} overridden={!!selection || uploaded} />
+        </WhenAllowed>
       </Panel>
       <Panel
         id="upload"
         title="Upload a snapshot"
         description={`Output of kubectl get … -o json, a List, or multi-document YAML; at most ${Math.round(maxUploadBytes() / 1024 / 1024)} MiB. Secrets in it are dropped unread.`}
       >
-        <SnapshotUpload maxBytes={maxUploadBytes()} />
+        <WhenAllowed action="create sources" what="upload a snapshot">
+          <SnapshotUpload maxBytes={maxUploadBytes()} />
+        </WhenAllowed>
       </Panel>
       <Panel
         id="audit-upload"
@@ -57,11 +62,13 @@ export default async function SourcesPage() {
         title="Upload an audit log"
         description={`Kubernetes audit events (audit.k8s.io/v1) from the log backend, read as they arrive; at most ${Math.round(maxAuditUploadBytes() / 1024 / 1024)} MiB. They add the Activity page and AUDIT findings to the current source.`}
       >
-        <AuditUpload
-          maxBytes={maxAuditUploadBytes()}
-          uploaded={!!getUploadedAudit()}
-          current={getUploadedAudit()?.name ?? (process.env.DRA_POSTURE_AUDIT ? 'given at start (serve --audit)' : undefined)}
-        />
+        <WhenAllowed action="create sources" what="upload an audit log">
+          <AuditUpload
+            maxBytes={maxAuditUploadBytes()}
+            uploaded={!!getUploadedAudit()}
+            current={getUploadedAudit()?.name ?? (process.env.DRA_POSTURE_AUDIT ? 'given at start (serve --audit)' : undefined)}
+          />
+        </WhenAllowed>
       </Panel>
     </>
   );

@@ -10,7 +10,10 @@ import { cn } from '@/components/ui/cn';
 import { ErrorPanel } from '@/components/ui/error-panel';
 import { Panel } from '@/components/ui/panel';
 import { Skeleton } from '@/components/ui/skeleton';
-import { CanIResult, WhoCanResults } from './access-results';
+import type { SubjectRef } from '@/lib/k8s/types';
+import type { ExplorerExample } from '@/lib/view/explorer-examples';
+import { CanIResult } from './access-results';
+import { WhoCanResults } from './who-can-results';
 
 const VERBS = [
   'get',
@@ -49,17 +52,6 @@ const RESOURCES = [
   '/healthz',
 ];
 
-const EXAMPLES: { label: string; params: Record<string, string> }[] = [
-  { label: 'Who can forge allocations (update resourceclaims/binding)?', params: { mode: 'who-can', verb: 'update', resource: 'resourceclaims/binding' } },
-  { label: 'Who can publish devices (create resourceslices)?', params: { mode: 'who-can', verb: 'create', resource: 'resourceslices' } },
-  { label: 'Who can change DeviceClasses?', params: { mode: 'who-can', verb: 'update', resource: 'deviceclasses' } },
-  { label: 'Who can patch every node’s status?', params: { mode: 'who-can', verb: 'patch', resource: 'nodes/status' } },
-  {
-    label: 'Can tenant-b/batch-scheduler update resourceclaims/binding?',
-    params: { mode: 'can-i', verb: 'update', resource: 'resourceclaims/binding', user: 'system:serviceaccount:tenant-b:batch-scheduler' },
-  },
-];
-
 const field = 'w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm shadow-sm';
 
 /** The form's text fields for a question read from the URL. */
@@ -76,7 +68,7 @@ function formFromState(asked: ReturnType<typeof parseExplorerState>) {
   };
 }
 
-export function AccessExplorer() {
+export function AccessExplorer({ examples }: { examples: ExplorerExample[] }) {
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
@@ -134,11 +126,11 @@ export function AccessExplorer() {
                 </label>
                 <label className="block">
                   <span className="mb-1 block text-xs font-medium text-slate-600">Groups (comma-separated, optional)</span>
-                  <input className={field} value={form.groups} onChange={set('groups')} placeholder="gpu-ops, tenant-b-admins" autoComplete="off" />
+                  <input className={field} value={form.groups} onChange={set('groups')} placeholder="group-a, group-b" autoComplete="off" />
                 </label>
                 <label className="block">
                   <span className="mb-1 block text-xs font-medium text-slate-600">Token bound to node (service accounts, optional)</span>
-                  <input className={field} value={form.node} onChange={set('node')} placeholder="gpu-h100-01" autoComplete="off" />
+                  <input className={field} value={form.node} onChange={set('node')} placeholder="node name" autoComplete="off" />
                 </label>
               </>
             )}
@@ -186,9 +178,9 @@ export function AccessExplorer() {
             </button>
           </form>
         </Panel>
-        <Panel id="examples" title="Examples">
+        <Panel id="examples" title="Examples" description="Questions about this source’s own nodes, claims and identities">
           <ul className="space-y-1.5 text-sm">
-            {EXAMPLES.map((ex) => (
+            {examples.map((ex) => (
               <li key={ex.label}>
                 <Link href={pages.explorer(ex.params)} scroll={false} className="text-teal-800 hover:underline">
                   {ex.label}
@@ -232,11 +224,20 @@ function Loading() {
   );
 }
 
+/** The explorer's URL for this question with the simulator filled by the write, sent by `subject`. */
+function simulateHref(state: ReturnType<typeof parseExplorerState>, subject: SubjectRef): string {
+  const params: Record<string, string | undefined> = { mode: 'who-can', verb: state.access.verb, resource: state.access.resource };
+  for (const k of ['subresource', 'namespace', 'name'] as const) params[k] = state.access[k];
+  Object.assign(params, { simKind: subject.kind, simName: subject.name, simNamespace: subject.namespace });
+  return `${pages.explorer(params)}#simulate-heading`;
+}
+
 function WhoCanAnswer({ state }: { state: ReturnType<typeof parseExplorerState> }) {
   const { data, error, isPending } = useQuery(whoCanQuery(state.access));
   if (isPending) return <Loading />;
   if (error) return <ErrorPanel title="The question could not be answered" message={error.message} />;
-  return <WhoCanResults data={data} />;
+  // Keyed by the question: a new answer starts unfiltered, on its first page.
+  return <WhoCanResults key={JSON.stringify(state.access)} data={data} simulateHref={(s) => simulateHref(state, s)} />;
 }
 
 function CanIAnswer({ state }: { state: ReturnType<typeof parseExplorerState> }) {

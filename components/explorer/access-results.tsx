@@ -1,16 +1,15 @@
 import type { CanIResponse, WhoCanResponse } from '@/lib/api/dto';
 import type { WhoCanGrant } from '@/lib/authz/who-can';
 import { RuleSummary } from '@/components/findings/evidence-list';
-import { EmptyState } from '@/components/ui/panel';
 import { KindLabel, RefText } from '@/components/ui/refs';
 
-function requestText(r: WhoCanResponse['request']): string {
+export function requestText(r: WhoCanResponse['request']): string {
   if ('path' in r) return `${r.verb} ${r.path}`;
   const res = `${r.resource}${r.group ? `.${r.group}` : ''}${r.subresource ? `/${r.subresource}` : ''}`;
   return `${r.verb} ${res}${r.name ? ` named ${r.name}` : ''}${r.namespace ? ` in namespace ${r.namespace}` : ' (all namespaces / cluster scope)'}`;
 }
 
-function GrantText({ g }: { g: WhoCanGrant }) {
+export function GrantText({ g }: { g: WhoCanGrant }) {
   return (
     <span className="inline-flex flex-wrap items-center gap-x-1 gap-y-1">
       <RefText value={g.binding} />
@@ -23,65 +22,6 @@ function GrantText({ g }: { g: WhoCanGrant }) {
         {g.aggregatedFrom ? ` (from ${g.aggregatedFrom})` : ''}
       </span>
     </span>
-  );
-}
-
-export function WhoCanResults({ data }: { data: WhoCanResponse }) {
-  return (
-    <div data-testid="who-can-results">
-      <p className="mb-3 text-sm text-slate-700">
-        <span className="font-semibold">{data.subjects.length}</span> subject{data.subjects.length === 1 ? '' : 's'} can{' '}
-        <span className="font-mono text-[13px]">{requestText(data.request)}</span>
-      </p>
-      {data.warning && <p className="mb-3 rounded bg-amber-50 px-3 py-2 text-xs text-amber-900">{data.warning}</p>}
-      {data.subjects.length === 0 ? (
-        <EmptyState title="Nobody can">No subject is allowed this request.</EmptyState>
-      ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full table-fixed text-left text-sm">
-            <caption className="sr-only">Subjects allowed</caption>
-            <colgroup>
-              <col className="w-[42%]" />
-              <col className="w-28" />
-              <col />
-            </colgroup>
-            <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Subject
-                </th>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Authorizer
-                </th>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Why
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {data.subjects.map((e, i) => (
-                <tr key={i} className="align-top">
-                  <td className="py-2 pr-3">
-                    <RefText value={e.subject} />
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-2 text-xs text-slate-600">
-                    {e.via === 'rbac' ? 'RBAC' : e.via === 'node' ? 'Node' : e.via === 'always-allow' ? 'AlwaysAllow' : 'system:masters'}
-                  </td>
-                  <td className="space-y-1 px-3 py-2 text-xs text-slate-700">
-                    {e.grants.map((g, j) => (
-                      <div key={j}>
-                        <GrantText g={g} />
-                      </div>
-                    ))}
-                    {e.note && <p className="text-slate-600">{e.note}</p>}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </div>
   );
 }
 

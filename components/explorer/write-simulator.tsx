@@ -2,36 +2,46 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import type { SimulateResponse } from '@/lib/api/dto';
 import { api } from '@/lib/api/routes';
-import type { SimulationResult } from '@/lib/authz/simulate-write';
-import type { ResourceAttributes } from '@/lib/authz/types';
+import type { SimulatorPrefill } from '@/lib/view/simulation-prefill';
 import { postJson } from '@/components/query/fetch-json';
 import { cn } from '@/components/ui/cn';
 import { ErrorPanel } from '@/components/ui/error-panel';
 import { Panel } from '@/components/ui/panel';
 
-type Result = SimulationResult & { request: ResourceAttributes };
+type Result = SimulateResponse;
 
 const field = 'w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm shadow-sm';
 const code = 'w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 font-mono text-xs shadow-sm';
 
-const EXAMPLE = `apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata:
-  name: fake-gpus
-spec:
-  nodeName: gpu-h100-01
-  driver: gpu.nvidia.com
-  pool: {name: gpu-h100-01, generation: 1, resourceSliceCount: 1}
-`;
-
 /** "Would this write be accepted?": the object, who sends it, and every step the API server would take. */
-export function WriteSimulator() {
-  const [form, setForm] = useState({ user: 'system:node:gpu-dev-01', groups: '', node: '', verb: '', subresource: '', object: EXAMPLE, old: '' });
+function formOf(p: SimulatorPrefill) {
+  return { user: p.user, groups: p.groups, node: p.node, verb: p.verb as string, subresource: p.subresource, object: p.object, old: p.old };
+}
+
+export function WriteSimulator({ prefill }: { prefill: SimulatorPrefill }) {
+  const [form, setForm] = useState(() => formOf(prefill));
+  const [note, setNote] = useState(prefill.note);
   const run = useMutation({ mutationFn: (body: unknown) => postJson<Result>(api.simulate(), body) });
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  // A new "simulate this write" (another row, another question) refills the form; a question asked
+  // afterwards (the page's own opening write, key '') never overwrites what was typed. Adjusted while rendering, not in an effect.
+  const [followed, setFollowed] = useState(prefill.key);
+  if (prefill.key && followed !== prefill.key) {
+    setFollowed(prefill.key);
+    setForm(formOf(prefill));
+    setNote(prefill.note);
+  }
+  // The answer shown belongs to the form it was asked from: a refilled form hides the previous one.
+  const [answeredFor, setAnsweredFor] = useState(prefill.key);
+  const current = answeredFor === followed;
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => {
+    setForm((f) => ({ ...f, [k]: e.target.value }));
+    setNote('');
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    setAnsweredFor(followed);
     run.mutate({
       user: form.user,
       groups: form.groups
@@ -50,6 +60,11 @@ export function WriteSimulator() {
     <div className="mt-6 grid gap-6 lg:grid-cols-[24rem_1fr]">
       <Panel id="simulate" title="Simulate a write" description="Paste the object; nothing is sent to the cluster">
         <form onSubmit={submit} className="space-y-3" aria-label="Write to simulate">
+          {note && (
+            <p className="rounded bg-slate-50 px-3 py-2 text-xs text-slate-700" data-testid="simulate-note">
+              {note}
+            </p>
+          )}
           <label className="block">
             <span className="mb-1 block text-xs font-medium text-slate-600">Sent by (username)</span>
             <input className={field} value={form.user} onChange={set('user')} required autoComplete="off" />
@@ -106,11 +121,11 @@ export function WriteSimulator() {
           <p role="status" className="text-sm text-slate-500">
             Simulating…
           </p>
-        ) : run.error ? (
+        ) : current && run.error ? (
           <div data-testid="simulation-result">
             <ErrorPanel title="The write could not be simulated" message={run.error.message} />
           </div>
-        ) : run.data ? (
+        ) : current && run.data ? (
           <SimulationSteps result={run.data} />
         ) : (
           <p className="text-sm text-slate-500">Paste an object and press Simulate.</p>
@@ -131,6 +146,12 @@ function SimulationSteps({ result }: { result: Result }) {
           {what}, decided as {result.decidedAs.name}
         </span>
       </p>
+      {result.missing.length > 0 && (
+        <div role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="simulation-missing">
+          <p className="font-semibold">Not in the loaded cluster: {result.missing.join(', ')}.</p>
+          <p className="mt-0.5 text-xs">The answer is about a cluster that has them; check the names against this source.</p>
+        </div>
+      )}
       <ol className="space-y-2" aria-label="Steps">
         {result.steps.map((s) => (
           <li key={s.step} className="rounded-md border border-slate-200 px-3 py-2 text-sm">

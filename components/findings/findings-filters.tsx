@@ -61,7 +61,7 @@ export function FindingsFilters({
           })}
         </div>
       </fieldset>
-      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-5">
         <div className="block lg:col-span-1">
           <label htmlFor="filter-check" className="mb-1 block text-xs font-medium text-slate-600">
             Check

@@ -14,11 +14,14 @@ export function NamespaceFilter({
   namespaces,
   className,
   onChange,
+  unit = { one: 'finding', many: 'findings' },
 }: {
   value: string;
   namespaces: readonly { namespace: string; count: number }[];
   className: string;
   onChange: (namespace: string) => void;
+  /** What the counts count (the quota page reuses the filter for its quotas and gaps). */
+  unit?: { one: string; many: string };
 }) {
   const [text, setText] = useState(value);
   // The filter changed from outside (the URL, "show every issue"): the field shows it (adjusted while rendering, not in an effect).
@@ -52,13 +55,13 @@ export function NamespaceFilter({
       <datalist id="filter-namespace-options">
         {suggestions.map((n) => (
           <option key={n.namespace} value={n.namespace}>
-            {n.count} finding{n.count === 1 ? '' : 's'}
+            {n.count} {n.count === 1 ? unit.one : unit.many}
           </option>
         ))}
       </datalist>
       {unknown && (
         <p id="filter-namespace-note" className="mt-1 text-xs text-amber-800">
-          No finding names a namespace “{text.trim()}”{suggestions.length > 0 ? ': pick one of the suggestions' : ''}.
+          No {unit.one} names a namespace “{text.trim()}”{suggestions.length > 0 ? ': pick one of the suggestions' : ''}.
         </p>
       )}
     </>

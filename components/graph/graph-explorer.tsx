@@ -97,8 +97,9 @@ export function GraphExplorer() {
         </div>
       ) : (
         <div className="grid gap-4 xl:grid-cols-[1fr_19rem]">
+          {/* Below md the four columns are fitted to the phone's width, so they need far less height. */}
           <div
-            className="flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
+            className="flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm max-md:max-h-[26rem]"
             style={{ height: Math.min(680, Math.max(380, view.height + 170)) }}
             aria-busy={isFetching}
           >

@@ -1,15 +1,18 @@
-'use client';
-
-import { useQuery } from '@tanstack/react-query';
-import { blastRadiusQuery } from '@/components/query/queries';
-import { ErrorPanel } from '@/components/ui/error-panel';
+import type { BlastSummary, DriverCount } from '@/lib/view/node-blast-summary';
 import { Panel, Stat } from '@/components/ui/panel';
 import { RefText } from '@/components/ui/refs';
-import { Skeleton } from '@/components/ui/skeleton';
+
+const n = (x: number) => x.toLocaleString('en-US');
+
+function byDriver(counts: DriverCount[]): string {
+  return counts.map((c) => `${n(c.count)} ${c.driver}`).join(', ');
+}
 
 /** If this node is compromised: its kubelet and every pod token on it, and what they can write. */
-export function BlastRadiusPanel({ node }: { node: string }) {
-  const { data, error, isPending, refetch } = useQuery(blastRadiusQuery(node));
+export function BlastRadiusPanel({ radius }: { radius: BlastSummary }) {
+  const node = radius.node;
+  const reachable = radius.identities.filter((id) => id.statusNodeCount > 0 || id.claimCount > 0);
+  const idle = radius.identities.length - reachable.length;
   return (
     <Panel
       id="blast-radius"
@@ -20,85 +23,88 @@ export function BlastRadiusPanel({ node }: { node: string }) {
       }
       description="The kubelet credentials and the service-account tokens of every pod on the node, and what they can write beyond it"
     >
-      {isPending ? (
-        <div role="status" className="space-y-2">
-          <span className="sr-only">Loading blast radius…</span>
-          <Skeleton className="h-16" />
-          <Skeleton className="h-32" />
+      <div className="space-y-5">
+        <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+          <Stat label="Credentials on node" value={radius.identities.length} />
+          <Stat
+            label="Other nodes' status"
+            value={radius.allNodes ? 'all' : radius.otherNodeCount}
+            hint={
+              radius.allNodes
+                ? `every node in the cluster (${n(radius.otherNodeCount + 1)})`
+                : radius.otherNodes.join(', ') + (radius.otherNodeCount > radius.otherNodes.length ? ', …' : '') || 'none'
+            }
+          />
+          <Stat label="Claims writable" value={radius.claimCount} hint={radius.claimCount ? `status.devices: ${byDriver(radius.claimsByDriver)}` : 'status.devices, any driver'} />
         </div>
-      ) : error ? (
-        <ErrorPanel title="Blast radius could not be computed" message={error.message} onRetry={() => refetch()} />
-      ) : (
-        <div className="space-y-5">
-          <div className="grid grid-cols-3 gap-3">
-            <Stat label="Credentials on node" value={data.identities.length} />
-            <Stat
-              label="Other nodes' status"
-              value={data.allNodes ? 'all' : data.otherNodes.length}
-              hint={data.allNodes ? 'every node in the cluster' : data.otherNodes.join(', ') || 'none'}
-            />
-            <Stat label="Claims writable" value={data.claims.length} hint="status.devices, any driver" />
-          </div>
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Identities exposed on {node}</caption>
-              <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="py-2 pr-3 font-medium">
-                    Identity
-                  </th>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Can write nodes/status of
-                  </th>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Claims (status.devices)
-                  </th>
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Identities exposed on {node}</caption>
+            <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
+              <tr>
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  Identity
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Can write nodes/status of
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Claims (status.devices)
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {reachable.map((id, i) => (
+                <tr key={i} className="align-top">
+                  <td className="py-2 pr-3">
+                    <RefText value={id.subject} />
+                  </td>
+                  <td className="px-3 py-2 text-xs">
+                    {id.allNodes ? (
+                      <span className="font-semibold text-orange-800">every node ({n(id.statusNodeCount)})</span>
+                    ) : id.statusNodeCount ? (
+                      <span className="font-mono text-slate-700">
+                        {id.statusNodes.join(', ')}
+                        {id.statusNodeCount > id.statusNodes.length ? ` and ${n(id.statusNodeCount - id.statusNodes.length)} more` : ''}
+                      </span>
+                    ) : (
+                      <span className="text-slate-500">none</span>
+                    )}
+                  </td>
+                  <td className="px-3 py-2 text-xs">
+                    {id.claimCount ? (
+                      <details>
+                        <summary className="cursor-pointer text-slate-700">
+                          {n(id.claimCount)} claim{id.claimCount === 1 ? '' : 's'}
+                          {id.anyNodeClaims ? ' (incl. other nodes)' : ''}: {byDriver(id.claimsByDriver)}
+                        </summary>
+                        <ul className="mt-1 space-y-0.5 font-mono text-slate-600">
+                          {id.claims.map((c, j) => (
+                            <li key={j}>
+                              {c.namespace}/{c.name}{' '}
+                              <span className="text-slate-500">
+                                ({c.driver}, {c.mode})
+                              </span>
+                            </li>
+                          ))}
+                          {id.claimCount > id.claims.length && <li className="font-sans text-slate-500">and {n(id.claimCount - id.claims.length)} more</li>}
+                        </ul>
+                      </details>
+                    ) : (
+                      <span className="text-slate-500">none</span>
+                    )}
+                  </td>
                 </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {data.identities.map((id, i) => (
-                  <tr key={i} className="align-top">
-                    <td className="py-2 pr-3">
-                      <RefText value={id.subject} />
-                    </td>
-                    <td className="px-3 py-2 text-xs">
-                      {id.allNodes ? (
-                        <span className="font-semibold text-orange-800">every node</span>
-                      ) : id.statusNodes.length ? (
-                        <span className="font-mono text-slate-700">{id.statusNodes.join(', ')}</span>
-                      ) : (
-                        <span className="text-slate-500">none</span>
-                      )}
-                    </td>
-                    <td className="px-3 py-2 text-xs">
-                      {id.claims.length ? (
-                        <details>
-                          <summary className="cursor-pointer text-slate-700">
-                            {id.claims.length} claim{id.claims.length === 1 ? '' : 's'}
-                            {id.claims.some((c) => c.mode === 'arbitrary-node') ? ' (incl. other nodes)' : ''}
-                          </summary>
-                          <ul className="mt-1 space-y-0.5 font-mono text-slate-600">
-                            {id.claims.map((c, j) => (
-                              <li key={j}>
-                                {c.namespace}/{c.name}{' '}
-                                <span className="text-slate-500">
-                                  ({c.driver}, {c.mode})
-                                </span>
-                              </li>
-                            ))}
-                          </ul>
-                        </details>
-                      ) : (
-                        <span className="text-slate-500">none</span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </table>
+          {idle > 0 && (
+            <p className="mt-2 text-xs text-slate-500">
+              {n(idle)} other service account{idle === 1 ? '' : 's'} on the node can write neither nodes/status nor claim status.
+            </p>
+          )}
         </div>
-      )}
+      </div>
     </Panel>
   );
 }

@@ -1,5 +1,6 @@
 import type { ClaimStatusWriter, NodeStatusWriter, ReportClusterConfig, StatusWriterMode } from '@/lib/analysis/types';
 import { constrainedImpersonationHelp, nodeAuthorizerHelp } from '@/lib/analysis/cluster-config-text';
+import { REACH_LABEL, reachOf } from '@/lib/view/node-writer-groups';
 import { cn } from '@/components/ui/cn';
 
 export const MODE_INFO: Record<StatusWriterMode, { short: string; label: string; className: string; help: string }> = {
@@ -29,11 +30,10 @@ export const MODE_INFO: Record<StatusWriterMode, { short: string; label: string;
   },
 };
 
-const SCOPE_LABEL: Record<NodeStatusWriter['scope'], string> = { 'own-node': 'own node', 'all-nodes': 'all nodes', named: 'named nodes' };
 
 export function ModeTag({ mode, scope, compact }: { mode: StatusWriterMode; scope?: NodeStatusWriter['scope']; compact?: boolean }) {
   const info = MODE_INFO[mode];
-  const text = `${info.label}${scope ? `, ${SCOPE_LABEL[scope]}` : ''}`;
+  const text = `${info.label}${scope ? `, ${REACH_LABEL[reachOf(scope)]}` : ''}`;
   return (
     <span title={text} className={cn('inline-flex items-center rounded px-1.5 py-0.5 text-[11px] font-semibold ring-1 ring-inset', info.className)}>
       <span aria-hidden={compact ? true : undefined}>{compact ? info.short : text}</span>

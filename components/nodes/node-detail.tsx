@@ -1,13 +1,13 @@
-import type { NodeReport } from '@/lib/analysis/types';
-import { claimWritersByDriver } from '@/lib/view/node-matrix';
-import { EvidenceItem } from '@/components/findings/evidence-list';
+import Link from 'next/link';
+import { REACH_LABEL } from '@/lib/view/node-writer-groups';
+import { groupAnchor, type NodeView } from '@/lib/view/nodes-page';
 import { EmptyState, Panel } from '@/components/ui/panel';
 import { RefText } from '@/components/ui/refs';
-import { DriverModeTag, ModeTag } from './mode-tag';
+import { DriverModeTag, MODE_INFO, ModeTag } from './mode-tag';
+import { WriterRow } from './writer-row';
 
-/** Claim-status writers per driver and the status writers of one node, each with its "via". */
-export function NodeDetail({ node }: { node: NodeReport }) {
-  const drivers = claimWritersByDriver(node);
+/** Claim-status writers per driver and the status writers of one node, each with its "why". */
+export function NodeDetail({ node }: { node: Omit<NodeView, 'blastRadius'> }) {
   return (
     <div className="grid gap-6 xl:grid-cols-2">
       <Panel
@@ -19,12 +19,14 @@ export function NodeDetail({ node }: { node: NodeReport }) {
         }
         description="Who can write status.devices of claims allocated on this node, per driver"
       >
-        {drivers.length ? (
+        {node.claimWriters.length ? (
           <div className="space-y-5">
-            {drivers.map((d) => (
+            {node.claimWriters.map((d) => (
               <section key={d.driver} aria-label={`Driver ${d.driver}`}>
-                <h3 className="mb-2 font-mono text-xs font-semibold text-slate-700">{d.driver}</h3>
-                <ul className="space-y-1.5">
+                <h3 className="mb-2 font-mono text-xs font-semibold text-slate-700">
+                  {d.driver} <span className="font-sans font-normal text-slate-500">({d.writers.length})</span>
+                </h3>
+                <ul className="max-h-96 space-y-1.5 overflow-y-auto">
                   {d.writers.map((w, i) => (
                     <li key={i} className="grid grid-cols-[1fr_auto] items-start gap-3">
                       <RefText value={w.subject} />
@@ -46,24 +48,40 @@ export function NodeDetail({ node }: { node: NodeReport }) {
             nodes/status writers of <span className="font-mono">{node.name}</span>
           </>
         }
-        description="Expand a row for the binding, role and rule that allow it"
+        description={`${node.statusWriters.identities.toLocaleString('en-US')} identities, grouped as in the matrix below; "Why" names the binding, role and rule`}
+        bodyClassName="p-0"
       >
         <ul className="divide-y divide-slate-100">
-          {node.statusWriters.map((w, i) => (
-            <li key={i} className="py-1.5">
-              <details>
-                <summary className="grid cursor-pointer list-none grid-cols-[1fr_auto] items-start gap-3 rounded py-1">
-                  <RefText value={w.subject} />
-                  <ModeTag mode={w.mode} scope={w.scope} />
-                </summary>
-                <div className="mt-2 space-y-3 pl-4">
-                  {w.via.map((v, j) => (
-                    <EvidenceItem key={j} evidence={v} />
-                  ))}
+          {node.statusWriters.groups.map((g) => {
+            const label = `${MODE_INFO[g.mode].label}, ${REACH_LABEL[g.reach]}`;
+            const more = g.identities - g.rows.reduce((n, r) => n + r.identities, 0);
+            return (
+              <li key={g.key} className="px-4 py-3">
+                <h3 className="flex flex-wrap items-center gap-2">
+                  <ModeTag mode={g.mode} scope={g.reach === 'some-nodes' ? 'named' : g.reach} />
+                  <span className="text-sm font-semibold tabular-nums text-slate-900">{g.identities.toLocaleString('en-US')}</span>
+                  <span className="text-sm text-slate-600">{g.identities === 1 ? 'identity' : 'identities'}</span>
+                </h3>
+                <div className="overflow-x-auto">
+                  <table className="mt-1 w-full text-left text-sm" aria-label={`${label} of ${node.name}`}>
+                    <tbody className="divide-y divide-slate-100">
+                      {g.rows.map((row) => (
+                        <WriterRow key={row.key} row={row} />
+                      ))}
+                    </tbody>
+                  </table>
                 </div>
-              </details>
-            </li>
-          ))}
+                {more > 0 && (
+                  <p className="mt-1 text-xs text-slate-600">
+                    and {more.toLocaleString('en-US')} more:{' '}
+                    <Link href={`#${groupAnchor(g.key)}`} className="text-teal-800 underline">
+                      every one in the matrix below
+                    </Link>
+                  </p>
+                )}
+              </li>
+            );
+          })}
         </ul>
       </Panel>
     </div>

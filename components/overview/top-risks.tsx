@@ -10,10 +10,11 @@ export function TopRisks({ issues, attackPaths, alike = {} }: { issues: Issue[];
     <ol className="divide-y divide-slate-100" aria-label="Top risks">
       {issues.map((issue, i) => (
         <li key={issue.id} className="py-3" data-issue={issue.id}>
-          <div className="flex items-start gap-3">
+          {/* Below md the text goes under the rank and badge, with the width of the card. */}
+          <div className="flex flex-wrap items-start gap-x-3 gap-y-1.5 md:flex-nowrap">
             <span className="mt-0.5 w-5 shrink-0 text-right font-mono text-sm text-slate-400">{i + 1}</span>
             <SeverityBadge severity={issue.severity} className="mt-0.5 shrink-0" />
-            <div className="min-w-0 flex-1">
+            <div className="min-w-0 flex-1 max-md:basis-full max-md:pl-8">
               <p className="text-sm font-medium text-slate-900">
                 <span className="font-mono text-slate-600">{issue.check}</span> {issue.title}
               </p>

@@ -56,7 +56,7 @@ export function QuotaTable({ rows }: { rows: QuotaRow[] }) {
               <tr key={r.key}>
                 <td className="px-5 py-2">
                   <span className="block text-slate-900">{r.label}</span>
-                  <span className="block break-all font-mono text-[11px] text-slate-500">{r.resource}</span>
+                  <span className="hidden break-all font-mono text-[11px] text-slate-500 sm:block">{r.resource}</span>
                 </td>
                 <td className="whitespace-nowrap px-3 py-2 font-mono text-xs text-slate-700">{r.name}</td>
                 <td className="px-3 py-2 text-right tabular-nums">{r.hard}</td>

@@ -3,12 +3,15 @@
 import Link from 'next/link';
 import { useState } from 'react';
 import type { Decision } from '@/lib/role-builder/approval';
-import type { BuildRequestBody, DecisionResponse, RoleBuildResponse } from '@/lib/role-builder/dto';
+import type { BuildRequestBody, DecisionRequestBody, DecisionResponse, RoleBuildResponse } from '@/lib/role-builder/dto';
 import { CodeBlock } from '@/components/ui/code-block';
 import { Panel, Tag } from '@/components/ui/panel';
 import { Field, INPUT, PRIMARY, SECONDARY } from './field';
 import { postJson } from '@/components/query/fetch-json';
 import { downloadText } from './download-text';
+import { WorkStatus } from './work-status';
+import { useCan, useViewer } from '@/components/auth/viewer-context';
+import { describeAction } from '@/lib/api/dashboard-actions';
 
 /** Approve or reject exactly the YAML shown, with a name and a comment; the decision is stored. */
 export function DecisionForm({
@@ -30,21 +33,29 @@ export function DecisionForm({
   const records = 'records' in review.decisions ? review.decisions.records : [];
   const superseded = 'superseded' in review.decisions ? review.decisions.superseded : [];
 
+  const viewer = useViewer();
+  const canDecide = useCan('create approvals');
+  // Signed in, the server records the authenticated user; the name field is for --auth none only.
+  const signedInAs = viewer.auth === 'kubernetes' ? viewer.username : undefined;
+
   async function decide(decision: Decision) {
-    if (approver.trim() === '') {
+    if (!signedInAs && approver.trim() === '') {
       setError('Enter your name: a decision records who made it.');
       return;
     }
     setBusy(true);
     setError(undefined);
     try {
-      const res = await postJson<DecisionResponse>('/api/v1/role-builder/approvals', {
+      const body: DecisionRequestBody = {
         build: request,
         yamlSha256: review.yamlSha256,
+        // The cluster version it was reviewed on: the server reuses that validation, or refuses if the cluster changed it.
+        sourceFingerprint: review.sourceFingerprint,
         decision,
-        approver,
+        ...(signedInAs ? {} : { approver }),
         comment,
-      });
+      };
+      const res = await postJson<DecisionResponse>('/api/v1/role-builder/approvals', body);
       setResult(res);
       onReviewChange({ ...review, decisions: { records: [res.record, ...records], superseded } });
     } catch (e) {
@@ -95,22 +106,41 @@ export function DecisionForm({
           ))}
         </ul>
       )}
-      <div className="grid gap-4 md:grid-cols-2">
-        <Field id="approver" label="Your name">
-          <input id="approver" className={INPUT} value={approver} onChange={(e) => setApprover(e.target.value)} autoComplete="name" maxLength={120} />
-        </Field>
-        <Field id="comment" label="Comment">
-          <input id="comment" className={INPUT} value={comment} onChange={(e) => setComment(e.target.value)} maxLength={2000} />
-        </Field>
-      </div>
-      <div className="mt-4 flex flex-wrap gap-3">
-        <button type="button" className={PRIMARY} disabled={busy} onClick={() => void decide('approve')}>
-          Approve
-        </button>
-        <button type="button" className={SECONDARY} disabled={busy} onClick={() => void decide('reject')}>
-          Reject
-        </button>
-      </div>
+      {canDecide ? (
+        <>
+          {signedInAs && (
+            <p className="mb-3 text-sm text-slate-700">
+              Deciding as <span className="font-medium text-slate-900">{signedInAs}</span> (your signed-in Kubernetes identity).
+            </p>
+          )}
+          <div className="grid gap-4 md:grid-cols-2">
+            {!signedInAs && (
+              <Field id="approver" label="Your name">
+                <input id="approver" className={INPUT} value={approver} onChange={(e) => setApprover(e.target.value)} autoComplete="name" maxLength={120} />
+              </Field>
+            )}
+            <Field id="comment" label="Comment">
+              <input id="comment" className={INPUT} value={comment} onChange={(e) => setComment(e.target.value)} maxLength={2000} />
+            </Field>
+          </div>
+          <div className="mt-4 flex flex-wrap gap-3">
+            <button type="button" className={PRIMARY} disabled={busy} aria-describedby="decision-status" onClick={() => void decide('approve')}>
+              Approve
+            </button>
+            <button type="button" className={SECONDARY} disabled={busy} aria-describedby="decision-status" onClick={() => void decide('reject')}>
+              Reject
+            </button>
+          </div>
+          <div className="mt-2">
+            <WorkStatus id="decision-status" busy={busy} text="Recording the decision: checking that the cluster and the YAML are still the ones reviewed…" />
+          </div>
+        </>
+      ) : (
+        <p className="text-sm text-slate-600" data-testid="not-allowed">
+          {signedInAs} may review this role but not approve or reject it: that needs{' '}
+          <code className="rounded bg-slate-100 px-1 text-xs">{describeAction('create approvals')}</code>.
+        </p>
+      )}
       {error && (
         <p role="alert" className="mt-4 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
           Not recorded: {error}

@@ -7,6 +7,7 @@ import type { BuilderOptions, BuildRequestBody, RoleBuildResponse } from '@/lib/
 import { PERSONAS } from '@/lib/personas/registry';
 import { PERSONA_IDS, type BuildInput, type PersonaId } from '@/lib/role-builder/types';
 import { Panel } from '@/components/ui/panel';
+import { WorkStatus, rbacObjectsText } from './work-status';
 import { Field, INPUT, PRIMARY, SECONDARY } from './field';
 import { postJson } from '@/components/query/fetch-json';
 import { ReviewPanel } from './review-panel';
@@ -329,10 +330,17 @@ export function RoleBuilder({ options }: { options: BuilderOptions }) {
           </button>
         )}
         {step < STEPS.length - 1 && (
-          <button type="button" className={PRIMARY} disabled={busy} onClick={() => void go(step + 1)}>
+          <button type="button" className={PRIMARY} disabled={busy} aria-describedby="build-status" onClick={() => void go(step + 1)}>
             {busy ? 'Building…' : step === STEPS.length - 2 ? 'Build and review' : 'Next'}
           </button>
         )}
+      </div>
+      <div className="mt-2">
+        <WorkStatus
+          id="build-status"
+          busy={busy}
+          text={`Building the role and validating it against ${rbacObjectsText(options.rbacObjects)}: the buttons come back when the review is ready…`}
+        />
       </div>
     </div>
   );

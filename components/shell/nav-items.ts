@@ -1,7 +1,11 @@
+import type { DashboardAction } from '@/lib/api/dashboard-actions';
+
 export interface NavItem {
   href: string;
   label: string;
   description: string;
+  /** The action the page needs besides "get reports" (the navigation hides it from viewers without it). */
+  needs?: DashboardAction;
 }
 
 export const NAV_ITEMS: readonly NavItem[] = [
@@ -14,6 +18,6 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { href: '/activity', label: 'Activity', description: 'What identities did (audit log)' },
   { href: '/explorer', label: 'Who-can explorer', description: 'Ask the authorizer' },
   { href: '/roles', label: 'Role builder', description: 'Least-privilege roles, approved' },
-  { href: '/snapshots', label: 'Snapshots', description: 'Export, history and drift' },
+  { href: '/snapshots', label: 'Snapshots', description: 'Export, history and drift', needs: 'get snapshots' },
   { href: '/sources', label: 'Sources', description: 'Demo, snapshot or live cluster' },
 ];

@@ -5,6 +5,7 @@ export interface ShellInfoView {
   source: Report['source'];
   summary: Report['summary'];
   warnings: string[];
+  partial?: { headline: string; checks: string[] };
   computedAt: string;
   live?: { stale: boolean; staleReason?: string; lastSyncAt?: string };
 }

@@ -3,14 +3,20 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { cn } from '@/components/ui/cn';
+import { useViewer, viewerMay } from '@/components/auth/viewer-context';
 import { NAV_ITEMS } from './nav-items';
 
-export function SidebarNav({ badges }: { badges: Partial<Record<string, { count: number; label: string }>> }) {
+/** A count shown next to a navigation item, keyed by its href. */
+export type NavBadges = Partial<Record<string, { count: number; label: string }>>;
+
+export function SidebarNav({ badges, onNavigate }: { badges: NavBadges; onNavigate?: () => void }) {
   const pathname = usePathname();
+  const viewer = useViewer();
+  const items = NAV_ITEMS.filter((item) => !item.needs || viewerMay(viewer, item.needs));
   return (
     <nav aria-label="Main" className="px-3">
       <ul className="space-y-0.5">
-        {NAV_ITEMS.map((item) => {
+        {items.map((item) => {
           const active = item.href === '/' ? pathname === '/' : pathname === item.href || pathname.startsWith(`${item.href}/`);
           const badge = badges[item.href];
           return (
@@ -18,6 +24,7 @@ export function SidebarNav({ badges }: { badges: Partial<Record<string, { count:
               <Link
                 href={item.href}
                 aria-current={active ? 'page' : undefined}
+                onClick={onNavigate}
                 className={cn(
                   'group flex items-center justify-between rounded-md px-3 py-2 text-sm font-medium transition-colors',
                   active ? 'bg-white/10 text-white' : 'text-slate-300 hover:bg-white/5 hover:text-white',

@@ -12,7 +12,7 @@ export function SourceBanner({ info }: { info: ShellInfoView }) {
   const kind = KIND[info.source.kind];
   return (
     <div className="border-b border-slate-200 bg-white">
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-1 px-6 py-2.5 text-sm" aria-label="Data source" role="region">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2.5 text-sm md:px-6" aria-label="Data source" role="region">
         <span className={`rounded px-2 py-0.5 text-xs font-semibold uppercase tracking-wide ring-1 ring-inset ${kind.className}`}>{kind.label}</span>
         <span className="font-medium text-slate-900">{info.source.name}</span>
         <span className="text-slate-500">Kubernetes {info.source.kubernetesVersion ?? 'version unknown (1.36 defaults assumed)'}</span>
@@ -31,6 +31,11 @@ export function SourceBanner({ info }: { info: ShellInfoView }) {
             Stale: {info.live.staleReason ?? 'the API server is not answering'}; showing data from{' '}
             {info.live.lastSyncAt ? formatTime(info.live.lastSyncAt) : 'the last sync'}
           </span>
+        )}
+        {info.partial && (
+          <p role="alert" className="w-full font-medium text-amber-900" data-testid="partial-notice">
+            {info.partial.headline} Unknown: {info.partial.checks.join(', ')}.
+          </p>
         )}
         {info.warnings.length > 0 && (
           <details className="w-full text-amber-900">

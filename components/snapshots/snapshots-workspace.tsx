@@ -16,6 +16,7 @@ import { EmptyState, Panel } from '@/components/ui/panel';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiClientError, fetchJson } from '@/components/query/fetch-json';
 import { DriftView } from './drift-view';
+import { useCan } from '@/components/auth/viewer-context';
 
 const LIST_KEY = ['snapshots'] as const;
 
@@ -62,6 +63,7 @@ export function SnapshotsWorkspace({ initial, storeError }: { initial?: Snapshot
     enabled: !storeError,
   });
   const taking = useMutation({ mutationFn: take, onSuccess: () => client.invalidateQueries({ queryKey: LIST_KEY }) });
+  const canTake = useCan('create snapshots');
   const snapshots = list.data?.snapshots ?? [];
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
@@ -96,14 +98,16 @@ export function SnapshotsWorkspace({ initial, storeError }: { initial?: Snapshot
         title="History"
         description="Snapshots kept in the local store; each is the bundle as taken, so its downloads verify byte for byte."
         actions={
-          <button
-            type="button"
-            onClick={() => taking.mutate()}
-            disabled={taking.isPending || !!storeError}
-            className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-50"
-          >
-            {taking.isPending ? 'Taking snapshot…' : 'Take snapshot'}
-          </button>
+          canTake && (
+            <button
+              type="button"
+              onClick={() => taking.mutate()}
+              disabled={taking.isPending || !!storeError}
+              className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-50"
+            >
+              {taking.isPending ? 'Taking snapshot…' : 'Take snapshot'}
+            </button>
+          )
         }
       >
         {storeError && <ErrorPanel title="The snapshot store is unavailable" message={storeError} />}

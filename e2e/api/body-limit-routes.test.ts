@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CONCURRENT_UPLOADS, uploadsInProgress } from '@/server/http/upload-slots';
+import { appRoutes, appWrites, repoRoot } from './app-routes';
 
 // Walks every route handler under app/ (as request-gate-routes.test.ts does) and checks that each
 // one that reads a body reads it through the capped reader: none touches request.text/json/… itself,
@@ -9,8 +9,6 @@ import { MAX_CONCURRENT_UPLOADS, uploadsInProgress } from '@/server/http/upload-
 // no length is cut off just past the limit (413), never buffered whole. The upload routes also run a
 // few at a time: one more is refused with 429 and Retry-After.
 
-const root = join(import.meta.dirname, '..', '..');
-const appDir = join(root, 'app');
 const HOST = '127.0.0.1:3999';
 const ORIGIN = `http://${HOST}`;
 const LIMIT = 1024 * 1024;
@@ -27,29 +25,8 @@ afterAll(() => {
   process.env = env;
 });
 
-function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
-}
-
-function urlPath(file: string): string {
-  const segments = relative(appDir, file).split('/').slice(0, -1);
-  return `/${segments
-    .filter((s) => !/^\(.*\)$/.test(s))
-    .map((s) => (s.startsWith('[...') ? 'a/b' : s.startsWith('[') ? 'x' : s))
-    .join('/')}`;
-}
-
-const routes = walk(appDir)
-  .filter((f) => f.endsWith('/route.ts'))
-  .map((f) => ({
-    file: f,
-    name: relative(root, f),
-    path: urlPath(f),
-    source: readFileSync(f, 'utf8'),
-  }));
-const writes = routes.flatMap((r) =>
-  [...r.source.matchAll(/export (?:const|async function|function) (POST|PUT|PATCH|DELETE)\b/g)].map((m) => ({ ...r, method: m[1] as string })),
-);
+const routes = appRoutes;
+const writes = appWrites;
 
 /** A body of `total` bytes made as it is read, counting what the handler pulled. */
 function endlessBody(total: number) {
@@ -137,8 +114,8 @@ describe('every route reads its body through the capped reader', () => {
 
 describe('uploads run a few at a time', () => {
   it(`refuses upload ${MAX_CONCURRENT_UPLOADS + 1} with 429 and Retry-After while ${MAX_CONCURRENT_UPLOADS} are being read, and takes the next once one ends`, async () => {
-    const upload = await handler(join(appDir, 'api/v1/sources/upload/route.ts'), 'POST');
-    const audit = await handler(join(appDir, 'api/v1/sources/audit/route.ts'), 'POST');
+    const upload = await handler(join(repoRoot, 'app/api/v1/sources/upload/route.ts'), 'POST');
+    const audit = await handler(join(repoRoot, 'app/api/v1/sources/audit/route.ts'), 'POST');
     // Bodies that stay open until released: the uploads in flight.
     const open = Array.from({ length: MAX_CONCURRENT_UPLOADS }, () => {
       let release!: () => void;

@@ -1,43 +1,18 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { unstable_doesMiddlewareMatch } from 'next/experimental/testing/server';
 import { NextRequest } from 'next/server';
 import { describe, expect, it } from 'vitest';
 import { config, proxy } from '@/proxy';
+import { appPages, appRoutes, appWrites } from './app-routes';
 
 // Walks every route handler and page under app/ and sends each, through proxy.ts, the requests the
 // request gate must refuse: a foreign Host on every method (DNS rebinding), and cross-site writes on
 // every non-GET handler. A route added later is found by the walk, so it cannot miss the gate.
 
-const root = join(import.meta.dirname, '..', '..');
-const appDir = join(root, 'app');
 const HOST = '127.0.0.1:3999';
 const ORIGIN = `http://${HOST}`;
-
-function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
-}
-
-/** The URL path of an app/ file: route groups dropped, dynamic segments filled with a sample value. */
-function urlPath(file: string): string {
-  const segments = relative(appDir, file).split('/').slice(0, -1);
-  const path = segments
-    .filter((s) => !/^\(.*\)$/.test(s))
-    .map((s) => (s.startsWith('[...') ? 'a/b' : s.startsWith('[') ? 'x' : s))
-    .join('/');
-  return `/${path}`;
-}
-
-const files = walk(appDir);
-const routes = files
-  .filter((f) => f.endsWith('/route.ts'))
-  .map((f) => ({
-    file: relative(root, f),
-    path: urlPath(f),
-    methods: [...readFileSync(f, 'utf8').matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\b/g)].map((m) => m[1]),
-  }));
-const pages = files.filter((f) => f.endsWith('/page.tsx')).map((f) => ({ file: relative(root, f), path: urlPath(f) }));
-const writes = routes.flatMap((r) => r.methods.filter((m) => m !== 'GET' && m !== 'HEAD').map((method) => ({ ...r, method })));
+const routes = appRoutes.map((r) => ({ ...r, file: r.name }));
+const pages = appPages;
+const writes = appWrites;
 
 function send(path: string, method: string, headers: Record<string, string>) {
   const request = new NextRequest(`${ORIGIN}${path}`, { method, headers: { host: HOST, ...headers } });
@@ -88,7 +63,7 @@ describe('the request gate covers every route', () => {
       answers.push(`${method} ${path} ${res.status}`);
       if (res.status === 403) expect(((await res.json()) as { error: { code: string } }).error.code).toBe('forbidden');
     }
-    expect(writes.length).toBe(9);
+    expect(writes.length).toBe(11);
     expect(answers.filter((a) => !a.endsWith(' 403'))).toEqual([]);
   });
 

@@ -351,10 +351,15 @@ describe('live source against the real kube-apiserver', () => {
       { group: 'rbac.authorization.k8s.io', resource: 'clusterroles', verb: 'bind' },
       { group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', verb: 'update', namespace: 'tenant-a' },
       { group: '', resource: 'nodes', subresource: 'status', verb: 'patch' },
-      { group: 'authorization.k8s.io', resource: 'subjectaccessreviews', verb: 'create' },
+      { group: 'authorization.k8s.io', resource: 'localsubjectaccessreviews', verb: 'create', namespace: 'tenant-a' },
+      { group: 'authentication.k8s.io', resource: 'tokenreviews', verb: 'get' },
+      { group: 'dra-posture.io', resource: 'reports', verb: 'get' },
     );
     for (const attrs of forbidden) if (await ask(attrs)) allowed.push(JSON.stringify(attrs));
     expect(allowed).toEqual([]);
+    // serve --auth kubernetes asks who a viewer is and what they may do: the two reviews, nothing more.
+    expect(await ask({ group: 'authentication.k8s.io', resource: 'tokenreviews', verb: 'create' })).toBe(true);
+    expect(await ask({ group: 'authorization.k8s.io', resource: 'subjectaccessreviews', verb: 'create' })).toBe(true);
 
     // The Deployment's pod passes the namespace's enforced "restricted" Pod Security Standard.
     const deployment = docs.find((d) => d.kind === 'Deployment')! as Obj & { spec: { template: { metadata: unknown; spec: any } } };

@@ -23,6 +23,13 @@ export const IDENTITIES = {
   kcm: { user: 'system:kube-controller-manager', groups: [] as string[] },
   'node-a': { user: 'system:node:node-a', groups: ['system:nodes'] },
   'node-b': { user: 'system:node:node-b', groups: ['system:nodes'] },
+  /** Dashboard users under `serve --auth kubernetes` (serve-auth tests bind deploy/15-user-roles.yaml). */
+  approver: { user: 'alice-approver', groups: ['platform-leads'] },
+  auditor: { user: 'bob-auditor', groups: ['auditors'] },
+  /** Authenticated, with no grant at all. */
+  nobody: { user: 'carol-nobody', groups: [] as string[] },
+  /** The dashboard's own identity for token and access reviews (deploy/10-rbac.yaml's reviewer role). */
+  dashboard: { user: 'dra-posture-dashboard', groups: [] as string[] },
 } as const;
 
 export type IdentityName = keyof typeof IDENTITIES;

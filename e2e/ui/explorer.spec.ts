@@ -1,4 +1,5 @@
-import { expect, gotoAndSettle, test } from './fixtures';
+import { expect, gotoAndSettle, screenshot, test } from './fixtures';
+import { sourceObjects } from './source-objects';
 
 test.describe('who-can / can-i explorer', () => {
   test('who-can answers with the granting binding and role', async ({ page, consoleErrors }) => {
@@ -39,6 +40,104 @@ test.describe('who-can / can-i explorer', () => {
     await expect(page).toHaveURL(/resource=resourceclaimtemplates(&|$)/);
     await expect(page).not.toHaveURL(/subresource=/);
     await expect(page.getByTestId('who-can-results')).toContainText('update resourceclaimtemplates.resource.k8s.io in namespace tenant-a');
+  });
+
+  test('examples and the simulator’s opening write name objects of the loaded source', async ({ page, request, consoleErrors }) => {
+    const objects = await sourceObjects(request);
+    await gotoAndSettle(page, '/explorer', 'Who-can / can-i explorer');
+    const links = page.getByRole('region', { name: 'Examples' }).getByRole('link');
+    const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+    const named = { node: 0, claim: 0, identity: 0 };
+    for (const href of hrefs) {
+      const p = new URL(href, 'http://x').searchParams;
+      const resource = p.get('resource');
+      if (resource === 'nodes/status' && p.get('name')) {
+        expect(objects.nodes, href).toContain(p.get('name'));
+        named.node++;
+      }
+      if (resource === 'resourceclaims/status' && p.get('name')) {
+        expect(objects.claims, href).toContain(`${p.get('namespace')}/${p.get('name')}`);
+        named.claim++;
+      }
+      if (p.get('namespace')) expect(objects.namespaces, href).toContain(p.get('namespace'));
+      const sa = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(p.get('user') ?? '');
+      if (sa) {
+        expect(objects.serviceAccounts, href).toContain(`${sa[1]}/${sa[2]}`);
+        named.identity++;
+      }
+      if (p.get('node')) expect(objects.nodes, href).toContain(p.get('node'));
+    }
+    expect(named.node).toBeGreaterThan(0);
+    expect(named.claim).toBeGreaterThan(0);
+    expect(named.identity).toBeGreaterThan(0);
+
+    // The simulator opens with a write between two nodes of this source.
+    const form = page.getByRole('form', { name: 'Write to simulate' });
+    const sender = /^system:node:(.+)$/.exec(await form.getByLabel('Sent by (username)').inputValue());
+    expect(sender).not.toBeNull();
+    expect(objects.nodes).toContain(sender![1]);
+    const target = /nodeName: (\S+)/.exec(await form.getByLabel('Object (YAML or JSON)').inputValue());
+    expect(target).not.toBeNull();
+    expect(objects.nodes).toContain(target![1]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a simulated write naming a node the source does not have is answered with a warning', async ({ page, request }) => {
+    const objects = await sourceObjects(request);
+    const missing = 'gpu-h100-99';
+    expect(objects.nodes).not.toContain(missing);
+    await gotoAndSettle(page, '/explorer', 'Who-can / can-i explorer');
+    const form = page.getByRole('form', { name: 'Write to simulate' });
+    const object = await form.getByLabel('Object (YAML or JSON)').inputValue();
+    await form.getByLabel('Object (YAML or JSON)').fill(object.replace(/nodeName: \S+/, `nodeName: ${missing}`));
+    await form.getByRole('button', { name: 'Simulate' }).click();
+    const warning = page.getByTestId('simulation-missing');
+    await expect(warning).toBeVisible();
+    await expect(warning).toContainText(`node ${missing} (spec.nodeName)`);
+    // The source's own write says nothing of the kind.
+    await form.getByLabel('Object (YAML or JSON)').fill(object);
+    await form.getByRole('button', { name: 'Simulate' }).click();
+    await expect(page.getByTestId('simulation-result')).toContainText('decided as');
+    await expect(warning).toHaveCount(0);
+  });
+
+  test('a who-can answer is filtered by text, with a count', async ({ page, request }) => {
+    const api = await request.get('/api/v1/who-can?verb=get&resource=nodes');
+    const subjects = ((await api.json()) as { subjects: { subject: { kind: string; namespace?: string; name: string } }[] }).subjects;
+    expect(subjects.length).toBeGreaterThan(10);
+    const inKubeSystem = subjects.filter((s) => s.subject.namespace === 'kube-system').length;
+    expect(inKubeSystem).toBeGreaterThan(0);
+    await gotoAndSettle(page, '/explorer?mode=who-can&verb=get&resource=nodes', 'Who-can / can-i explorer');
+    const results = page.getByTestId('who-can-results');
+    await expect(results.getByTestId('who-can-count')).toHaveText(`Showing ${Math.min(20, subjects.length)} of ${subjects.length}`);
+    await results.getByLabel('Filter subjects').fill('kube-system/');
+    await expect(results.getByTestId('who-can-count')).toHaveText(`Showing ${inKubeSystem} of ${inKubeSystem} matching (${subjects.length} in all)`);
+    await expect(results.locator('tbody tr')).toHaveCount(inKubeSystem);
+    for (const row of await results.locator('tbody tr').all()) await expect(row).toContainText('kube-system');
+    await results.getByLabel('Filter subjects').fill('no-such-subject');
+    await expect(results).toContainText('No subject matches “no-such-subject”');
+  });
+
+  test('“simulate this write” on a who-can row fills the simulator with that subject and the question’s write', async ({ page, consoleErrors }) => {
+    await gotoAndSettle(page, '/explorer?mode=who-can&verb=update&resource=resourceclaims%2Fbinding', 'Who-can / can-i explorer');
+    const row = page.getByTestId('who-can-results').locator('tbody tr').filter({ hasText: 'tenant-b/batch-scheduler' });
+    await row.getByRole('link', { name: /Simulate this write/ }).click();
+    await expect(page).toHaveURL(/simKind=ServiceAccount/);
+    const form = page.getByRole('form', { name: 'Write to simulate' });
+    await expect(form.getByLabel('Sent by (username)')).toHaveValue('system:serviceaccount:tenant-b:batch-scheduler');
+    await expect(form.getByLabel(/^Operation/)).toHaveValue('update');
+    await expect(form.getByLabel('Part (e.g. status)')).toHaveValue('status');
+    await expect(form.getByLabel('Object (YAML or JSON)')).toHaveValue(/kind: ResourceClaim/);
+    await expect(form.getByTestId('simulate-note')).toContainText('resourceclaims/binding');
+    // The question is still answered above it.
+    await expect(page.getByTestId('who-can-results')).toContainText('tenant-b/batch-scheduler');
+    await form.getByRole('button', { name: 'Simulate' }).click();
+    const answer = page.getByTestId('simulation-result');
+    await expect(answer).toContainText('Accepted');
+    await expect(answer).toContainText('changes status.allocation or status.reservedFor');
+    await expect(page.getByTestId('simulation-missing')).toHaveCount(0);
+    await screenshot(page, 'explorer-simulate-this-write');
+    expect(consoleErrors).toEqual([]);
   });
 
   test('bad questions get a clear error', async ({ page, request }) => {

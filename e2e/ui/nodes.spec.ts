@@ -1,24 +1,33 @@
 import { expect, gotoAndSettle, test } from './fixtures';
 
 test.describe('nodes', () => {
-  test('the reporter × node matrix shows writers with mode and scope', async ({ page, consoleErrors }) => {
+  test('the writers are grouped by mode and reach, each identity with how it writes and which nodes', async ({ page, consoleErrors }) => {
     await gotoAndSettle(page, '/nodes', 'Nodes');
-    const matrix = page.getByRole('table', { name: 'Identities that can write nodes/status, per node' });
-    const headers = matrix.locator('thead th');
-    await expect(headers).toHaveCount(8); // identity column + 7 demo nodes
-    const intel = matrix.locator('tbody tr').filter({ hasText: 'kube-system/intel-reporter' });
-    // A writer of every node is drawn once across the row.
+    const matrix = page.getByRole('region', { name: 'nodes/status writers', exact: true });
+    await expect(matrix).toContainText('of the 7 nodes');
+    // Few identities in all: every group starts open, and its count is the number of its rows' identities.
+    const groups = matrix.getByRole('list', { name: 'Writer groups' });
+    const row = (group: string, who: string) => matrix.getByRole('table', { name: `Identities: ${group}` }).getByRole('row').filter({ hasText: who });
+    const intel = row('plain RBAC, all nodes', 'kube-system/intel-reporter');
     await expect(intel.getByText('plain RBAC, all nodes')).toHaveCount(1);
-    await expect(intel).toContainText('7 nodes');
-    const support = matrix.locator('tbody tr').filter({ hasText: 'support-engineers' });
-    await expect(support.getByText('legacy impersonation, all nodes').first()).toBeAttached();
+    await expect(intel).toContainText('all 7 nodes');
+    await expect(row('legacy impersonation, all nodes', 'support-engineers').getByText('legacy impersonation, all nodes').first()).toBeAttached();
     // The demo's API server runs without NodeRestriction: every kubelet (Group system:nodes) writes every
     // node, and so does the constrained reporter, through the node identity it impersonates.
-    const reporter = matrix.locator('tbody tr').filter({ hasText: 'kube-system/gpu-driver-reporter' });
+    const reporter = row('constrained impersonation, all nodes', 'kube-system/gpu-driver-reporter');
     await expect(reporter.getByText('constrained impersonation, all nodes')).toHaveCount(1);
-    const kubelets = matrix.locator('tbody tr').filter({ hasText: 'system:nodes' });
+    const kubelets = row('Node authorizer, all nodes', 'system:nodes');
     await expect(kubelets.getByText('Node authorizer, all nodes')).toHaveCount(1);
-    await expect(kubelets).toContainText('7 nodes');
+    await expect(kubelets).toContainText('all 7 nodes');
+    const buttons = groups.getByRole('button');
+    const count = await buttons.count();
+    expect(count).toBeGreaterThan(2);
+    for (let i = 0; i < count; i++) {
+      await expect(buttons.nth(i)).toHaveAttribute('aria-expanded', 'true');
+      const stated = Number((await buttons.nth(i).getByTestId('group-count').innerText()).replace(/,/g, ''));
+      const body = matrix.locator(`#${await buttons.nth(i).getAttribute('aria-controls')}`);
+      await expect(body.locator('tbody tr')).toHaveCount(stated);
+    }
     await expect(page.getByRole('region', { name: 'API server configuration applied' })).toContainText('flags of kube-system/kube-apiserver-cp-01');
     await expect(page.getByLabel('Legend')).toContainText('NodeRestriction is off');
     // Legacy impersonation acts as whichever writer it may impersonate, not necessarily a kubelet.
@@ -34,9 +43,10 @@ test.describe('nodes', () => {
     await expect(missing).toContainText('No node named node-99999 in this source');
     await expect(page.getByRole('region', { name: /Blast radius if/ })).toHaveCount(0);
     await expect(page.getByRole('region', { name: /Claim-status writers on/ })).toHaveCount(0);
-    // The matrix header leads to the node's panels, below the matrix.
-    await page.getByRole('table', { name: 'Identities that can write nodes/status, per node' }).getByRole('link', { name: 'gpu-h100-01' }).click();
-    await expect(page).toHaveURL(/node=gpu-h100-01#node-detail$/);
+    // The picker finds a node by part of its name.
+    await page.getByRole('combobox', { name: /Find a node/ }).fill('h100-01');
+    await page.getByRole('listbox', { name: 'Matching nodes' }).getByRole('option', { name: 'gpu-h100-01' }).click();
+    await expect(page).toHaveURL(/node=gpu-h100-01$/);
     await expect(page.getByRole('region', { name: /Blast radius if gpu-h100-01 is compromised/ })).toBeVisible();
     await expect(missing).toHaveCount(0);
     expect(consoleErrors).toEqual([]);
@@ -53,7 +63,7 @@ test.describe('nodes', () => {
     await expect(radius).toContainText('system:node:gpu-h100-01');
     await expect(radius).toContainText('Credentials on node');
     const writers = page.getByRole('region', { name: /nodes\/status writers of gpu-h100-01/ });
-    await writers.locator('summary').filter({ hasText: 'intel-reporter' }).click();
+    await writers.getByRole('row').filter({ hasText: 'intel-reporter' }).getByText('Why').click();
     await expect(writers).toContainText('node-status-patch-role');
   });
 

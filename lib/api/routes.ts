@@ -40,6 +40,9 @@ export const api = {
   finding: (id: string) => `/api/v1/findings/${encodeURIComponent(id)}`,
   findings: (query: Record<string, string | undefined>) => `/api/v1/findings${qs(query)}`,
   blastRadius: (node: string) => `/api/v1/nodes/${encodeURIComponent(node)}/blast-radius`,
+  nodeSearch: (q: string) => `/api/v1/nodes${qs({ q })}`,
+  nodeWriters: (q: { group: string; offset?: number; q?: string }) =>
+    `/api/v1/node-writers${qs({ group: q.group, offset: q.offset ? String(q.offset) : undefined, q: q.q })}`,
   whoCan: (q: AccessQuery) => `/api/v1/who-can${qs({ ...q })}`,
   canI: (q: CanIQuery) => `/api/v1/can-i${qs({ ...q, groups: q.groups?.filter(Boolean) })}`,
   simulate: () => '/api/v1/simulate',
@@ -54,7 +57,7 @@ export const pages = {
   graph: (focus?: string) => `/graph${qs({ focus })}`,
   graphView: (q: GraphQuery) => `/graph${graphQueryString(q)}`,
   nodes: (node?: string) => `/nodes${qs({ node })}`,
-  quotas: () => '/quotas',
+  quotas: (namespace?: string) => `/quotas${qs({ namespace })}`,
   devices: () => '/devices',
   explorer: (params: Record<string, string | undefined> = {}) => `/explorer${qs(params)}`,
 };

@@ -6,6 +6,7 @@ import { clusterConfigLines } from '@/lib/analysis/cluster-config-text';
 import { issuePages } from './issue-pages';
 import { SEVERITY_COLOURS, summaryChartSvg } from './summary-chart-svg';
 import { SEVERITIES, type Finding, type NodeStatusWriter, type Report } from '@/lib/analysis/types';
+import { partialNotice } from './partial-notice';
 
 // The posture report as one printable HTML file: inline CSS, an inline SVG chart, no scripts and a
 // CSP that forbids them, so it opens offline years later and prints (or turns into a PDF) as is.
@@ -32,6 +33,7 @@ h3 { font-size: 13pt; margin-top: 1.5rem; }
 .cover dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: 1.5rem 0; }
 .cover dt { color: #475569; }
 .muted { color: #475569; }
+.partial { border: 1px solid #f59e0b; background: #fffbeb; padding: 0.5rem 0.75rem; margin: 1rem 0; }
 table { border-collapse: collapse; table-layout: fixed; width: 100%; margin: .5rem 0 1rem; font-size: 9.5pt; }
 th, td { border: 1px solid #cbd5e1; padding: .25rem .4rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 th { background: #f1f5f9; }
@@ -163,6 +165,10 @@ export function* renderReportHtmlChunks(report: Report, options: HtmlReportOptio
   yield `<dt>Report generated</dt><dd>${h(options.generatedAt)}</dd>`;
   yield `<dt>Tool</dt><dd>dra-posture ${h(options.toolVersion)}</dd>`;
   yield `<dt>Findings</dt><dd>${total}</dd></dl>`;
+  const partial = partialNotice(report);
+  if (partial) {
+    yield `<section id="partial" class="partial"><p><strong>${h(partial.headline)}</strong> Unknown: ${partial.checks.map(h).join(', ')}. See Warnings.</p></section>`;
+  }
   yield `<h2>Summary</h2><figure>${summaryChartSvg(report.summary)}<figcaption class="muted">Findings by severity</figcaption></figure></section>`;
 
   yield* renderIssues(report);

@@ -5,6 +5,7 @@ import { checksFired } from './checks-fired';
 import { clusterConfigLines } from '@/lib/analysis/cluster-config-text';
 import { issuePages } from './issue-pages';
 import { lineChunks } from './line-chunks';
+import { partialNotice } from './partial-notice';
 
 // The posture report as Markdown: summary, findings by severity (evidence and remediation), node
 // status writers, claim status writers, quotas, device classes, warnings. Pure; every name coming
@@ -161,6 +162,12 @@ function* reportLines(report: Report): Generator<string> {
   const config = clusterConfigLines(report.clusterConfig);
   if (config.length > 0) {
     yield `API server: ${config.map((l) => `${e(l.label)} ${e(l.value)} (${e(l.source)})`).join(' · ')}`;
+    yield '';
+  }
+
+  const partial = partialNotice(report);
+  if (partial) {
+    yield `> **${e(partial.headline)}** Unknown: ${partial.checks.join(', ')}. See Warnings.`;
     yield '';
   }
 

@@ -7,7 +7,12 @@ export type Decision = 'approve' | 'reject';
 export interface ApprovalRecord {
   id: string;
   decision: Decision;
+  /** Under `serve --auth kubernetes` the signed-in Kubernetes user; otherwise the name the approver typed. */
   approver: string;
+  /** The signed-in approver's groups, as the API server's TokenReview gave them. */
+  approverGroups?: string[];
+  /** True when the approver is the identity the API server authenticated, not a typed name. */
+  approverAuthenticated?: boolean;
   comment: string;
   /** ISO time of the decision. */
   at: string;

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
+import { clusterRole, Group, rb, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
 import { loadDemo } from '@/server/sources/demo-source';
 import { buildBundle } from './build-bundle';
 import { diffAgainstToday, escalationPrimitives } from './diff-today';
@@ -11,7 +12,7 @@ beforeAll(async () => {
   demo = await loadDemo();
 });
 
-const diffFor = (state: ClusterState, input: Parameters<typeof buildBundle>[0]) => diffAgainstToday(createAuthzEngine(state), state, buildBundle(input));
+const diffFor = (state: ClusterState, input: Parameters<typeof buildBundle>[0]) => diffAgainstToday(createAuthzEngine(state), buildBundle(input));
 
 describe('diffAgainstToday', () => {
   it('a new identity holds nothing: every bundle rule is missing, nothing to remove', () => {
@@ -87,5 +88,22 @@ describe('escalationPrimitives', () => {
       'resources: * (every resource, including secrets and synthetic subresources)',
       'apiGroups: *',
     ]);
+  });
+
+  it('finds RoleBinding grants in every namespace that names the service account, its namespace group or its username', () => {
+    // A service account's token carries system:serviceaccounts:<its namespace>; a User subject with its username is the same identity.
+    const read = [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'] }];
+    const state = stateOf({
+      namespaces: ['ops', 'ns-a', 'ns-b', 'ns-c', 'ns-d'].map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })),
+      clusterRoles: [clusterRole('reader', read)],
+      roleBindings: [
+        rb('ns-a', 'as-sa', { kind: 'ClusterRole', name: 'reader' }, [SA('ops', 'helper')]),
+        rb('ns-b', 'as-group', { kind: 'ClusterRole', name: 'reader' }, [Group('system:serviceaccounts:ops')]),
+        rb('ns-c', 'as-user', { kind: 'ClusterRole', name: 'reader' }, [User('system:serviceaccount:ops:helper')]),
+        rb('ns-d', 'someone-else', { kind: 'ClusterRole', name: 'reader' }, [SA('ops', 'other')]),
+      ],
+    });
+    const d = diffFor(state, { persona: 'tenant', identity: { kind: 'ServiceAccount', namespace: 'ops', name: 'helper', create: false }, drivers: [], namespace: 'ops' });
+    expect(d.toRemove.map((g) => `${g.namespace} ${g.binding.name}`)).toEqual(['ns-a as-sa', 'ns-b as-group', 'ns-c as-user']);
   });
 });

@@ -1,7 +1,7 @@
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
 import { covers } from '@/lib/authz/covers';
 import type { RbacGrant } from '@/lib/authz/types';
-import type { ClusterState } from '@/lib/k8s/cluster-state';
+import { holderEngine, noRbacChanges } from '@/lib/analysis/fixes/holder-engine';
 import { compareStrings } from '@/lib/k8s/refs';
 import type { PolicyRule } from '@/lib/k8s/types';
 import { bundleRules } from './build-bundle';
@@ -68,16 +68,15 @@ function toCurrent(g: RbacGrant): CurrentGrant {
  * and the escalation check's Covers: a grant is covered when the bundle's rules at the same scope
  * cover it; a bundle rule is missing when today's rules at its scope do not cover it.
  */
-export function diffAgainstToday(engine: AuthzEngine, state: Pick<ClusterState, 'namespaces' | 'roleBindings'>, bundle: RoleBundle): BundleDiff {
+export function diffAgainstToday(engine: AuthzEngine, bundle: RoleBundle): BundleDiff {
   const user = identityUser(bundle.input.identity);
   const { cluster, namespaced } = bundleRules(bundle);
   const allCluster = engine.rulesFor(user, '');
   const clusterGrants = allCluster.filter(personal).map(toCurrent);
-  const namespaces = [
-    ...new Set([...state.namespaces.map((n) => n.metadata.name), ...state.roleBindings.map((b) => b.metadata.namespace ?? ''), ...namespaced.keys()]),
-  ]
-    .filter(Boolean)
-    .sort(compareStrings);
+  // Namespaced grants come from RoleBindings naming the identity or its groups: only their namespaces
+  // are asked (the holder-scoped engine finds them without walking 20,000 namespaces).
+  const bound = holderEngine(engine, [user], noRbacChanges()).state.roleBindings.map((b) => b.metadata.namespace ?? '');
+  const namespaces = [...new Set([...bound, ...namespaced.keys()])].filter(Boolean).sort(compareStrings);
   const nsGrants = new Map<string, CurrentGrant[]>();
   for (const ns of namespaces) {
     const grants = engine

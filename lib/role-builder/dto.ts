@@ -15,6 +15,16 @@ export interface RoleBuildResponse extends RoleReview {
   appliers: ReturnType<typeof whoCanApply>;
 }
 
+/** What the page sends to record a decision: the answers, the YAML's digest and the cluster version it was reviewed on. */
+export interface DecisionRequestBody {
+  build: BuildRequestBody;
+  yamlSha256: string;
+  sourceFingerprint?: string;
+  decision: 'approve' | 'reject';
+  approver?: string;
+  comment: string;
+}
+
 export interface DecisionResponse {
   record: ApprovalRecord;
   /** The export with the approval annotations (approvals only). */
@@ -43,4 +53,6 @@ export interface BuilderOptions {
   namespaces: string[];
   serviceAccounts: string[];
   kubernetesVersion: string | null;
+  /** Roles, ClusterRoles and their bindings in the cluster: what a validation is checked against (the page says so while it runs). */
+  rbacObjects: number;
 }

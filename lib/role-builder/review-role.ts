@@ -30,13 +30,16 @@ export function reviewRole(state: ClusterState, input: BuildInput, options: Vali
   const resolved: BuildInput = input.identity.kind === 'ServiceAccount' ? { ...input, identity: { ...input.identity, create: !exists } } : input;
   const bundle = buildBundle(resolved);
   const yaml = renderBundleYaml(bundle);
-  const engine = createAuthzEngine(state, options.chain ? { chain: options.chain } : {});
+  // The current analysis's engine when it is of this state and chain (an RBAC index of a large cluster takes seconds to build).
+  const current = options.analysis?.context.engine;
+  const reusable = current && current.state === state && (!options.chain || options.chain.join(',') === current.chain.join(','));
+  const engine = reusable ? current : createAuthzEngine(state, options.chain ? { chain: options.chain } : {});
   return {
     bundle,
     yaml,
     yamlSha256: sha256Hex(yaml),
     validation: validateBundle(state, bundle, options),
-    diff: diffAgainstToday(engine, state, bundle),
+    diff: diffAgainstToday(engine, bundle),
     identityExists: exists,
   };
 }

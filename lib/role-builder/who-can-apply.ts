@@ -70,6 +70,7 @@ export function canApplyBundle(
 export function whoCanApply(
   engine: AuthzEngine,
   objects: readonly BundleObject[],
+  prepared = engineForApplying(engine, objects),
 ): { total: number; appliers: { subject: SubjectRef; withoutEscalation: boolean }[] } {
   let candidates: Map<string, SubjectRef> | undefined;
   for (const { object } of objects) {
@@ -78,7 +79,6 @@ export function whoCanApply(
     candidates = candidates ? new Map([...candidates].filter(([k]) => here.has(k))) : here;
   }
   const appliers: { subject: SubjectRef; withoutEscalation: boolean }[] = [];
-  const prepared = engineForApplying(engine, objects);
   for (const subject of [...(candidates?.values() ?? [])].sort(compareSubjects)) {
     const check = canApplyBundle(engine, userForSubject(subject), objects, prepared);
     if (check.allowed) appliers.push({ subject, withoutEscalation: check.withoutEscalation });

@@ -89,3 +89,37 @@ export function quotaRowsShown(rows: readonly QuotaRow[], namespace: string): { 
     cut,
   };
 }
+
+export interface QuotaUsageBands {
+  full: number;
+  near: number;
+  high: number;
+  below: number;
+  unknown: number;
+}
+
+/** Quotas per usage band: full (≥ 100%), near (90–99%), high (75–89%), below 75%, and without a ratio. */
+export function quotaUsageBands(rows: readonly QuotaRow[]): QuotaUsageBands {
+  const bands: QuotaUsageBands = { full: 0, near: 0, high: 0, below: 0, unknown: 0 };
+  for (const r of rows) {
+    if (r.ratio === null) bands.unknown++;
+    else if (r.ratio >= 1) bands.full++;
+    else if (r.ratio >= 0.9) bands.near++;
+    else if (r.ratio >= 0.75) bands.high++;
+    else bands.below++;
+  }
+  return bands;
+}
+
+/** The chart's bars, as percentages of the hard limit (one decimal). */
+export function usagePercent(r: Pick<QuotaRow, 'ratio'>): number {
+  return r.ratio === null ? 0 : Math.round(r.ratio * 1000) / 10;
+}
+
+/**
+ * Whether a bar chart of these rows says more than one number: bars of one length (25 quotas at 25%
+ * on the bench cluster) carry no comparison, and the page says the number instead.
+ */
+export function chartCarriesInformation(rows: readonly QuotaRow[]): boolean {
+  return new Set(rows.map(usagePercent)).size > 1;
+}

@@ -10,7 +10,7 @@ import {
   findingNamespaces,
   parseFindingFilters,
 } from './findings-view';
-import { buildNodeMatrix, claimWritersByDriver, NODE_AUTHORIZER_ROW } from './node-matrix';
+import { claimWritersByDriver } from './node-matrix';
 import { buildQuotaRows, QUOTA_CHART_ROWS, QUOTA_TABLE_ROWS, quotaLabel, quotaRowsShown } from './quota-view';
 
 const params = (q: string) => new URLSearchParams(q);
@@ -50,33 +50,7 @@ describe('findings view', () => {
   });
 });
 
-describe('node matrix', () => {
-  const m = buildNodeMatrix(SAMPLE_REPORT);
-
-  it('has sorted node columns and folds kubelets into one row, listed last', () => {
-    expect(m.nodes).toEqual(['gpu-1', 'gpu-2']);
-    expect(m.rows.at(-1)!.key).toBe(NODE_AUTHORIZER_ROW);
-    expect(Object.keys(m.rows.at(-1)!.cells).sort()).toEqual(['gpu-1', 'gpu-2']);
-  });
-
-  it('orders rows from the broadest mode down', () => {
-    expect(m.rows.map((r) => r.worst)).toEqual(['impersonation', 'rbac', 'constrained-impersonation', 'node-authorizer']);
-    const rbac = m.rows.find((r) => r.worst === 'rbac')!;
-    expect(rbac.nodeCount).toBe(2);
-    expect(rbac.cells['gpu-1']).toEqual([{ mode: 'rbac', scope: 'all-nodes' }]);
-    expect(rbac.everyNode).toBe(true);
-    expect(rbac.uniform).toBe(true);
-    expect(m.rows.find((r) => r.worst === 'constrained-impersonation')).toMatchObject({ everyNode: false, uniform: false, nodeCount: 1 });
-  });
-
-  it('caps the columns on a large cluster, nodes with writers of their own first', () => {
-    const capped = buildNodeMatrix(SAMPLE_REPORT, 1);
-    expect(capped.nodes).toEqual(['gpu-1']);
-    expect(capped.hiddenNodes).toBe(1);
-    expect(capped.rows.find((r) => r.key === NODE_AUTHORIZER_ROW)!.nodeCount).toBe(2);
-    expect(capped.rows.find((r) => r.worst === 'rbac')!.nodeCount).toBe(2);
-  });
-
+describe('node writer lists', () => {
   it("puts a node's full writer lists back together", () => {
     const w = writersOfNode(SAMPLE_REPORT, 'gpu-2');
     expect(w.statusWriters.map((x) => x.subject.name)).toEqual(['system:node:gpu-2', 'intel-reporter', 'support-engineers']);

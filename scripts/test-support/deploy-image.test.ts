@@ -52,5 +52,7 @@ describe('deploy/ kustomization', () => {
     const args: string[] = c.args;
     expect(args[args.indexOf('--host') + 1]).toBe('0.0.0.0');
     expect(new URL(args[args.indexOf('--public-url') + 1]).hostname).toBe('dra-posture.dra-posture.svc');
+    // Not loopback, so not without sign-in (serve refuses --auth none there).
+    expect(args[args.indexOf('--auth') + 1]).toBe('kubernetes');
   });
 });

@@ -127,14 +127,24 @@ Examples:
 
 Usage:
   dra-posture serve [--host 127.0.0.1] [--port 3000] [--public-url URL] [--demo | --snapshot PATH | --kubeconfig FILE [--context NAME]] [--rebuild]
+                    [--auth none|kubernetes] [--auth-kubeconfig FILE [--auth-context NAME]] [--unsafe-no-auth]
 ${CLUSTER_CONFIG_HELP}
 
 The server answers only requests addressed to a loopback name, an IP address, --host or the host of
 --public-url (the URL browsers use behind a reverse proxy or ingress); writes must come from the same origin.
 
+--auth kubernetes: viewers sign in with a Kubernetes bearer token (pasted on /sign-in, or sent as
+Authorization: Bearer by an OIDC proxy such as oauth2-proxy). The API server says who they are
+(TokenReview) and what they may do (SubjectAccessReview on the API group dra-posture.io: get reports,
+create simulations, create approvals, get/create snapshots, create sources; deploy/15-user-roles.yaml).
+Reviews go to --auth-kubeconfig, else --kubeconfig, else the default kubeconfig or in-cluster account.
+--auth none (no sign-in) is the default on loopback only: any other --host needs --auth kubernetes,
+or --unsafe-no-auth to serve everything to everyone who reaches it.
+
 Examples:
   dra-posture serve --demo
-  dra-posture serve --kubeconfig ~/.kube/config --port 8080`,
+  dra-posture serve --kubeconfig ~/.kube/config --port 8080
+  dra-posture serve --host 0.0.0.0 --public-url https://posture.example.com --auth kubernetes`,
 
   completion: `dra-posture completion: shell completion
 

@@ -10,13 +10,16 @@ import { KubeError } from '@/server/kube/kube-errors';
 
 const STATUS: Record<ApiErrorCode, number> = {
   bad_request: 400,
+  unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
+  request_timeout: 408,
   too_large: 413,
   too_many_requests: 429,
   invalid_snapshot: 400,
   source_unavailable: 503,
   store_unavailable: 503,
+  auth_unavailable: 503,
   internal: 500,
 };
 const MAX_MESSAGE = 200;

@@ -72,4 +72,44 @@ describe('readBodyBytes', () => {
     expect(seen.cancelled).toBe(true);
     expect(seen.pulled).toBeLessThan(5000);
   });
+
+  it('drops a body that stops sending (408), releasing what it held, while a slow but steady one is read', async () => {
+    const env = process.env.DRA_POSTURE_BODY_IDLE_MS;
+    process.env.DRA_POSTURE_BODY_IDLE_MS = '150';
+    try {
+      let cancelled = false;
+      let sent = 0;
+      const stalled = new ReadableStream<Uint8Array>({
+        async pull(c) {
+          // Two chunks, then silence: the trickle that would hold an upload slot forever.
+          if (sent < 2) {
+            sent++;
+            c.enqueue(new Uint8Array(10));
+          } else await new Promise(() => {});
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+      await expect(readBodyBytes(post(stalled), 1e6, 'snapshot')).rejects.toMatchObject({
+        code: 'request_timeout',
+        message: 'snapshot stalled: no bytes for 150 ms',
+      });
+      expect(cancelled).toBe(true);
+
+      // Each chunk within the idle time: the whole body, however long it takes in total.
+      let n = 0;
+      const steady = new ReadableStream<Uint8Array>({
+        async pull(c) {
+          if (n++ >= 5) return c.close();
+          await new Promise((r) => setTimeout(r, 60));
+          c.enqueue(new Uint8Array(10));
+        },
+      });
+      expect((await readBodyBytes(post(steady), 1e6)).byteLength).toBe(50);
+    } finally {
+      if (env === undefined) delete process.env.DRA_POSTURE_BODY_IDLE_MS;
+      else process.env.DRA_POSTURE_BODY_IDLE_MS = env;
+    }
+  });
 });

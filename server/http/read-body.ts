@@ -6,18 +6,38 @@ import { ApiError } from './api-errors';
 // it passes the limit (Route Handlers get no body-size limit from Next.js). `what` names the body
 // in the 413 message ("snapshot", "request body").
 
+/**
+ * A body that sends nothing for this long is dropped (408): a client trickling bytes would otherwise
+ * hold one of the few upload slots for as long as it likes.
+ */
+export function bodyIdleTimeoutMs(env: Record<string, string | undefined> = process.env): number {
+  const ms = Number(env.DRA_POSTURE_BODY_IDLE_MS);
+  return Number.isFinite(ms) && ms > 0 ? ms : 30_000;
+}
+
 /** The body's chunks as they arrive; throws a 413 before yielding past `limit` bytes. */
 export async function* cappedBodyChunks(request: Request, limit: number, what = 'request body'): AsyncGenerator<Uint8Array> {
   assertDeclaredLength(request, limit, what);
   if (!request.body) return;
   const reader = request.body.getReader();
+  const idleMs = bodyIdleTimeoutMs();
   let total = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read().catch((error: unknown) => {
-        // The client went away or the connection broke: a clear 400, not a 500 or half an upload.
-        throw new ApiError('bad_request', `${what} could not be read: the upload stopped (${error instanceof Error ? error.message : String(error)})`);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const idle = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new ApiError('request_timeout', `${what} stalled: no bytes for ${idleMs >= 1000 ? `${Math.round(idleMs / 1000)} s` : `${idleMs} ms`}`)),
+          idleMs,
+        );
       });
+      const { done, value } = await Promise.race([
+        reader.read().catch((error: unknown) => {
+          // The client went away or the connection broke: a clear 400, not a 500 or half an upload.
+          throw new ApiError('bad_request', `${what} could not be read: the upload stopped (${error instanceof Error ? error.message : String(error)})`);
+        }),
+        idle,
+      ]).finally(() => clearTimeout(timer));
       if (done) return;
       total += value.byteLength;
       if (total > limit) throw new ApiError('too_large', `${what} too large: more than ${limit} bytes`);

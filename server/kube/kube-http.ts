@@ -26,7 +26,7 @@ type Options = Required<Omit<KubeHttpOptions, 'onThrottle'>> & Pick<KubeHttpOpti
 /**
  * A small read-only HTTP client over a kubeconfig: GET and line-streamed watches, at most a few
  * requests in flight, Retry-After honoured on 429, exponential backoff with jitter on network
- * errors and 5xx. It never sends PUT/PATCH/DELETE; the only POSTs are access reviews.
+ * errors and 5xx. It never sends PUT/PATCH/DELETE; the only POSTs are access and token reviews.
  */
 export class KubeHttp {
   private readonly opts: Options;
@@ -51,7 +51,7 @@ export class KubeHttp {
   }
 
   async post<T = unknown>(path: string, body: unknown): Promise<KubeResponse<T>> {
-    if (!/accessreviews$|rulesreviews$/.test(path)) throw new Error(`refusing to POST to ${path}: the dashboard is read-only`);
+    if (!/accessreviews$|rulesreviews$|tokenreviews$/.test(path)) throw new Error(`refusing to POST to ${path}: the dashboard is read-only`);
     return this.withRetries(() => this.once<T>('POST', path, body));
   }
 

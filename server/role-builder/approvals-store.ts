@@ -22,6 +22,9 @@ export const APPROVALS_FEATURE: StoreFeature = {
        yaml TEXT NOT NULL
      )`,
     'CREATE INDEX role_approvals_sha ON role_approvals (yaml_sha256, at)',
+    // serve --auth kubernetes: the approver is the signed-in user (TokenReview), with their groups.
+    `ALTER TABLE role_approvals ADD COLUMN approver_groups TEXT NOT NULL DEFAULT '[]';
+     ALTER TABLE role_approvals ADD COLUMN approver_authenticated INTEGER NOT NULL DEFAULT 0`,
   ],
 };
 
@@ -37,12 +40,15 @@ interface Row {
   identity: string;
   input_json: string;
   yaml: string;
+  approver_groups: string;
+  approver_authenticated: number;
 }
 
 const toRecord = (r: Row): ApprovalRecord => ({
   id: r.id,
   decision: r.decision,
   approver: r.approver,
+  ...(r.approver_authenticated ? { approverGroups: JSON.parse(r.approver_groups) as string[], approverAuthenticated: true } : {}),
   comment: r.comment,
   at: r.at,
   yamlSha256: r.yaml_sha256,
@@ -58,10 +64,17 @@ export function recordDecision(entry: Omit<ApprovalRecord, 'id' | 'at'>, at = ne
   getStore(APPROVALS_FEATURE).write((db) =>
     db
       .prepare(
-        `INSERT INTO role_approvals (id, decision, approver, comment, at, yaml_sha256, source_fingerprint, persona, identity, input_json, yaml)
-         VALUES (@id, @decision, @approver, @comment, @at, @yamlSha256, @sourceFingerprint, @persona, @identity, @inputJson, @yaml)`,
+        `INSERT INTO role_approvals (id, decision, approver, comment, at, yaml_sha256, source_fingerprint, persona, identity, input_json, yaml,
+                                     approver_groups, approver_authenticated)
+         VALUES (@id, @decision, @approver, @comment, @at, @yamlSha256, @sourceFingerprint, @persona, @identity, @inputJson, @yaml,
+                 @approverGroupsJson, @approverAuthenticatedFlag)`,
       )
-      .run({ ...record, inputJson: JSON.stringify(record.input) }),
+      .run({
+        ...record,
+        inputJson: JSON.stringify(record.input),
+        approverGroupsJson: JSON.stringify(record.approverGroups ?? []),
+        approverAuthenticatedFlag: record.approverAuthenticated ? 1 : 0,
+      }),
   );
   return record;
 }

@@ -91,6 +91,17 @@ function targetOf(q: z.output<typeof AccessQuerySchema>): Target {
   return target;
 }
 
+/** The resource request a question names, resolved as who-can and can-i ask it; undefined when it does not parse. */
+export function resourceRequestOf(input: unknown): ResourceAttributes | undefined {
+  const q = AccessQuerySchema.safeParse(input);
+  if (!q.success) return undefined;
+  try {
+    return targetOf(q.data).resource;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The identity the authenticator would produce for this username, plus the groups given. */
 export function userFor(name: string, groups: readonly string[], node: string): UserInfo {
   const all = [...groups];

@@ -1,5 +1,6 @@
 import 'server-only';
 import type { Report } from '@/lib/analysis/types';
+import { partialNotice } from '@/lib/report/partial-notice';
 import { getLiveStatus } from './current-cluster';
 import { getAnalysis } from './get-report';
 
@@ -7,6 +8,8 @@ export interface ShellInfo {
   source: Report['source'];
   summary: Report['summary'];
   warnings: string[];
+  /** Present when the source could not read some kinds: which, and the checks that are unknown. */
+  partial?: { headline: string; checks: string[] };
   /** When the report was computed by this server. */
   computedAt: string;
   counts: { nodes: number; namespaces: number; claims: number; deviceClasses: number; bindings: number };
@@ -18,11 +21,13 @@ export interface ShellInfo {
 export async function getShellInfo(): Promise<ShellInfo> {
   const { report, state, computedAt } = await getAnalysis();
   const status = await getLiveStatus();
+  const partial = partialNotice(report);
   return {
     ...(status ? { live: { stale: status.stale, staleReason: status.staleReason, lastSyncAt: status.lastSyncAt } } : {}),
     source: report.source,
     summary: report.summary,
     warnings: report.warnings,
+    ...(partial ? { partial } : {}),
     computedAt,
     counts: {
       nodes: report.nodes.length,

@@ -1,10 +1,11 @@
 import 'server-only';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { simulateWrite, type SimulationResult } from '@/lib/authz/simulate-write';
+import { simulateWrite } from '@/lib/authz/simulate-write';
+import type { SimulateResponse } from '@/lib/api/dto';
 import { WRITE_VERBS, WriteRequestError, writeFromManifest } from '@/lib/authz/write-request';
+import { describeMissingReference, missingReferences } from '@/lib/authz/write-references';
 import { ApiError } from '@/server/http/api-errors';
-import type { ResourceAttributes } from '@/lib/authz/types';
 import { getAnalysis } from './get-report';
 import { userFor } from './access';
 
@@ -29,8 +30,6 @@ function parseManifest(text: string, what: string): unknown {
   }
 }
 
-export type SimulateResponse = SimulationResult & { request: ResourceAttributes };
-
 /** Would this write be accepted on the current source? Every step with its reason. */
 export async function simulate(input: unknown): Promise<SimulateResponse> {
   const parsed = SimulateBodySchema.safeParse(input);
@@ -49,5 +48,5 @@ export async function simulate(input: unknown): Promise<SimulateResponse> {
     throw e;
   }
   const { engine } = (await getAnalysis()).context;
-  return { ...simulateWrite(engine, sim), request: sim.attributes };
+  return { ...simulateWrite(engine, sim), request: sim.attributes, missing: missingReferences(engine.state, sim).map(describeMissingReference) };
 }

@@ -2,7 +2,7 @@ import { pushTo } from '@/lib/k8s/push-to';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { UserInfo } from '@/lib/authz/types';
 import { nodeUser, serviceAccountUser, serviceAccountUsername } from '@/lib/authz/user-info';
-import type { SubjectRef } from '@/lib/k8s/types';
+import type { ResourceClaim, SubjectRef } from '@/lib/k8s/types';
 import type { ClaimStatusWriter, NodeStatusWriter } from '@/lib/analysis/types';
 import { driversOf } from './claim-placement';
 import type { ClaimWriterAnalysis } from './claim-status-writers';
@@ -102,19 +102,51 @@ export function computeBlastRadius(ctx: AnalysisContext, node: string, writers: 
 function claimsWritableBy(analysis: ClaimWriterAnalysis, identities: { subject: SubjectRef; user: UserInfo }[]): BlastRadiusClaim[][] {
   const out = identities.map((): BlastRadiusClaim[] => []);
   const keys = identities.map(({ subject, user }) => `${subject.kind}/${subject.namespace ?? ''}/${subject.name}|${JSON.stringify(user.extra ?? {})}`);
-  const clusterHit = identities.map(() => new Map<string, boolean>());
-  for (const claim of analysis.allocatedClaims) {
-    const ns = claim.metadata.namespace ?? '';
-    for (const driver of driversOf(claim)) {
-      identities.forEach(({ user }, i) => {
-        let hit = clusterHit[i].get(driver);
-        if (hit === undefined) clusterHit[i].set(driver, (hit = analysis.clusterApplies(user, driver)));
-        const d = analysis.decideFor(keys[i], user, claim, driver, hit);
-        if (d) out[i].push({ namespace: ns, name: claim.metadata.name, driver, mode: d.mode ?? 'arbitrary-node' });
-      });
-    }
+  // Without a cluster-wide grant an identity writes claims only where a RoleBinding names it: on a
+  // large cluster asking about every claim for every exposed identity was 2 million questions a node.
+  const bound = identities.map(({ user }) => analysis.namespacesBinding(user));
+  const push = (i: number, claim: ResourceClaim, driver: string, mode: BlastRadiusClaim['mode']) =>
+    out[i].push({ namespace: claim.metadata.namespace ?? '', name: claim.metadata.name, driver, mode });
+  for (const [driver, byNamespace] of allocatedClaimsByDriver(analysis)) {
+    identities.forEach(({ user }, i) => {
+      const hit = analysis.clusterApplies(user, driver);
+      const decide = (claims: readonly ResourceClaim[]) => {
+        for (const claim of claims) {
+          const d = analysis.decideFor(keys[i], user, claim, driver, hit);
+          if (d) push(i, claim, driver, d.mode ?? 'arbitrary-node');
+        }
+      };
+      if (!hit) {
+        for (const ns of bound[i]) decide(byNamespace.get(ns) ?? []);
+        return;
+      }
+      // One that writes every claim of the driver (a driver's or an admin's grant) is not asked claim by claim.
+      const first = byNamespace.values().next().value!;
+      if (analysis.writesEveryClaim(keys[i], user, driver, first[0])) {
+        for (const claims of byNamespace.values()) for (const claim of claims) push(i, claim, driver, 'arbitrary-node');
+        return;
+      }
+      for (const claims of byNamespace.values()) decide(claims);
+    });
   }
   return out.map((list) => list.sort(compareClaims));
+}
+
+/** The allocated claims of each driver by namespace; worked out once per analysis. */
+const claimsByDriverCache = new WeakMap<ClaimWriterAnalysis, Map<string, Map<string, ResourceClaim[]>>>();
+function allocatedClaimsByDriver(analysis: ClaimWriterAnalysis): Map<string, Map<string, ResourceClaim[]>> {
+  let by = claimsByDriverCache.get(analysis);
+  if (!by) {
+    by = new Map();
+    for (const claim of analysis.allocatedClaims)
+      for (const driver of driversOf(claim)) {
+        let byNs = by.get(driver);
+        if (!byNs) by.set(driver, (byNs = new Map()));
+        pushTo(byNs, claim.metadata.namespace ?? '', claim);
+      }
+    claimsByDriverCache.set(analysis, by);
+  }
+  return by;
 }
 
 function compareClaims(a: Omit<BlastRadiusClaim, 'mode'>, b: Omit<BlastRadiusClaim, 'mode'>): number {

@@ -231,4 +231,32 @@ describe('scale', () => {
     ]);
     expect(ms).toBeLessThan(10_000);
   });
+
+  it('a node hosting an arbitrary-node writer: its blast radius covers every claim of the driver without asking claim by claim', () => {
+    // The controller's grant (arbitrary-node, ClusterRoleBinding) holds for every claim of its driver
+    // wherever allocated; the plugin's (associated-node) only for the claims allocated on its own node.
+    const nodes = Array.from({ length: 5000 }, (_, i) => node(`node-${i}`));
+    const pods = [
+      ...nodes.map((n, i) => pod('drivers', `plugin-${i}`, { nodeName: n.metadata.name, serviceAccountName: 'plugin' })),
+      pod('drivers', 'controller-0', { nodeName: 'node-7', serviceAccountName: 'controller' }),
+    ];
+    const claims = Array.from({ length: 50_000 }, (_, i) => claim(`team-${i % 100}`, `c-${i}`, 'gpu.example.com', singleNodeSelector(`node-${i % 5000}`)));
+    const base = fixture();
+    const state = stateOf({ nodes, pods, clusterRoles: base.clusterRoles, clusterRoleBindings: base.clusterRoleBindings, resourceClaims: claims });
+    const ctx = buildAnalysisContext(state, createAuthzEngine(state), DEFAULT_SETTINGS);
+    const writers = listNodeWriters(ctx);
+    const t0 = performance.now();
+    const r = computeBlastRadius(ctx, 'node-7', writers);
+    const ms = performance.now() - t0;
+    const of = (name: string) => r.identities.find((i) => i.subject.name === name)!;
+    expect(of('controller').claims).toHaveLength(50_000);
+    expect(new Set(of('controller').claims.map((c) => c.mode))).toEqual(new Set(['arbitrary-node']));
+    // claims c-i with i % 5000 === 7: ten of them, on node-7 only.
+    expect(of('plugin').claims.map((c) => `${c.name}:${c.mode}`)).toEqual(
+      Array.from({ length: 10 }, (_, k) => `c-${7 + 5000 * k}:associated-node`).sort(),
+    );
+    expect(r.claims).toHaveLength(50_000);
+    expect(ms).toBeLessThan(5_000);
+  });
 });
+

@@ -323,6 +323,27 @@ export class ClaimWriterAnalysis {
     return this.granular ? d : { mode: 'arbitrary-node', via: d.via };
   }
 
+  /**
+   * Whether `user` may write the status.devices entries of `driver` in every claim of it, wherever it
+   * is allocated: decided once, on `sample` moved to a namespace no RoleBinding names and a name no
+   * rule lists (RBAC only adds, so what is allowed there is allowed in every namespace, for every name).
+   * Only an arbitrary-node answer (or, before granular authorization, any) holds for every node.
+   */
+  writesEveryClaim(userKey: string, user: UserInfo, driver: string, sample: ResourceClaim): WriteDecision | undefined {
+    if (!this.clusterApplies(user, driver)) return undefined;
+    const probe: ResourceClaim = { ...sample, metadata: { ...sample.metadata, namespace: PROBE_NAMESPACE, name: PROBE_NAME } };
+    const d = this.cachedDecision(`id|${userKey}`, probe, driver, () => user);
+    if (!d || (this.granular && d.mode !== 'arbitrary-node')) return undefined;
+    return { mode: 'arbitrary-node', via: d.via };
+  }
+
+  /** The namespaces whose RoleBindings name the user or one of its groups: without a cluster-wide grant, only there can it write. */
+  namespacesBinding(user: UserInfo): string[] {
+    const out: string[] = [];
+    for (const [ns, idx] of this.engine.rbac.namespaceBindings) if (idx.byUser.has(user.name) || user.groups.some((g) => idx.byGroup.has(g))) out.push(ns);
+    return out;
+  }
+
   /** Whether a ClusterRoleBinding candidate for `driver` applies to the identity. */
   clusterApplies(user: UserInfo, driver: string): boolean {
     return this.kinds().some((k) => this.candidates.cluster(k, driver).appliesTo(user));

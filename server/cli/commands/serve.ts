@@ -8,6 +8,7 @@ import { UsageError } from '../usage-error';
 import { CLUSTER_CONFIG_OPTIONS, clusterConfigFlags } from '../cluster-config-flags';
 import { CLUSTER_CONFIG_ENV, encodeStatedConfig } from '@/server/services/stated-cluster-config';
 import { GATE_HOST_ENV, GATE_PUBLIC_URL_ENV } from '@/server/http/request-gate';
+import { AUTH_CONTEXT_ENV, AUTH_KUBECONFIG_ENV, AUTH_MODE_ENV, type AuthMode } from '@/server/auth/auth-config';
 import type { CommandIO } from '../command-io';
 
 const OPTIONS = {
@@ -20,6 +21,10 @@ const OPTIONS = {
   context: { type: 'string' },
   rebuild: { type: 'boolean' },
   audit: { type: 'string' },
+  auth: { type: 'string' },
+  'auth-kubeconfig': { type: 'string' },
+  'auth-context': { type: 'string' },
+  'unsafe-no-auth': { type: 'boolean' },
   ...CLUSTER_CONFIG_OPTIONS,
 } as const;
 
@@ -36,6 +41,10 @@ export async function runServe(argv: string[], io: CommandIO): Promise<number> {
   if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new UsageError(`--port expects 1-65535, got "${values.port}"`);
   const host = values.host ?? '127.0.0.1';
   const publicUrl = values['public-url'] === undefined ? undefined : parsePublicUrl(values['public-url']);
+  const auth = authChoice(values.auth, host, values['unsafe-no-auth'] === true);
+  if ((values['auth-kubeconfig'] !== undefined || values['auth-context'] !== undefined) && auth !== 'kubernetes') {
+    throw new UsageError('--auth-kubeconfig and --auth-context go with --auth kubernetes');
+  }
   const root = process.env.DRA_POSTURE_ROOT ?? process.cwd();
   // Installed, next is wherever npm hoisted it, so resolve it as the package would.
   const nextBin = createRequire(join(root, 'package.json')).resolve('next/dist/bin/next');
@@ -61,6 +70,17 @@ export async function runServe(argv: string[], io: CommandIO): Promise<number> {
     const path = resolve(values.audit);
     if (!existsSync(path)) throw new UsageError(`--audit ${values.audit}: no such file or folder`);
     env.DRA_POSTURE_AUDIT = path;
+  }
+
+  delete env[AUTH_MODE_ENV];
+  delete env[AUTH_KUBECONFIG_ENV];
+  delete env[AUTH_CONTEXT_ENV];
+  if (auth === 'kubernetes') {
+    env[AUTH_MODE_ENV] = 'kubernetes';
+    if (values['auth-kubeconfig'] !== undefined) env[AUTH_KUBECONFIG_ENV] = resolve(values['auth-kubeconfig']);
+    if (values['auth-context'] !== undefined) env[AUTH_CONTEXT_ENV] = values['auth-context'];
+  } else if (!isLoopback(host)) {
+    io.err(`warning: --unsafe-no-auth: everyone who reaches ${host} sees the whole RBAC map and can switch sources and approve roles`);
   }
 
   delete env[CLUSTER_CONFIG_ENV];
@@ -89,6 +109,27 @@ export async function runServe(argv: string[], io: CommandIO): Promise<number> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   return new Promise((done) => child.on('exit', (code) => done(code ?? 0)));
+}
+
+/** --auth: kubernetes, or none, which only loopback gets without --unsafe-no-auth. */
+function authChoice(value: string | undefined, host: string, unsafe: boolean): AuthMode {
+  if (value !== undefined && value !== 'none' && value !== 'kubernetes') throw new UsageError(`--auth expects none or kubernetes, got "${value}"`);
+  const mode: AuthMode = value === 'kubernetes' ? 'kubernetes' : 'none';
+  if (mode === 'none' && !isLoopback(host) && !unsafe) {
+    throw new UsageError(
+      `--host ${host} serves the dashboard beyond this machine: add --auth kubernetes (viewers sign in with a Kubernetes token), or --unsafe-no-auth to serve it to everyone who can reach it`,
+    );
+  }
+  return mode;
+}
+
+/** Whether a bind address only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
 /** --public-url: the http(s) URL browsers use to reach the dashboard (a reverse proxy, an ingress). */

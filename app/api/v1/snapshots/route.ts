@@ -3,6 +3,7 @@ import { jsonResponse, withApiErrors } from '@/server/http/api-errors';
 import { readJsonBody } from '@/server/http/read-json-body';
 import { assertSameOrigin } from '@/server/http/same-origin';
 import { snapshotHistory, takeSnapshot } from '@/server/services/snapshots';
+import { requireAction } from '@/server/auth/require-action';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,6 +16,7 @@ const TakeBody = z.object({}).strict();
 // POST /api/v1/snapshots – bundles the current source and stores it.
 export const POST = withApiErrors(async (request: Request) => {
   assertSameOrigin(request);
+  await requireAction(request, 'create snapshots');
   const body = await readJsonBody(request, undefined, { allowEmpty: true });
   if (body !== undefined) TakeBody.parse(body);
   return jsonResponse(await takeSnapshot(), 201);

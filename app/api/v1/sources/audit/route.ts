@@ -3,12 +3,14 @@ import { cappedBodyChunks } from '@/server/http/read-body';
 import { assertSameOrigin } from '@/server/http/same-origin';
 import { withUploadSlot } from '@/server/http/upload-slots';
 import { clearUploadedAudit, maxAuditUploadBytes, readAuditUpload, useUploadedAudit } from '@/server/services/uploaded-audit';
+import { requireAction } from '@/server/auth/require-action';
 
 // POST /api/v1/sources/audit?name=FILE – body: an audit log (JSON lines, EventList, gzip of either),
 // read as it streams in. Its activity and AUDIT findings join the report of the current source.
 // DELETE – forget it.
 export const POST = withApiErrors(async (request: Request) => {
   assertSameOrigin(request);
+  await requireAction(request, 'create sources');
   const limit = maxAuditUploadBytes();
   const name = (new URL(request.url).searchParams.get('name') ?? 'audit.log').replace(/[^\w.\-]+/g, '_').slice(0, 100) || 'audit.log';
   const aggregate = await withUploadSlot('audit log', () => readAuditUpload(name, cappedBodyChunks(request, limit, 'audit log')));
@@ -19,6 +21,7 @@ export const POST = withApiErrors(async (request: Request) => {
 
 export const DELETE = withApiErrors(async (request: Request) => {
   assertSameOrigin(request);
+  await requireAction(request, 'create sources');
   clearUploadedAudit();
   return jsonResponse({ ok: true });
 });

@@ -4,11 +4,13 @@ import { readBodyBytes } from '@/server/http/read-body';
 import { assertSameOrigin } from '@/server/http/same-origin';
 import { withUploadSlot } from '@/server/http/upload-slots';
 import { maxUploadBytes, useUploadedSnapshot } from '@/server/services/uploaded-source';
+import { requireAction } from '@/server/auth/require-action';
 
 // POST /api/v1/sources/upload?name=FILE – body: the snapshot file's bytes (JSON or YAML). It becomes
 // the current source when all of it loads; otherwise nothing changes and the error names the problem.
 export const POST = withApiErrors(async (request: Request) => {
   assertSameOrigin(request);
+  await requireAction(request, 'create sources');
   const limit = maxUploadBytes();
   const name = (new URL(request.url).searchParams.get('name') ?? 'upload').replace(/[^\w.\-]+/g, '_').slice(0, 100) || 'upload';
   return withUploadSlot('snapshot', async () => {

@@ -1,0 +1,22 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { NodeSearchResponse, WriterGroupPageResponse } from '@/lib/api/dto';
+import { queryKeys } from '@/lib/api/query-keys';
+import { api } from '@/lib/api/routes';
+import { fetchJson } from '@/components/query/fetch-json';
+
+// The Nodes page's client queries: the picker's node search and the pages of a writer group.
+
+export const nodeSearchQuery = (q: string) =>
+  queryOptions({
+    queryKey: queryKeys.nodeSearch(q),
+    queryFn: ({ signal }) => fetchJson<NodeSearchResponse>(api.nodeSearch(q), signal),
+    enabled: q.length > 0,
+    staleTime: 5 * 60_000,
+  });
+
+export const nodeWritersQuery = (group: string, offset: number, q: string) =>
+  queryOptions({
+    queryKey: queryKeys.nodeWriters(group, offset, q),
+    queryFn: ({ signal }) => fetchJson<WriterGroupPageResponse>(api.nodeWriters({ group, offset, q }), signal),
+    placeholderData: (prev) => prev,
+  });

@@ -1,0 +1,199 @@
+import type { Page } from '@playwright/test';
+import { expect, gotoAndSettle, PAGES, screenshot, test } from './fixtures';
+
+// Issue 26 item 4: the dashboard on a 390×844 phone. The sidebar collapses into a top bar with a menu
+// button, no page scrolls sideways, content gets the screen's width, severity labels are never clipped,
+// and the findings table keeps severity, check and title readable (rows stack into cards).
+
+const PHONE = { width: 390, height: 844 };
+test.use({ viewport: PHONE });
+
+const NARROW_PAGES = [...PAGES, { path: '/roles/history', name: 'role approvals', heading: 'Role approvals' }] as const;
+
+/**
+ * Elements that stick out past the right edge of the viewport and are not inside a container that
+ * scrolls or clips them (a wide table in its own scroll box is fine; the page body scrolling is not).
+ */
+async function elementsPastTheRightEdge(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const contained = (el: Element): boolean => {
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        if (getComputedStyle(a).overflowX !== 'visible') return true;
+      }
+      return false;
+    };
+    const out: string[] = [];
+    for (const el of document.body.querySelectorAll('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.right <= innerWidth + 0.5 || contained(el)) continue;
+      // Report the outermost offender only: its children are past the edge because it is.
+      if (el.parentElement && el.parentElement.getBoundingClientRect().right > innerWidth + 0.5 && !contained(el.parentElement)) continue;
+      out.push(
+        `${el.tagName.toLowerCase()}.${String(el.getAttribute('class') ?? '').slice(0, 60)} "${(el.textContent ?? '').trim().slice(0, 40)}" right=${Math.round(r.right)}`,
+      );
+    }
+    return out.slice(0, 10);
+  });
+}
+
+/** Labels that read exactly as a severity (badges, cards) in the page's main area. */
+async function clippedSeverityLabels(page: Page): Promise<{ found: number; clipped: string[] }> {
+  return page.evaluate(() => {
+    const labels = new Set(['critical', 'high', 'medium', 'low', 'info']);
+    const main = document.querySelector('main');
+    const hits = [...(main?.querySelectorAll('span, div, p') ?? [])].filter(
+      (el) => labels.has((el.textContent ?? '').trim().toLowerCase()) && el.getBoundingClientRect().width > 0,
+    );
+    const clipped = hits
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        return el.scrollWidth > el.clientWidth || r.left < 0 || r.right > innerWidth;
+      })
+      .map((el) => `"${(el as HTMLElement).innerText}" scrollWidth=${el.scrollWidth} clientWidth=${el.clientWidth}`);
+    return { found: hits.length, clipped };
+  });
+}
+
+for (const p of NARROW_PAGES) {
+  test(`${p.name} fits a 390 px screen`, async ({ page, consoleErrors }) => {
+    await gotoAndSettle(page, p.path, p.heading);
+    const heading = page.getByRole('heading', { level: 1, name: p.heading });
+    await expect(heading).toBeInViewport();
+
+    const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: innerWidth }));
+    expect(width.scroll, 'the page body scrolls sideways').toBeLessThanOrEqual(width.inner);
+    expect(await elementsPastTheRightEdge(page)).toEqual([]);
+
+    // The content gets the screen, not what a desktop sidebar leaves of it.
+    const main = await page.getByRole('main').boundingBox();
+    expect(main!.x).toBeLessThanOrEqual(1);
+    expect(main!.width).toBeGreaterThanOrEqual(PHONE.width - 2);
+
+    await screenshot(page, `narrow-${p.name.replaceAll(' ', '-')}`);
+    expect(consoleErrors).toEqual([]);
+  });
+}
+
+test('a finding’s page fits a 390 px screen', async ({ page }) => {
+  await gotoAndSettle(page, '/findings?check=DRA001', 'Findings');
+  const link = page.getByRole('table', { name: 'Findings' }).locator('tbody tr a').first();
+  const title = (await link.textContent())!.trim();
+  await link.click();
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeInViewport();
+  await page.waitForLoadState('networkidle');
+  const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: innerWidth }));
+  expect(width.scroll).toBeLessThanOrEqual(width.inner);
+  expect(await elementsPastTheRightEdge(page)).toEqual([]);
+  expect(await clippedSeverityLabels(page)).toMatchObject({ clipped: [] });
+  await screenshot(page, 'narrow-finding');
+});
+
+test.describe('navigation on a phone', () => {
+  test('the menu button opens and closes the navigation, and a link in it navigates and closes it', async ({ page }) => {
+    await gotoAndSettle(page, '/', 'Posture overview');
+    const menu = page.getByRole('button', { name: 'Menu' });
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(menu).toBeVisible();
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(nav).toBeHidden();
+    // aria-controls names the element the button shows.
+    const controls = await menu.getAttribute('aria-controls');
+    expect(controls).toBeTruthy();
+    await expect(page.locator(`[id="${controls}"]`)).toBeAttached();
+
+    await menu.click();
+    await expect(menu).toHaveAttribute('aria-expanded', 'true');
+    await expect(nav).toBeVisible();
+    await expect(page.locator(`[id="${controls}"]`)).toBeVisible();
+    await screenshot(page, 'narrow-menu-open');
+    await menu.click();
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(nav).toBeHidden();
+
+    await menu.click();
+    await nav.getByRole('link', { name: /^Quotas/ }).click();
+    await expect(page).toHaveURL(/\/quotas$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Quotas' })).toBeVisible();
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(nav).toBeHidden();
+    await menu.click();
+    await expect(nav.getByRole('link', { name: /^Quotas/ })).toHaveAttribute('aria-current', 'page');
+  });
+
+  test('the menu works from the keyboard and Escape closes it, returning focus to the button', async ({ page }) => {
+    await gotoAndSettle(page, '/findings', 'Findings');
+    const menu = page.getByRole('button', { name: 'Menu' });
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await menu.focus();
+    await page.keyboard.press('Enter');
+    await expect(menu).toHaveAttribute('aria-expanded', 'true');
+    await page.keyboard.press('Tab');
+    await expect(nav.getByRole('link', { name: 'Overview' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(nav).toBeHidden();
+    await expect(menu).toBeFocused();
+
+    await page.keyboard.press('Space');
+    await expect(menu).toHaveAttribute('aria-expanded', 'true');
+    let reached = false;
+    for (let i = 0; i < 6 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = await nav.getByRole('link', { name: /^Nodes/ }).evaluate((el) => el === document.activeElement);
+    }
+    expect(reached).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/nodes$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Nodes' })).toBeVisible();
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  test('at desktop width the sidebar is shown and there is no menu button', async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await gotoAndSettle(page, '/', 'Posture overview');
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden();
+    const main = await page.getByRole('main').boundingBox();
+    // The 240 px sidebar sits left of the content.
+    expect(main!.x).toBeGreaterThanOrEqual(240);
+  });
+});
+
+test.describe('severity and findings on a phone', () => {
+  // The table's badges are checked with its cells below; here, the overview's cards and lists.
+  test('severity labels on the overview show their full text', async ({ page }) => {
+    await gotoAndSettle(page, '/', 'Posture overview');
+    const { found, clipped } = await clippedSeverityLabels(page);
+    expect(found).toBeGreaterThanOrEqual(5);
+    expect(clipped).toEqual([]);
+  });
+
+  test('the findings table shows each finding’s severity, check and title, readably', async ({ page }) => {
+    await gotoAndSettle(page, '/findings?severity=critical', 'Findings');
+    const rows = page.getByRole('table', { name: 'Findings' }).locator('tbody tr');
+    await expect(rows.first()).toBeVisible();
+    const n = Math.min(await rows.count(), 5);
+    expect(n).toBeGreaterThan(0);
+    for (let i = 0; i < n; i++) {
+      const row = rows.nth(i);
+      // Severity, check and title cells: each fully on screen, the title with room to be read.
+      const cells = {
+        severity: row.locator('td').nth(0),
+        check: row.locator('td').nth(1),
+        title: row.locator('td').nth(2).getByRole('link'),
+      };
+      await expect(cells.severity).toContainText('Critical');
+      await expect(cells.check).toHaveText(/^[A-Z]+\d{3}$/);
+      for (const [name, cell] of Object.entries(cells)) {
+        // Scroll the page only (never the table's own box): the cell must be on screen as laid out.
+        await cell.evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 200));
+        await expect(cell, `${name} of row ${i} is fully on screen`).toBeInViewport({ ratio: 1 });
+        const box = (await cell.boundingBox())!;
+        expect(box.x, `${name} of row ${i} starts on screen`).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width, `${name} of row ${i} ends on screen`).toBeLessThanOrEqual(PHONE.width);
+      }
+      const titleCell = (await row.locator('td').nth(2).boundingBox())!;
+      expect(titleCell.width, 'the title gets most of the screen').toBeGreaterThanOrEqual(PHONE.width * 0.75);
+    }
+  });
+});

@@ -1,0 +1,104 @@
+import { expect, gotoAndSettle, test } from './fixtures';
+import { LARGE_URL } from './servers';
+
+// The Nodes page on the bench's large cluster (10,000 nodes named node-0 … node-9999, ~900 identities
+// that can write node status: e2e/ui/large-server.ts). Measured before this design: the page was
+// 44,888 px tall, a node's panels ~20,500 px below the matrix, ~6 s per node switch.
+
+const VIEWPORT = { width: 1440, height: 900 };
+test.use({ baseURL: LARGE_URL, viewport: VIEWPORT });
+// A cold page on the large cluster may take a while on a busy machine.
+test.setTimeout(120_000);
+
+test.describe('nodes on the large cluster', () => {
+  test('an unknown node is said to be missing, on the first screen, with the picker beside it', async ({ page, consoleErrors }) => {
+    await gotoAndSettle(page, '/nodes?node=node-99999', 'Nodes');
+    const missing = page.getByRole('alert').filter({ hasText: 'No node named' });
+    await expect(missing).toContainText('No node named node-99999 in this source');
+    await expect(missing).toContainText('10,000 nodes');
+    await expect(page.getByRole('region', { name: /Blast radius if/ })).toHaveCount(0);
+    // Where the reader is: not below thousands of pixels of matrix.
+    const box = (await missing.boundingBox())!;
+    expect(box.y + box.height).toBeLessThan(VIEWPORT.height);
+    await expect(page.getByRole('combobox', { name: /Find a node/ })).toBeInViewport();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('the picker finds a node by typing and shows its writers and blast radius at the top, within a second or two', async ({ page, consoleErrors }) => {
+    await gotoAndSettle(page, '/nodes?node=node-42', 'Nodes');
+    await expect(page.getByRole('region', { name: 'Blast radius if node-42 is compromised' })).toBeVisible();
+    const picker = page.getByRole('combobox', { name: /Find a node/ });
+    await picker.fill('de-777');
+    const options = page.getByRole('listbox', { name: 'Matching nodes' }).getByRole('option');
+    // node-777, node-7770 … node-7779, node-1777 …: more than fit; names containing the text only.
+    await expect(page.getByRole('status').filter({ hasText: /nodes match; the first \d+ are listed/ })).toBeVisible();
+    const names = await options.allInnerTexts();
+    expect(names.length).toBeGreaterThan(5);
+    for (const n of names) expect(n).toContain('de-777');
+    const t0 = Date.now();
+    await options.filter({ hasText: /^node-7777$/ }).click();
+    const radius = page.getByRole('region', { name: 'Blast radius if node-7777 is compromised' });
+    await expect(radius).toBeVisible();
+    const switchMs = Date.now() - t0;
+    console.log(`[nodes-large] node switch: ${switchMs} ms`);
+    await expect(page).toHaveURL(/node=node-7777$/);
+    await expect(radius).toContainText('system:node:node-7777');
+    await expect(radius).toContainText('Credentials on node');
+    const writers = page.getByRole('region', { name: 'nodes/status writers of node-7777' });
+    await expect(writers).toBeVisible();
+    await expect(writers).toContainText('identities, grouped as in the matrix below');
+    await expect(page.getByRole('region', { name: 'Claim-status writers on node-7777' })).toBeVisible();
+    // At the top: the writers start on the first screens, not ~20,000 px down.
+    expect((await writers.boundingBox())!.y).toBeLessThan(2 * VIEWPORT.height);
+    expect(switchMs).toBeLessThan(3_000);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('the page stays a few screens tall', async ({ page }) => {
+    await gotoAndSettle(page, '/nodes', 'Nodes');
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    console.log(`[nodes-large] page height: ${height} px`);
+    expect(height).toBeLessThan(10 * VIEWPORT.height);
+  });
+
+  test('the grouped matrix counts add up to the number of writer identities', async ({ page, request }) => {
+    await gotoAndSettle(page, '/nodes', 'Nodes');
+    const matrix = page.getByRole('region', { name: 'nodes/status writers', exact: true });
+    const counts = (await matrix.getByTestId('group-count').allInnerTexts()).map((t) => Number(t.replace(/,/g, '')));
+    expect(counts.length).toBeGreaterThan(2);
+    const sum = counts.reduce((a, b) => a + b, 0);
+    // The identities of the report's writer lists, each once (its writers of every node and each node's own).
+    const report = await (await request.get('/api/v1/report', { timeout: 120_000 })).json();
+    const key = (s: { kind: string; namespace?: string; name: string }) => `${s.kind}/${s.namespace ?? ''}/${s.name}`;
+    const identities = new Set<string>();
+    for (const w of report.allNodes.statusWriters) identities.add(key(w.subject));
+    for (const n of report.nodes) for (const w of n.statusWriters) identities.add(key(w.subject));
+    expect(identities.size).toBeGreaterThan(500);
+    expect(sum).toBe(identities.size);
+    await expect(matrix).toContainText(`${identities.size.toLocaleString('en-US')} identities can write the status`);
+    // A group opens to a page of its identities; the name filter narrows it.
+    const rbacAll = matrix.getByRole('button', { name: /plain RBAC, all nodes/ });
+    await rbacAll.click();
+    const table = matrix.getByRole('table', { name: 'Identities: plain RBAC, all nodes' });
+    await expect(table.locator('tbody tr')).toHaveCount(20);
+    await matrix.getByRole('searchbox', { name: 'Filter plain RBAC, all nodes by name' }).fill('system:masters');
+    await expect(table.locator('tbody tr')).toHaveCount(1);
+    await expect(table).toContainText('all 10,000 nodes');
+  });
+
+  test('an identity that impersonates a service account is not labelled as acting as a kubelet', async ({ page }) => {
+    await gotoAndSettle(page, '/nodes', 'Nodes');
+    const matrix = page.getByRole('region', { name: 'nodes/status writers', exact: true });
+    const legacy = matrix.getByRole('button', { name: /legacy impersonation, all nodes/ });
+    await expect(legacy).toContainText('acts as');
+    await expect(legacy).toContainText('a status writer');
+    await legacy.click();
+    // Group system:serviceaccounts:ns-11354 may impersonate service accounts (not users or groups): it
+    // writes node status as a service account that does, not as a node identity.
+    await matrix.getByRole('searchbox', { name: 'Filter legacy impersonation, all nodes by name' }).fill('system:serviceaccounts:ns-11354');
+    const row = matrix.getByRole('table', { name: 'Identities: legacy impersonation, all nodes' }).locator('tbody tr');
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText(/as ServiceAccount |as a service account /);
+    await expect(row).not.toContainText('node identity');
+  });
+});

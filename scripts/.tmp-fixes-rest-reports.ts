@@ -1,0 +1,15 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { buildClusterState } from '../lib/k8s/build-cluster-state';
+import { buildReport } from '../lib/report/build-report';
+import { parseDocuments } from '../server/sources/parse-documents';
+const ROOT = '/work/main';
+const DEMO = join(ROOT, 'demo', 'manifests');
+const REAL = join(ROOT, 'lib', 'analysis', '__fixtures__', 'real-drivers');
+const DRIVERS = ['amd-gpu', 'cpu', 'dra-example-driver', 'google-tpu', 'intel-gaudi', 'intel-gpu', 'intel-qat', 'nvidia-gpu', 'sriov'];
+const REAL_FILES = [join(DEMO, '35-rbac-bootstrap.yaml'), join(REAL, '_base.yaml'), ...DRIVERS.map((d) => join(REAL, `${d}.yaml`))];
+const CASES = join(ROOT, 'e2e', 'fixtures', 'fix-cases', 'fix-cases.yaml');
+const r1 = buildReport(buildClusterState(REAL_FILES.flatMap((f) => parseDocuments(readFileSync(f), basename(f))), { kind: 'snapshot', name: 'real-drivers' }, { onInvalid: 'fail' }));
+writeFileSync('/tmp/fixes-rest/real.json', JSON.stringify(r1, null, 1));
+const r2 = buildReport(buildClusterState(parseDocuments(readFileSync(CASES), basename(CASES)), { kind: 'snapshot', name: 'fix-cases' }, { onInvalid: 'fail' }));
+writeFileSync('/tmp/fixes-rest/cases.json', JSON.stringify(r2, null, 1));
