@@ -43,7 +43,7 @@ export async function proxy(request: NextRequest) {
   }
   const access = await decideAccess(request.method, path, request.headers);
   if (!access.pass) {
-    const response = refusalResponse(request.nextUrl, access);
+    const response = refusalResponse(request.nextUrl, access, request.headers.get('host'));
     return getsGzipLabel(request, path) ? gzipped(response) : response;
   }
   // API answers carry their own headers (api-errors.ts); prefetches need no nonce (Next.js CSP guide).

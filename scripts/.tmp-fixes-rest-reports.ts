@@ -13,3 +13,6 @@ const r1 = buildReport(buildClusterState(REAL_FILES.flatMap((f) => parseDocument
 writeFileSync('/tmp/fixes-rest/real.json', JSON.stringify(r1, null, 1));
 const r2 = buildReport(buildClusterState(parseDocuments(readFileSync(CASES), basename(CASES)), { kind: 'snapshot', name: 'fix-cases' }, { onInvalid: 'fail' }));
 writeFileSync('/tmp/fixes-rest/cases.json', JSON.stringify(r2, null, 1));
+import { loadDemo } from '../server/sources/demo-source';
+const r3 = buildReport(await loadDemo());
+writeFileSync('/tmp/fixes-rest/demo.json', JSON.stringify(r3, null, 1));

@@ -2,7 +2,7 @@ import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { queryKeys } from '@/lib/api/query-keys';
-import { parseGraphQuery } from '@/lib/api/routes';
+import { graphParams, parseGraphQuery } from '@/lib/api/routes';
 import { GraphExplorer } from '@/components/graph/graph-explorer';
 import { makeQueryClient } from '@/components/query/get-query-client';
 import { PageHeader } from '@/components/ui/panel';
@@ -20,13 +20,14 @@ export default async function GraphPage({ searchParams }: { searchParams: Search
   const qc = makeQueryClient();
   await qc.prefetchQuery({
     queryKey: queryKeys.graph(q),
-    queryFn: () => getGraphView({ focus: q.focus, expand: q.expand, all: q.expandAll ? '1' : undefined, risky: q.riskyOnly ? '1' : undefined, path: q.path }),
+    // The parameters the client's fetch sends, so both build the same view.
+    queryFn: () => getGraphView(graphParams(q)),
   });
   return (
     <>
       <PageHeader
         title="Identity graph"
-        description="Identities → bindings → roles → the DRA resources and subresources they reach. Groups are collapsed by namespace so large clusters stay readable; focus on one identity or resource to see only its paths."
+        description="Identities → bindings → roles → the DRA resources and subresources they reach. It opens on the attack paths of the top risks; the overview collapses every path by namespace, and a focus shows the paths through one identity, binding, role or resource."
       />
       <HydrationBoundary state={dehydrate(qc)}>
         <Suspense fallback={<Skeleton className="h-[680px]" />}>

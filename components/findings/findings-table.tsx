@@ -46,7 +46,7 @@ export function FindingsTable({ findings }: { findings: FindingRow[] }) {
             return (
               <tr
                 key={f.id}
-                className="align-top hover:bg-slate-50 max-md:grid max-md:grid-cols-[auto_1fr] max-md:items-center max-md:gap-x-3 max-md:gap-y-1 max-md:px-4 max-md:py-3"
+                className="align-top hover:bg-slate-50 max-md:grid max-md:grid-cols-[auto_1fr] max-md:items-center max-md:gap-x-3 max-md:gap-y-1 max-md:py-3"
               >
                 <td className="px-4 py-3 max-md:p-0">
                   <SeverityBadge severity={f.severity} />

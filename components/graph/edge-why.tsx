@@ -11,7 +11,17 @@ export function EdgeWhy({ edge }: { edge: ViewEdge }) {
       <h3 id="edge-why-heading" className="text-sm font-semibold text-slate-900">
         Why this edge exists
       </h3>
-      {edge.risky && <p className="mt-1 text-xs font-medium text-orange-800">On a risky path: it leads to a write on a sensitive DRA resource.</p>}
+      {edge.onPath && <p className="mt-1 text-xs font-medium text-violet-800">On the attack path of a top risk.</p>}
+      {edge.flagged ? (
+        <p className="mt-1 text-xs font-medium text-orange-800">
+          {edge.grants === 1 ? 'A finding reports this grant (over-privilege).' : `Findings report all ${edge.grants} grants behind this edge.`}
+        </p>
+      ) : edge.flaggedGrants > 0 ? (
+        <p className="mt-1 text-xs font-medium text-orange-800">
+          Findings report {edge.flaggedGrants} of the {edge.grants} grants behind this edge; expand the groups or focus to see which.
+        </p>
+      ) : null}
+      {edge.risky && <p className="mt-1 text-xs font-medium text-slate-700">On a risky path: it leads to a write on a sensitive DRA resource.</p>}
       {edge.verbs.length > 0 && (
         <p className="mt-1 text-xs text-slate-600">
           Verbs: <span className="font-mono text-slate-800">{edge.verbs.join(', ')}</span>

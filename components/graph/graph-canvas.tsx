@@ -1,14 +1,32 @@
 'use client';
 
-import { Background, Controls, MarkerType, ReactFlow, type Edge, type EdgeChange, type Node, type NodeChange } from '@xyflow/react';
-import { useCallback, useMemo } from 'react';
+import { Background, Controls, MarkerType, ReactFlow, type Edge, type EdgeChange, type Node, type NodeChange, type ReactFlowInstance } from '@xyflow/react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { viewNodeText } from '@/lib/graph/describe';
-import { NODE_WIDTH } from '@/lib/graph/layout';
+import { HEADER_SPACE, NODE_HEIGHT, NODE_WIDTH, openingViewport } from '@/lib/graph/layout';
 import { TIER_LABELS } from '@/lib/graph/node-id';
-import type { GraphTier, GraphView } from '@/lib/graph/types';
+import type { GraphTier, GraphView, ViewEdge } from '@/lib/graph/types';
 import { NODE_TYPES, type EntityFlowNode, type HeaderFlowNode } from './graph-node';
 
-/** React Flow rendering of a laid-out view (positions come from lib/graph, not from the browser). */
+/** The edge's class: the attack path, a grant a finding reports (orange), a sensitive write, or none. */
+function edgeClass(e: ViewEdge): string | undefined {
+  const classes = [e.onPath && 'on-path', e.flagged && 'flagged', e.risky && 'risky'].filter(Boolean);
+  return classes.length ? classes.join(' ') : undefined;
+}
+
+function edgeColour(e: ViewEdge): string {
+  return e.onPath ? '#7c3aed' : e.flagged ? '#c2410c' : e.risky ? '#475569' : '#94a3b8';
+}
+
+function edgeWords(e: ViewEdge): string {
+  return e.onPath ? ' (attack path)' : e.flagged ? ' (reported by a finding)' : e.risky ? ' (risky)' : '';
+}
+
+/**
+ * React Flow rendering of a laid-out view (positions come from lib/graph, not from the browser). It
+ * opens at a readable zoom (openingViewport): a view too big for the canvas is not shrunk to fit but
+ * shown around its focus, and the reader pans or zooms out.
+ */
 export function GraphCanvas({
   view,
   selectedNode,
@@ -26,7 +44,7 @@ export function GraphCanvas({
     const headers: HeaderFlowNode[] = [...xs].map(([tier, x]) => ({
       id: `header:${tier}`,
       type: 'header',
-      position: { x, y: -44 },
+      position: { x, y: -HEADER_SPACE },
       data: { label: TIER_LABELS[tier] },
       selectable: false,
       focusable: false,
@@ -41,10 +59,10 @@ export function GraphCanvas({
         data: { node: n, focused: view.focus === n.id },
         draggable: false,
         selected: n.id === selectedNode,
-        ariaLabel: `${t.subtitle}: ${t.title}${n.onPath ? ' (on the attack path)' : n.risky ? ' (risky path)' : ''}`,
+        ariaLabel: `${t.subtitle}: ${t.title}${n.pathRanks?.length ? ` (on the attack path of top risk ${n.pathRanks.map((r) => `#${r}`).join(', ')})` : n.onPath ? ' (on the attack path)' : n.risky ? ' (risky path)' : ''}`,
         className: n.onPath ? 'on-path' : undefined,
         width: NODE_WIDTH,
-        height: 48,
+        height: NODE_HEIGHT,
       };
     });
     return [...headers, ...entities];
@@ -56,10 +74,12 @@ export function GraphCanvas({
       id: e.id,
       source: e.source,
       target: e.target,
-      className: e.onPath ? 'on-path' : e.risky ? 'risky' : undefined,
+      className: edgeClass(e),
       selected: e.id === selectedEdge,
-      markerEnd: { type: MarkerType.ArrowClosed, width: 14, height: 14, color: e.onPath ? '#7c3aed' : e.risky ? '#c2410c' : '#94a3b8' },
-      ariaLabel: `Edge from ${title.get(e.source) ?? e.source} to ${title.get(e.target) ?? e.target}${e.onPath ? ' (attack path)' : e.risky ? ' (risky)' : ''}`,
+      // Paths and reported grants are drawn above the rest.
+      zIndex: e.onPath ? 2 : e.flagged ? 1 : 0,
+      markerEnd: { type: MarkerType.ArrowClosed, width: 14, height: 14, color: edgeColour(e) },
+      ariaLabel: `Edge from ${title.get(e.source) ?? e.source} to ${title.get(e.target) ?? e.target}${edgeWords(e)}`,
       interactionWidth: 14,
     }));
   }, [view, selectedEdge]);
@@ -81,26 +101,43 @@ export function GraphCanvas({
     [onSelect, selectedNode],
   );
 
+  const wrapper = useRef<HTMLDivElement>(null);
+  const flow = useRef<ReactFlowInstance | null>(null);
+  const open = useCallback(() => {
+    const el = wrapper.current;
+    if (!flow.current || !el) return;
+    const anchorId = view.focus ?? view.nodes.find((n) => n.onPath)?.id;
+    const anchor = anchorId ? view.nodes.find((n) => n.id === anchorId) : undefined;
+    void flow.current.setViewport(openingViewport(view, { width: el.clientWidth, height: el.clientHeight }, anchor));
+  }, [view]);
+  // Each new view opens at its own readable viewport.
+  useEffect(() => open(), [open]);
+
   return (
-    <ReactFlow
-      nodes={nodes}
-      edges={edges}
-      nodeTypes={NODE_TYPES}
-      onNodesChange={onNodesChange}
-      onEdgesChange={onEdgesChange}
-      onPaneClick={() => onSelect({})}
-      nodesDraggable={false}
-      nodesConnectable={false}
-      elementsSelectable
-      fitView
-      attributionPosition="bottom-left"
-      fitViewOptions={{ padding: 0.08 }}
-      minZoom={0.1}
-      maxZoom={1.5}
-      ariaLabelConfig={{ 'node.a11yDescription.default': 'Press Enter or Space to select this node and see its connections.' }}
-    >
-      <Background gap={24} color="#e2e8f0" />
-      <Controls showInteractive={false} position="bottom-right" />
-    </ReactFlow>
+    <div ref={wrapper} className="absolute inset-0" data-testid="graph-canvas">
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={NODE_TYPES}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onPaneClick={() => onSelect({})}
+        onInit={(instance) => {
+          flow.current = instance;
+          open();
+        }}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        elementsSelectable
+        attributionPosition="bottom-left"
+        // The reader may zoom out past the readable zoom the view opens at.
+        minZoom={0.05}
+        maxZoom={1.5}
+        ariaLabelConfig={{ 'node.a11yDescription.default': 'Press Enter or Space to select this node and see its connections.' }}
+      >
+        <Background gap={24} color="#e2e8f0" />
+        <Controls showInteractive={false} position="bottom-right" />
+      </ReactFlow>
+    </div>
   );
 }

@@ -3,8 +3,9 @@
 import Link from 'next/link';
 import { pages } from '@/lib/api/routes';
 import { viewNodeText } from '@/lib/graph/describe';
-import { isGroupNodeId, TIER_LABELS } from '@/lib/graph/node-id';
-import type { GraphView, ViewEdge, ViewNode } from '@/lib/graph/types';
+import { isGroupNodeId, isMoreNodeId, TIER_LABELS } from '@/lib/graph/node-id';
+import { FOCUS_COLUMN_PAGE } from '@/lib/graph/view';
+import type { GraphTier, GraphView, ViewEdge, ViewNode } from '@/lib/graph/types';
 import { EdgeWhy } from './edge-why';
 
 /** The side panel: the selected node with its edges (each opens its "why"), or the selected edge. */
@@ -15,6 +16,7 @@ export function GraphDetails({
   onSelectEdge,
   onFocus,
   onExpand,
+  onShow,
 }: {
   view: GraphView;
   node: ViewNode | undefined;
@@ -22,6 +24,8 @@ export function GraphDetails({
   onSelectEdge: (id: string) => void;
   onFocus: (id: string) => void;
   onExpand: (groupId: string) => void;
+  /** Show this many boxes in a paged column. */
+  onShow: (tier: GraphTier, boxes: number) => void;
 }) {
   if (edge) {
     const from = view.nodes.find((n) => n.id === edge.source);
@@ -39,18 +43,44 @@ export function GraphDetails({
   if (!node) {
     return (
       <div className="space-y-2 text-sm text-slate-600">
-        <p>Select a node (click, or Tab to it and press Enter) to see its connections; select an edge to see why it exists.</p>
-        <p>Dashed boxes are collapsed groups: select one and expand it.</p>
-        <p>
-          <span className="font-medium text-orange-800">Orange edges</span> are risky paths: they end in a write to resourceclaims status, binding or driver,
-          ResourceSlices, DeviceClasses, DeviceTaintRules or nodes. A number on a node counts its findings, coloured by the worst.
-        </p>
-        {view.path.length > 0 && (
-          <p>
-            <span className="font-medium text-violet-800">Purple boxes and edges</span> are the attack path: the identity whose credentials an attacker takes,
-            the binding and role that grant the impact, and the resource it acts on.
+        <p>Select a box (click, or Tab to it and press Enter) to see its connections; select an edge to see why it exists.</p>
+        <p>Dashed boxes stand for several: a collapsed group, or the “+ N more” of a long column. Select one to open it.</p>
+        <p>A number on a box counts its findings, coloured by the worst.</p>
+      </div>
+    );
+  }
+  if (isMoreNodeId(node.id)) {
+    const shown = view.nodes.filter((n) => n.tier === node.tier && n.id !== node.id).length;
+    const hiddenBoxes = node.hiddenBoxes ?? 0;
+    const next = Math.min(hiddenBoxes, FOCUS_COLUMN_PAGE * 2);
+    return (
+      <div className="space-y-3">
+        <div>
+          <p className="text-xs uppercase tracking-wide text-slate-500">{TIER_LABELS[node.tier]}</p>
+          <h3 className="mt-0.5 text-sm font-semibold text-slate-900">{viewNodeText(node).title}</h3>
+          <p className="mt-1 text-xs text-slate-600">
+            This column shows {shown} boxes: the focus and the path first, then those named by the worst findings, risky before safe. The other {hiddenBoxes}{' '}
+            {hiddenBoxes === 1 ? 'box stands' : 'boxes stand'} behind this one.
           </p>
-        )}
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <button
+            type="button"
+            onClick={() => onShow(node.tier, shown + next)}
+            className="rounded-md bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800"
+          >
+            Show {next} more
+          </button>
+          {hiddenBoxes > next && (
+            <button
+              type="button"
+              onClick={() => onShow(node.tier, shown + hiddenBoxes)}
+              className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50"
+            >
+              Show all {shown + hiddenBoxes}
+            </button>
+          )}
+        </div>
       </div>
     );
   }

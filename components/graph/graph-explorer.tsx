@@ -2,17 +2,29 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { graphQueryString, parseGraphQuery, type GraphQuery } from '@/lib/api/routes';
 import { viewNodeText } from '@/lib/graph/describe';
+import type { GraphTier } from '@/lib/graph/types';
 import { graphQuery } from '@/components/query/queries';
 import { ErrorPanel } from '@/components/ui/error-panel';
 import { Skeleton } from '@/components/ui/skeleton';
+import { DrawConfirm } from './draw-confirm';
 import { GraphCanvas } from './graph-canvas';
 import { GraphDetails } from './graph-details';
+import { GraphLegend } from './graph-legend';
 import { GraphSearch } from './graph-search';
 
-/** Identity graph: focus, collapse/expand and risky-only live in the URL; selection is local. */
+/** `show` with one column's box count replaced. */
+function withShown(show: readonly string[] | undefined, tier: GraphTier, boxes: number): string[] {
+  return [...(show ?? []).filter((s) => !s.startsWith(`${tier}:`)), `${tier}:${boxes}`].sort();
+}
+
+/**
+ * Identity graph: the view (top risks, overview, focus, path), expansions and paging live in the
+ * URL; selection is local. A view above the box threshold comes back as a count, and is drawn only
+ * once the reader agrees (`draw` in the URL).
+ */
 export function GraphExplorer() {
   const params = useSearchParams();
   const router = useRouter();
@@ -20,23 +32,28 @@ export function GraphExplorer() {
   const q = useMemo(() => parseGraphQuery(params), [params]);
   const { data: view, error, isPending, isFetching, refetch } = useQuery(graphQuery(q));
   const [selection, setSelection] = useState<{ node?: string; edge?: string }>({});
+  const previous = useRef<GraphQuery | undefined>(undefined);
 
   const navigate = useCallback(
     (next: GraphQuery) => {
       setSelection({});
+      previous.current = q;
       router.replace(`${pathname}${graphQueryString(next)}`, { scroll: false });
     },
-    [router, pathname],
+    [router, pathname, q],
   );
+  // Any other change leaves the agreement to draw N boxes behind: it was for the view it was given for.
+  const drop = useCallback((next: GraphQuery) => navigate({ ...next, draw: undefined }), [navigate]);
 
   const focusNode = view?.focus ? view.nodes.find((n) => n.id === view.focus) : undefined;
   const selectedNode = view?.nodes.find((n) => n.id === selection.node);
   const selectedEdge = view?.edges.find((e) => e.id === selection.edge);
+  const hidden = view?.paged ? Object.values(view.paged).reduce((a, b) => a + (b ?? 0), 0) : 0;
 
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end gap-x-6 gap-y-3 rounded-lg border border-slate-200 bg-white px-5 py-4 shadow-sm">
-        <GraphSearch onPick={(hit) => navigate({ ...q, focus: hit.id })} />
+        <GraphSearch onPick={(hit) => drop({ ...q, focus: hit.id, show: undefined })} />
         <fieldset className="flex flex-wrap items-center gap-x-5 gap-y-2">
           <legend className="sr-only">Display options</legend>
           <label className="inline-flex items-center gap-2 text-sm text-slate-700">
@@ -44,7 +61,7 @@ export function GraphExplorer() {
               type="checkbox"
               className="size-4 accent-teal-700"
               checked={!!q.riskyOnly}
-              onChange={(e) => navigate({ ...q, riskyOnly: e.target.checked || undefined })}
+              onChange={(e) => drop({ ...q, riskyOnly: e.target.checked || undefined })}
             />
             Risky paths only
           </label>
@@ -53,12 +70,12 @@ export function GraphExplorer() {
               type="checkbox"
               className="size-4 accent-teal-700"
               checked={!!q.expandAll}
-              onChange={(e) => navigate({ ...q, expandAll: e.target.checked || undefined, expand: undefined })}
+              onChange={(e) => drop({ ...q, expandAll: e.target.checked || undefined, expand: undefined })}
             />
             Expand all groups
           </label>
           {q.expand?.length ? (
-            <button type="button" onClick={() => navigate({ ...q, expand: undefined })} className="text-sm font-medium text-teal-800 hover:underline">
+            <button type="button" onClick={() => drop({ ...q, expand: undefined })} className="text-sm font-medium text-teal-800 hover:underline">
               Collapse {q.expand.length} expanded group{q.expand.length === 1 ? '' : 's'}
             </button>
           ) : null}
@@ -70,23 +87,31 @@ export function GraphExplorer() {
               Attack path of issue <span className="font-mono text-[13px]">{q.path}</span>
               {view && view.path.length > 0 ? `: ${view.path.length} steps highlighted` : ''}
             </span>
-            <button type="button" onClick={() => navigate({ ...q, path: undefined })} className="font-medium text-teal-800 hover:underline">
+            <button type="button" onClick={() => drop({ ...q, path: undefined })} className="font-medium text-teal-800 hover:underline">
               Clear path
             </button>
           </div>
         )}
         {q.focus && (
-          <div className="flex items-center gap-2 text-sm">
+          <div className="flex min-w-0 items-center gap-2 text-sm">
             <span className="text-slate-500">Focused on</span>
-            <span className="rounded bg-teal-50 px-2 py-0.5 font-mono text-[13px] text-teal-900 ring-1 ring-teal-200">
+            <span className="min-w-0 truncate rounded bg-teal-50 px-2 py-0.5 font-mono text-[13px] text-teal-900 ring-1 ring-teal-200">
               {focusNode ? viewNodeText(focusNode).title : q.focus}
             </span>
-            <button type="button" onClick={() => navigate({ ...q, focus: undefined })} className="font-medium text-teal-800 hover:underline">
+            <button type="button" onClick={() => drop({ ...q, focus: undefined, show: undefined })} className="shrink-0 font-medium text-teal-800 hover:underline">
               Clear focus
             </button>
           </div>
         )}
       </div>
+
+      {view && !error && (
+        <GraphLegend
+          view={view}
+          onOverview={() => drop({ ...q, overview: true })}
+          onTopRisks={() => drop({ confirmAbove: q.confirmAbove })}
+        />
+      )}
 
       {error ? (
         <ErrorPanel title="The graph could not be loaded" message={error.message} onRetry={() => refetch()} />
@@ -97,18 +122,25 @@ export function GraphExplorer() {
         </div>
       ) : (
         <div className="grid gap-4 xl:grid-cols-[1fr_19rem]">
-          {/* Below md the four columns are fitted to the phone's width, so they need far less height. */}
           <div
-            className="flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm max-md:max-h-[26rem]"
-            style={{ height: Math.min(680, Math.max(380, view.height + 170)) }}
+            className="flex min-w-0 flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
+            style={{ height: view.confirm ? 380 : Math.min(680, Math.max(380, view.height + 170)) }}
             aria-busy={isFetching}
           >
             <p className="border-b border-slate-100 px-4 py-2 text-xs text-slate-500" role="status" aria-live="polite">
-              {view.nodes.length} boxes shown · {view.subgraphNodes} {view.focus ? 'on paths through the focus' : 'in this view'} · {view.totalNodes} in the
-              whole graph
+              {view.confirm
+                ? `${view.confirm.boxes.toLocaleString('en-US')} boxes in this view: not drawn yet`
+                : `${view.nodes.length} boxes shown · ${view.subgraphNodes} ${view.focus ? 'on paths through the focus' : 'in this view'} · ${view.totalNodes} in the whole graph`}
+              {hidden > 0 ? ` · ${hidden} more behind “+ more” boxes` : ''}
             </p>
             <div className="relative min-h-0 flex-1">
-              {view.nodes.length ? (
+              {view.confirm ? (
+                <DrawConfirm
+                  confirm={view.confirm}
+                  onDraw={() => navigate({ ...q, draw: view.confirm!.boxes })}
+                  onCancel={() => drop(previous.current ?? { ...q, expandAll: undefined, expand: undefined, show: undefined })}
+                />
+              ) : view.nodes.length ? (
                 <GraphCanvas view={view} selectedNode={selection.node} selectedEdge={selection.edge} onSelect={setSelection} />
               ) : (
                 <p className="p-10 text-center text-sm text-slate-500">Nothing to show with these options.</p>
@@ -121,8 +153,9 @@ export function GraphExplorer() {
               node={selectedNode}
               edge={selectedEdge}
               onSelectEdge={(id) => setSelection({ node: selection.node, edge: id })}
-              onFocus={(id) => navigate({ ...q, focus: id })}
-              onExpand={(gid) => navigate({ ...q, expand: [...new Set([...(q.expand ?? []), gid])].sort() })}
+              onFocus={(id) => drop({ ...q, focus: id, show: undefined })}
+              onExpand={(gid) => drop({ ...q, expand: [...new Set([...(q.expand ?? []), gid])].sort() })}
+              onShow={(tier, boxes) => drop({ ...q, show: withShown(q.show, tier, boxes) })}
             />
           </aside>
         </div>

@@ -23,31 +23,45 @@ const KIND_ACCENT: Record<string, string> = {
 
 const SEV_BG: Record<string, string> = { critical: 'bg-sev-critical', high: 'bg-sev-high', medium: 'bg-sev-medium' };
 
-/** One identity, binding, role or resource (or a collapsed group of them). Names render as text. */
+/**
+ * One identity, binding, role or resource, a collapsed group of them, or the "+ N more" box of a
+ * paged column. Names render as text; the smallest text is 12 px (NODE_MIN_FONT_PX), so at the
+ * zoom a view opens at it is at least 10 px on screen.
+ */
 export const EntityNode = memo(function EntityNode({ data, selected }: NodeProps<EntityFlowNode>) {
   const { node, focused } = data;
   const { title, subtitle } = viewNodeText(node);
-  const group = node.memberCount !== undefined;
+  const more = node.hiddenBoxes !== undefined;
+  const group = node.memberCount !== undefined && !more;
   return (
     <div
       className={cn(
-        'flex h-12 w-[232px] items-stretch overflow-hidden rounded-md border bg-white text-left shadow-sm',
-        group ? 'border-dashed border-slate-400 bg-slate-50' : 'border-slate-300',
+        'flex h-12 w-[200px] items-stretch overflow-hidden rounded-md border bg-white text-left shadow-sm',
+        group && 'border-dashed border-slate-400 bg-slate-50',
+        more && 'border-dashed border-teal-600 bg-teal-50',
+        !group && !more && (node.offGraph ? 'border-dashed border-violet-400' : 'border-slate-300'),
         selected && 'ring-2 ring-teal-600 ring-offset-1',
         focused && 'ring-2 ring-teal-700',
       )}
     >
-      <span aria-hidden="true" className={cn('w-1.5 shrink-0', KIND_ACCENT[node.kind])} />
-      <span className="flex min-w-0 flex-1 flex-col justify-center px-2.5">
-        <span className="truncate font-mono text-[12px] font-medium text-slate-900" title={title}>
+      <span aria-hidden="true" className={cn('w-1.5 shrink-0', more ? 'bg-teal-600' : KIND_ACCENT[node.kind])} />
+      <span className="flex min-w-0 flex-1 flex-col justify-center px-2">
+        <span className={cn('truncate text-[13px] font-medium leading-tight', more ? 'text-teal-900' : 'font-mono text-slate-900')} title={title}>
           {title}
         </span>
-        <span className="truncate text-[10.5px] text-slate-500">{subtitle}</span>
+        <span className="truncate text-[12px] leading-tight text-slate-500">{subtitle}</span>
       </span>
+      {node.pathRanks?.length ? (
+        <span className="mr-1.5 flex shrink-0 flex-col items-end justify-center gap-0.5" title={`Attack path of top risk ${node.pathRanks.map((r) => `#${r}`).join(', ')}`}>
+          <span className="rounded bg-violet-700 px-1 text-[12px] font-semibold leading-4 tabular-nums text-white">
+            {node.pathRanks.length > 2 ? `#${node.pathRanks[0]}+${node.pathRanks.length - 1}` : node.pathRanks.map((r) => `#${r}`).join(' ')}
+          </span>
+        </span>
+      ) : null}
       {node.worstFinding && (node.worstFinding === 'critical' || node.worstFinding === 'high' || node.worstFinding === 'medium') && (
         <span
           title={`${node.findingCount ?? 1} finding(s), worst ${node.worstFinding}`}
-          className={cn('mr-2 self-center rounded-full px-1.5 text-[10px] font-bold tabular-nums text-white', SEV_BG[node.worstFinding])}
+          className={cn('mr-1.5 self-center rounded-full px-1.5 text-[12px] font-bold leading-4 tabular-nums text-white', SEV_BG[node.worstFinding])}
         >
           {node.findingCount ?? 1}
         </span>
@@ -59,7 +73,7 @@ export const EntityNode = memo(function EntityNode({ data, selected }: NodeProps
 });
 
 export const HeaderNode = memo(function HeaderNode({ data }: NodeProps<HeaderFlowNode>) {
-  return <div className="w-[232px] text-xs font-semibold uppercase tracking-wide text-slate-500">{data.label}</div>;
+  return <div className="w-[200px] text-[13px] font-semibold uppercase tracking-wide text-slate-500">{data.label}</div>;
 });
 
 export const NODE_TYPES = { entity: EntityNode, header: HeaderNode };

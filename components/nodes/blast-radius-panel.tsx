@@ -38,7 +38,7 @@ export function BlastRadiusPanel({ radius }: { radius: BlastSummary }) {
           <Stat label="Claims writable" value={radius.claimCount} hint={radius.claimCount ? `status.devices: ${byDriver(radius.claimsByDriver)}` : 'status.devices, any driver'} />
         </div>
         <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm">
+          <table className="w-full min-w-[36rem] text-left text-sm">
             <caption className="sr-only">Identities exposed on {node}</caption>
             <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
               <tr>

@@ -9,7 +9,7 @@ import { WriterRow } from './writer-row';
 /** Claim-status writers per driver and the status writers of one node, each with its "why". */
 export function NodeDetail({ node }: { node: Omit<NodeView, 'blastRadius'> }) {
   return (
-    <div className="grid gap-6 xl:grid-cols-2">
+    <div className="grid gap-6 xl:grid-cols-[2fr_3fr]">
       <Panel
         id="claim-writers"
         title={
@@ -63,7 +63,7 @@ export function NodeDetail({ node }: { node: Omit<NodeView, 'blastRadius'> }) {
                   <span className="text-sm text-slate-600">{g.identities === 1 ? 'identity' : 'identities'}</span>
                 </h3>
                 <div className="overflow-x-auto">
-                  <table className="mt-1 w-full text-left text-sm" aria-label={`${label} of ${node.name}`}>
+                  <table className="mt-1 w-full min-w-[34rem] text-left text-sm" aria-label={`${label} of ${node.name}`}>
                     <tbody className="divide-y divide-slate-100">
                       {g.rows.map((row) => (
                         <WriterRow key={row.key} row={row} />

@@ -54,7 +54,7 @@ export function WriterGroupRows({ group, label, initial }: { group: string; labe
       ) : (
         <>
           <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm" aria-label={`Identities: ${label}`}>
+            <table className="w-full min-w-[34rem] text-left text-sm" aria-label={`Identities: ${label}`}>
               <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
                 <tr>
                   <th scope="col" className="py-2 pr-3 font-medium">

@@ -40,7 +40,7 @@ export function WriterWays({ row }: { row: GroupedWriter }) {
 export function WriterRow({ row }: { row: GroupedWriter }) {
   return (
     <tr className="align-top">
-      <th scope="row" className="min-w-[14rem] max-w-[24rem] py-2 pr-3 text-left font-normal">
+      <th scope="row" className="w-2/5 py-2 pr-3 text-left font-normal">
         {row.subject ? <RefText value={row.subject} /> : <span className="text-slate-700">{row.label}</span>}
         {row.identities > 1 && <span className="ml-1 text-xs text-slate-500">({row.identities.toLocaleString('en-US')} identities)</span>}
         {row.via.length > 0 && (
@@ -57,7 +57,7 @@ export function WriterRow({ row }: { row: GroupedWriter }) {
       <td className="px-3 py-2">
         <WriterWays row={row} />
       </td>
-      <td className="px-3 py-2 text-xs">
+      <td className="w-1/4 px-3 py-2 text-xs">
         <NodesReached row={row} />
       </td>
     </tr>

@@ -80,7 +80,12 @@ export function ReviewPanel({
       <Panel
         id="review-yaml"
         title="YAML"
-        description={`Every rule is preceded by its reason. SHA-256 ${review.yamlSha256}`}
+        description={
+          <>
+            {/* The 64-digit hash is one word: it breaks rather than push a phone's page sideways. */}
+            Every rule is preceded by its reason. SHA-256 <span className="break-all">{review.yamlSha256}</span>
+          </>
+        }
         actions={
           <button type="button" className={SECONDARY} onClick={() => downloadText(fileName(review), review.yaml)}>
             Download YAML
@@ -101,8 +106,9 @@ export function ReviewPanel({
                   {o.object.metadata.name}
                 </h3>
                 <p className="mb-2 text-xs text-slate-500">{o.reason}</p>
-                <table className="w-full text-left text-sm">
-                  <thead className="text-xs text-slate-500">
+                {/* Below md (768 px) each rule stacks: resources, verbs, then why. */}
+                <table className="w-full text-left text-sm max-md:block">
+                  <thead className="text-xs text-slate-500 max-md:sr-only">
                     <tr>
                       <th scope="col" className="py-1 pr-3 font-medium">
                         Resources
@@ -115,15 +121,18 @@ export function ReviewPanel({
                       </th>
                     </tr>
                   </thead>
-                  <tbody className="divide-y divide-slate-100">
+                  <tbody className="divide-y divide-slate-100 max-md:block">
                     {o.rules!.map((r, i) => (
-                      <tr key={i} className="align-top">
-                        <td className="py-1.5 pr-3 font-mono text-xs text-slate-800">
+                      <tr key={i} className="align-top max-md:block max-md:space-y-0.5 max-md:py-2">
+                        <td className="py-1.5 pr-3 font-mono text-xs text-slate-800 max-md:block max-md:p-0 max-md:wrap-anywhere">
                           {(r.rule.resources ?? []).map((res) => `${res}${r.rule.apiGroups?.[0] ? `.${r.rule.apiGroups[0]}` : ''}`).join(', ')}
                           {r.rule.resourceNames && <span className="block text-slate-500">names: {r.rule.resourceNames.join(', ')}</span>}
                         </td>
-                        <td className="py-1.5 pr-3 font-mono text-xs text-slate-800">{r.rule.verbs.join(', ')}</td>
-                        <td className="py-1.5 text-slate-700">
+                        <td className="py-1.5 pr-3 font-mono text-xs text-slate-800 max-md:block max-md:p-0">
+                          <span className="text-slate-500 md:hidden">verbs: </span>
+                          {r.rule.verbs.join(', ')}
+                        </td>
+                        <td className="py-1.5 text-slate-700 max-md:block max-md:p-0">
                           {r.reason}
                           {r.since && <Tag tone="amber">inert before {r.since}</Tag>}
                         </td>

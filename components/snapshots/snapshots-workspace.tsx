@@ -12,6 +12,7 @@ import {
 } from '@/lib/compliance/snapshot-api';
 import { formatTime } from '@/components/shell/format-time';
 import { ErrorPanel } from '@/components/ui/error-panel';
+import { cn } from '@/components/ui/cn';
 import { EmptyState, Panel } from '@/components/ui/panel';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiClientError, fetchJson } from '@/components/query/fetch-json';
@@ -41,9 +42,9 @@ function snapshotLabel(s: SnapshotRecord): string {
 
 function SnapshotSelect({ label, snapshots, value, onChange }: { label: string; snapshots: SnapshotRecord[]; value: string; onChange: (id: string) => void }) {
   return (
-    <label className="flex flex-col gap-1 text-sm">
+    <label className="flex max-w-full flex-col gap-1 text-sm">
       <span className="font-medium text-slate-700">{label}</span>
-      <select className={selectClass} value={value} onChange={(e) => onChange(e.target.value)}>
+      <select className={cn(selectClass, 'max-w-full')} value={value} onChange={(e) => onChange(e.target.value)}>
         {snapshots.map((s) => (
           <option key={s.id} value={s.id}>
             {snapshotLabel(s)}
@@ -124,9 +125,10 @@ export function SnapshotsWorkspace({ initial, storeError }: { initial?: Snapshot
         )}
         {snapshots.length > 0 && (
           <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
+            {/* Below md (768 px) each snapshot stacks into a card: when, source and findings, then its downloads. */}
+            <table className="w-full text-left text-sm max-md:block">
               <caption className="sr-only">Stored snapshots, newest first</caption>
-              <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
+              <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500 max-md:sr-only">
                 <tr>
                   <th scope="col" className="py-2 pr-4 font-medium">
                     Taken
@@ -145,27 +147,27 @@ export function SnapshotsWorkspace({ initial, storeError }: { initial?: Snapshot
                   </th>
                 </tr>
               </thead>
-              <tbody>
+              <tbody className="max-md:block">
                 {snapshots.map((s) => (
-                  <tr key={s.id} className="border-b border-slate-100 align-top" data-testid="snapshot-row">
-                    <td className="py-2 pr-4 whitespace-nowrap">
+                  <tr key={s.id} className="border-b border-slate-100 align-top max-md:block max-md:space-y-1 max-md:py-3" data-testid="snapshot-row">
+                    <td className="py-2 pr-4 whitespace-nowrap max-md:block max-md:p-0">
                       <div className="font-medium text-slate-900">{formatTime(s.takenAt)}</div>
                       <div className="font-mono text-xs text-slate-500">{s.id}</div>
                     </td>
-                    <td className="py-2 pr-4 break-words">
+                    <td className="py-2 pr-4 break-words max-md:block max-md:p-0">
                       {s.sourceKind} · {s.sourceName}
                     </td>
-                    <td className="py-2 pr-4 whitespace-nowrap tabular-nums">
+                    <td className="py-2 pr-4 whitespace-nowrap tabular-nums max-md:block max-md:p-0">
                       {s.findings}
                       <span className="text-xs text-slate-500">
                         {' '}
                         ({s.summary.critical} critical, {s.summary.high} high)
                       </span>
                     </td>
-                    <td className="py-2 pr-4 font-mono text-xs text-slate-600" title={s.fingerprint}>
+                    <td className="py-2 pr-4 font-mono text-xs text-slate-600 max-md:block max-md:p-0" title={s.fingerprint}>
                       {s.fingerprint.slice(0, 16)}…
                     </td>
-                    <td className="py-2">
+                    <td className="py-2 max-md:block max-md:p-0">
                       <div className="flex flex-wrap gap-x-3 gap-y-1">
                         {SNAPSHOT_PARTS.map((part) => (
                           <a key={part} href={snapshotApi.storedPart(s.id, part)} download className="text-teal-800 underline hover:text-teal-900">

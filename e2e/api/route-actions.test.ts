@@ -2,6 +2,7 @@ import { NextRequest } from 'next/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessForRequest } from '@/lib/api/dashboard-actions';
 import { proxy } from '@/proxy';
+import { refusalResponse } from '@/server/auth/refusal-response';
 import { appPages, appRoutes, appWrites } from './app-routes';
 
 // Issue 25 item 1: under `serve --auth kubernetes` every route and page needs a named action, and a
@@ -99,5 +100,26 @@ describe('without credentials', () => {
       undefined,
     );
     expect(res.status).toBe(401);
+  });
+});
+
+describe('the sign-in redirect', () => {
+  it('keeps the Host the browser used, and the https of --public-url behind a TLS proxy', async () => {
+    const at = async (host: string) => (await proxy(new NextRequest(`http://${host}/findings`, { method: 'GET', headers: { host } }))).headers.get('location');
+    expect(await at('127.0.0.1:3999')).toBe('http://127.0.0.1:3999/sign-in?next=%2Ffindings');
+    const before = process.env.DRA_POSTURE_PUBLIC_URL;
+    process.env.DRA_POSTURE_PUBLIC_URL = 'https://posture.example.com';
+    try {
+      // (proxy.ts reads its gate's --public-url at start, so the answer is asked of refusalResponse itself)
+      const res = refusalResponse(
+        new URL('http://posture.example.com/findings'),
+        { pass: false, status: 401, code: 'unauthenticated', message: '' },
+        'posture.example.com',
+      );
+      expect(res.headers.get('location')).toBe('https://posture.example.com/sign-in?next=%2Ffindings');
+    } finally {
+      if (before === undefined) delete process.env.DRA_POSTURE_PUBLIC_URL;
+      else process.env.DRA_POSTURE_PUBLIC_URL = before;
+    }
   });
 });

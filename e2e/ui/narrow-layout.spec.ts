@@ -54,15 +54,20 @@ async function clippedSeverityLabels(page: Page): Promise<{ found: number; clipp
   });
 }
 
+/** The page body is no wider than the screen, and nothing sticks out past it. */
+async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: innerWidth }));
+  expect(width.scroll, 'the page body scrolls sideways').toBeLessThanOrEqual(width.inner);
+  expect(await elementsPastTheRightEdge(page)).toEqual([]);
+}
+
 for (const p of NARROW_PAGES) {
   test(`${p.name} fits a 390 px screen`, async ({ page, consoleErrors }) => {
     await gotoAndSettle(page, p.path, p.heading);
     const heading = page.getByRole('heading', { level: 1, name: p.heading });
     await expect(heading).toBeInViewport();
 
-    const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: innerWidth }));
-    expect(width.scroll, 'the page body scrolls sideways').toBeLessThanOrEqual(width.inner);
-    expect(await elementsPastTheRightEdge(page)).toEqual([]);
+    await expectNoSidewaysScroll(page);
 
     // The content gets the screen, not what a desktop sidebar leaves of it.
     const main = await page.getByRole('main').boundingBox();
@@ -81,11 +86,48 @@ test('a finding’s page fits a 390 px screen', async ({ page }) => {
   await link.click();
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeInViewport();
   await page.waitForLoadState('networkidle');
-  const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: innerWidth }));
-  expect(width.scroll).toBeLessThanOrEqual(width.inner);
-  expect(await elementsPastTheRightEdge(page)).toEqual([]);
+  await expectNoSidewaysScroll(page);
   expect(await clippedSeverityLabels(page)).toMatchObject({ clipped: [] });
   await screenshot(page, 'narrow-finding');
+});
+
+test('a role bundle’s review, with its rules table, fits a 390 px screen', async ({ page }) => {
+  await gotoAndSettle(page, '/roles', 'Least-privilege role builder');
+  await page.getByRole('radio', { name: /Node-local driver/ }).check();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Namespace').fill('dra-example-driver');
+  await page.getByLabel('ServiceAccount name').fill('example-kubelet-plugin');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Driver names').fill('gpu.example.com');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Build and review' }).click();
+  const rules = page.getByRole('region', { name: 'Rules and why' });
+  await expect(rules.getByRole('table').first()).toBeVisible({ timeout: 60_000 });
+  await expectNoSidewaysScroll(page);
+  // Each rule's reason is on screen, not in a column past the right edge.
+  const why = rules.locator('tbody tr').first().locator('td').last();
+  await why.evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 200));
+  await expect(why).toBeInViewport({ ratio: 1 });
+  await screenshot(page, 'narrow-role-review');
+});
+
+test('the snapshot history and the drift form fit a 390 px screen', async ({ page }) => {
+  await gotoAndSettle(page, '/snapshots', 'Snapshots');
+  const history = page.getByRole('region', { name: 'History' });
+  const rows = history.getByTestId('snapshot-row');
+  for (let n = await rows.count(); n < 2; n++) {
+    await history.getByRole('button', { name: 'Take snapshot' }).click();
+    await expect(rows).toHaveCount(n + 1);
+  }
+  const drift = page.getByRole('region', { name: 'Drift' });
+  await drift.getByRole('button', { name: 'Compare' }).click();
+  await expect(drift.getByTestId('drift-view')).toBeVisible();
+  await expectNoSidewaysScroll(page);
+  // A snapshot's downloads are on screen, not in a fifth column past the edge.
+  const download = rows.first().getByRole('link', { name: /^HTML report of snap-/ });
+  await download.evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 200));
+  await expect(download).toBeInViewport({ ratio: 1 });
+  await screenshot(page, 'narrow-snapshots');
 });
 
 test.describe('navigation on a phone', () => {

@@ -102,6 +102,12 @@ export interface FixProbe {
   expect: 'allowed' | 'denied';
   text: string;
   review: ReviewSpec;
+  /**
+   * Set when the request is a write of this object, decided by authorization and then by admission
+   * (the API server's checks on the object and the ValidatingAdmissionPolicies a fix adds): the
+   * review's user sends it (a client checks it with a dryRun=All create or delete as that user).
+   */
+  write?: { operation: 'CREATE' | 'DELETE'; object: Record<string, unknown> };
 }
 
 /**

@@ -22,6 +22,14 @@ export interface GraphQuery {
   riskyOnly?: boolean;
   /** An issue ID: highlight its attack path. */
   path?: string;
+  /** The collapsed overview of every path instead of the default (the top risks' attack paths). */
+  overview?: boolean;
+  /** `TIER:BOXES`, sorted: boxes shown in a paged column of a focused view. */
+  show?: string[];
+  /** The reader agreed to draw this many boxes. */
+  draw?: number;
+  /** Ask before drawing more boxes than this (lower than the server's threshold only). */
+  confirmAbove?: number;
 }
 
 function qs(params: Record<string, string | string[] | boolean | undefined>): string {
@@ -46,7 +54,7 @@ export const api = {
   whoCan: (q: AccessQuery) => `/api/v1/who-can${qs({ ...q })}`,
   canI: (q: CanIQuery) => `/api/v1/can-i${qs({ ...q, groups: q.groups?.filter(Boolean) })}`,
   simulate: () => '/api/v1/simulate',
-  graph: (q: GraphQuery) => `/api/v1/graph${qs({ focus: q.focus, expand: q.expand, all: q.expandAll, risky: q.riskyOnly, path: q.path })}`,
+  graph: (q: GraphQuery) => `/api/v1/graph${qs(graphParams(q))}`,
   graphSearch: (q: string) => `/api/v1/graph/search${qs({ q })}`,
 };
 
@@ -82,11 +90,37 @@ export function parseGraphQuery(params: ParamsLike): GraphQuery {
   const path = params.get('path');
   if (path && /^[0-9a-f]{16}$/.test(path)) q.path = path;
   if (params.get('risky') === '1') q.riskyOnly = true;
+  if (params.get('view') === 'overview') q.overview = true;
+  const show = [...new Set(params.getAll('show').flatMap((v) => v.split(',')))].filter((v) => /^[0-2]:\d{1,6}$/.test(v)).sort();
+  if (show.length) q.show = show;
+  for (const key of ['draw', 'confirmAbove'] as const) {
+    const v = params.get(key);
+    if (v && /^\d{1,7}$/.test(v)) q[key] = Number(v);
+  }
   return q;
 }
 
+/** The graph API's query parameters for a view (lists repeated, flags "1"), as the server's GraphQuerySchema reads them. */
+export function graphParams(q: GraphQuery): Record<string, string | string[]> {
+  const all: Record<string, string | string[] | boolean | undefined> = {
+    focus: q.focus,
+    expand: q.expand,
+    all: q.expandAll,
+    risky: q.riskyOnly,
+    path: q.path,
+    view: q.overview ? 'overview' : undefined,
+    show: q.show,
+    draw: q.draw === undefined ? undefined : String(q.draw),
+    confirmAbove: q.confirmAbove === undefined ? undefined : String(q.confirmAbove),
+  };
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(all)) if (v !== undefined && v !== false && v !== '' && !(Array.isArray(v) && v.length === 0)) out[k] = v === true ? '1' : v;
+  return out;
+}
+
 export function graphQueryString(q: GraphQuery): string {
-  return qs({ focus: q.focus, expand: q.expand?.length ? q.expand.join(',') : undefined, all: q.expandAll, risky: q.riskyOnly, path: q.path });
+  const params = graphParams(q);
+  return qs({ ...params, expand: q.expand?.length ? q.expand.join(',') : undefined, show: q.show?.length ? q.show.join(',') : undefined });
 }
 
 export type ExplorerMode = 'who-can' | 'can-i';

@@ -2,6 +2,7 @@ import type { ClusterRole, ClusterRoleBinding, ResourceClaim, Role, RoleBinding 
 import { clusterPolicies } from '@/lib/admission/cluster-policies';
 import type { AdmissionRequest, PolicyBindingRef } from '@/lib/admission/types';
 import { KINDS, parseApiVersion } from '@/lib/k8s/kinds';
+import { claimSpecRequestsAdminAccess, normalizeResourceClaim, normalizeResourceClaimTemplate } from '@/lib/k8s/normalize-dra';
 import type { AuthzEngine } from './authz-engine';
 import { claimStatusChange, requestsNewAdminAccess } from './claim-status-change';
 import { checkRbacEscalation } from './escalation';
@@ -19,7 +20,13 @@ import { nodeIdentity } from './user-info';
 // decides, and says why; a policy outcome the evaluator cannot decide leaves the write undecided.
 
 export type SimulationStep =
-  'impersonation' | 'authorization' | 'admission:node-restriction' | 'admission:rbac-escalation' | 'admission:dra-status' | 'admission:validating-policy';
+  | 'impersonation'
+  | 'authorization'
+  | 'admission:node-restriction'
+  | 'admission:rbac-escalation'
+  | 'admission:dra-admin-access'
+  | 'admission:dra-status'
+  | 'admission:validating-policy';
 
 export interface WriteSimulation {
   /** Who sends the request. */
@@ -110,6 +117,12 @@ export function simulateWrite(engine: AuthzEngine, sim: WriteSimulation): Simula
     if (!nr.allowed) return done(user);
   }
 
+  const adminAccess = adminAccessStep(engine, sim);
+  if (adminAccess) {
+    steps.push(adminAccess);
+    if (!adminAccess.allowed) return done(user);
+  }
+
   const verb = a.verb === 'create' ? 'create' : a.verb === 'update' || a.verb === 'patch' ? 'update' : undefined;
   const rbacKind = a.group === RBAC_GROUP && a.subresource === '' ? KINDS.find((k) => k.group === RBAC_GROUP && k.resource === a.resource)?.kind : undefined;
   if (rbacKind && verb && sim.object) {
@@ -158,6 +171,37 @@ export function simulateWrite(engine: AuthzEngine, sim: WriteSimulation): Simula
     if (!allowed) return done(user);
   }
   return admitByPolicies(engine, sim, user, steps, done);
+}
+
+/**
+ * The storage layer's check on a claim or template create that asks for adminAccess (AuthorizedForAdmin,
+ * pkg/registry/resource/utils.go): its namespace must carry resource.kubernetes.io/admin-access=true.
+ * Undefined when the write is not such a create.
+ */
+function adminAccessStep(engine: AuthzEngine, sim: WriteSimulation): StepOutcome | undefined {
+  const a = sim.attributes;
+  if (a.verb !== 'create' || a.group !== 'resource.k8s.io' || a.subresource !== '') return undefined;
+  if (a.resource !== 'resourceclaims' && a.resource !== 'resourceclaimtemplates') return undefined;
+  if (!sim.object || typeof sim.object !== 'object') return undefined;
+  // Normalised to v1 (a v1beta1 request carries adminAccess flat, v1beta2 and v1 under exactly).
+  let spec: ResourceClaim['spec'] | undefined;
+  try {
+    // A copy: the normalisers may reuse the object they are given.
+    const raw = structuredClone(sim.object) as Record<string, unknown>;
+    spec = a.resource === 'resourceclaims' ? normalizeResourceClaim(raw).spec : normalizeResourceClaimTemplate(raw).spec?.spec;
+  } catch {
+    return undefined; // not a claim the server would take in the first place; its validation refuses it
+  }
+  if (!claimSpecRequestsAdminAccess(spec)) return undefined;
+  const ns = engine.state.namespaces.find((n) => n.metadata.name === a.namespace);
+  const allowed = ns?.metadata.labels?.[ADMIN_ACCESS_LABEL] === 'true';
+  return {
+    step: 'admission:dra-admin-access',
+    allowed,
+    reason: allowed
+      ? `requests adminAccess, and namespace ${a.namespace} carries ${ADMIN_ACCESS_LABEL}: "true"`
+      : `admin access to devices requires the \`${ADMIN_ACCESS_LABEL}: true\` label on the containing namespace`,
+  };
 }
 
 const OPERATIONS: Readonly<Record<string, AdmissionRequest['operation']>> = { create: 'CREATE', update: 'UPDATE', patch: 'UPDATE', delete: 'DELETE' };

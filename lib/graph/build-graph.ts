@@ -5,6 +5,7 @@ import { DRA_RESOURCES, draResourceName, isRiskyWrite } from './dra-resources';
 import { groupOf, nodeId, tierOf } from './node-id';
 import type { Finding } from '@/lib/analysis/types';
 import { SEVERITIES } from '@/lib/analysis/types';
+import { catalogEntry } from '@/lib/analysis/catalog';
 import type { EdgeReason, GraphEdge, GraphModel, GraphNode, GraphNodeKind } from './types';
 import { compareStrings, subjectRef, toObjectRef } from '@/lib/k8s/refs';
 
@@ -120,9 +121,25 @@ export function compareNodes(a: GraphNode, b: GraphNode): number {
 
 const GRAPH_KINDS = new Set<string>(['User', 'Group', 'ServiceAccount', 'ClusterRoleBinding', 'RoleBinding', 'ClusterRole', 'Role']);
 
-/** Marks nodes named by findings (as subject or object) with the worst severity and the count. */
+/** Findings at least this severe draw their grants orange: lower ones are hygiene, not over-privilege. */
+const FLAG_SEVERITIES = new Set<Finding['severity']>(['critical', 'high', 'medium']);
+/**
+ * Check families whose grant evidence is the over-privilege itself. A quota finding cites a tenant's
+ * (legitimate) right to create claims, and pod and zeroing findings are not about RBAC: their grants
+ * are not drawn orange.
+ */
+const FLAG_FAMILIES = new Set<string>(['DRA', 'NODE', 'CLAIM']);
+
+/**
+ * Marks nodes named by findings (as subject or object) with the worst severity and the count, and
+ * the edges of the grants that permission findings (DRA, NODE, CLAIM; medium or worse) report as
+ * evidence: binding → role, each of the finding's subjects → binding, and the role's edges drawn
+ * from the rule the evidence cites.
+ */
 export function annotateFindings(model: GraphModel, findings: readonly Finding[]): GraphModel {
   const worst = new Map<string, { severity: Finding['severity']; count: number }>();
+  const flaggedPairs = new Set<string>();
+  const flaggedRules = new Map<string, Set<number>>();
   for (const f of findings) {
     const ids = new Set<string>();
     for (const s of f.subjects) ids.add(nodeId(s.kind, s.kind === 'ServiceAccount' ? s.namespace : undefined, s.name));
@@ -136,12 +153,23 @@ export function annotateFindings(model: GraphModel, findings: readonly Finding[]
         if (SEVERITIES.indexOf(f.severity) < SEVERITIES.indexOf(w.severity)) w.severity = f.severity;
       }
     }
+    if (!FLAG_SEVERITIES.has(f.severity) || !FLAG_FAMILIES.has(catalogEntry(f.check)?.family ?? '')) continue;
+    for (const e of f.evidence) {
+      if (e.type !== 'grant' || !GRAPH_KINDS.has(e.binding.kind) || !GRAPH_KINDS.has(e.role.kind)) continue;
+      const binding = nodeId(e.binding.kind as GraphNodeKind, e.binding.kind === 'RoleBinding' ? e.binding.namespace : undefined, e.binding.name);
+      const role = nodeId(e.role.kind as GraphNodeKind, e.role.kind === 'Role' ? e.role.namespace : undefined, e.role.name);
+      flaggedPairs.add(`${binding}→${role}`);
+      for (const s of f.subjects) flaggedPairs.add(`${nodeId(s.kind, s.kind === 'ServiceAccount' ? s.namespace : undefined, s.name)}→${binding}`);
+      (flaggedRules.get(role) ?? flaggedRules.set(role, new Set()).get(role)!).add(e.ruleIndex);
+    }
   }
+  const flagged = (e: GraphEdge) =>
+    flaggedPairs.has(e.id) || (e.kind === 'rule' && e.reasons.some((r) => r.type === 'rule' && flaggedRules.get(e.source)?.has(r.ruleIndex)));
   return {
     nodes: model.nodes.map((n) => {
       const w = worst.get(n.id);
       return w ? { ...n, worstFinding: w.severity, findingCount: w.count } : n;
     }),
-    edges: model.edges,
+    edges: model.edges.map((e) => (flagged(e) ? { ...e, flagged: true } : e)),
   };
 }

@@ -1,6 +1,7 @@
 import type { EdgeReason, GraphNodeKind, ViewNode } from './types';
 
-const PLURAL: Record<GraphNodeKind, string> = {
+/** A kind in the plural, as a box that stands for several says it. */
+export const KIND_PLURAL: Record<GraphNodeKind, string> = {
   User: 'users',
   Group: 'groups',
   ServiceAccount: 'service accounts',
@@ -12,12 +13,15 @@ const PLURAL: Record<GraphNodeKind, string> = {
 };
 
 /** Title and subtitle of a displayed node (a collapsed group says what it stands for). */
-export function viewNodeText(n: Pick<ViewNode, 'kind' | 'name' | 'namespace' | 'memberCount' | 'group' | 'apiGroup'>): { title: string; subtitle: string } {
+export function viewNodeText(n: Pick<ViewNode, 'kind' | 'name' | 'namespace' | 'memberCount' | 'group' | 'apiGroup' | 'hiddenBoxes' | 'offGraph'>): { title: string; subtitle: string } {
+  if (n.hiddenBoxes !== undefined) return { title: `+ ${n.memberCount} more ${n.name}`, subtitle: 'Select to show them' };
   if (n.memberCount !== undefined) {
     const title = n.namespace ?? (n.group === 'users' ? 'Users' : n.group === 'groups' ? 'Groups' : n.group === 'ns/*' ? 'All namespaces' : 'Cluster-wide');
-    return { title, subtitle: `${n.memberCount} ${PLURAL[n.kind]} (collapsed)` };
+    return { title, subtitle: `${n.memberCount} ${KIND_PLURAL[n.kind]} (collapsed)` };
   }
   if (n.kind === 'Resource') return { title: n.name, subtitle: n.apiGroup ? n.apiGroup : 'core ("")' };
+  // A box of an attack path whose grant is not a DRA one (an impersonation role): the graph has no such node.
+  if (n.offGraph) return { title: n.name, subtitle: `${n.kind}${n.namespace ? ` · ${n.namespace}` : ''} · no DRA grant` };
   if (n.kind === 'ServiceAccount') return { title: n.name, subtitle: `ServiceAccount · ${n.namespace ?? ''}` };
   if (n.kind === 'RoleBinding' || n.kind === 'Role') return { title: n.name, subtitle: `${n.kind} · ${n.namespace ?? ''}` };
   return { title: n.name, subtitle: n.kind };

@@ -230,3 +230,68 @@ describe('annotateFindings', () => {
     expect(out.nodes.find((n) => n.id === nodeId('ClusterRoleBinding', undefined, 'driver'))!.worstFinding).toBe('high');
   });
 });
+
+describe('edges a finding reports (orange)', () => {
+  const model = buildIdentityGraph(buildRbacIndex(cluster()));
+  const grant = (binding: { kind: string; name: string; namespace?: string }, role: { kind: string; name: string; namespace?: string }, ruleIndex: number) => ({
+    type: 'grant' as const,
+    binding,
+    role,
+    ruleIndex,
+    rule: { verbs: ['*'] },
+  });
+  const finding = (check: string, severity: 'high' | 'medium' | 'low', subject: { kind: 'ServiceAccount' | 'User'; namespace?: string; name: string }, evidence: ReturnType<typeof grant>) => ({
+    id: `${check}-${severity}`,
+    check: check as 'DRA003',
+    severity,
+    issueId: 'i',
+    subjects: [subject],
+    objects: [],
+    evidence: [evidence],
+  });
+  const edge = (m: typeof model, s: string, t: string) => m.edges.find((e) => e.source === s && e.target === t)!;
+  const plugin = nodeId('ServiceAccount', 'drivers', 'plugin');
+
+  it('marks the subject → binding → role → resource edges of a reported grant, and only the cited rule', () => {
+    const out = annotateFindings(model, [
+      finding('DRA003', 'high', { kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' }, grant({ kind: 'ClusterRoleBinding', name: 'driver' }, { kind: 'ClusterRole', name: 'slice-writer' }, 0)),
+    ]);
+    expect(edge(out, plugin, nodeId('ClusterRoleBinding', undefined, 'driver')).flagged).toBe(true);
+    expect(edge(out, nodeId('ClusterRoleBinding', undefined, 'driver'), nodeId('ClusterRole', undefined, 'slice-writer')).flagged).toBe(true);
+    expect(edge(out, nodeId('ClusterRole', undefined, 'slice-writer'), nodeId('Resource', undefined, 'resourceslices')).flagged).toBe(true);
+    // The plugin's other binding (associated-node driver writes) is not reported.
+    expect(edge(out, plugin, nodeId('ClusterRoleBinding', undefined, 'assoc')).flagged).toBeUndefined();
+    // A rule the evidence does not cite stays unmarked.
+    const other = annotateFindings(model, [
+      finding('DRA003', 'high', { kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' }, grant({ kind: 'ClusterRoleBinding', name: 'driver' }, { kind: 'ClusterRole', name: 'slice-writer' }, 5)),
+    ]);
+    expect(edge(other, nodeId('ClusterRole', undefined, 'slice-writer'), nodeId('Resource', undefined, 'resourceslices')).flagged).toBeUndefined();
+  });
+
+  it('leaves grants cited by low findings and by quota findings unmarked (not over-privilege)', () => {
+    const ev = grant({ kind: 'RoleBinding', namespace: 'team-a', name: 'claims' }, { kind: 'Role', namespace: 'team-a', name: 'claims' }, 0);
+    const alice = { kind: 'User' as const, name: 'alice' };
+    const out = annotateFindings(model, [finding('QUOTA001', 'medium', alice, ev), finding('DRA006', 'low', alice, ev)]);
+    expect(out.edges.some((e) => e.flagged)).toBe(false);
+    const reported = annotateFindings(model, [finding('DRA006', 'medium', alice, ev)]);
+    expect(edge(reported, nodeId('User', undefined, 'alice'), nodeId('RoleBinding', 'team-a', 'claims')).flagged).toBe(true);
+  });
+
+  it('draws an edge between groups orange only when every grant behind it is reported', () => {
+    const base = annotateFindings(model, [
+      finding('DRA003', 'high', { kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' }, grant({ kind: 'ClusterRoleBinding', name: 'driver' }, { kind: 'ClusterRole', name: 'slice-writer' }, 0)),
+    ]);
+    // Enough service accounts in the plugin's namespace to collapse it into one group.
+    const big = { nodes: [...base.nodes], edges: [...base.edges] };
+    for (let i = 0; i < AUTO_EXPAND_LIMIT; i++) {
+      const sa = nodeId('ServiceAccount', 'drivers', `extra-${i}`);
+      big.nodes.push({ id: sa, kind: 'ServiceAccount', tier: 0, name: `extra-${i}`, namespace: 'drivers', group: 'ns/drivers', risky: true });
+      big.edges.push({ id: `${sa}→x`, source: sa, target: nodeId('ClusterRoleBinding', undefined, 'driver'), kind: 'subject', risky: true, verbs: [], reasons: [] });
+    }
+    const merged = buildGraphView(big).edges.filter((e) => e.source === groupNodeId(0, 'ns/drivers'));
+    const toDriver = merged.find((e) => e.flaggedGrants > 0)!;
+    expect(toDriver.flaggedGrants).toBe(1);
+    expect(toDriver.grants).toBeGreaterThan(1);
+    expect(toDriver.flagged).toBeUndefined();
+  });
+});

@@ -1,9 +1,18 @@
 import type { GraphTier } from './types';
 
-export const NODE_WIDTH = 232;
+// Four columns fit a 1440 px screen's canvas (beside the details panel) at READABLE_ZOOM.
+export const NODE_WIDTH = 200;
 export const NODE_HEIGHT = 48;
-export const COLUMN_GAP = 88;
+export const COLUMN_GAP = 48;
 export const ROW_GAP = 14;
+/** The smallest text of a box, in px at zoom 1 (its subtitle; the name is 13 px). */
+export const NODE_MIN_FONT_PX = 12;
+/** The zoom at which a box's smallest text is 10 px: a view opens no further out (the reader may zoom out). */
+export const READABLE_ZOOM = 10 / NODE_MIN_FONT_PX;
+/** A small view is not blown up beyond this. */
+export const MAX_FIT_ZOOM = 1.1;
+/** Room above the first row for the column headers. */
+export const HEADER_SPACE = 44;
 
 export interface LayoutInput {
   id: string;
@@ -58,4 +67,42 @@ export function layoutColumns(nodes: readonly LayoutInput[], edges: readonly { s
     col.forEach((n, i) => positions.set(n.id, { x: t * (NODE_WIDTH + COLUMN_GAP), y: top + i * (NODE_HEIGHT + ROW_GAP) }));
   });
   return { positions, width: 4 * NODE_WIDTH + 3 * COLUMN_GAP, height };
+}
+
+export interface Viewport {
+  x: number;
+  y: number;
+  zoom: number;
+}
+
+/**
+ * Where a view opens in a canvas of `canvas` px: the whole view when it fits at READABLE_ZOOM or
+ * closer (centred, at most MAX_FIT_ZOOM), otherwise READABLE_ZOOM with `anchor` (the focus, or the
+ * first box of a path) in the middle, or the top-left corner without one, never past the view's edges.
+ * Screen position = world position × zoom + (x, y).
+ */
+export function openingViewport(
+  view: { width: number; height: number },
+  canvas: { width: number; height: number },
+  anchor?: { x: number; y: number },
+  padding = 24,
+): Viewport {
+  const top = -HEADER_SPACE;
+  const w = view.width + 2 * padding;
+  const h = view.height - top + 2 * padding;
+  const zoom = Math.min(MAX_FIT_ZOOM, Math.max(READABLE_ZOOM, Math.min(canvas.width / w, canvas.height / h)));
+  const axis = (size: number, screen: number, start: number, centre: number | undefined): number => {
+    if (size * zoom <= screen) return (screen - size * zoom) / 2 - start * zoom;
+    if (centre === undefined) return -start * zoom;
+    // Centre the anchor, but keep the view's edges at or beyond the canvas edges.
+    const want = screen / 2 - centre * zoom;
+    return Math.min(-start * zoom, Math.max(screen - (start + size) * zoom, want));
+  };
+  const cx = anchor ? anchor.x + NODE_WIDTH / 2 : undefined;
+  const cy = anchor ? anchor.y + NODE_HEIGHT / 2 : undefined;
+  return {
+    x: axis(w, canvas.width, -padding, cx),
+    y: axis(h, canvas.height, top - padding, cy),
+    zoom,
+  };
 }

@@ -48,6 +48,23 @@ export function isGroupNodeId(id: string): boolean {
   return id.startsWith('group:');
 }
 
+/** Id of the "+ N more" box standing for the rest of a paged column. */
+export function moreNodeId(tier: GraphTier): string {
+  return `more:${tier}`;
+}
+
+export function isMoreNodeId(id: string): boolean {
+  return id.startsWith('more:');
+}
+
+/** What a column holds, in a sentence ("+ 12 more bindings"). */
+export const TIER_NOUNS: Record<GraphTier, string> = {
+  0: 'identities',
+  1: 'bindings',
+  2: 'roles',
+  3: 'DRA resources',
+};
+
 export const TIER_LABELS: Record<GraphTier, string> = {
   0: 'Identities',
   1: 'Bindings',

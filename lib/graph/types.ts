@@ -1,5 +1,5 @@
 import type { ObjectRef, PolicyRule, SubjectRef } from '@/lib/k8s/types';
-import type { Severity } from '@/lib/analysis/types';
+import type { CheckId, Severity } from '@/lib/analysis/types';
 
 // The identity graph: identities → bindings → roles → DRA resources (DESIGN.md §7).
 
@@ -37,6 +37,11 @@ export interface GraphEdge {
   target: string;
   kind: 'subject' | 'roleRef' | 'rule';
   risky: boolean;
+  /**
+   * A finding reports this grant (over-privilege): its evidence names the binding and role (and the
+   * subject, or the role's rule for a rule edge). What the graph draws orange.
+   */
+  flagged?: boolean;
   /** rule edges: the verbs granted on the target resource (union over matching rules). */
   verbs: string[];
   reasons: EdgeReason[];
@@ -53,6 +58,15 @@ export interface ViewNode extends GraphNode {
   onPath?: boolean;
   /** Set for a collapsed group: how many real nodes it stands for. */
   memberCount?: number;
+  /**
+   * Set for the "+ N more" box of a paged column in a focused view: how many boxes it hides (each
+   * a node or a collapsed group; `memberCount` counts the nodes).
+   */
+  hiddenBoxes?: number;
+  /** In the top-risks view: the ranks (1 = highest) of the top risks whose attack path passes here. */
+  pathRanks?: number[];
+  /** Drawn for an attack path although the identity graph has no such node (its role reaches no DRA resource). */
+  offGraph?: boolean;
   x: number;
   y: number;
 }
@@ -63,6 +77,13 @@ export interface ViewEdge extends Omit<GraphEdge, 'reasons'> {
   /** At most VIEW_REASON_LIMIT reasons; `reasonCount` tells how many there are. */
   reasons: EdgeReason[];
   reasonCount: number;
+  /**
+   * The model's edges this one stands for (more than one between collapsed groups) and how many of
+   * them a finding reports. `flagged` (orange) only when all of them are: an edge between two groups
+   * of thousands is not orange because one grant among them is.
+   */
+  grants: number;
+  flaggedGrants: number;
 }
 
 export interface GraphViewOptions {
@@ -76,7 +97,38 @@ export interface GraphViewOptions {
   riskyOnly?: boolean;
   /** Node ids of an attack path (identity → binding → role → resource): drawn highlighted, focused on its first node. */
   path?: string[];
+  /**
+   * Boxes shown in a paged column of a focused view, by tier (the rest stand behind one "+ N more"
+   * box); unset: FOCUS_COLUMN_PAGE - 1.
+   */
+  show?: Partial<Record<GraphTier, number>>;
 }
+
+/** One of the top risks drawn by the default view: its issue and its attack path's node ids. */
+export interface TopRiskPath {
+  /** 1 = the highest-ranked issue (the overview's order). */
+  rank: number;
+  issueId: string;
+  check: CheckId;
+  severity: Severity;
+  title: string;
+  score: number;
+  /** Identity → binding → role (→ resource). Empty when the issue has no attack path with a grant. */
+  nodeIds: string[];
+}
+
+/** The view has this many boxes, more than the caller agreed to draw: nothing was laid out. */
+export interface DrawConfirmation {
+  boxes: number;
+  /** Views with more boxes than this ask first. */
+  threshold: number;
+}
+
+/**
+ * `top-risks`: the attack paths of the highest-ranked issues (the default); `overview`: every path,
+ * collapsed by namespace; `focus`: the paths through one node; `path`: one issue's attack path.
+ */
+export type GraphViewMode = 'top-risks' | 'overview' | 'focus' | 'path';
 
 export interface GraphView {
   nodes: ViewNode[];
@@ -89,6 +141,13 @@ export interface GraphView {
   subgraphNodes: number;
   width: number;
   height: number;
+  mode: GraphViewMode;
+  /** top-risks mode: the risks considered, drawn or not (no attack path in the identity graph). */
+  topRisks?: TopRiskPath[];
+  /** Set instead of boxes when the view would draw more than the threshold (`nodes` and `edges` are empty). */
+  confirm?: DrawConfirmation;
+  /** Boxes per tier hidden behind "+ N more" boxes (focused views with more than FOCUS_BOX_LIMIT boxes). */
+  paged?: Partial<Record<GraphTier, number>>;
 }
 
 export interface GraphSearchHit {

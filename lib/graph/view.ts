@@ -1,6 +1,7 @@
 import { SEVERITIES } from '@/lib/analysis/types';
 import { layoutColumns } from './layout';
-import { groupNodeId } from './node-id';
+import { KIND_PLURAL } from './describe';
+import { groupNodeId, moreNodeId, TIER_NOUNS } from './node-id';
 import type { EdgeReason, GraphEdge, GraphModel, GraphNode, GraphSearchHit, GraphTier, GraphView, GraphViewOptions, ViewEdge, ViewNode } from './types';
 
 /** Reasons kept per displayed edge (the rest are counted). */
@@ -72,15 +73,88 @@ export function riskySubgraph(model: GraphModel, keepId?: string): GraphModel {
   return { nodes: model.nodes.filter((n) => ids.has(n.id)), edges };
 }
 
+/** A focused view with more boxes than this pages its columns (a "+ N more" box each). */
+export const FOCUS_BOX_LIMIT = 40;
+/** Boxes per column of a paged focused view, its "+ N more" box included. */
+export const FOCUS_COLUMN_PAGE = 10;
+
+/** The boxes a view draws and which box stands for each node, before edges and layout. */
+interface ViewPlan {
+  sub: GraphModel;
+  focus: string | null;
+  path: string[];
+  /** Node id → the id of the box drawing it (itself, its collapsed group, or its column's "+ N more"). */
+  rep: Map<string, string>;
+  boxes: Map<string, Omit<ViewNode, 'x' | 'y'>>;
+  /** Box id → its position in the model's sorted order (the layout's starting order). */
+  order: Map<string, number>;
+  paged: Partial<Record<GraphTier, number>>;
+}
+
 /**
  * What the graph page draws: the focused and/or risky subgraph, groups collapsed unless expanded
  * (namespaces of service accounts, RoleBindings and Roles; users; groups; cluster-scoped bindings and
- * roles), edges merged between collapsed groups, then laid out in columns.
+ * roles), columns of a large focused view paged, edges merged between boxes, then laid out in columns.
  */
 export function buildGraphView(model: GraphModel, options: GraphViewOptions = {}): GraphView {
-  const path = (options.path ?? []).filter((id) => model.nodes.some((n) => n.id === id));
+  const plan = planGraphView(model, options);
+  const edges = new Map<string, ViewEdge>();
+  for (const e of plan.sub.edges) {
+    const source = plan.rep.get(e.source);
+    const target = plan.rep.get(e.target);
+    if (!source || !target) continue;
+    const id = `${source}→${target}`;
+    let v = edges.get(id);
+    if (!v) {
+      v = { id, source, target, kind: e.kind, risky: false, verbs: [], reasons: [], reasonCount: 0, grants: 0, flaggedGrants: 0 };
+      edges.set(id, v);
+    }
+    mergeEdge(v, e);
+  }
+  for (const v of edges.values()) if (v.flaggedGrants > 0 && v.flaggedGrants === v.grants) v.flagged = true;
+  const { path, focus } = plan;
+  const view = layoutView(plan.boxes, plan.order, edges, path);
+  return {
+    ...view,
+    focus,
+    path,
+    totalNodes: model.nodes.length,
+    subgraphNodes: plan.sub.nodes.length,
+    mode: focus ? (path.length ? 'path' : 'focus') : 'overview',
+    ...(Object.keys(plan.paged).length ? { paged: plan.paged } : {}),
+  };
+}
+
+/** How many boxes `buildGraphView` would draw with these options, without merging edges or laying out. */
+export function countViewBoxes(model: GraphModel, options: GraphViewOptions = {}): number {
+  return planGraphView(model, options).boxes.size;
+}
+
+/** Positions the boxes (columns by tier) and marks the boxes and edges of `path`. */
+export function layoutView(
+  boxes: ReadonlyMap<string, Omit<ViewNode, 'x' | 'y'>>,
+  order: ReadonlyMap<string, number>,
+  edgeMap: ReadonlyMap<string, ViewEdge>,
+  path: readonly string[],
+): Pick<GraphView, 'nodes' | 'edges' | 'width' | 'height'> {
+  const layout = layoutColumns(
+    [...boxes.values()].map((n) => ({ id: n.id, tier: n.tier, order: order.get(n.id)! })),
+    [...edgeMap.values()],
+  );
+  const onPath = new Set(path);
+  const pathEdges = new Set(path.slice(1).map((id, i) => `${path[i]}→${id}`));
+  const edges = [...edgeMap.values()];
+  for (const e of edges) if (pathEdges.has(`${e.source}→${e.target}`)) e.onPath = true;
+  const nodes: ViewNode[] = [...boxes.values()].map((n) => ({ ...n, ...(onPath.has(n.id) ? { onPath: true } : {}), ...layout.positions.get(n.id)! }));
+  nodes.sort((a, b) => a.tier - b.tier || a.y - b.y);
+  return { nodes, edges: edges.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), width: layout.width, height: layout.height };
+}
+
+function planGraphView(model: GraphModel, options: GraphViewOptions): ViewPlan {
+  const known = nodeIndex(model);
+  const path = (options.path ?? []).filter((id) => known.has(id));
   const wanted = options.focus ?? path[0];
-  const focus = wanted && model.nodes.some((n) => n.id === wanted) ? wanted : null;
+  const focus = wanted && known.has(wanted) ? wanted : null;
   let sub = focus ? focusSubgraph(model, focus) : model;
   if (options.riskyOnly) sub = riskySubgraph(sub, focus ?? undefined);
 
@@ -92,12 +166,12 @@ export function buildGraphView(model: GraphModel, options: GraphViewOptions = {}
   }
   const expandAll = options.expandAll || sub.nodes.length <= AUTO_EXPAND_LIMIT;
   const expanded = new Set(options.expand ?? []);
-  const focusNode = focus ? sub.nodes.find((n) => n.id === focus) : undefined;
+  const focusNode = focus ? known.get(focus) : undefined;
   if (focusNode && focusNode.tier !== 3) expanded.add(groupNodeId(focusNode.tier, focusNode.group));
   // Every node of the path stays visible on its own (never folded into a group).
   for (const id of path) {
-    const n = sub.nodes.find((x) => x.id === id);
-    if (n && n.tier !== 3) expanded.add(groupNodeId(n.tier, n.group));
+    const n = known.get(id)!;
+    if (n.tier !== 3) expanded.add(groupNodeId(n.tier, n.group));
   }
 
   // Columns that would still hold too many boxes fold their (not expanded) namespace groups into one.
@@ -114,7 +188,7 @@ export function buildGraphView(model: GraphModel, options: GraphViewOptions = {}
   }
 
   const rep = new Map<string, string>();
-  const viewNodes = new Map<string, Omit<ViewNode, 'x' | 'y'>>();
+  const boxes = new Map<string, Omit<ViewNode, 'x' | 'y'>>();
   const order = new Map<string, number>();
   sub.nodes.forEach((n, i) => {
     const fold = folded.has(n.tier) && foldsAway(n, expanded);
@@ -124,17 +198,14 @@ export function buildGraphView(model: GraphModel, options: GraphViewOptions = {}
     const collapse = fold || (n.tier !== 3 && !expandAll && !expanded.has(gid) && group !== undefined && size >= MIN_COLLAPSE);
     if (!collapse) {
       rep.set(n.id, n.id);
-      viewNodes.set(n.id, { ...n });
+      boxes.set(n.id, { ...n });
       order.set(n.id, i);
       return;
     }
     rep.set(n.id, gid);
-    const existing = viewNodes.get(gid);
+    const existing = boxes.get(gid);
     if (existing) {
-      existing.risky = existing.risky || n.risky;
-      if (n.worstFinding && (!existing.worstFinding || SEVERITIES.indexOf(n.worstFinding) < SEVERITIES.indexOf(existing.worstFinding)))
-        existing.worstFinding = n.worstFinding;
-      if (n.findingCount) existing.findingCount = (existing.findingCount ?? 0) + n.findingCount;
+      absorb(existing, n);
       return;
     }
     const groupNode: Omit<ViewNode, 'x' | 'y'> = {
@@ -149,43 +220,99 @@ export function buildGraphView(model: GraphModel, options: GraphViewOptions = {}
     if (n.worstFinding) groupNode.worstFinding = n.worstFinding;
     if (n.findingCount) groupNode.findingCount = n.findingCount;
     if (n.namespace && !fold) groupNode.namespace = n.namespace;
-    viewNodes.set(gid, groupNode);
+    boxes.set(gid, groupNode);
     order.set(gid, i);
   });
 
-  const edges = new Map<string, ViewEdge>();
-  for (const e of sub.edges) {
-    const source = rep.get(e.source);
-    const target = rep.get(e.target);
-    if (!source || !target) continue;
-    const id = `${source}→${target}`;
-    let v = edges.get(id);
-    if (!v) {
-      v = { id, source, target, kind: e.kind, risky: false, verbs: [], reasons: [], reasonCount: 0 };
-      edges.set(id, v);
-    }
-    mergeEdge(v, e);
-  }
+  const pinned = new Set([focus, ...path].filter((id): id is string => !!id).map((id) => rep.get(id) ?? id));
+  const paged = focus && boxes.size > FOCUS_BOX_LIMIT ? pageColumns(boxes, order, rep, pinned, options.show ?? {}) : {};
+  return { sub, focus, path, rep, boxes, order, paged };
+}
 
-  const layout = layoutColumns(
-    [...viewNodes.values()].map((n) => ({ id: n.id, tier: n.tier, order: order.get(n.id)! })),
-    [...edges.values()],
-  );
-  const onPath = new Set(path);
-  const pathEdges = new Set(path.slice(1).map((id, i) => `${path[i]}→${id}`));
-  for (const e of edges.values()) if (pathEdges.has(`${e.source}→${e.target}`)) e.onPath = true;
-  const nodes: ViewNode[] = [...viewNodes.values()].map((n) => ({ ...n, ...(onPath.has(n.id) ? { onPath: true } : {}), ...layout.positions.get(n.id)! }));
-  nodes.sort((a, b) => a.tier - b.tier || a.y - b.y);
-  return {
-    nodes,
-    edges: [...edges.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
-    focus,
-    path,
-    totalNodes: model.nodes.length,
-    subgraphNodes: sub.nodes.length,
-    width: layout.width,
-    height: layout.height,
-  };
+const nodeIndexes = new WeakMap<GraphModel, Map<string, GraphNode>>();
+
+/** The model's nodes by id, built once per model (a focus on 85,000 nodes looked them up with a scan). */
+export function nodeIndex(model: GraphModel): Map<string, GraphNode> {
+  let index = nodeIndexes.get(model);
+  if (!index) nodeIndexes.set(model, (index = new Map(model.nodes.map((n) => [n.id, n]))));
+  return index;
+}
+
+const edgeIndexes = new WeakMap<GraphModel, { byId: Map<string, GraphEdge>; outOf: Map<string, GraphEdge[]> }>();
+
+/** The model's edges by id and by source, built once per model. */
+export function edgeIndex(model: GraphModel): { byId: Map<string, GraphEdge>; outOf: Map<string, GraphEdge[]> } {
+  let index = edgeIndexes.get(model);
+  if (!index) {
+    index = { byId: new Map(), outOf: new Map() };
+    for (const e of model.edges) {
+      index.byId.set(e.id, e);
+      (index.outOf.get(e.source) ?? index.outOf.set(e.source, []).get(e.source)!).push(e);
+    }
+    edgeIndexes.set(model, index);
+  }
+  return index;
+}
+
+/** A box standing for several nodes takes on the riskiest of them and counts their findings. */
+function absorb(box: Omit<ViewNode, 'x' | 'y'>, n: Pick<GraphNode, 'risky' | 'worstFinding' | 'findingCount'>): void {
+  box.risky = box.risky || n.risky;
+  if (n.worstFinding && (!box.worstFinding || SEVERITIES.indexOf(n.worstFinding) < SEVERITIES.indexOf(box.worstFinding))) box.worstFinding = n.worstFinding;
+  if (n.findingCount) box.findingCount = (box.findingCount ?? 0) + n.findingCount;
+}
+
+/**
+ * Keeps a focused view legible: each column (resources excepted: at most ten) with more than
+ * FOCUS_COLUMN_PAGE boxes keeps the focus, the path and then the boxes named by the worst findings,
+ * risky before safe, in the model's order; the rest go behind one "+ N more" box, which the
+ * reader opens a page at a time (`show`). Returns the hidden box count per tier.
+ */
+function pageColumns(
+  boxes: Map<string, Omit<ViewNode, 'x' | 'y'>>,
+  order: Map<string, number>,
+  rep: Map<string, string>,
+  pinned: ReadonlySet<string>,
+  show: Partial<Record<GraphTier, number>>,
+): Partial<Record<GraphTier, number>> {
+  const columns = new Map<GraphTier, Omit<ViewNode, 'x' | 'y'>[]>();
+  for (const b of boxes.values()) if (b.tier !== 3) (columns.get(b.tier) ?? columns.set(b.tier, []).get(b.tier)!).push(b);
+  const rank = (b: Omit<ViewNode, 'x' | 'y'>) => [pinned.has(b.id) ? 0 : 1, b.worstFinding ? SEVERITIES.indexOf(b.worstFinding) : SEVERITIES.length, b.risky ? 0 : 1, order.get(b.id)!];
+  const hiddenBy = new Map<string, string>();
+  const paged: Partial<Record<GraphTier, number>> = {};
+  for (const [tier, column] of columns) {
+    const keep = Math.max(FOCUS_COLUMN_PAGE - 1, show[tier] ?? 0);
+    if (column.length <= Math.max(FOCUS_COLUMN_PAGE, keep)) continue;
+    const ranked = column.map((b) => ({ b, r: rank(b) })).sort((x, y) => compareRanks(x.r, y.r));
+    const hidden = ranked.slice(keep).map((x) => x.b);
+    const moreId = moreNodeId(tier);
+    const kinds = new Set(hidden.map((b) => b.kind));
+    const more: Omit<ViewNode, 'x' | 'y'> = {
+      id: moreId,
+      kind: hidden[0].kind,
+      tier,
+      name: kinds.size === 1 ? KIND_PLURAL[hidden[0].kind] : TIER_NOUNS[tier],
+      group: 'more',
+      risky: false,
+      memberCount: 0,
+      hiddenBoxes: hidden.length,
+    };
+    for (const b of hidden) {
+      boxes.delete(b.id);
+      hiddenBy.set(b.id, moreId);
+      more.memberCount! += b.memberCount ?? 1;
+      absorb(more, b);
+      order.set(moreId, Math.max(order.get(moreId) ?? 0, order.get(b.id)!));
+    }
+    boxes.set(moreId, more);
+    paged[tier] = hidden.length;
+  }
+  if (hiddenBy.size) for (const [id, box] of rep) if (hiddenBy.has(box)) rep.set(id, hiddenBy.get(box)!);
+  return paged;
+}
+
+function compareRanks(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
 }
 
 /** A namespaced node whose own namespace group was not expanded (those stay, e.g. the focus's). */
@@ -195,6 +322,8 @@ function foldsAway(n: GraphNode, expanded: ReadonlySet<string>): boolean {
 
 function mergeEdge(v: ViewEdge, e: GraphEdge): void {
   if (e.risky) v.risky = true;
+  v.grants++;
+  if (e.flagged) v.flaggedGrants++;
   for (const verb of e.verbs) if (!v.verbs.includes(verb)) v.verbs.push(verb);
   v.reasonCount += e.reasons.length;
   for (const r of e.reasons) {

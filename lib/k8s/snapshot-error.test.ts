@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { SnapshotError, isSnapshotError } from './snapshot-error';
 
@@ -41,5 +41,19 @@ describe('SnapshotError', () => {
     expect(error).toBeInstanceOf(Error);
     expect([error.name, error.code]).toEqual(['SnapshotError', 'too_large']);
     expect(isSnapshotError(new Error('x'))).toBe(false);
+  });
+});
+
+describe('isSnapshotError', () => {
+  it("recognises another bundle chunk's copy of the class, and nothing else", async () => {
+    // A second module instance stands for the same class bundled into another server chunk.
+    vi.resetModules();
+    const copy = await import('./snapshot-error');
+    expect(copy.SnapshotError).not.toBe(SnapshotError);
+    const foreign = new copy.SnapshotError('bad', { file: 'f.json' });
+    expect(foreign instanceof SnapshotError).toBe(false);
+    expect(isSnapshotError(foreign)).toBe(true);
+    expect(isSnapshotError(new Error('bad'))).toBe(false);
+    expect(isSnapshotError({ name: 'SnapshotError', code: 'invalid_snapshot', reason: 'x' })).toBe(false);
   });
 });

@@ -79,6 +79,8 @@ export class SnapshotError extends Error {
   }
 }
 
+// By name and code, not instanceof: the production server bundles this class into several chunks, and
+// an error made by one chunk's copy (a cached analysis on globalThis) reaches another chunk's checks.
 export function isSnapshotError(error: unknown): error is SnapshotError {
-  return error instanceof SnapshotError;
+  return error instanceof Error && error.name === 'SnapshotError' && 'code' in error && 'reason' in error;
 }

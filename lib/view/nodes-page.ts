@@ -17,7 +17,7 @@ export interface NodeView {
 }
 
 /** Rows listed per group of one node's writers; the group's count and the matrix give the rest. */
-export const NODE_GROUP_ROWS = 8;
+export const NODE_GROUP_ROWS = 5;
 
 /** The element id of a writer group's section in the matrix (#writers-<mode>-<reach>): a node's panel links to it. */
 export const groupAnchor = (key: string) => `writers-${key.replace('/', '-')}`;

@@ -177,3 +177,12 @@ describe('defaultSimulatorPrefill: the form’s opening write', () => {
     expect(missingReferences(stateOf({}), sim).map((m) => m.kind)).toContain('Node');
   });
 });
+
+describe('simulatorPrefillFor: a source without an object of the kind', () => {
+  it('a made-up slice is for the sending node, so NodeRestriction has a node to check', () => {
+    const bare = stateOf({ nodes: [node('only')] });
+    const p = simulatorPrefillFor(bare, res('create', DRA, 'resourceslices'), { kind: 'User', name: 'system:node:only' })!;
+    expect(parseYaml(p.object)).toMatchObject({ kind: 'ResourceSlice', spec: { nodeName: 'only' } });
+    expect(p.note).toContain('made-up');
+  });
+});

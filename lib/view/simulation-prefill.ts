@@ -44,6 +44,10 @@ function apiVersionOf(kind: KindDescriptor): string {
 
 const yaml = (v: Record<string, YamlValue>) => `${manifestYaml(v)}\n`;
 
+function sliceSpec(nodeName: string, driver: string): Record<string, YamlValue> {
+  return { nodeName, driver, pool: { name: nodeName, generation: 1, resourceSliceCount: 1 } };
+}
+
 /**
  * The form's opening write: the first node with devices publishing a ResourceSlice for another node
  * of the cluster (what NodeRestriction refuses, when it runs), with a driver the cluster has.
@@ -57,12 +61,7 @@ export function defaultSimulatorPrefill(state: ClusterState): SimulatorPrefill {
     firstByName(state.nodes, (n) => n.metadata.name !== target && sliceNodes.has(n.metadata.name)) ??
     firstByName(state.nodes, (n) => n.metadata.name !== target);
   const sender = other?.metadata.name ?? target;
-  const object = {
-    apiVersion: 'resource.k8s.io/v1',
-    kind: 'ResourceSlice',
-    metadata: { name: `${target}-simulated` },
-    spec: { nodeName: target, driver, pool: { name: target, generation: 1, resourceSliceCount: 1 } },
-  };
+  const object = { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceSlice', metadata: { name: `${target}-simulated` }, spec: sliceSpec(target, driver) };
   return {
     key: '',
     user: `system:node:${sender}`,
@@ -212,6 +211,8 @@ export function simulatorPrefillFor(state: ClusterState, request: ResourceAttrib
           name: request.name || `simulated-${kindName.toLowerCase()}`,
           ...(write.kind.namespaced ? { namespace: request.namespace || 'default' } : {}),
         },
+        // A slice is checked by NodeRestriction on its node: the sender's own, else a node of the source.
+        ...(kindName === 'ResourceSlice' ? { spec: sliceSpec(senderNode ?? exampleNode(state) ?? 'node-name', 'gpu.example.com') } : {}),
       };
   const meta = manifest.metadata as Record<string, YamlValue>;
   const where = `${kindName} ${meta.namespace ? `${meta.namespace}/` : ''}${meta.name}`;

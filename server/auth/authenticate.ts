@@ -1,7 +1,7 @@
 import 'server-only';
 import { DASHBOARD_ACTION_NAMES, type DashboardAction } from '@/lib/api/dashboard-actions';
 import { nodeSha256 } from '@/server/compliance/node-sha256';
-import { KubeError } from '@/server/kube/kube-errors';
+import { isKubeError } from '@/server/kube/kube-errors';
 import { ExpiringCache } from './expiring-cache';
 import { reviewAccess, reviewToken, type AuthenticatedUser, type TokenReviewResult } from './kube-reviews';
 import { endSession, sessionIdFromCookies, sessionToken } from './sessions';
@@ -86,7 +86,7 @@ export async function allowedActions(auth: Extract<Authentication, { status: 'si
 }
 
 export function unavailableReason(e: unknown): string {
-  const detail = e instanceof KubeError ? e.message : 'unexpected error';
+  const detail = isKubeError(e) ? e.message : 'unexpected error';
   return `cannot check your credentials with the Kubernetes API server (${detail})`;
 }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ApiErrorBody, ApiErrorCode } from '@/lib/api/dto';
 import { isSnapshotError } from '@/lib/k8s/snapshot-error';
 import { isStoreError } from '@/server/store/store-error';
-import { KubeError } from '@/server/kube/kube-errors';
+import { isKubeError } from '@/server/kube/kube-errors';
 
 // The HTTP API's error envelope (DESIGN §5): {"error": {"code", "message"}} with the right status,
 // never a stack trace; every API response is uncacheable and inert if opened as a document.
@@ -36,6 +36,11 @@ export class ApiError extends Error {
   }
 }
 
+/** By name (see isKubeError): an ApiError made in one server chunk may be judged in another. */
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof Error && error.name === 'ApiError' && 'code' in error && 'headers' in error;
+}
+
 export const API_HEADERS: Record<string, string> = {
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
@@ -58,7 +63,7 @@ function clip(message: string): string {
 
 /** Maps anything thrown to the envelope: ApiError as is, bad query → 400, bad source → 503, else a generic 500. */
 export function toErrorResponse(error: unknown): Response {
-  if (error instanceof ApiError) return errorResponse(error.code, error.message, error.headers);
+  if (isApiError(error)) return errorResponse(error.code, error.message, error.headers);
   if (error instanceof z.ZodError) return errorResponse('bad_request', formatZodError(error));
   const sourceFailure = sourceFailureMessage(error);
   if (sourceFailure) return errorResponse('source_unavailable', sourceFailure);
@@ -72,9 +77,9 @@ export function toErrorResponse(error: unknown): Response {
  * pages' banner; undefined for any other error. A 401 names the credentials, not the network.
  */
 export function sourceFailureMessage(error: unknown): string | undefined {
-  if (error instanceof KubeError && error.code === 'unauthorized')
+  if (isKubeError(error) && error.code === 'unauthorized')
     return "the cluster source could not be read: credentials rejected (401); not retried until the kubeconfig's credentials change";
-  if (error instanceof KubeError || isSnapshotError(error)) return `the cluster source could not be read: ${error.message}`;
+  if (isKubeError(error) || isSnapshotError(error)) return `the cluster source could not be read: ${error.message}`;
   return undefined;
 }
 

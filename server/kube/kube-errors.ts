@@ -26,6 +26,12 @@ export class KubeError extends Error {
   }
 }
 
+// By name, not instanceof: the production server bundles this class into several chunks (see
+// isSnapshotError), and a live source's error is made in one and judged in another.
+export function isKubeError(error: unknown): error is KubeError {
+  return error instanceof Error && error.name === 'KubeError' && 'code' in error;
+}
+
 export function codeForStatus(status: number): KubeErrorCode {
   if (status === 401) return 'unauthorized';
   if (status === 403) return 'forbidden';

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { createActivityAggregator, type AuditAggregate } from '@/lib/audit/aggregate-activity';
 import { readAuditChunks } from '@/server/audit/read-audit-log';
-import { ApiError } from '@/server/http/api-errors';
+import { ApiError, isApiError } from '@/server/http/api-errors';
 import { limitExpansion } from '@/server/http/limit-expansion';
 
 // An uploaded audit log, read while it streams in (never held: only the aggregate is kept), joins
@@ -38,7 +38,7 @@ async function* endOnRefusal(chunks: AsyncIterable<Uint8Array>, stop: (error: Ap
       yield c;
     }
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+    if (!isApiError(error)) throw error;
     stop(error);
   }
 }

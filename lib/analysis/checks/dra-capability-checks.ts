@@ -4,13 +4,14 @@ import { usernameOf } from '@/lib/analysis/context/identities';
 import { pinningFor } from '@/lib/analysis/context/slice-pinning';
 import { describeGrants } from '@/lib/analysis/evidence';
 import type { Evidence } from '@/lib/analysis/types';
-import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
+import { manifestYamlDocs, type YamlValue } from '@/lib/k8s/manifest-yaml';
+import { slicePinningPolicy } from '@/lib/analysis/fixes/slice-pinning-policy';
 import { describeRef, describeSubject, refKey } from '@/lib/k8s/refs';
 import type { SubjectRef } from '@/lib/k8s/types';
 import type { Check, FindingDraft } from './check-types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { describeSource } from '@/lib/authz/cluster-config';
-import { grantObjects, grantsEvidence, list, slug } from './check-helpers';
+import { grantObjects, grantsEvidence, list } from './check-helpers';
 import { rbacEntries } from './dra-shared';
 
 // DRA011 and DRA012: capabilities of the model (lib/analysis/capabilities.ts) that no older ID covered.
@@ -95,41 +96,14 @@ export const dra012: Check = {
         evidence,
         remediation:
           `Bind a policy that refuses slice writes by ${username} unless spec.nodeName is the node in its token (needs ServiceAccountTokenPodNodeInfo, on by default since 1.32):\n` +
-          pinningPolicyYaml(sa, username),
+          pinningPolicyYaml(sa),
       });
     }
     return out;
   },
 };
 
-function pinningPolicyYaml(sa: SubjectRef, username: string): string {
-  const name = `${slug(sa)}-slices-own-node`;
-  return manifestYamlDocs(
-    {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingAdmissionPolicy',
-      metadata: { name },
-      spec: {
-        failurePolicy: 'Fail',
-        matchConstraints: {
-          resourceRules: [{ apiGroups: ['resource.k8s.io'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE', 'DELETE'], resources: ['resourceslices'] }],
-        },
-        matchConditions: [{ name: 'isDriver', expression: `request.userInfo.username == "${username}"` }],
-        variables: [
-          { name: 'userNodeName', expression: "request.userInfo.extra[?'authentication.kubernetes.io/node-name'][0].orValue('')" },
-          { name: 'objectNodeName', expression: '(request.operation == "DELETE" ? oldObject : object).spec.?nodeName.orValue("")' },
-        ],
-        validations: [
-          { expression: 'variables.userNodeName != ""', message: 'the driver must use a pod-bound token that names its node' },
-          { expression: 'variables.userNodeName == variables.objectNodeName', message: 'a driver may only write the ResourceSlices of its own node' },
-        ],
-      },
-    },
-    {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingAdmissionPolicyBinding',
-      metadata: { name },
-      spec: { policyName: name, validationActions: ['Deny'] },
-    },
-  );
+function pinningPolicyYaml(sa: SubjectRef): string {
+  const { policy, binding } = slicePinningPolicy(sa);
+  return manifestYamlDocs(policy as unknown as YamlValue, binding as unknown as YamlValue);
 }

@@ -4,16 +4,21 @@ import type { FixChange, IssueFix } from '@/lib/analysis/types';
 
 // A structured fix as the remediation text people read and paste: the lead sentence, then each change
 // as YAML a person applies (an RBAC merge patch as the object with its replaced list, which
-// `kubectl apply` also accepts; a workload patch as the `kubectl patch` command), or, when no change
+// `kubectl apply` also accepts; a workload's or a namespace's patch as the `kubectl patch` command), or, when no change
 // passes the engine's checks, why, with the check's general advice and no YAML.
 
 const KUBECTL_RESOURCE: Record<string, string> = { DaemonSet: 'daemonset', Deployment: 'deployment', StatefulSet: 'statefulset' };
 
+const RBAC_API = 'rbac.authorization.k8s.io/v1';
+
+/** A change a person applies with kubectl patch (a workload's, a namespace's), not as an object. */
+const isCommand = (c: FixChange) => c.action === 'patch' && (c.patchType === 'strategic' || c.apiVersion !== RBAC_API);
+
 function changeText(c: FixChange): string {
   if (c.action === 'create') return `# ${c.why}\n${manifestYaml(c.object as YamlValue)}`;
-  if (c.patchType === 'strategic') {
+  if (isCommand(c)) {
     const ns = c.target.namespace ? ` -n ${c.target.namespace}` : '';
-    return `# ${describeRef(c.target)}: ${c.why}\nkubectl patch ${KUBECTL_RESOURCE[c.target.kind] ?? c.target.kind.toLowerCase()} ${c.target.name}${ns} --type strategic -p '${JSON.stringify(c.patch)}'`;
+    return `# ${describeRef(c.target)}: ${c.why}\nkubectl patch ${KUBECTL_RESOURCE[c.target.kind] ?? c.target.kind.toLowerCase()} ${c.target.name}${ns} --type ${c.patchType} -p '${JSON.stringify(c.patch)}'`;
   }
   const metadata = c.target.namespace ? { name: c.target.name, namespace: c.target.namespace } : { name: c.target.name };
   return `# ${describeRef(c.target)}: ${c.why}\n${manifestYaml({ apiVersion: c.apiVersion, kind: c.target.kind, metadata, ...c.patch } as YamlValue)}`;
@@ -26,7 +31,7 @@ export function fixText(fix: IssueFix, summary: string, general: string): string
   let text = lead;
   let previousYaml = false;
   for (const c of fix.changes) {
-    const yaml = !(c.action === 'patch' && c.patchType === 'strategic');
+    const yaml = !isCommand(c);
     text += `${yaml && previousYaml ? '\n---' : ''}\n${changeText(c)}`;
     previousYaml = yaml;
   }

@@ -4,6 +4,7 @@ import { capability } from '@/lib/analysis/capabilities';
 import type { Finding, FixChange, Issue } from '@/lib/analysis/types';
 import { refKey } from '@/lib/k8s/refs';
 import { pushTo } from '@/lib/k8s/push-to';
+import { copiesLead } from '@/lib/analysis/issues/group-issues';
 import { fixText } from './fix-text';
 import { res } from './holder';
 import type { ObservedRequests } from './holder-needs';
@@ -13,17 +14,22 @@ import { proposeEscalationRemoval } from './propose-escalation-removal';
 import { proposeNodeIdentityGrants } from './propose-node-identity-grants';
 import { proposeNodeStatus } from './propose-node-status';
 import { proposeNodeWrites } from './propose-node-writes';
+import { proposeLeastPrivilege } from './propose-least-privilege';
+import { proposeAdminAccessLabelRemoval, proposeLegacyLabelRemoval } from './propose-namespace-labels';
 import { proposePodHardening } from './propose-pod-hardening';
 import { proposeRemoveAccess } from './propose-remove-access';
+import { proposeSlicePinning } from './propose-slice-pinning';
 import { proposeTaintRuleWrites } from './propose-taint-rule-writes';
 import { proposeWildcardNarrowing } from './propose-wildcard-narrowing';
-import { verifyProposal, type Proposed } from './verify-fix';
+import { noFix, verifyProposal, type Proposed } from './verify-fix';
+import { MANUAL_REMEDIES } from './manual-remedies';
 
 // Structured, checked fixes for the issues of a report (DESIGN §4: "a remediation is a change the
 // engine can apply and check"). Each check with a structured fix proposes changes; verifyProposal
 // applies them to a copy of the cluster and checks them before they are shown. The issue's
 // remediation text is then written from the verified changes, or says there is no safe automatic
-// fix and why. Issues of other checks keep their text and carry no `fix`.
+// fix and why. The checks whose remedy is no object change the engine can make (manual-remedies.ts)
+// carry a `fix` with status none and their advice in words.
 
 type Proposer = (ctx: AnalysisContext, findings: readonly Finding[], observed?: ObservedRequests) => Proposed;
 
@@ -32,6 +38,7 @@ const RBAC = 'rbac.authorization.k8s.io';
 const WRITES = ['create', 'update', 'patch', 'delete', 'deletecollection'];
 
 const PROPOSERS: Partial<Record<CheckId, Proposer>> = {
+  DRA001: proposeLeastPrivilege,
   DRA002: proposeWildcardNarrowing,
   DRA003: (ctx, findings) =>
     proposeRemoveAccess(ctx, findings, {
@@ -55,6 +62,18 @@ const PROPOSERS: Partial<Record<CheckId, Proposer>> = {
       refused: () => ['update', 'patch'].map((verb) => res(verb, DRA, 'resourceclaims', { subresource: 'binding' })),
     }),
   DRA008: proposeEscalationRemoval,
+  DRA012: proposeSlicePinning,
+  // The tenant keeps reading its Namespace; it can no longer set the admin-access label on it.
+  CLAIM003: (ctx, findings) => {
+    const namespaces = [...new Set(findings.flatMap((f) => f.objects.filter((o) => o.kind === 'Namespace').map((o) => o.name)))];
+    return proposeRemoveAccess(ctx, findings, {
+      remove: { group: '', resources: ['namespaces'], verbs: ['update', 'patch'] },
+      what: 'update and patch on namespaces',
+      capabilities: [],
+      // A request on a Namespace object carries the namespace's own name as its namespace (RequestInfo).
+      refused: () => namespaces.flatMap((ns) => ['update', 'patch'].map((verb) => res(verb, '', 'namespaces', { namespace: ns, name: ns }))),
+    });
+  },
   // bind and escalate go; role writes and binding creates (RBAC administration) stay.
   DRA010: (ctx, findings) =>
     proposeRemoveAccess(ctx, findings, {
@@ -71,6 +90,8 @@ const PROPOSERS: Partial<Record<CheckId, Proposer>> = {
       },
     }),
   DRA011: proposeTaintRuleWrites,
+  CLAIM001: proposeAdminAccessLabelRemoval,
+  CLAIM005: proposeLegacyLabelRemoval,
   NODE001: proposeNodeStatus,
   NODE002: (ctx, findings) =>
     proposeRemoveAccess(ctx, findings, {
@@ -87,15 +108,31 @@ export function checksWithFixes(): CheckId[] {
   return Object.keys(PROPOSERS) as CheckId[];
 }
 
+/** The checks whose remedy the engine does not change objects for (their issues say why, in words). */
+export function checksWithManualRemedies(): CheckId[] {
+  return Object.keys(MANUAL_REMEDIES) as CheckId[];
+}
+
 /** The issues with `fix` set (and their remediation text written from it) where the check has a structured fix. */
 export function withFixes(ctx: AnalysisContext, issues: readonly Issue[], findings: readonly Finding[], observed?: ObservedRequests): Issue[] {
   let byId: Map<string, Finding> | undefined;
   const fixed = issues.map((issue) => {
     const propose = PROPOSERS[issue.check];
-    if (!propose) return issue;
+    const manual = MANUAL_REMEDIES[issue.check];
+    if (!propose && !manual) return issue;
     byId ??= new Map(findings.map((f) => [f.id, f]));
     const list = issue.findingIds.map((id) => byId!.get(id)).filter((f): f is Finding => f !== undefined);
     if (list.length === 0) return issue;
+    if (!propose) {
+      const fix = noFix(manual!.reason(ctx, list));
+      const advice = manual!.advice?.(ctx, list);
+      // Copies of one Role: the lead that says to fix the chart they come from stays.
+      const lead =
+        advice !== undefined && issue.rootCause.length > 1 && issue.remediation.startsWith(copiesLead(issue.rootCause[0].kind, issue.rootCause.length))
+          ? `${copiesLead(issue.rootCause[0].kind, issue.rootCause.length)} `
+          : '';
+      return { ...issue, fix, remediation: lead + fixText(fix, '', advice ?? issue.remediation) };
+    }
     const proposed = propose(ctx, list, observed);
     const fix = verifyProposal(ctx, proposed, observed);
     const summary = 'none' in proposed ? '' : proposed.summary;

@@ -136,7 +136,10 @@ export function proposeRemoveAccess(ctx: AnalysisContext, findings: readonly Fin
     edits,
     probes: refusedProbes(ctx, holders, spec.refused),
     capabilities: spec.capabilities,
-    checks: [`the rules are valid for the API server`, `no holder can then ${list(spec.capabilities.map((c) => c.label))}`],
+    checks: [
+      `the rules are valid for the API server`,
+      spec.capabilities.length > 0 ? `no holder can then ${list(spec.capabilities.map((c) => c.label))}` : `no holder can then ${what}`,
+    ],
     summary:
       edited.length > 0
         ? `Remove ${what} from ${list(edited)}${unbound ? ', and the holders from the bindings of stock roles that grant it' : ''}`

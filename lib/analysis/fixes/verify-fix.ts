@@ -9,6 +9,7 @@ import { holderEngine, noRbacChanges } from './holder-engine';
 import { attrsOf, reviewOf, userOf, type Holder } from './holder';
 import { allowedToday, holderNeeds, type ObservedRequests } from './holder-needs';
 import type { RbacEdits } from './role-edits';
+import { decideWrite, withStateLists, type StateLists } from './write-probes';
 
 // Checks a proposed fix before it is shown: its objects are valid for the API server, and on a copy
 // of the cluster with the changes applied (holderEngine), (a) each holder no longer holds the
@@ -21,8 +22,10 @@ export interface Proposal {
   edits?: RbacEdits;
   /** Changes to objects other than RBAC (workload patches), already checked by the proposer. */
   otherChanges?: FixChange[];
-  /** Requests the fix must refuse (expect denied) or keep (expect allowed). */
+  /** Requests the fix must refuse (expect denied) or keep (expect allowed); a write probe is decided with `stateLists`. */
   probes: FixProbe[];
+  /** The state's lists after the fix's other changes (a namespace relabelled, a policy added), for write probes. */
+  stateLists?: StateLists;
   /** Capabilities no holder may hold after the fix. */
   capabilities?: readonly Capability[];
   /** What the proposer found wrong with its own objects (validation), or undefined. */
@@ -58,8 +61,17 @@ export function verifyProposal(ctx: AnalysisContext, p: Proposed, observed?: Obs
       );
   const failures: string[] = [];
   const probes: FixProbe[] = [];
+  let written: AuthzEngine | undefined;
   for (const probe of p.probes) {
-    const allowed = after.authorize({ user: userOf(probe.review), resource: attrsOf(probe.review) }).allowed;
+    let allowed: boolean;
+    if (probe.write) {
+      const d = decideWrite((written ??= withStateLists(after, p.stateLists)), probe);
+      if ('unknown' in d) {
+        failures.push(`${probe.text}: ${d.unknown}`);
+        continue;
+      }
+      allowed = d.allowed;
+    } else allowed = after.authorize({ user: userOf(probe.review), resource: attrsOf(probe.review) }).allowed;
     if (allowed !== (probe.expect === 'allowed')) failures.push(`${probe.text} would be ${allowed ? 'allowed' : 'refused'}`);
     probes.push(probe);
   }

@@ -95,11 +95,16 @@ function affectedText(affected: Record<string, number>): string {
   return parts.length > 0 ? parts.join(', ') : 'cluster-wide';
 }
 
+/** What an issue's remediation starts with when its root cause is copies of one object (fixes keep it). */
+export function copiesLead(kind: string, copies: number): string {
+  return `The same ${kind} (name and ${copiedWhat(kind)}) is in ${formatCount(copies)} namespaces, most likely stamped out by one chart or template: fix it there, then in every copy.`;
+}
+
 /** One fix for the group: a check-level gap gets the general fix and one worked example; otherwise the first finding's own fix, which every finding of the same root cause shares. */
 function remediationOf(findings: Finding[], texts: FindingTexts, general: string, checkLevel: boolean, copies: number, kind = 'Role'): string {
   const example = texts.get(findings[0].id)?.remediation ?? '';
   if (copies > 0) {
-    const lead = `The same ${kind} (name and ${copiedWhat(kind)}) is in ${formatCount(copies)} namespaces, most likely stamped out by one chart or template: fix it there, then in every copy.`;
+    const lead = copiesLead(kind, copies);
     return example ? `${lead} For the first copy:\n\n${example}` : `${lead} ${general}`;
   }
   if (!checkLevel) return example || general;
