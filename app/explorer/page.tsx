@@ -1,10 +1,13 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { AccessExplorer } from '@/components/explorer/access-explorer';
+import { WhenAllowed } from '@/components/auth/when-allowed';
 import { WriteSimulator } from '@/components/explorer/write-simulator';
 import { PageHeader } from '@/components/ui/panel';
 import { PageSkeleton } from '@/components/ui/skeleton';
 import { getExplorerSetup } from '@/server/services/explorer-setup';
+import { SourceUnavailable } from '@/components/shell/source-unavailable';
+import { loadForPage } from '@/server/services/load-for-page';
 
 export const metadata: Metadata = { title: 'Who-can explorer' };
 
@@ -19,7 +22,10 @@ function toParams(sp: SearchParams): URLSearchParams {
 export default async function ExplorerPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   // The examples and the simulator's write come from the loaded source; a who-can row's "simulate
   // this write" link names its subject in the URL, and the write is built here from the cluster.
-  const { examples, prefill } = await getExplorerSetup(toParams(await searchParams));
+  const params = toParams(await searchParams);
+  const loaded = await loadForPage(() => getExplorerSetup(params));
+  if (!loaded.ok) return <SourceUnavailable title="Who-can / can-i explorer" message={loaded.message} />;
+  const { examples, prefill } = loaded.data;
   return (
     <>
       <PageHeader
@@ -29,7 +35,9 @@ export default async function ExplorerPage({ searchParams }: { searchParams: Pro
       <Suspense fallback={<PageSkeleton label="Loading the explorer" />}>
         <AccessExplorer examples={examples} />
       </Suspense>
-      <WriteSimulator prefill={prefill} />
+      <WhenAllowed action="create simulations" what="simulate writes">
+        <WriteSimulator prefill={prefill} />
+      </WhenAllowed>
     </>
   );
 }

@@ -9,6 +9,8 @@ import { NodeTabs } from '@/components/nodes/node-tabs';
 import { WriterGroupsPanel } from '@/components/nodes/writer-groups-panel';
 import { EmptyState, PageHeader, Panel } from '@/components/ui/panel';
 import { getReport } from '@/server/services/get-report';
+import { SourceUnavailable } from '@/components/shell/source-unavailable';
+import { loadForPage } from '@/server/services/load-for-page';
 import { findNodeView, getNodesOverview, getWriterGroupPage } from '@/server/services/nodes-view';
 
 export const metadata: Metadata = { title: 'Nodes' };
@@ -17,7 +19,10 @@ export const metadata: Metadata = { title: 'Nodes' };
 const OPEN_ALL_GROUPS_UP_TO = 40;
 
 export default async function NodesPage({ searchParams }: { searchParams: Promise<{ node?: string | string[] }> }) {
-  const [report, overview, sp] = await Promise.all([getReport(), getNodesOverview(), searchParams]);
+  const sp = await searchParams;
+  const loaded = await loadForPage(() => Promise.all([getReport(), getNodesOverview()]));
+  if (!loaded.ok) return <SourceUnavailable title="Nodes" message={loaded.message} />;
+  const [report, overview] = loaded.data;
   const wanted = typeof sp.node === 'string' ? sp.node : undefined;
   // Without a choice, the busiest node; a node asked for by name that the source does not hold is
   // said so, never replaced by another.

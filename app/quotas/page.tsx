@@ -7,6 +7,8 @@ import { QuotaTable } from '@/components/quotas/quota-table';
 import { QuotaUsageBandsRow } from '@/components/quotas/quota-usage-bands';
 import { PageHeader, Panel, Stat } from '@/components/ui/panel';
 import { getQuotaPage } from '@/server/services/quota-page';
+import { SourceUnavailable } from '@/components/shell/source-unavailable';
+import { loadForPage } from '@/server/services/load-for-page';
 
 export const metadata: Metadata = { title: 'Quotas' };
 
@@ -15,7 +17,9 @@ const count = (n: number) => n.toLocaleString('en-US');
 export default async function QuotasPage({ searchParams }: { searchParams: Promise<{ namespace?: string | string[] }> }) {
   const sp = await searchParams;
   const namespace = (Array.isArray(sp.namespace) ? sp.namespace[0] : sp.namespace)?.trim().slice(0, 253) ?? '';
-  const d = await getQuotaPage(namespace);
+  const loaded = await loadForPage(() => getQuotaPage(namespace));
+  if (!loaded.ok) return <SourceUnavailable title="Quotas" message={loaded.message} />;
+  const d = loaded.data;
   const where = namespace ? ` in namespace ${namespace}` : '';
   const informative = chartCarriesInformation(d.chart);
   return (

@@ -10,6 +10,7 @@ import { filterWhoCan, WHO_CAN_FILTER_FROM, WHO_CAN_PAGE } from '@/lib/view/who-
 import { EmptyState } from '@/components/ui/panel';
 import { RefText } from '@/components/ui/refs';
 import { GrantText, requestText } from './access-results';
+import { useCan } from '@/components/auth/viewer-context';
 
 const count = (n: number) => n.toLocaleString('en-US');
 
@@ -26,7 +27,8 @@ export function WhoCanResults({ data, simulateHref }: { data: WhoCanResponse; si
   const [shown, setShown] = useState(WHO_CAN_PAGE);
   const matching = useMemo(() => filterWhoCan(data.subjects, text), [data.subjects, text]);
   const rows = matching.slice(0, shown);
-  const simulable = !('path' in data.request) && simulatedWriteOf(data.request) !== undefined;
+  // Hidden from viewers who may not simulate (serve --auth kubernetes): the server would refuse it.
+  const simulable = useCan('create simulations') && !('path' in data.request) && simulatedWriteOf(data.request) !== undefined;
   const total = data.subjects.length;
   return (
     <div data-testid="who-can-results">

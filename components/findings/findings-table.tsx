@@ -67,7 +67,7 @@ export function FindingsTable({ findings }: { findings: FindingRow[] }) {
                 <td className={cn('px-2 py-3 text-xs text-slate-600 max-md:col-span-2 max-md:p-0', !namespaces && 'max-md:hidden')}>
                   <span className="block truncate">
                     {/* The column header is hidden when rows stack into cards (below md). */}
-                    <span className="text-slate-400 md:hidden">Namespace </span>
+                    <span className="text-slate-500 md:hidden">Namespace </span>
                     {namespaces || '—'}
                   </span>
                 </td>

@@ -29,13 +29,19 @@ export function DrawConfirm({ confirm, onDraw, onCancel }: { confirm: DrawConfir
         This draws {boxes} boxes and may take a minute. Draw anyway?
       </p>
       <p className="mt-1 text-xs text-amber-900">
-        Views of more than {confirm.threshold.toLocaleString('en-US')} boxes ask first. Focusing on one identity, role or resource shows its paths without drawing the rest.
+        Views of more than {confirm.threshold.toLocaleString('en-US')} boxes ask first. Focusing on one identity, role or resource shows its paths without
+        drawing the rest.
       </p>
       <div className="mt-3 flex gap-2">
         <button type="button" onClick={onDraw} className="rounded-md bg-amber-800 px-3 py-1.5 text-sm font-medium text-white hover:bg-amber-900">
           Draw {boxes} boxes
         </button>
-        <button ref={cancelButton} type="button" onClick={onCancel} className="rounded-md border border-amber-400 bg-white px-3 py-1.5 text-sm font-medium text-amber-950 hover:bg-amber-100">
+        <button
+          ref={cancelButton}
+          type="button"
+          onClick={onCancel}
+          className="rounded-md border border-amber-400 bg-white px-3 py-1.5 text-sm font-medium text-amber-950 hover:bg-amber-100"
+        >
           Cancel
         </button>
       </div>

@@ -98,7 +98,11 @@ export function GraphExplorer() {
             <span className="min-w-0 truncate rounded bg-teal-50 px-2 py-0.5 font-mono text-[13px] text-teal-900 ring-1 ring-teal-200">
               {focusNode ? viewNodeText(focusNode).title : q.focus}
             </span>
-            <button type="button" onClick={() => drop({ ...q, focus: undefined, show: undefined })} className="shrink-0 font-medium text-teal-800 hover:underline">
+            <button
+              type="button"
+              onClick={() => drop({ ...q, focus: undefined, show: undefined })}
+              className="shrink-0 font-medium text-teal-800 hover:underline"
+            >
               Clear focus
             </button>
           </div>
@@ -106,11 +110,7 @@ export function GraphExplorer() {
       </div>
 
       {view && !error && (
-        <GraphLegend
-          view={view}
-          onOverview={() => drop({ ...q, overview: true })}
-          onTopRisks={() => drop({ confirmAbove: q.confirmAbove })}
-        />
+        <GraphLegend view={view} onOverview={() => drop({ ...q, overview: true })} onTopRisks={() => drop({ confirmAbove: q.confirmAbove })} />
       )}
 
       {error ? (

@@ -45,11 +45,19 @@ export function GraphLegend({ view, onOverview, onTopRisks }: { view: GraphView;
           </p>
         </div>
         {view.mode === 'top-risks' ? (
-          <button type="button" onClick={onOverview} className="shrink-0 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50">
+          <button
+            type="button"
+            onClick={onOverview}
+            className="shrink-0 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50"
+          >
             Show the collapsed overview
           </button>
         ) : (
-          <button type="button" onClick={onTopRisks} className="shrink-0 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50">
+          <button
+            type="button"
+            onClick={onTopRisks}
+            className="shrink-0 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50"
+          >
             Show the top risks’ paths
           </button>
         )}
@@ -76,7 +84,9 @@ export function GraphLegend({ view, onOverview, onTopRisks }: { view: GraphView;
       )}
       <ul aria-label="Colours" className="mt-3 flex flex-wrap gap-x-5 gap-y-1.5 text-xs text-slate-600">
         {(view.mode === 'top-risks' || view.mode === 'path') && <Swatch className="bg-violet-600">attack path</Swatch>}
-        <Swatch className="bg-orange-700">orange: a grant a finding reports (over-privilege); between collapsed groups only when every grant behind the edge is</Swatch>
+        <Swatch className="bg-orange-700">
+          orange: a grant a finding reports (over-privilege); between collapsed groups only when every grant behind the edge is
+        </Swatch>
         <Swatch className="bg-slate-600">dark grey: a write to a sensitive DRA resource that no finding reports</Swatch>
         <Swatch className="bg-slate-300">light grey: other access to DRA resources</Swatch>
         <li>dashed box: a collapsed group or “+ N more”; select it to open</li>

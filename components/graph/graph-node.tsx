@@ -52,7 +52,11 @@ export const EntityNode = memo(function EntityNode({ data, selected }: NodeProps
         <span className="truncate text-[12px] leading-tight text-slate-500">{subtitle}</span>
       </span>
       {node.pathRanks?.length ? (
-        <span className="mr-1.5 flex shrink-0 flex-col items-end justify-center gap-0.5" title={`Attack path of top risk ${node.pathRanks.map((r) => `#${r}`).join(', ')}`}>
+        <span
+          className="mr-1.5 flex shrink-0 flex-col items-end justify-center gap-0.5"
+          data-path-ranks={node.pathRanks.join(' ')}
+          title={`Attack path of top risk ${node.pathRanks.map((r) => `#${r}`).join(', ')}`}
+        >
           <span className="rounded bg-violet-700 px-1 text-[12px] font-semibold leading-4 tabular-nums text-white">
             {node.pathRanks.length > 2 ? `#${node.pathRanks[0]}+${node.pathRanks.length - 1}` : node.pathRanks.map((r) => `#${r}`).join(' ')}
           </span>

@@ -20,7 +20,8 @@ function UsageBar({ ratio }: { ratio: number | null }) {
 /** Hard vs reported vs computed usage per namespace and DRA quota resource. */
 export function QuotaTable({ rows }: { rows: QuotaRow[] }) {
   return (
-    <div className="overflow-x-auto">
+    // On a phone the table can be wider than its box: the box scrolls, so it takes focus to scroll by keyboard.
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="DRA quota usage per namespace">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">DRA quota usage per namespace</caption>
         <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">

@@ -114,7 +114,8 @@ export function graphParams(q: GraphQuery): Record<string, string | string[]> {
     confirmAbove: q.confirmAbove === undefined ? undefined : String(q.confirmAbove),
   };
   const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(all)) if (v !== undefined && v !== false && v !== '' && !(Array.isArray(v) && v.length === 0)) out[k] = v === true ? '1' : v;
+  for (const [k, v] of Object.entries(all))
+    if (v !== undefined && v !== false && v !== '' && !(Array.isArray(v) && v.length === 0)) out[k] = v === true ? '1' : v;
   return out;
 }
 

@@ -13,7 +13,10 @@ export const KIND_PLURAL: Record<GraphNodeKind, string> = {
 };
 
 /** Title and subtitle of a displayed node (a collapsed group says what it stands for). */
-export function viewNodeText(n: Pick<ViewNode, 'kind' | 'name' | 'namespace' | 'memberCount' | 'group' | 'apiGroup' | 'hiddenBoxes' | 'offGraph'>): { title: string; subtitle: string } {
+export function viewNodeText(n: Pick<ViewNode, 'kind' | 'name' | 'namespace' | 'memberCount' | 'group' | 'apiGroup' | 'hiddenBoxes' | 'offGraph'>): {
+  title: string;
+  subtitle: string;
+} {
   if (n.hiddenBoxes !== undefined) return { title: `+ ${n.memberCount} more ${n.name}`, subtitle: 'Select to show them' };
   if (n.memberCount !== undefined) {
     const title = n.namespace ?? (n.group === 'users' ? 'Users' : n.group === 'groups' ? 'Groups' : n.group === 'ns/*' ? 'All namespaces' : 'Cluster-wide');

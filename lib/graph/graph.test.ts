@@ -240,7 +240,12 @@ describe('edges a finding reports (orange)', () => {
     ruleIndex,
     rule: { verbs: ['*'] },
   });
-  const finding = (check: string, severity: 'high' | 'medium' | 'low', subject: { kind: 'ServiceAccount' | 'User'; namespace?: string; name: string }, evidence: ReturnType<typeof grant>) => ({
+  const finding = (
+    check: string,
+    severity: 'high' | 'medium' | 'low',
+    subject: { kind: 'ServiceAccount' | 'User'; namespace?: string; name: string },
+    evidence: ReturnType<typeof grant>,
+  ) => ({
     id: `${check}-${severity}`,
     check: check as 'DRA003',
     severity,
@@ -254,7 +259,12 @@ describe('edges a finding reports (orange)', () => {
 
   it('marks the subject → binding → role → resource edges of a reported grant, and only the cited rule', () => {
     const out = annotateFindings(model, [
-      finding('DRA003', 'high', { kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' }, grant({ kind: 'ClusterRoleBinding', name: 'driver' }, { kind: 'ClusterRole', name: 'slice-writer' }, 0)),
+      finding(
+        'DRA003',
+        'high',
+        { kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' },
+        grant({ kind: 'ClusterRoleBinding', name: 'driver' }, { kind: 'ClusterRole', name: 'slice-writer' }, 0),
+      ),
     ]);
     expect(edge(out, plugin, nodeId('ClusterRoleBinding', undefined, 'driver')).flagged).toBe(true);
     expect(edge(out, nodeId('ClusterRoleBinding', undefined, 'driver'), nodeId('ClusterRole', undefined, 'slice-writer')).flagged).toBe(true);
@@ -263,7 +273,12 @@ describe('edges a finding reports (orange)', () => {
     expect(edge(out, plugin, nodeId('ClusterRoleBinding', undefined, 'assoc')).flagged).toBeUndefined();
     // A rule the evidence does not cite stays unmarked.
     const other = annotateFindings(model, [
-      finding('DRA003', 'high', { kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' }, grant({ kind: 'ClusterRoleBinding', name: 'driver' }, { kind: 'ClusterRole', name: 'slice-writer' }, 5)),
+      finding(
+        'DRA003',
+        'high',
+        { kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' },
+        grant({ kind: 'ClusterRoleBinding', name: 'driver' }, { kind: 'ClusterRole', name: 'slice-writer' }, 5),
+      ),
     ]);
     expect(edge(other, nodeId('ClusterRole', undefined, 'slice-writer'), nodeId('Resource', undefined, 'resourceslices')).flagged).toBeUndefined();
   });
@@ -279,14 +294,27 @@ describe('edges a finding reports (orange)', () => {
 
   it('draws an edge between groups orange only when every grant behind it is reported', () => {
     const base = annotateFindings(model, [
-      finding('DRA003', 'high', { kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' }, grant({ kind: 'ClusterRoleBinding', name: 'driver' }, { kind: 'ClusterRole', name: 'slice-writer' }, 0)),
+      finding(
+        'DRA003',
+        'high',
+        { kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin' },
+        grant({ kind: 'ClusterRoleBinding', name: 'driver' }, { kind: 'ClusterRole', name: 'slice-writer' }, 0),
+      ),
     ]);
     // Enough service accounts in the plugin's namespace to collapse it into one group.
     const big = { nodes: [...base.nodes], edges: [...base.edges] };
     for (let i = 0; i < AUTO_EXPAND_LIMIT; i++) {
       const sa = nodeId('ServiceAccount', 'drivers', `extra-${i}`);
       big.nodes.push({ id: sa, kind: 'ServiceAccount', tier: 0, name: `extra-${i}`, namespace: 'drivers', group: 'ns/drivers', risky: true });
-      big.edges.push({ id: `${sa}→x`, source: sa, target: nodeId('ClusterRoleBinding', undefined, 'driver'), kind: 'subject', risky: true, verbs: [], reasons: [] });
+      big.edges.push({
+        id: `${sa}→x`,
+        source: sa,
+        target: nodeId('ClusterRoleBinding', undefined, 'driver'),
+        kind: 'subject',
+        risky: true,
+        verbs: [],
+        reasons: [],
+      });
     }
     const merged = buildGraphView(big).edges.filter((e) => e.source === groupNodeId(0, 'ns/drivers'));
     const toDriver = merged.find((e) => e.flaggedGrants > 0)!;

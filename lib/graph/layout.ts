@@ -8,7 +8,8 @@ export const ROW_GAP = 14;
 /** The smallest text of a box, in px at zoom 1 (its subtitle; the name is 13 px). */
 export const NODE_MIN_FONT_PX = 12;
 /** The zoom at which a box's smallest text is 10 px: a view opens no further out (the reader may zoom out). */
-export const READABLE_ZOOM = 10 / NODE_MIN_FONT_PX;
+// Rounded up: the browser keeps the zoom in single precision, and 10/12 came back as 9.999996 px.
+export const READABLE_ZOOM = Math.ceil((10 / NODE_MIN_FONT_PX) * 1000) / 1000;
 /** A small view is not blown up beyond this. */
 export const MAX_FIT_ZOOM = 1.1;
 /** Room above the first row for the column headers. */

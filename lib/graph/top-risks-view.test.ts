@@ -73,7 +73,13 @@ function attackPath(
 const plugin = { kind: 'ServiceAccount' as const, namespace: 'drivers', name: 'plugin' };
 const issues = [issue('a'.repeat(16), 9), issue('b'.repeat(16), 8), issue('c'.repeat(16), 7), issue('d'.repeat(16), 6)];
 const paths = [
-  attackPath(issues[0].id, plugin, { kind: 'ClusterRoleBinding', name: 'plugin-slices' }, { kind: 'ClusterRole', name: 'slice-writer' }, { group: DRA, resource: 'resourceslices' }),
+  attackPath(
+    issues[0].id,
+    plugin,
+    { kind: 'ClusterRoleBinding', name: 'plugin-slices' },
+    { kind: 'ClusterRole', name: 'slice-writer' },
+    { group: DRA, resource: 'resourceslices' },
+  ),
   attackPath(issues[1].id, { kind: 'Group', name: 'support' }, { kind: 'ClusterRoleBinding', name: 'support' }, { kind: 'ClusterRole', name: 'impersonator' }),
   attackPath(issues[2].id, plugin, { kind: 'ClusterRoleBinding', name: 'plugin-admin' }, { kind: 'ClusterRole', name: 'everything' }),
   // issues[3] has no attack path.
@@ -93,7 +99,13 @@ describe('topRiskPaths', () => {
   });
 
   it('draws nothing for a path of the identity alone (no grant to follow)', () => {
-    const kubelet: AttackPath = { issueId: issues[0].id, subject: { kind: 'User', name: 'system:node:n1' }, foothold: '', impact: '', steps: [{ text: 'a node' }] };
+    const kubelet: AttackPath = {
+      issueId: issues[0].id,
+      subject: { kind: 'User', name: 'system:node:n1' },
+      foothold: '',
+      impact: '',
+      steps: [{ text: 'a node' }],
+    };
     expect(topRiskPaths([issues[0]], [kubelet])[0].nodeIds).toEqual([]);
   });
 });
@@ -130,7 +142,11 @@ describe('buildTopRisksView', () => {
     const roleBox = box(nodeId('ClusterRole', undefined, 'impersonator'));
     expect(roleBox).toMatchObject({ offGraph: true, pathRanks: [2], tier: 2 });
     const roleRef = view.edges.find((e) => e.target === roleBox!.id)!;
-    expect(roleRef.reasons[0]).toEqual({ type: 'roleRef', binding: { kind: 'ClusterRoleBinding', name: 'support' }, role: { kind: 'ClusterRole', name: 'impersonator' } });
+    expect(roleRef.reasons[0]).toEqual({
+      type: 'roleRef',
+      binding: { kind: 'ClusterRoleBinding', name: 'support' },
+      role: { kind: 'ClusterRole', name: 'impersonator' },
+    });
   });
 
   it('shows what a path ending at a role reaches among the DRA resources, off the path', () => {

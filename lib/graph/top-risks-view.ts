@@ -76,8 +76,7 @@ export function buildTopRisksView(model: GraphModel, risks: readonly TopRiskPath
     });
     // A path that ends at a role: the DRA resources that role reaches, in the model's colours.
     const last = known.get(ids.at(-1) ?? '');
-    if (last?.tier === 2)
-      for (const e of outOf.get(last.id) ?? []) if (addBox(e.target)) addEdge(e);
+    if (last?.tier === 2) for (const e of outOf.get(last.id) ?? []) if (addBox(e.target)) addEdge(e);
   }
 
   const view = layoutView(boxes, order, edges, []);
@@ -98,7 +97,15 @@ function offGraphNode(id: string): Omit<ViewNode, 'x' | 'y'> | undefined {
   const parsed = parseNodeId(id);
   if (!parsed || !OFF_GRAPH_KINDS.has(parsed.kind)) return undefined;
   const kind = parsed.kind as GraphNodeKind;
-  const node: Omit<ViewNode, 'x' | 'y'> = { id, kind, tier: tierOf(kind), name: parsed.name, group: groupOf(kind, parsed.namespace || undefined), risky: true, offGraph: true };
+  const node: Omit<ViewNode, 'x' | 'y'> = {
+    id,
+    kind,
+    tier: tierOf(kind),
+    name: parsed.name,
+    group: groupOf(kind, parsed.namespace || undefined),
+    risky: true,
+    offGraph: true,
+  };
   if (parsed.namespace) node.namespace = parsed.namespace;
   return node;
 }
@@ -110,7 +117,8 @@ function offGraphEdge(source: string, target: string): GraphEdge | undefined {
   const s = parseNodeId(source);
   const t = parseNodeId(target);
   if (!s || !t) return undefined;
-  const ref = (p: { kind: string; namespace: string; name: string }): ObjectRef => (p.namespace ? { kind: p.kind, name: p.name, namespace: p.namespace } : { kind: p.kind, name: p.name });
+  const ref = (p: { kind: string; namespace: string; name: string }): ObjectRef =>
+    p.namespace ? { kind: p.kind, name: p.name, namespace: p.namespace } : { kind: p.kind, name: p.name };
   const tier = tierOf(s.kind as GraphNodeKind);
   let reason: EdgeReason;
   if (tier === 0 && tierOf(t.kind as GraphNodeKind) === 1)

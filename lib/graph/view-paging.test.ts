@@ -48,7 +48,11 @@ describe('a focused view with many neighbours', () => {
 
   it('keeps every path: the focus reaches each shown binding or the "+ N more" box, and the role through both', () => {
     const fromFocus = view.edges.filter((e) => e.source === devs).map((e) => e.target);
-    expect(fromFocus.sort()).toEqual(column(1).map((n) => n.id).sort());
+    expect(fromFocus.sort()).toEqual(
+      column(1)
+        .map((n) => n.id)
+        .sort(),
+    );
     const role = nodeId('ClusterRole', undefined, 'claim-writer');
     expect(view.edges.some((e) => e.source === moreNodeId(1) && e.target === role)).toBe(true);
     // The other teams' service accounts are not on a path through the group.

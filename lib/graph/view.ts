@@ -276,7 +276,12 @@ function pageColumns(
 ): Partial<Record<GraphTier, number>> {
   const columns = new Map<GraphTier, Omit<ViewNode, 'x' | 'y'>[]>();
   for (const b of boxes.values()) if (b.tier !== 3) (columns.get(b.tier) ?? columns.set(b.tier, []).get(b.tier)!).push(b);
-  const rank = (b: Omit<ViewNode, 'x' | 'y'>) => [pinned.has(b.id) ? 0 : 1, b.worstFinding ? SEVERITIES.indexOf(b.worstFinding) : SEVERITIES.length, b.risky ? 0 : 1, order.get(b.id)!];
+  const rank = (b: Omit<ViewNode, 'x' | 'y'>) => [
+    pinned.has(b.id) ? 0 : 1,
+    b.worstFinding ? SEVERITIES.indexOf(b.worstFinding) : SEVERITIES.length,
+    b.risky ? 0 : 1,
+    order.get(b.id)!,
+  ];
   const hiddenBy = new Map<string, string>();
   const paged: Partial<Record<GraphTier, number>> = {};
   for (const [tier, column] of columns) {

@@ -1,114 +1,242 @@
-// `npm run bench:browser`: the dashboard on the large synthetic cluster in Debian's Chromium. Starts
-// `next start` on the snapshot (building first when there is no build), warms the server's report
-// once (timed separately), then prints medians of RUNS fresh page loads: overview first render,
-// graph interactive, and the latency of focusing the graph on one identity.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+// `npm run bench:browser`: the dashboard on the large synthetic cluster, in each RBAC shape (stamped,
+// then diverse; `-- --stamped` or `-- --diverse` for one), in Debian's Chromium (issue #26). Per shape
+// it starts `next start` on the snapshot (building first when the dist directory has no build; set
+// DRA_POSTURE_DIST_DIR to use another), warms the server's report once (timed separately), then
+// measures over one warm-up round and RUNS rounds, each in a fresh browser context at 1440×900:
+//   - every page's time to content: navigation start → its heading and first row or card of data;
+//   - the tasks of browser-tasks.ts, step by step from the user's action to the answer;
+// and prints p50 and max per row against 2 s, with the slowest requests of the slow rows and the load
+// average. "Take a snapshot, compare two" runs SNAPSHOT_RUNS times after a round that takes the first
+// snapshot (each drift opens two ~300 MiB bundles). Results go to test-results/browser-bench/.
+//   npm run bench:browser -- [--stamped|--diverse] [--runs N] [--snapshot-runs N] [--only text,text] [--build] [--screenshots]
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/ui/chromium';
-import { freePorts } from '../../e2e/kube/control-plane';
+import { BENCH_PAGES, timePage, waitForContent, type BenchTargets } from './browser-pages';
+import { BENCH_TASKS, NotMeasured, type BenchTask, type TaskStep } from './browser-tasks';
+import type { RbacShape } from './generate-cluster';
 import { largeClusterFile } from './large-cluster-file';
+import { ensureBuild, startNextServer, type NextServer } from './next-server';
 import { median } from './stats';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const RUNS = 3;
-const FOCUS_QUERY = 'sa-15101';
-// A tenant app's service account of the bench cluster (sa-i lives in ns-i: generate-cluster.ts).
-const FOCUS_MATCH = /ns-15101\/sa-15101/;
+const outDir = join(root, 'test-results', 'browser-bench');
+const TARGET_MS = 2000;
+const TIMEOUT_MS = 60_000;
+const SNAPSHOT_TIMEOUT_MS = 300_000;
+const VIEWPORT = { width: 1440, height: 900 };
 
-async function waitForHealth(url: string, server: ChildProcess): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (server.exitCode !== null) throw new Error(`next start exited with ${server.exitCode}`);
-    try {
-      if ((await fetch(`${url}/api/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('the server did not come up');
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+const RUNS = Number(flag('--runs') ?? 3);
+const SNAPSHOT_RUNS = Number(flag('--snapshot-runs') ?? 1);
+const ONLY = flag('--only')
+  ?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
+const SHAPES: RbacShape[] = process.argv.includes('--stamped') ? ['stamped'] : process.argv.includes('--diverse') ? ['diverse'] : ['stamped', 'diverse'];
+const selected = (name: string) => !ONLY || ONLY.some((o) => name.includes(o));
+
+/** Names of the generated cluster (scripts/bench/generate-cluster.ts, diverse-rbac.ts): seeded, the same every run. */
+function targetsOf(shape: RbacShape, findingId: string): BenchTargets {
+  const shared = {
+    findingId,
+    nodes: ['node-7777', 'node-4242', 'node-1234', 'node-9001', 'node-5150', 'node-3141'],
+    roleNamespace: 'ns-1',
+    // The question of #26's nodes/status writers: hundreds of subjects on the diverse shape.
+    whoCan: { verb: 'update', resource: 'nodes/status' },
+  };
+  return shape === 'stamped'
+    ? // A tenant app's service account (sa-i lives in ns-i).
+      { ...shared, graphQuery: 'sa-15101', graphMatch: /ns-15101\/sa-15101/, graphBox: 'sa-15101' }
+    : // The role most bound in the diverse RBAC (e2e/ui/graph-large.spec.ts).
+      { ...shared, graphQuery: 'gen-cr-20', graphMatch: /(^|\W)gen-cr-20$/, graphBox: 'gen-cr-20' };
 }
 
-/** Milliseconds from the page's navigation start to now, read in the page. */
-const sinceNavigation = (page: Page) => page.evaluate(() => performance.now());
+interface Run {
+  ms: number;
+  steps?: TaskStep[];
+  /** The slowest requests while it ran: "METHOD /path 1234 ms". */
+  slow: string[];
+}
+
+interface Row {
+  kind: 'page' | 'task';
+  name: string;
+  runs: Run[];
+  errors: string[];
+  notMeasured?: string;
+}
+
+/** Requests the browser finished, with when they started (wall clock) and how long they took. */
+function requestLog(context: BrowserContext) {
+  const done: { at: number; ms: number; what: string }[] = [];
+  context.on('requestfinished', (req) => {
+    const t = req.timing();
+    if (t.responseEnd < 0) return;
+    const u = new URL(req.url());
+    done.push({ at: t.startTime, ms: t.responseEnd, what: `${req.method()} ${u.pathname}${u.search.length > 60 ? `${u.search.slice(0, 60)}…` : u.search}` });
+  });
+  return (from: number, to: number) =>
+    done
+      .filter((r) => r.at >= from - 5 && r.at <= to && r.ms >= 100)
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 3)
+      .map((r) => `${r.what} ${r.ms.toFixed(0)} ms`);
+}
+
+const firstLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 160);
+
+class Session {
+  context!: BrowserContext;
+  page!: Page;
+  slowBetween!: (from: number, to: number) => string[];
+  constructor(private browser: Browser) {}
+  async open() {
+    this.context = await this.browser.newContext({ viewport: VIEWPORT });
+    this.slowBetween = requestLog(this.context);
+    this.page = await this.context.newPage();
+  }
+  async close() {
+    await this.context.close().catch(() => undefined);
+  }
+}
+
+async function measureShape(shape: RbacShape, browser: Browser): Promise<Row[]> {
+  const file = await largeClusterFile(shape);
+  const store = mkdtempSync(join(tmpdir(), 'dra-browser-bench-'));
+  const log = join(outDir, `${shape}-server.log`);
+  const load0 = loadavg();
+  console.log(`\n== ${shape} RBAC: ${file}\nload average at start: ${load0.map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min); server log ${log}`);
+  let t = performance.now();
+  const server: NextServer = await startNextServer(root, file, join(store, 'store.sqlite'), log);
+  console.log(`next start listening after ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  const rows = new Map<string, Row>();
+  const row = (kind: Row['kind'], name: string) => rows.get(name) ?? rows.set(name, { kind, name, runs: [], errors: [] }).get(name)!;
+  try {
+    t = performance.now();
+    const res = await fetch(`${server.url}/api/v1/report`);
+    const bytes = (await res.arrayBuffer()).byteLength;
+    if (!res.ok) throw new Error(`/api/v1/report answered ${res.status}`);
+    console.log(
+      `server warm-up: first /api/v1/report ${(performance.now() - t).toFixed(0)} ms (load + analysis + ${(bytes / 1024 / 1024).toFixed(0)} MiB of JSON); server RSS ${server.rssMiB()?.toFixed(0)} MiB`,
+    );
+    const findings = (await (await fetch(`${server.url}/api/v1/findings`)).json()) as { findings: { id: string }[] };
+    const targets = targetsOf(shape, findings.findings[0].id);
+    const session = new Session(browser);
+
+    /** Runs one measurement; a failure is recorded on its row and the browser context made afresh. */
+    const measure = async (r: Row, round: number, f: () => Promise<{ ms: number; steps?: TaskStep[] }>) => {
+      const from = Date.now();
+      try {
+        const { ms, steps } = await f();
+        if (round > 0) r.runs.push({ ms, steps, slow: session.slowBetween(from, Date.now()) });
+      } catch (e) {
+        if (e instanceof NotMeasured) r.notMeasured = e.message;
+        else {
+          r.errors.push(`${round === 0 ? 'warm-up: ' : ''}${firstLine(e)}`);
+          await session.close();
+          await session.open();
+        }
+      }
+      if (!server.alive()) throw new Error(`the server exited during "${r.name}" (see ${log})`);
+    };
+    const runTask = async (task: BenchTask, round: number, timeout: number) => {
+      const r = row('task', task.name);
+      if (r.notMeasured) return;
+      await measure(r, round, async () => {
+        const start = BENCH_PAGES.find((p) => p.name === task.startsOn)!;
+        await session.page.goto(`${server.url}${start.path(targets)}`, { waitUntil: 'commit', timeout: TIMEOUT_MS });
+        await waitForContent(session.page, start, TIMEOUT_MS);
+        const steps = await task.run(session.page, { targets, round, timeout });
+        return { ms: steps.reduce((s, x) => s + x.ms, 0), steps };
+      });
+    };
+
+    const snapshotTask = BENCH_TASKS.find((x) => x.startsOn === 'snapshots')!;
+    for (let round = 0; round <= RUNS; round++) {
+      await session.open();
+      for (const bp of BENCH_PAGES.filter((p) => selected(p.name))) {
+        await measure(row('page', bp.name), round, async () => ({ ms: await timePage(session.page, server.url, bp, targets, TIMEOUT_MS) }));
+        if (round === RUNS && process.argv.includes('--screenshots')) await session.page.screenshot({ path: join(outDir, `${shape}-${bp.name.replace(/\W+/g, '-')}.png`) }).catch(() => undefined);
+      }
+      for (const task of BENCH_TASKS.filter((x) => x !== snapshotTask && selected(x.name))) await runTask(task, round, TIMEOUT_MS);
+      await session.close();
+      console.log(`round ${round === 0 ? 'warm-up' : `${round}/${RUNS}`} done; server RSS ${server.rssMiB()?.toFixed(0)} MiB; load ${loadavg()[0].toFixed(1)}`);
+    }
+    if (selected(snapshotTask.name)) {
+      for (let round = 0; round <= SNAPSHOT_RUNS; round++) {
+        await session.open();
+        await runTask(snapshotTask, round, SNAPSHOT_TIMEOUT_MS);
+        await session.close();
+        console.log(`snapshot round ${round === 0 ? 'warm-up' : `${round}/${SNAPSHOT_RUNS}`} done; server RSS ${server.rssMiB()?.toFixed(0)} MiB`);
+      }
+    }
+  } catch (e) {
+    console.error(`${shape}: stopped early: ${firstLine(e)}`);
+  } finally {
+    await server.stop();
+    rmSync(store, { recursive: true, force: true });
+  }
+  const load1 = loadavg();
+  console.log(`load average at end: ${load1.map((l) => l.toFixed(1)).join(' / ')}`);
+  const result = [...rows.values()];
+  writeFileSync(join(outDir, `${shape}.json`), JSON.stringify({ shape, file, loadStart: load0, loadEnd: load1, rows: result }, null, 2));
+  return result;
+}
+
+const fmt = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms).toLocaleString('en-US')} ms`);
+
+/** p50 and max of one row, and its mark against the target. */
+function summary(r: Row): { p50?: number; max?: number; mark: string } {
+  if (r.notMeasured) return { mark: `not measured: ${r.notMeasured}` };
+  if (r.runs.length === 0) return { mark: `FAILED: ${r.errors[0] ?? 'no run'}` };
+  const ms = r.runs.map((x) => x.ms);
+  const p50 = median(ms);
+  const failed = r.errors.length ? ` (${r.errors.length} failed: ${r.errors[0]})` : '';
+  return { p50, max: Math.max(...ms), mark: `${p50 <= TARGET_MS ? 'PASS' : 'OVER 2 s'}${failed}` };
+}
+
+function printTable(shape: RbacShape, rows: Row[]): string {
+  const lines = [`| ${shape} | p50 | max | runs | ≤ 2 s at p50 |`, '|---|---:|---:|---:|---|'];
+  for (const r of rows) {
+    const s = summary(r);
+    lines.push(`| ${r.kind === 'page' ? `page: ${r.name}` : r.name} | ${s.p50 === undefined ? '' : fmt(s.p50)} | ${s.max === undefined ? '' : fmt(s.max)} | ${r.runs.length} | ${s.mark} |`);
+    const labels = r.runs[0]?.steps?.map((x) => x.label) ?? [];
+    if (labels.length > 1)
+      lines.push(`| ↳ ${labels.map((l, i) => `${l} ${fmt(median(r.runs.map((x) => x.steps?.[i]?.ms ?? 0)))}`).join(' · ')} | | | | |`);
+  }
+  const table = lines.join('\n');
+  console.log(`\n${table}`);
+  const slow = rows.filter((r) => (summary(r).p50 ?? 0) > TARGET_MS);
+  if (slow.length) {
+    console.log('\nSlowest requests of the rows over 2 s (median run):');
+    for (const r of slow) {
+      const sorted = [...r.runs].sort((a, b) => a.ms - b.ms);
+      console.log(`  ${r.name}: ${sorted[Math.floor(sorted.length / 2)].slow.join('; ') || 'none over 100 ms (time spent in the browser)'}`);
+    }
+  }
+  return table;
+}
 
 async function main() {
-  const file = await largeClusterFile();
-  if (!existsSync(join(root, '.next', 'BUILD_ID'))) {
-    console.log('no production build: next build ...');
-    const r = spawnSync(process.execPath, [join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], { cwd: root, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error('next build failed');
-  }
-  const [port] = await freePorts(1);
-  const url = `http://127.0.0.1:${port}`;
-  const server = spawn(
-    process.execPath,
-    ['--max-old-space-size=4096', join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', '127.0.0.1', '-p', String(port)],
-    {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', DRA_POSTURE_SNAPSHOT: file, DRA_POSTURE_SOURCE: '' },
-    },
-  );
+  mkdirSync(outDir, { recursive: true });
+  ensureBuild(root, process.argv.includes('--build'));
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const tables: string[] = [];
   try {
-    await waitForHealth(url, server);
-    const w0 = performance.now();
-    const res = await fetch(`${url}/api/v1/report`);
-    const reportBytes = (await res.arrayBuffer()).byteLength;
-    const warmMs = performance.now() - w0;
-    console.log(`server warm-up: first /api/v1/report ${warmMs.toFixed(0)} ms (load + analysis + ${(reportBytes / 1024 / 1024).toFixed(0)} MiB of JSON)`);
-
-    const overview: number[] = [];
-    const graph: number[] = [];
-    const focus: number[] = [];
-    for (let i = 0; i < RUNS + 1; i++) {
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-      const page = await context.newPage();
-      await page.goto(`${url}/`, { waitUntil: 'commit' });
-      await page.getByRole('heading', { level: 1, name: 'Posture overview' }).waitFor();
-      await page.getByText('Critical', { exact: true }).first().waitFor();
-      const o = await sinceNavigation(page);
-
-      await page.goto(`${url}/graph`, { waitUntil: 'commit' });
-      await page.locator('.react-flow__node').first().waitFor();
-      const search = page.getByLabel('Focus on an identity, binding, role or resource');
-      await search.waitFor();
-      await page.waitForFunction(
-        () => !document.querySelector('input[aria-label="Focus on an identity, binding, role or resource"]')?.hasAttribute('disabled'),
-      );
-      const g = await sinceNavigation(page);
-
-      await search.fill(FOCUS_QUERY);
-      const match = page.getByRole('list', { name: 'Matches' }).getByRole('button', { name: FOCUS_MATCH });
-      await match.waitFor();
-      const f0 = performance.now();
-      await match.click();
-      await page.waitForURL(/focus=/);
-      await page.locator('.react-flow__node').filter({ hasText: 'sa-15101' }).first().waitFor();
-      const f = performance.now() - f0;
-      await context.close();
-      // The first round warms Chromium's caches and the server's per-page work; it is not counted.
-      if (i === 0) continue;
-      overview.push(o);
-      graph.push(g);
-      focus.push(f);
-    }
-    const rows: [string, number, number][] = [
-      ['overview: navigation → heading and severity counts', median(overview), 1500],
-      ['graph: navigation → canvas with nodes and search ready', median(graph), 3000],
-      ['graph focus: pick an identity → focused view rendered', median(focus), 200],
-    ];
-    console.log(`\nBrowser (Chromium, 1440×900), medians of ${RUNS} fresh contexts after one warm-up:`);
-    for (const [label, ms, target] of rows)
-      console.log(`${label.padEnd(58)} ${`${ms.toFixed(0)} ms`.padStart(9)}   target < ${target} ms   ${ms < target ? 'PASS' : 'FAIL'}`);
+    for (const shape of SHAPES) tables.push(printTable(shape, await measureShape(shape, browser)));
   } finally {
     await browser.close();
-    server.kill('SIGTERM');
   }
+  writeFileSync(join(outDir, 'tables.md'), `${tables.join('\n\n')}\n`);
+  console.log(`\nTables written to ${join(outDir, 'tables.md')}`);
 }
 
 main().catch((e) => {

@@ -35,7 +35,9 @@ async function measure(shape: RbacShape): Promise<void> {
   const { getGraphView, searchIdentityGraph } = await import('@/server/services/graph');
   const warm = await time(() => getIdentityGraph());
   const model = warm.value;
-  console.log(`${shape}: ${model.nodes.length} graph nodes, ${model.edges.length} edges (analysis and model ${(warm.ms / 1000).toFixed(1)} s, once per cluster version)`);
+  console.log(
+    `${shape}: ${model.nodes.length} graph nodes, ${model.edges.length} edges (analysis and model ${(warm.ms / 1000).toFixed(1)} s, once per cluster version)`,
+  );
 
   const repeat = async (n: number, fn: (i: number) => Promise<GraphResponse | unknown>) => {
     const ms: number[] = [];
@@ -70,7 +72,11 @@ async function measure(shape: RbacShape): Promise<void> {
   // The largest focuses: the roles and bindings with the most edges, and the DRA resources.
   const degree = new Map<string, number>();
   for (const e of model.edges) for (const id of [e.source, e.target]) degree.set(id, (degree.get(id) ?? 0) + 1);
-  const widest = [...degree].filter(([id]) => !id.startsWith('Resource:')).sort((a, b) => b[1] - a[1]).slice(0, 5).map(([id]) => id);
+  const widest = [...degree]
+    .filter(([id]) => !id.startsWith('Resource:'))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([id]) => id);
   const resources = model.nodes.filter((n) => n.tier === 3).map((n) => n.id);
   const big = [...widest, ...resources];
   const bigFocus = await repeat(big.length, (i) => getGraphView({ focus: big[i] }));
@@ -89,5 +95,7 @@ else {
   // One process per shape: the server's caches hold one analysis each.
   const { execFileSync } = await import('node:child_process');
   for (const s of shapes)
-    execFileSync(process.execPath, ['--conditions=react-server', '--max-old-space-size=6000', '--import', 'tsx', import.meta.filename, `--${s}`], { stdio: 'inherit' });
+    execFileSync(process.execPath, ['--conditions=react-server', '--max-old-space-size=6000', '--import', 'tsx', import.meta.filename, `--${s}`], {
+      stdio: 'inherit',
+    });
 }

@@ -73,7 +73,14 @@ export async function getGraphView(input: unknown): Promise<GraphResponse> {
     path = attackPathNodeIds(attackPath);
   }
   if (q.focus && !nodeIndex(model).has(q.focus)) throw new ApiError('not_found', 'the focused node is not in the identity graph');
-  const options: GraphViewOptions = { focus: q.focus || undefined, expand: q.expand, expandAll: yes(q.all), riskyOnly: yes(q.risky), path, show: showOption(q.show) };
+  const options: GraphViewOptions = {
+    focus: q.focus || undefined,
+    expand: q.expand,
+    expandAll: yes(q.all),
+    riskyOnly: yes(q.risky),
+    path,
+    show: showOption(q.show),
+  };
   const threshold = confirmThreshold(q.confirmAbove);
   const boxes = countViewBoxes(model, options);
   if (boxes > threshold && boxes > Number(q.draw ?? 0)) {

@@ -88,13 +88,22 @@ export const MANUAL_REMEDIES: Partial<Record<CheckId, ManualRemedy>> = {
   },
   QUOTA001: {
     reason: () => "the limit is the platform team's decision: a quota below what the namespace's workloads claim refuses their pods' claims",
-    advice: (ctx, findings) =>
-      `Add a ResourceQuota to ${list(objectsOf(findings, 'Namespace'))} with ${CLAIM_COUNT_KEY} set to the number of claims the namespace may hold ` +
-      `(today: ${objectsOf(findings, 'Namespace')
-        .map((ns) => `${ns} has ${ctx.state.resourceClaims.filter((c) => c.metadata.namespace === ns).length}`)
-        .join(
-          ', ',
-        )}); try it first with kubectl create quota dra-claims -n ${objectsOf(findings, 'Namespace').length === 1 ? objectsOf(findings, 'Namespace')[0] : '<namespace>'} --hard=${CLAIM_COUNT_KEY}=<limit> --dry-run=server.`,
+    advice: (ctx, findings) => {
+      const namespaces = objectsOf(findings, 'Namespace');
+      const wanted = new Set(namespaces);
+      const claims = new Map<string, number>();
+      for (const c of ctx.state.resourceClaims) {
+        const ns = c.metadata.namespace ?? '';
+        if (wanted.has(ns)) claims.set(ns, (claims.get(ns) ?? 0) + 1);
+      }
+      const shown = namespaces.slice(0, 10);
+      const more = namespaces.length > shown.length ? `, and ${namespaces.length - shown.length} more` : '';
+      return (
+        `Add a ResourceQuota to ${list(shown)}${more} with ${CLAIM_COUNT_KEY} set to the number of claims the namespace may hold ` +
+        `(today: ${shown.map((ns) => `${ns} has ${claims.get(ns) ?? 0}`).join(', ')}${more}); ` +
+        `try it first with kubectl create quota dra-claims -n ${namespaces.length === 1 ? namespaces[0] : '<namespace>'} --hard=${CLAIM_COUNT_KEY}=<limit> --dry-run=server.`
+      );
+    },
   },
   QUOTA002: {
     reason: () => "the limit is the platform team's decision: a quota below what the namespace's claims request refuses their pods' claims",
@@ -104,7 +113,9 @@ export const MANUAL_REMEDIES: Partial<Record<CheckId, ManualRemedy>> = {
         const cls = f.objects.find((o) => o.kind === 'DeviceClass')?.name ?? '';
         return `${devicesQuotaKey(cls)} in ${ns}`;
       });
-      return `Add to each namespace's ResourceQuota the per-class device limit: ${list([...new Set(pairs)])}, sized for the devices its claims request (allocationMode All charges ${ALL_MODE_DEVICES}).`;
+      const unique = [...new Set(pairs)];
+      const more = unique.length > 10 ? `, and ${unique.length - 10} more` : '';
+      return `Add to each namespace's ResourceQuota the per-class device limit: ${list(unique.slice(0, 10))}${more}, sized for the devices its claims request (allocationMode All charges ${ALL_MODE_DEVICES}).`;
     },
   },
   QUOTA003: { reason: () => 'whether the usage is expected, and which limit fits, is for the namespace’s owners to decide' },
