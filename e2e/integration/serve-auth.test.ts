@@ -190,6 +190,19 @@ describe('serve --auth kubernetes against a real API server', () => {
     expect((await send('/snapshots', 'GET', bearer('viewer'))).status).toBe(403);
   });
 
+  it('a flood of made-up tokens gets "busy" past a few reviews at once, and real viewers still get in', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const res = await send('/api/v1/report', 'GET', { authorization: `Bearer made-up-${i}-${Date.now()}` });
+        return res.status === 503 ? (((await res.json()) as { error: { message: string } }).error.message as string) : String(res.status);
+      }),
+    );
+    expect(answers.filter((a) => a === '401').length).toBeGreaterThanOrEqual(1);
+    expect(answers.filter((a) => /too many sign-in checks/.test(a)).length).toBeGreaterThanOrEqual(1);
+    expect(answers.every((a) => a === '401' || /too many sign-in checks/.test(a))).toBe(true);
+    expect(passed(await send('/findings', 'GET', bearer('approver')))).toBe(true);
+  });
+
   it('says 503 (not 500, not a sign-in loop) when the API server cannot be asked', async () => {
     const unreachable = join(dir, 'unreachable.kubeconfig');
     writeFileSync(unreachable, readFileSync(cp.kubeconfigs.dashboard!, 'utf8').replace(/server: .*/, "server: 'https://127.0.0.1:9'"));

@@ -21,6 +21,10 @@ const ACCEPTED_TTL_MS = 60_000;
 const REJECTED_TTL_MS = 10_000;
 const ACCESS_TTL_MS = 30_000;
 
+const MAX_REVIEWS_IN_FLIGHT = 16;
+const REVIEWING_KEY = Symbol.for('dra-posture.auth-reviewing');
+const reviewing = ((globalThis as unknown as Record<symbol, { count: number } | undefined>)[REVIEWING_KEY] ??= { count: 0 });
+
 interface Caches {
   tokens: ExpiringCache<TokenReviewResult>;
   access: ExpiringCache<boolean>;
@@ -54,10 +58,16 @@ export async function authenticate(headers: Headers): Promise<Authentication> {
   const tokenKey = tokenKeyOf(token);
   let review = caches.tokens.get(tokenKey);
   if (!review) {
+    // Anyone can send a token, and each new one costs a TokenReview: past a few at once, answer
+    // "busy" rather than queue the API server's work behind a flood of made-up tokens.
+    if (reviewing.count >= MAX_REVIEWS_IN_FLIGHT) return { status: 'unavailable', reason: 'too many sign-in checks at once; try again in a moment' };
+    reviewing.count++;
     try {
       review = await reviewToken(token);
     } catch (e) {
       return { status: 'unavailable', reason: unavailableReason(e) };
+    } finally {
+      reviewing.count--;
     }
     caches.tokens.set(tokenKey, review, review.authenticated ? ACCEPTED_TTL_MS : REJECTED_TTL_MS);
   }
