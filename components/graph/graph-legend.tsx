@@ -25,8 +25,8 @@ export function GraphLegend({ view, onOverview, onTopRisks }: { view: GraphView;
   const drawn = risks.filter((r) => r.nodeIds.length > 0);
   return (
     <section aria-labelledby="graph-legend-heading" className="rounded-lg border border-slate-200 bg-white px-5 py-4 shadow-sm" data-testid="graph-legend">
-      <div className="flex flex-wrap items-start justify-between gap-x-6 gap-y-2">
-        <div className="min-w-0">
+      <div className="flex flex-wrap items-start justify-between gap-x-6 gap-y-2 sm:flex-nowrap">
+        <div className="min-w-0 sm:flex-1">
           <h2 id="graph-legend-heading" className="text-sm font-semibold text-slate-900">
             {view.mode === 'top-risks'
               ? `Attack paths of the top ${drawn.length === 1 ? 'risk' : `${drawn.length} risks`}`
@@ -65,19 +65,21 @@ export function GraphLegend({ view, onOverview, onTopRisks }: { view: GraphView;
       {view.mode === 'top-risks' && (
         <ol aria-label="Top risks drawn" className="mt-3 space-y-1.5 text-sm">
           {risks.map((r) => (
-            <li key={r.issueId} className="flex flex-wrap items-center gap-x-2 gap-y-1">
-              <span className="w-7 shrink-0 rounded bg-violet-700 px-1 text-center text-xs font-semibold text-white">#{r.rank}</span>
-              <SeverityBadge severity={r.severity} />
-              <Link href={pages.findings({ issue: r.issueId })} className="min-w-0 text-slate-800 hover:underline">
-                {r.title}
-              </Link>
-              {r.nodeIds.length > 0 ? (
-                <Link href={pages.graphView({ path: r.issueId })} className="text-xs font-medium text-teal-800 hover:underline">
-                  only this path
-                </Link>
-              ) : (
-                <span className="text-xs text-slate-500">(no attack path through a binding to draw)</span>
-              )}
+            <li key={r.issueId} className="flex items-start gap-2">
+              <span className="mt-0.5 w-7 shrink-0 rounded bg-violet-700 px-1 text-center text-xs font-semibold text-white">#{r.rank}</span>
+              <SeverityBadge severity={r.severity} className="shrink-0" />
+              <span className="min-w-0">
+                <Link href={pages.findings({ issue: r.issueId })} className="text-slate-800 hover:underline">
+                  {r.title}
+                </Link>{' '}
+                {r.nodeIds.length > 0 ? (
+                  <Link href={pages.graphView({ path: r.issueId })} className="whitespace-nowrap text-xs font-medium text-teal-800 hover:underline">
+                    only this path
+                  </Link>
+                ) : (
+                  <span className="text-xs text-slate-500">(no attack path through a binding to draw)</span>
+                )}
+              </span>
             </li>
           ))}
         </ol>

@@ -36,7 +36,7 @@ export const EntityNode = memo(function EntityNode({ data, selected }: NodeProps
   return (
     <div
       className={cn(
-        'flex h-12 w-[200px] items-stretch overflow-hidden rounded-md border bg-white text-left shadow-sm',
+        'relative flex h-12 w-[200px] items-stretch rounded-md border bg-white text-left shadow-sm',
         group && 'border-dashed border-slate-400 bg-slate-50',
         more && 'border-dashed border-teal-600 bg-teal-50',
         !group && !more && (node.offGraph ? 'border-dashed border-violet-400' : 'border-slate-300'),
@@ -44,22 +44,23 @@ export const EntityNode = memo(function EntityNode({ data, selected }: NodeProps
         focused && 'ring-2 ring-teal-700',
       )}
     >
-      <span aria-hidden="true" className={cn('w-1.5 shrink-0', more ? 'bg-teal-600' : KIND_ACCENT[node.kind])} />
+      <span aria-hidden="true" className={cn('w-1.5 shrink-0 rounded-l-[5px]', more ? 'bg-teal-600' : KIND_ACCENT[node.kind])} />
       <span className="flex min-w-0 flex-1 flex-col justify-center px-2">
         <span className={cn('truncate text-[13px] font-medium leading-tight', more ? 'text-teal-900' : 'font-mono text-slate-900')} title={title}>
           {title}
         </span>
-        <span className="truncate text-[12px] leading-tight text-slate-500">{subtitle}</span>
+        <span className="truncate text-[12px] leading-tight text-slate-500" title={subtitle}>
+          {subtitle}
+        </span>
       </span>
       {node.pathRanks?.length ? (
+        // On the top edge, so the name keeps the box's width.
         <span
-          className="mr-1.5 flex shrink-0 flex-col items-end justify-center gap-0.5"
+          className="absolute -top-2 right-2 rounded bg-violet-700 px-1 text-[12px] font-semibold leading-4 tabular-nums text-white"
           data-path-ranks={node.pathRanks.join(' ')}
           title={`Attack path of top risk ${node.pathRanks.map((r) => `#${r}`).join(', ')}`}
         >
-          <span className="rounded bg-violet-700 px-1 text-[12px] font-semibold leading-4 tabular-nums text-white">
-            {node.pathRanks.length > 2 ? `#${node.pathRanks[0]}+${node.pathRanks.length - 1}` : node.pathRanks.map((r) => `#${r}`).join(' ')}
-          </span>
+          {node.pathRanks.map((r) => `#${r}`).join(' ')}
         </span>
       ) : null}
       {node.worstFinding && (node.worstFinding === 'critical' || node.worstFinding === 'high' || node.worstFinding === 'medium') && (

@@ -9,20 +9,25 @@ const PANEL_ID = 'main-navigation-panel';
 
 /**
  * The sidebar at desktop widths; below `md` (768 px) a top bar whose menu button shows the navigation.
- * The menu is open only on the page it was opened on, so any navigation (a link here, a link in the
- * page, back/forward) closes it; Escape closes it and returns focus to the button.
+ * Any navigation (a link here, a link in the page, back/forward) closes the menu; Escape closes it and
+ * returns focus to the button.
  */
 export function CollapsibleSidebar({ brand, footer, badges }: { brand: ReactNode; footer: ReactNode; badges: NavBadges }) {
   const pathname = usePathname();
-  const [openOn, setOpenOn] = useState<string | null>(null);
-  const open = openOn === pathname;
+  const [open, setOpen] = useState(false);
+  const [shownPath, setShownPath] = useState(pathname);
+  // A new page closes the menu (state adjusted while rendering, React's pattern for a changed input).
+  if (shownPath !== pathname) {
+    setShownPath(pathname);
+    setOpen(false);
+  }
   const button = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape') return;
-      setOpenOn(null);
+      setOpen(false);
       button.current?.focus();
     };
     document.addEventListener('keydown', onKey);
@@ -39,7 +44,7 @@ export function CollapsibleSidebar({ brand, footer, badges }: { brand: ReactNode
             type="button"
             aria-expanded={open}
             aria-controls={PANEL_ID}
-            onClick={() => setOpenOn(open ? null : pathname)}
+            onClick={() => setOpen(!open)}
             className="flex items-center gap-2 rounded-md px-3 py-2 text-sm font-medium text-slate-200 ring-1 ring-inset ring-white/20 hover:bg-white/10 hover:text-white md:hidden"
           >
             <MenuIcon open={open} />
@@ -48,7 +53,7 @@ export function CollapsibleSidebar({ brand, footer, badges }: { brand: ReactNode
         </div>
         <div id={PANEL_ID} className={cn('pb-3 md:flex md:flex-1 md:flex-col md:pb-0', open ? 'block' : 'hidden')}>
           {/* Any link closes the menu, also one that keeps the path (same page, another query). */}
-          <SidebarNav badges={badges} onNavigate={() => setOpenOn(null)} />
+          <SidebarNav badges={badges} onNavigate={() => setOpen(false)} />
           <div className="space-y-3 px-6 pt-3 text-xs text-slate-400 md:mt-auto md:pb-4 md:pt-4">{footer}</div>
         </div>
       </div>

@@ -17,6 +17,9 @@ async function canvasZoom(page: Page): Promise<number> {
   return page.locator('.react-flow__viewport').evaluate((el) => new DOMMatrixReadOnly(getComputedStyle(el).transform).a);
 }
 
+// E2E_LARGE=0 leaves the large server out of a local run (playwright.config.ts); CI always runs it.
+test.skip(process.env.E2E_LARGE === '0', 'the large-cluster server is left out (E2E_LARGE=0)');
+
 test.describe('identity graph on the large cluster', () => {
   test('opens on the top risks’ paths: a few dozen boxes, not every edge orange', async ({ page, consoleErrors }) => {
     await gotoAndSettle(page, '/graph', 'Identity graph');
@@ -58,6 +61,7 @@ test.describe('identity graph on the large cluster', () => {
     await expect(page).toHaveURL(/focus=ClusterRole%3A%3Agen-cr-20/);
     await expect(boxes(page).filter({ hasText: 'gen-cr-20' }).first()).toBeVisible();
     const took = Date.now() - started;
+    test.info().annotations.push({ type: 'search and focus', description: `${took} ms` });
     expect(await boxes(page).count()).toBeLessThanOrEqual(40);
     await expect(
       boxes(page)

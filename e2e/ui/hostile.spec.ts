@@ -65,7 +65,19 @@ test.describe('hostile names render as text', () => {
 
   test('nodes, devices and the explorer', async ({ page, consoleErrors }) => {
     await page.goto('/nodes');
-    await expect(page.getByRole('table', { name: /nodes\/status/ }).getByText(USER)).toBeVisible();
+    // In the node's writers and in the grouped writer matrix: both tables name the identity as text.
+    await expect(
+      page
+        .getByRole('table', { name: /of gpu-1$/ })
+        .getByText(USER)
+        .first(),
+    ).toBeVisible();
+    await expect(
+      page
+        .getByRole('table', { name: /^Identities: / })
+        .getByText(USER)
+        .first(),
+    ).toBeVisible();
     await expectInert(page);
 
     await page.goto('/devices');

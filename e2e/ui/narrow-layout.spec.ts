@@ -1,5 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, gotoAndSettle, PAGES, screenshot, test } from './fixtures';
+import { elementsPastTheRightEdge, expectNoSidewaysScroll } from './page-width';
+import { AUDIT_URL } from './servers';
 
 // Issue 26 item 4: the dashboard on a 390×844 phone. The sidebar collapses into a top bar with a menu
 // button, no page scrolls sideways, content gets the screen's width, severity labels are never clipped,
@@ -9,32 +11,6 @@ const PHONE = { width: 390, height: 844 };
 test.use({ viewport: PHONE });
 
 const NARROW_PAGES = [...PAGES, { path: '/roles/history', name: 'role approvals', heading: 'Role approvals' }] as const;
-
-/**
- * Elements that stick out past the right edge of the viewport and are not inside a container that
- * scrolls or clips them (a wide table in its own scroll box is fine; the page body scrolling is not).
- */
-async function elementsPastTheRightEdge(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const contained = (el: Element): boolean => {
-      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-        if (getComputedStyle(a).overflowX !== 'visible') return true;
-      }
-      return false;
-    };
-    const out: string[] = [];
-    for (const el of document.body.querySelectorAll('*')) {
-      const r = el.getBoundingClientRect();
-      if (r.width === 0 || r.right <= innerWidth + 0.5 || contained(el)) continue;
-      // Report the outermost offender only: its children are past the edge because it is.
-      if (el.parentElement && el.parentElement.getBoundingClientRect().right > innerWidth + 0.5 && !contained(el.parentElement)) continue;
-      out.push(
-        `${el.tagName.toLowerCase()}.${String(el.getAttribute('class') ?? '').slice(0, 60)} "${(el.textContent ?? '').trim().slice(0, 40)}" right=${Math.round(r.right)}`,
-      );
-    }
-    return out.slice(0, 10);
-  });
-}
 
 /** Labels that read exactly as a severity (badges, cards) in the page's main area. */
 async function clippedSeverityLabels(page: Page): Promise<{ found: number; clipped: string[] }> {
@@ -52,13 +28,6 @@ async function clippedSeverityLabels(page: Page): Promise<{ found: number; clipp
       .map((el) => `"${(el as HTMLElement).innerText}" scrollWidth=${el.scrollWidth} clientWidth=${el.clientWidth}`);
     return { found: hits.length, clipped };
   });
-}
-
-/** The page body is no wider than the screen, and nothing sticks out past it. */
-async function expectNoSidewaysScroll(page: Page): Promise<void> {
-  const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: innerWidth }));
-  expect(width.scroll, 'the page body scrolls sideways').toBeLessThanOrEqual(width.inner);
-  expect(await elementsPastTheRightEdge(page)).toEqual([]);
 }
 
 for (const p of NARROW_PAGES) {
@@ -83,12 +52,25 @@ test('a finding’s page fits a 390 px screen', async ({ page }) => {
   await gotoAndSettle(page, '/findings?check=DRA001', 'Findings');
   const link = page.getByRole('table', { name: 'Findings' }).locator('tbody tr a').first();
   const title = (await link.textContent())!.trim();
-  await link.click();
+  // Opened by its address: the page under test is the finding's, not the list's.
+  await page.goto((await link.getAttribute('href'))!);
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeInViewport();
   await page.waitForLoadState('networkidle');
   await expectNoSidewaysScroll(page);
   expect(await clippedSeverityLabels(page)).toMatchObject({ clipped: [] });
   await screenshot(page, 'narrow-finding');
+});
+
+test('the activity page with an audit log fits a 390 px screen, its tables stacked into cards', async ({ page }) => {
+  await gotoAndSettle(page, `${AUDIT_URL}/activity`, 'Activity');
+  await expectNoSidewaysScroll(page);
+  // An alert's text gets at least half the screen, not what is left of a three-column row.
+  const alert = page.getByRole('region', { name: 'Audit alerts' }).getByRole('row').filter({ hasText: 'AUDIT005' }).first().getByRole('link');
+  await alert.evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 200));
+  await expect(alert).toBeInViewport({ ratio: 1 });
+  expect((await alert.boundingBox())!.width).toBeGreaterThanOrEqual(PHONE.width * 0.5);
+  expect(await clippedSeverityLabels(page)).toMatchObject({ clipped: [] });
+  await screenshot(page, 'narrow-activity-audit');
 });
 
 test('a role bundle’s review, with its rules table, fits a 390 px screen', async ({ page }) => {

@@ -7,7 +7,11 @@ test.describe('nodes', () => {
     await expect(matrix).toContainText('of the 7 nodes');
     // Few identities in all: every group starts open, and its count is the number of its rows' identities.
     const groups = matrix.getByRole('list', { name: 'Writer groups' });
-    const row = (group: string, who: string) => matrix.getByRole('table', { name: `Identities: ${group}` }).getByRole('row').filter({ hasText: who });
+    const row = (group: string, who: string) =>
+      matrix
+        .getByRole('table', { name: `Identities: ${group}` })
+        .getByRole('row')
+        .filter({ hasText: who });
     const intel = row('plain RBAC, all nodes', 'kube-system/intel-reporter');
     await expect(intel.getByText('plain RBAC, all nodes')).toHaveCount(1);
     await expect(intel).toContainText('all 7 nodes');

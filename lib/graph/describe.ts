@@ -17,7 +17,7 @@ export function viewNodeText(n: Pick<ViewNode, 'kind' | 'name' | 'namespace' | '
   title: string;
   subtitle: string;
 } {
-  if (n.hiddenBoxes !== undefined) return { title: `+ ${n.memberCount} more ${n.name}`, subtitle: 'Select to show them' };
+  if (n.hiddenBoxes !== undefined) return { title: `+ ${n.memberCount} more`, subtitle: `${n.name} · select to show` };
   if (n.memberCount !== undefined) {
     const title = n.namespace ?? (n.group === 'users' ? 'Users' : n.group === 'groups' ? 'Groups' : n.group === 'ns/*' ? 'All namespaces' : 'Cluster-wide');
     return { title, subtitle: `${n.memberCount} ${KIND_PLURAL[n.kind]} (collapsed)` };

@@ -202,6 +202,22 @@ describe('layoutColumns', () => {
     );
     expect(r.positions.get('b')!.y).toBeLessThan(r.positions.get('a')!.y);
   });
+
+  it('keeps a "+ N more" box at the bottom of its column, whatever its neighbours', () => {
+    const r = layoutColumns(
+      [
+        { id: 'r1', tier: 3, order: 0 },
+        { id: 'r2', tier: 3, order: 1 },
+        { id: 'more', tier: 2, order: 0, last: true },
+        { id: 'b', tier: 2, order: 1 },
+      ],
+      [
+        { source: 'more', target: 'r1' },
+        { source: 'b', target: 'r2' },
+      ],
+    );
+    expect(r.positions.get('more')!.y).toBeGreaterThan(r.positions.get('b')!.y);
+  });
 });
 
 import { annotateFindings } from './build-graph';

@@ -20,6 +20,8 @@ export interface LayoutInput {
   tier: GraphTier;
   /** Position in the tier before barycentre ordering (the sorted order of the model). */
   order: number;
+  /** Drawn at the bottom of its column whatever its neighbours (a "+ N more" box). */
+  last?: boolean;
 }
 
 export interface LayoutResult {
@@ -36,7 +38,7 @@ export interface LayoutResult {
 export function layoutColumns(nodes: readonly LayoutInput[], edges: readonly { source: string; target: string }[]): LayoutResult {
   const columns: LayoutInput[][] = [[], [], [], []];
   for (const n of nodes) columns[n.tier].push(n);
-  for (const col of columns) col.sort((a, b) => a.order - b.order);
+  for (const col of columns) col.sort((a, b) => Number(!!a.last) - Number(!!b.last) || a.order - b.order);
 
   const targets = new Map<string, string[]>();
   for (const e of edges) {
@@ -54,7 +56,7 @@ export function layoutColumns(nodes: readonly LayoutInput[], edges: readonly { s
       const bary = ranks.length ? ranks.reduce((a, b) => a + b, 0) / ranks.length : Number.POSITIVE_INFINITY;
       return { n, bary };
     });
-    keyed.sort((a, b) => (a.bary === b.bary ? a.n.order - b.n.order : a.bary - b.bary));
+    keyed.sort((a, b) => Number(!!a.n.last) - Number(!!b.n.last) || (a.bary === b.bary ? a.n.order - b.n.order : a.bary - b.bary));
     columns[t] = keyed.map((k) => k.n);
     columns[t].forEach((n, i) => rank.set(n.id, i));
   }

@@ -138,7 +138,7 @@ export function layoutView(
   path: readonly string[],
 ): Pick<GraphView, 'nodes' | 'edges' | 'width' | 'height'> {
   const layout = layoutColumns(
-    [...boxes.values()].map((n) => ({ id: n.id, tier: n.tier, order: order.get(n.id)! })),
+    [...boxes.values()].map((n) => ({ id: n.id, tier: n.tier, order: order.get(n.id)!, ...(n.hiddenBoxes !== undefined ? { last: true } : {}) })),
     [...edgeMap.values()],
   );
   const onPath = new Set(path);

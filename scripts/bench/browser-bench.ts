@@ -141,6 +141,7 @@ async function measureShape(shape: RbacShape, browser: Browser): Promise<Row[]> 
         if (e instanceof NotMeasured) r.notMeasured = e.message;
         else {
           r.errors.push(`${round === 0 ? 'warm-up: ' : ''}${firstLine(e)}`);
+          await session.page.screenshot({ path: join(outDir, `${shape}-${r.name.replace(/\W+/g, '-')}-failed.png`) }).catch(() => undefined);
           await session.close();
           await session.open();
         }

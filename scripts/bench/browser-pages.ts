@@ -63,7 +63,7 @@ export const BENCH_PAGES: BenchPage[] = [
     name: 'quotas',
     path: () => '/quotas',
     // The gaps lead the page (tenants without DRA quota); a cluster without gaps shows its quota table.
-    content: (p) => [h1(p, 'Quotas'), p.getByTestId('quota-gap-group').first().or(p.locator('section[aria-labelledby="quota-table-heading"] tbody tr').first())],
+    content: (p) => [h1(p, 'Quotas'), p.getByTestId('quota-gap-group').or(p.locator('section[aria-labelledby="quota-table-heading"] tbody tr')).first()],
   },
   {
     name: 'devices',

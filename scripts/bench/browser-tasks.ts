@@ -29,11 +29,23 @@ export interface BenchTask {
 /** A task the pages in the working tree cannot do yet: the row says why instead of failing. */
 export class NotMeasured extends Error {}
 
+/** Runs `f`; a failure names the step it happened in. */
+async function inStep<T>(label: string, f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof NotMeasured) throw e;
+    throw new Error(`${label}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
 /** Times `act` (the user's action) until every locator of `until` is visible. */
 async function step(steps: TaskStep[], label: string, act: () => Promise<unknown>, until: Locator[], timeout: number): Promise<void> {
   const t0 = performance.now();
-  await act();
-  for (const l of until) await l.waitFor({ state: 'visible', timeout });
+  await inStep(label, async () => {
+    await act();
+    for (const l of until) await l.waitFor({ state: 'visible', timeout });
+  });
   steps.push({ label, ms: performance.now() - t0 });
 }
 
@@ -116,8 +128,14 @@ const whoCanSimulate: BenchTask = {
     await step(steps, 'simulate this write → form filled', () => simulate.click(), [form.getByTestId('simulate-note')], timeout);
     const sim = form.getByRole('button', { name: 'Simulate' });
     const t0 = performance.now();
-    await sim.click();
-    await okOrFail(page.getByTestId('simulation-result').filter({ hasNotText: 'could not be simulated' }), page.getByText('The write could not be simulated'), timeout);
+    await inStep('Simulate → the answer', async () => {
+      await sim.click();
+      await okOrFail(
+        page.getByTestId('simulation-result').filter({ hasNotText: 'could not be simulated' }),
+        page.getByRole('alert').filter({ hasText: 'The write could not be simulated' }),
+        timeout,
+      );
+    });
     steps.push({ label: 'Simulate → the answer', ms: performance.now() - t0 });
     return steps;
   },
@@ -161,15 +179,19 @@ const snapshotDrift: BenchTask = {
     const rows = history.getByTestId('snapshot-row');
     const before = await rows.count();
     let t0 = performance.now();
-    await take.click();
-    await okOrFail(rows.nth(before), history.getByText('The snapshot was not taken'), timeout);
+    await inStep('take snapshot', async () => {
+      await take.click();
+      await okOrFail(rows.nth(before), history.getByRole('alert').filter({ hasText: 'The snapshot was not taken' }), timeout);
+    });
     steps.push({ label: 'take snapshot', ms: performance.now() - t0 });
     // The first round has one snapshot only: it takes the one the next round compares with.
     if (before === 0) return steps;
     const drift = page.getByRole('region', { name: 'Drift' });
     t0 = performance.now();
-    await drift.getByRole('button', { name: 'Compare' }).click();
-    await okOrFail(drift.getByTestId('drift-view'), drift.getByText('Drift could not be computed'), timeout);
+    await inStep('compare', async () => {
+      await drift.getByRole('button', { name: 'Compare' }).click();
+      await okOrFail(drift.getByTestId('drift-view'), drift.getByRole('alert').filter({ hasText: 'Drift could not be computed' }), timeout);
+    });
     steps.push({ label: 'compare the two newest (drift)', ms: performance.now() - t0 });
     return steps;
   },
