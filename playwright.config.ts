@@ -76,7 +76,11 @@ export default defineConfig({
       url: `${BROKEN_URL}/api/healthz`,
       reuseExistingServer: !process.env.CI,
       timeout: 120_000,
-      env: { ...serverEnv, DRA_POSTURE_STORE: `test-results/store-${BROKEN_PORT}-${Date.now()}.sqlite`, DRA_POSTURE_SNAPSHOT: 'e2e/fixtures/broken/truncated.json' },
+      env: {
+        ...serverEnv,
+        DRA_POSTURE_STORE: `test-results/store-${BROKEN_PORT}-${Date.now()}.sqlite`,
+        DRA_POSTURE_SNAPSHOT: 'e2e/fixtures/broken/truncated.json',
+      },
     },
     {
       // The demo behind sign-in: a real kube-apiserver reviews the test users' tokens and access.

@@ -29,7 +29,7 @@ export function GraphLegend({ view, onOverview, onTopRisks }: { view: GraphView;
         <div className="min-w-0 sm:flex-1">
           <h2 id="graph-legend-heading" className="text-sm font-semibold text-slate-900">
             {view.mode === 'top-risks'
-              ? `Attack paths of the top ${drawn.length === 1 ? 'risk' : `${drawn.length} risks`}`
+              ? `Attack paths of the top ${risks.length === 1 ? 'risk' : `${risks.length} risks`}${drawn.length < risks.length ? ` (${drawn.length} with a path to draw)` : ''}`
               : view.mode === 'focus'
                 ? 'Paths through the focus'
                 : view.mode === 'path'

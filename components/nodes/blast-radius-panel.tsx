@@ -35,7 +35,11 @@ export function BlastRadiusPanel({ radius }: { radius: BlastSummary }) {
                 : radius.otherNodes.join(', ') + (radius.otherNodeCount > radius.otherNodes.length ? ', …' : '') || 'none'
             }
           />
-          <Stat label="Claims writable" value={radius.claimCount} hint={radius.claimCount ? `status.devices: ${byDriver(radius.claimsByDriver)}` : 'status.devices, any driver'} />
+          <Stat
+            label="Claims writable"
+            value={radius.claimCount}
+            hint={radius.claimCount ? `status.devices: ${byDriver(radius.claimsByDriver)}` : 'status.devices, any driver'}
+          />
         </div>
         <div className="overflow-x-auto">
           <table className="w-full min-w-[36rem] text-left text-sm">

@@ -30,7 +30,6 @@ export const MODE_INFO: Record<StatusWriterMode, { short: string; label: string;
   },
 };
 
-
 export function ModeTag({ mode, scope, compact }: { mode: StatusWriterMode; scope?: NodeStatusWriter['scope']; compact?: boolean }) {
   const info = MODE_INFO[mode];
   const text = `${info.label}${scope ? `, ${REACH_LABEL[reachOf(scope)]}` : ''}`;

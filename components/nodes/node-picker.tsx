@@ -96,7 +96,12 @@ export function NodePicker({ selected, nodeCount }: { selected?: string; nodeCou
             : ''}
       </p>
       {shown && (
-        <ul id={listId} role="listbox" aria-label="Matching nodes" className="absolute top-14 z-20 max-h-80 w-full overflow-auto rounded-md border border-slate-200 bg-white py-1 shadow-lg">
+        <ul
+          id={listId}
+          role="listbox"
+          aria-label="Matching nodes"
+          className="absolute top-14 z-20 max-h-80 w-full overflow-auto rounded-md border border-slate-200 bg-white py-1 shadow-lg"
+        >
           {matches.map((name, i) => (
             <li
               key={name}

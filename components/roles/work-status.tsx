@@ -32,7 +32,13 @@ export function WorkStatus({ id, busy, text }: { id: string; busy: boolean; text
   const seconds = useSlowSeconds(busy);
   const shown = busy && seconds !== undefined;
   return (
-    <p id={id} role="status" aria-live="polite" className={shown ? 'flex items-center gap-2 text-sm text-slate-700' : 'sr-only'} data-testid={shown ? 'work-status' : undefined}>
+    <p
+      id={id}
+      role="status"
+      aria-live="polite"
+      className={shown ? 'flex items-center gap-2 text-sm text-slate-700' : 'sr-only'}
+      data-testid={shown ? 'work-status' : undefined}
+    >
       {shown && (
         <>
           <span aria-hidden="true" className="inline-block h-3 w-3 animate-spin rounded-full border-2 border-teal-700 border-t-transparent" />

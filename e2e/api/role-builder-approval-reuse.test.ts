@@ -104,8 +104,14 @@ describe('deciding on a reviewed YAML', () => {
     const onLater = await build();
     const grants = smallCluster();
     grants.serviceAccounts = unrelated.serviceAccounts;
-    grants.clusterRoles = [...grants.clusterRoles, clusterRole('class-writer', [{ verbs: ['create'], apiGroups: ['resource.k8s.io'], resources: ['deviceclasses'] }])];
-    grants.clusterRoleBindings = [...grants.clusterRoleBindings, crb('runner-classes', { kind: 'ClusterRole', name: 'class-writer' }, [SA('tenant-a', 'runner')])];
+    grants.clusterRoles = [
+      ...grants.clusterRoles,
+      clusterRole('class-writer', [{ verbs: ['create'], apiGroups: ['resource.k8s.io'], resources: ['deviceclasses'] }]),
+    ];
+    grants.clusterRoleBindings = [
+      ...grants.clusterRoleBindings,
+      crb('runner-classes', { kind: 'ClusterRole', name: 'class-writer' }, [SA('tenant-a', 'runner')]),
+    ];
     await changeCluster(grants);
     const refused = await decide(onLater, 'Linus');
     expect(refused.status).toBe(400);

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, gotoAndSettle, PAGES, screenshot, test } from './fixtures';
-import { elementsPastTheRightEdge, expectNoSidewaysScroll } from './page-width';
+import { expectNoSidewaysScroll } from './page-width';
 import { AUDIT_URL } from './servers';
 
 // Issue 26 item 4: the dashboard on a 390×844 phone. The sidebar collapses into a top bar with a menu

@@ -103,7 +103,12 @@ describe('escalationPrimitives', () => {
         rb('ns-d', 'someone-else', { kind: 'ClusterRole', name: 'reader' }, [SA('ops', 'other')]),
       ],
     });
-    const d = diffFor(state, { persona: 'tenant', identity: { kind: 'ServiceAccount', namespace: 'ops', name: 'helper', create: false }, drivers: [], namespace: 'ops' });
+    const d = diffFor(state, {
+      persona: 'tenant',
+      identity: { kind: 'ServiceAccount', namespace: 'ops', name: 'helper', create: false },
+      drivers: [],
+      namespace: 'ops',
+    });
     expect(d.toRemove.map((g) => `${g.namespace} ${g.binding.name}`)).toEqual(['ns-a as-sa', 'ns-b as-group', 'ns-c as-user']);
   });
 });

@@ -104,7 +104,8 @@ function identityReasons(identity: BuilderIdentity): string[] {
 // identity (NODE002, DRA010, DRA005 and NODE001 through impersonation) read other identities'
 // access. Impersonating the node its own token is bound to is the exception: it reaches that node only.
 const OWN_NODE_ONLY = 'impersonate:associated-node';
-const reachesOthers = (verb: string) => verb === '*' || verb === 'bind' || verb === 'escalate' || (verb.startsWith('impersonate') && verb !== OWN_NODE_ONLY && !verb.startsWith('impersonate-on:'));
+const reachesOthers = (verb: string) =>
+  verb === '*' || verb === 'bind' || verb === 'escalate' || (verb.startsWith('impersonate') && verb !== OWN_NODE_ONLY && !verb.startsWith('impersonate-on:'));
 
 /** Why the identity's engine (with the bundle applied) needs the full validation: a rule it holds reaches other identities. */
 export function reasonsInAccess(engine: AuthzEngine): string[] {

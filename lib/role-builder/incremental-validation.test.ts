@@ -77,7 +77,12 @@ describe('incremental validation on the demo', () => {
   });
 
   it('answers every persona as the full validation, for new service accounts of a platform and a tenant namespace, a user and a group', () => {
-    const identities = [sa('dra-example-driver', 'new-plugin'), sa('tenant-a', 'rogue'), { kind: 'User' as const, name: 'dana' }, { kind: 'Group' as const, name: 'dra-ops' }];
+    const identities = [
+      sa('dra-example-driver', 'new-plugin'),
+      sa('tenant-a', 'rogue'),
+      { kind: 'User' as const, name: 'dana' },
+      { kind: 'Group' as const, name: 'dra-ops' },
+    ];
     const counts = identities.map((id) => compareAll(demo, analysis, inputsFor(id, 'tenant-a', ['gpu.example.com'])));
     // Every one of these is answered from the current analysis: none runs pods or holds rules that reach other identities.
     expect(counts.map((c) => c.total - c.incremental)).toEqual([0, 0, 0, 0]);

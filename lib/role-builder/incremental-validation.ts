@@ -152,7 +152,14 @@ export function identityFindings(
     for (const d of check.run(c)) {
       if (!names(d.subjects, subject)) continue;
       const { severity, title } = CATALOG[check.id];
-      const finding: Finding = { id: findingId(check.id, d.subjects, d.objects), check: check.id, severity, subjects: d.subjects, objects: d.objects, evidence: d.evidence } as Finding;
+      const finding: Finding = {
+        id: findingId(check.id, d.subjects, d.objects),
+        check: check.id,
+        severity,
+        subjects: d.subjects,
+        objects: d.objects,
+        evidence: d.evidence,
+      } as Finding;
       if (keep(finding)) out.push({ finding, title, message: d.message });
     }
   };
@@ -174,9 +181,14 @@ export function identityFindings(
   if (changed) {
     // DRA009 walks every bound role: here only those the identity is bound to (with all their bindings).
     const rbac = before.engine.rbac;
-    const clusterRoles = new Map([...engine.rbac.clusterRoles.keys()].flatMap((name) => (rbac.clusterRoles.has(name) ? [[name, rbac.clusterRoles.get(name)!] as const] : [])));
+    const clusterRoles = new Map(
+      [...engine.rbac.clusterRoles.keys()].flatMap((name) => (rbac.clusterRoles.has(name) ? [[name, rbac.clusterRoles.get(name)!] as const] : [])),
+    );
     const roles = new Map(
-      [...engine.rbac.roles].map(([ns, mine]) => [ns, new Map([...mine.keys()].flatMap((name) => (rbac.roles.get(ns)?.has(name) ? [[name, rbac.roles.get(ns)!.get(name)!] as const] : [])))] as const),
+      [...engine.rbac.roles].map(
+        ([ns, mine]) =>
+          [ns, new Map([...mine.keys()].flatMap((name) => (rbac.roles.get(ns)?.has(name) ? [[name, rbac.roles.get(ns)!.get(name)!] as const] : [])))] as const,
+      ),
     );
     const view = { ...rbac, clusterRoles, roles };
     const overlay: AnalysisContext = Object.create(before, {

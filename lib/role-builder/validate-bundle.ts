@@ -93,7 +93,11 @@ export function validateBundle(state: ClusterState, bundle: RoleBundle, options:
 }
 
 /** validateBundle, saying whether the current analysis answered it or the whole cluster was analysed again. */
-export function validateBundleWithPath(state: ClusterState, bundle: RoleBundle, options: ValidateOptions = {}): { validation: BundleValidation; path: ValidationPath } {
+export function validateBundleWithPath(
+  state: ClusterState,
+  bundle: RoleBundle,
+  options: ValidateOptions = {},
+): { validation: BundleValidation; path: ValidationPath } {
   const persona = PERSONAS[bundle.input.persona];
   const identity = bundle.input.identity;
   const ctx = operationContext(state, bundle.input);
@@ -152,5 +156,8 @@ export function validateBundleWithPath(state: ClusterState, bundle: RoleBundle, 
   const intended = run(intendedOps, 'allowed');
   const dangerous = run(dangerousOps, 'refused');
   const ok = intended.every((r) => r.ok) && dangerous.every((r) => r.ok) && findings.length === 0;
-  return { validation: { context: ctx, intended, dangerous, findings, notes, ok }, path: reasons.length === 0 ? { incremental: true } : { incremental: false, reasons } };
+  return {
+    validation: { context: ctx, intended, dangerous, findings, notes, ok },
+    path: reasons.length === 0 ? { incremental: true } : { incremental: false, reasons },
+  };
 }

@@ -77,7 +77,7 @@ describe('whom an impersonator acts as', () => {
 
   it('a service account impersonated is "a status writer", not a kubelet', () => {
     const target = impersonationTarget([
-      { type: 'note', text: 'impersonates ServiceAccount ops/admin, which writes every node\'s status (legacy impersonation)' },
+      { type: 'note', text: "impersonates ServiceAccount ops/admin, which writes every node's status (legacy impersonation)" },
     ]);
     expect(target).toBe("ServiceAccount ops/admin, which writes every node's status");
     expect(actsAsOf(target)).toBe('a status writer');

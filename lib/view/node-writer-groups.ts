@@ -97,8 +97,7 @@ interface Acc {
   ways: Map<string, WriterWay>;
 }
 
-const rank = (w: { mode: StatusWriterMode; scope: NodeStatusWriter['scope'] }) =>
-  REACH_ORDER.indexOf(reachOf(w.scope)) * 10 + MODE_ORDER.indexOf(w.mode);
+const rank = (w: { mode: StatusWriterMode; scope: NodeStatusWriter['scope'] }) => REACH_ORDER.indexOf(reachOf(w.scope)) * 10 + MODE_ORDER.indexOf(w.mode);
 
 /**
  * Groups the writers of a set of nodes: `allNodes` writers reach every one of `nodeNames`, each

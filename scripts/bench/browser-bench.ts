@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/ui/chromium';
-import { BENCH_PAGES, timePage, waitForContent, type BenchTargets } from './browser-pages';
+import { BENCH_PAGES, timePage, waitForContent, waitForHydration, type BenchTargets } from './browser-pages';
 import { BENCH_TASKS, NotMeasured, type BenchTask, type TaskStep } from './browser-tasks';
 import type { RbacShape } from './generate-cluster';
 import { largeClusterFile } from './large-cluster-file';
@@ -132,15 +132,15 @@ async function measureShape(shape: RbacShape, browser: Browser): Promise<Row[]> 
     const session = new Session(browser);
 
     /** Runs one measurement; a failure is recorded on its row and the browser context made afresh. */
-    const measure = async (r: Row, round: number, f: () => Promise<{ ms: number; steps?: TaskStep[] }>) => {
-      const from = Date.now();
+    const measure = async (r: Row, round: number, f: () => Promise<{ ms: number; steps?: TaskStep[]; from?: number }>) => {
+      const started = Date.now();
       try {
-        const { ms, steps } = await f();
-        if (round > 0) r.runs.push({ ms, steps, slow: session.slowBetween(from, Date.now()) });
+        const { ms, steps, from } = await f();
+        if (round > 0) r.runs.push({ ms, steps, slow: session.slowBetween(from ?? started, Date.now()) });
       } catch (e) {
         if (e instanceof NotMeasured) r.notMeasured = e.message;
         else {
-          r.errors.push(`${round === 0 ? 'warm-up: ' : ''}${firstLine(e)}`);
+          r.errors.push(`${round === 0 ? 'warm-up: ' : ''}${firstLine(e)} (after ${((Date.now() - started) / 1000).toFixed(0)} s)`);
           await session.page.screenshot({ path: join(outDir, `${shape}-${r.name.replace(/\W+/g, '-')}-failed.png`) }).catch(() => undefined);
           await session.close();
           await session.open();
@@ -155,8 +155,11 @@ async function measureShape(shape: RbacShape, browser: Browser): Promise<Row[]> 
         const start = BENCH_PAGES.find((p) => p.name === task.startsOn)!;
         await session.page.goto(`${server.url}${start.path(targets)}`, { waitUntil: 'commit', timeout: TIMEOUT_MS });
         await waitForContent(session.page, start, TIMEOUT_MS);
+        await waitForHydration(session.page, TIMEOUT_MS);
+        // The slow requests listed for a task are those of its steps, not of loading its first page.
+        const from = Date.now();
         const steps = await task.run(session.page, { targets, round, timeout });
-        return { ms: steps.reduce((s, x) => s + x.ms, 0), steps };
+        return { ms: steps.reduce((s, x) => s + x.ms, 0), steps, from };
       });
     };
 
@@ -165,7 +168,8 @@ async function measureShape(shape: RbacShape, browser: Browser): Promise<Row[]> 
       await session.open();
       for (const bp of BENCH_PAGES.filter((p) => selected(p.name))) {
         await measure(row('page', bp.name), round, async () => ({ ms: await timePage(session.page, server.url, bp, targets, TIMEOUT_MS) }));
-        if (round === RUNS && process.argv.includes('--screenshots')) await session.page.screenshot({ path: join(outDir, `${shape}-${bp.name.replace(/\W+/g, '-')}.png`) }).catch(() => undefined);
+        if (round === RUNS && process.argv.includes('--screenshots'))
+          await session.page.screenshot({ path: join(outDir, `${shape}-${bp.name.replace(/\W+/g, '-')}.png`) }).catch(() => undefined);
       }
       for (const task of BENCH_TASKS.filter((x) => x !== snapshotTask && selected(x.name))) await runTask(task, round, TIMEOUT_MS);
       await session.close();
@@ -208,10 +212,11 @@ function printTable(shape: RbacShape, rows: Row[]): string {
   const lines = [`| ${shape} | p50 | max | runs | ≤ 2 s at p50 |`, '|---|---:|---:|---:|---|'];
   for (const r of rows) {
     const s = summary(r);
-    lines.push(`| ${r.kind === 'page' ? `page: ${r.name}` : r.name} | ${s.p50 === undefined ? '' : fmt(s.p50)} | ${s.max === undefined ? '' : fmt(s.max)} | ${r.runs.length} | ${s.mark} |`);
+    lines.push(
+      `| ${r.kind === 'page' ? `page: ${r.name}` : r.name} | ${s.p50 === undefined ? '' : fmt(s.p50)} | ${s.max === undefined ? '' : fmt(s.max)} | ${r.runs.length} | ${s.mark} |`,
+    );
     const labels = r.runs[0]?.steps?.map((x) => x.label) ?? [];
-    if (labels.length > 1)
-      lines.push(`| ↳ ${labels.map((l, i) => `${l} ${fmt(median(r.runs.map((x) => x.steps?.[i]?.ms ?? 0)))}`).join(' · ')} | | | | |`);
+    if (labels.length > 1) lines.push(`| ↳ ${labels.map((l, i) => `${l} ${fmt(median(r.runs.map((x) => x.steps?.[i]?.ms ?? 0)))}`).join(' · ')} | | | | |`);
   }
   const table = lines.join('\n');
   console.log(`\n${table}`);

@@ -110,6 +110,22 @@ export async function waitForContent(page: Page, bp: BenchPage, timeout: number)
 }
 
 /**
+ * Waits until React has hydrated the page's controls (every button, link, input and summary in main
+ * carries React's props): a click before that is lost, as it would be for a user, but the bench
+ * would wait for an answer that never comes. Tasks start after it; a page's time to content does not.
+ */
+export async function waitForHydration(page: Page, timeout: number): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const controls = [...document.querySelectorAll('main button, main a, main input, main summary, main select, main textarea')];
+      return controls.length > 0 && controls.every((el) => Object.keys(el).some((k) => k.startsWith('__reactProps')));
+    },
+    undefined,
+    { timeout, polling: 100 },
+  );
+}
+
+/**
  * Loads a page in `page` and returns the milliseconds from its navigation start to its content being
  * visible, read from the page's own clock (performance.now() counts from the navigation's start).
  */

@@ -163,7 +163,13 @@ const roleBuilder: BenchTask = {
       timeout,
     );
     await page.getByLabel('Your name').fill('Browser Bench');
-    await step(steps, 'approve', () => page.getByRole('button', { name: 'Approve' }).click(), [page.getByRole('status').filter({ hasText: 'Approved by' })], timeout);
+    await step(
+      steps,
+      'approve',
+      () => page.getByRole('button', { name: 'Approve' }).click(),
+      [page.getByRole('status').filter({ hasText: 'Approved by' })],
+      timeout,
+    );
     return steps;
   },
 };

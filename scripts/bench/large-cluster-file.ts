@@ -8,7 +8,10 @@ const GENERATOR_VERSION = 3;
 const DIVERSE_VERSION = 1;
 
 /** The seeded large synthetic cluster snapshot of an RBAC shape, generated once and cached (outside the repo unless `cacheDir` says otherwise). */
-export async function largeClusterFile(shape: RbacShape = 'stamped', cacheDir = join(process.env.DRA_POSTURE_CACHE ?? join(homedir(), '.cache', 'dra-posture'), 'bench')): Promise<string> {
+export async function largeClusterFile(
+  shape: RbacShape = 'stamped',
+  cacheDir = join(process.env.DRA_POSTURE_CACHE ?? join(homedir(), '.cache', 'dra-posture'), 'bench'),
+): Promise<string> {
   const file = join(cacheDir, shape === 'stamped' ? `large-v${GENERATOR_VERSION}-seed42.json` : `large-diverse-v${DIVERSE_VERSION}-seed42.json`);
   mkdirSync(cacheDir, { recursive: true });
   if (!existsSync(file)) {

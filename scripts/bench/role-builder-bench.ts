@@ -40,7 +40,13 @@ function requests() {
     { persona: 'tenant', identity: sa('new-runner'), drivers: [], namespace: 'ns-1' },
     { persona: 'node-readiness-reporter', identity: sa('new-reporter'), drivers: [] },
     { persona: 'auditor', identity: { kind: 'Group' as const, name: 'new-auditors' }, drivers: [] },
-    { persona: 'custom', identity: { kind: 'User' as const, name: 'new-user' }, drivers: [], namespace: 'ns-1', customRules: 'get,list resourceclaims.resource.k8s.io' },
+    {
+      persona: 'custom',
+      identity: { kind: 'User' as const, name: 'new-user' },
+      drivers: [],
+      namespace: 'ns-1',
+      customRules: 'get,list resourceclaims.resource.k8s.io',
+    },
   ];
 }
 
@@ -106,7 +112,9 @@ function table(results: ShapeResult[]): string {
       const xs = r.times[step];
       const p50 = percentile(xs, 50);
       const max = Math.max(...xs);
-      rows.push(`| ${r.shape} | ${r.rbacObjects.toLocaleString('en-US')} | ${step} | ${s(p50)} | ${s(max)} | ${max <= TARGET_MS ? 'PASS' : p50 <= TARGET_MS ? 'PASS at p50' : 'FAIL'} |`);
+      rows.push(
+        `| ${r.shape} | ${r.rbacObjects.toLocaleString('en-US')} | ${step} | ${s(p50)} | ${s(max)} | ${max <= TARGET_MS ? 'PASS' : p50 <= TARGET_MS ? 'PASS at p50' : 'FAIL'} |`,
+      );
     }
   }
   const notes = results.map(
@@ -133,7 +141,17 @@ async function main() {
     await largeClusterFile(shape);
     const out = execFileSync(
       process.execPath,
-      ['--conditions=react-server', '--max-old-space-size=8192', '--import', 'tsx', fileURLToPath(import.meta.url), '--worker', shape, '--rounds', String(rounds)],
+      [
+        '--conditions=react-server',
+        '--max-old-space-size=8192',
+        '--import',
+        'tsx',
+        fileURLToPath(import.meta.url),
+        '--worker',
+        shape,
+        '--rounds',
+        String(rounds),
+      ],
       { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 },
     );
     results.push(JSON.parse(out.trim().split('\n').pop()!) as ShapeResult);

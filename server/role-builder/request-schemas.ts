@@ -23,7 +23,10 @@ export const DecisionRequestSchema = z.strictObject({
   /** The digest of the YAML the approver reviewed: the decision is refused if the YAML has changed since. */
   yamlSha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256'),
   /** The fingerprint of the cluster the YAML was reviewed on (the build's sourceFingerprint): refused once the cluster changed. */
-  sourceFingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256').optional(),
+  sourceFingerprint: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256')
+    .optional(),
   decision: z.enum(['approve', 'reject']),
   // Without sign-in the approver types a name; signed in, the server takes the authenticated user.
   approver: z.string().trim().min(1, 'the approver’s name is required').max(120).optional(),

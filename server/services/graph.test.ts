@@ -74,7 +74,14 @@ describe('the graph URL state', () => {
     const q = { focus: 'ClusterRole::edit', expand: ['group:0:users'], overview: true, show: ['0:20', '1:30'], draw: 2400, confirmAbove: 40 };
     const url = graphQueryString(q);
     expect(parseGraphQuery(new URLSearchParams(url.slice(1)))).toEqual(q);
-    expect(graphParams(q)).toEqual({ focus: 'ClusterRole::edit', expand: ['group:0:users'], view: 'overview', show: ['0:20', '1:30'], draw: '2400', confirmAbove: '40' });
+    expect(graphParams(q)).toEqual({
+      focus: 'ClusterRole::edit',
+      expand: ['group:0:users'],
+      view: 'overview',
+      show: ['0:20', '1:30'],
+      draw: '2400',
+      confirmAbove: '40',
+    });
     expect(parseGraphQuery(new URLSearchParams('show=9:5&draw=lots'))).toEqual({});
   });
 });

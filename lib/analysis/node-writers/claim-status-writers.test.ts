@@ -252,11 +252,8 @@ describe('scale', () => {
     expect(of('controller').claims).toHaveLength(50_000);
     expect(new Set(of('controller').claims.map((c) => c.mode))).toEqual(new Set(['arbitrary-node']));
     // claims c-i with i % 5000 === 7: ten of them, on node-7 only.
-    expect(of('plugin').claims.map((c) => `${c.name}:${c.mode}`)).toEqual(
-      Array.from({ length: 10 }, (_, k) => `c-${7 + 5000 * k}:associated-node`).sort(),
-    );
+    expect(of('plugin').claims.map((c) => `${c.name}:${c.mode}`)).toEqual(Array.from({ length: 10 }, (_, k) => `c-${7 + 5000 * k}:associated-node`).sort());
     expect(r.claims).toHaveLength(50_000);
     expect(ms).toBeLessThan(5_000);
   });
 });
-
