@@ -926,7 +926,22 @@ function applyDeploy(): Promise<Obj[]> {
         if (o?.kind) docs.push(o);
       }
     }
-    expect(docs.map((d) => d.kind).sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'Deployment', 'Namespace', 'Service', 'ServiceAccount']);
+    // The collector's reader role and the reviewer role for sign-in (bound to the dashboard), and the
+    // four user roles of deploy/15-user-roles.yaml (bound by the cluster's admins, not here).
+    expect(docs.map((d) => `${d.kind} ${d.metadata.name}`).sort()).toEqual([
+      'ClusterRole dra-posture-approver',
+      'ClusterRole dra-posture-auditor',
+      'ClusterRole dra-posture-reader',
+      'ClusterRole dra-posture-reviewer',
+      'ClusterRole dra-posture-source-admin',
+      'ClusterRole dra-posture-viewer',
+      'ClusterRoleBinding dra-posture-reader',
+      'ClusterRoleBinding dra-posture-reviewer',
+      'Deployment dra-posture',
+      'Namespace dra-posture',
+      'Service dra-posture',
+      'ServiceAccount dra-posture',
+    ]);
     for (const o of docs) {
       const path = DEPLOY_PATHS[o.kind]?.(o);
       if (!path) throw new Error(`deploy/: unexpected kind ${o.kind}`);
