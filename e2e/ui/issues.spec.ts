@@ -82,6 +82,9 @@ test('an attack path from the overview is drawn highlighted on the graph', async
   await expect(page.locator('.react-flow__node.on-path')).toHaveCount(3);
   await screenshot(page, 'graph-attack-path');
   await page.getByRole('button', { name: 'Clear path' }).click();
-  await expect(page.locator('.react-flow__edge.on-path')).toHaveCount(0);
+  // Back to the default view (the top risks' paths): this issue's highlight and its note are gone.
+  await expect(page).not.toHaveURL(/[?&]path=/);
+  await expect(page.getByRole('status').filter({ hasText: 'Attack path of issue' })).toHaveCount(0);
+  await expect(page.getByText(/top \d+ risks/i).first()).toBeVisible();
   expect(consoleErrors).toEqual([]);
 });
