@@ -7,7 +7,7 @@
 //   - the tasks of browser-tasks.ts, step by step from the user's action to the answer;
 // and prints p50 and max per row against 2 s, with the slowest requests of the slow rows and the load
 // average. "Take a snapshot, compare two" runs SNAPSHOT_RUNS times after a round that takes the first
-// snapshot (each drift opens two ~300 MiB bundles). Results go to test-results/browser-bench/.
+// snapshot (each drift opens two bundles of several hundred MiB). Results go to test-results/browser-bench/.
 //   npm run bench:browser -- [--stamped|--diverse] [--runs N] [--snapshot-runs N] [--only text,text] [--build] [--screenshots]
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -97,11 +97,26 @@ class Session {
   context!: BrowserContext;
   page!: Page;
   slowBetween!: (from: number, to: number) => string[];
+  private inFlight = 0;
   constructor(private browser: Browser) {}
   async open() {
     this.context = await this.browser.newContext({ viewport: VIEWPORT });
     this.slowBetween = requestLog(this.context);
+    this.inFlight = 0;
+    this.context.on('request', () => this.inFlight++);
+    this.context.on('requestfinished', () => this.inFlight--);
+    this.context.on('requestfailed', () => this.inFlight--);
     this.page = await this.context.newPage();
+  }
+  /** Until no request has been in flight for 500 ms (at most `timeout`). */
+  async settle(timeout: number) {
+    const end = Date.now() + timeout;
+    let quietSince = Date.now();
+    while (Date.now() < end) {
+      if (this.inFlight > 0) quietSince = Date.now();
+      else if (Date.now() - quietSince >= 500) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
   async close() {
     await this.context.close().catch(() => undefined);
@@ -158,7 +173,7 @@ async function measureShape(shape: RbacShape, browser: Browser): Promise<Row[]> 
         await waitForHydration(session.page, TIMEOUT_MS);
         // The slow requests listed for a task are those of its steps, not of loading its first page.
         const from = Date.now();
-        const steps = await task.run(session.page, { targets, round, timeout });
+        const steps = await task.run(session.page, { targets, round, timeout, settle: () => session.settle(timeout) });
         return { ms: steps.reduce((s, x) => s + x.ms, 0), steps, from };
       });
     };

@@ -22,8 +22,19 @@ export const SNAPSHOTS_FEATURE = {
        bundle BLOB NOT NULL
      )`,
     'CREATE INDEX snapshots_taken_at ON snapshots (taken_at)',
+    // A large cluster's bundle (634 MiB measured) is past what SQLite binds as one value ("The bound
+    // string, buffer, or bigint is too big"): bundles are kept in pieces here, `bundle` stays empty.
+    `CREATE TABLE snapshot_chunks (
+       id TEXT NOT NULL,
+       seq INTEGER NOT NULL,
+       data BLOB NOT NULL,
+       PRIMARY KEY (id, seq)
+     )`,
   ],
 } as const;
+
+/** Well under SQLite's one-value limit (1e9 bytes by default), big enough to keep the row count low. */
+export const SNAPSHOT_CHUNK_BYTES = 64 * 1024 * 1024;
 
 interface Row {
   id: string;
@@ -55,16 +66,21 @@ export function snapshotId(fingerprint: string): string {
   return `snap-${fingerprint.slice(0, 12)}`;
 }
 
-export function saveSnapshot(record: Omit<SnapshotRecord, 'id' | 'size'>, bundle: Uint8Array): SnapshotRecord {
+export function saveSnapshot(record: Omit<SnapshotRecord, 'id' | 'size'>, bundle: Uint8Array, chunkBytes = SNAPSHOT_CHUNK_BYTES): SnapshotRecord {
   const full: SnapshotRecord = { ...record, id: snapshotId(record.fingerprint), size: bundle.byteLength };
-  store().write((db) =>
-    db
-      .prepare(
-        `INSERT OR REPLACE INTO snapshots (id, taken_at, source_kind, source_name, fingerprint, summary, findings, size, bundle)
-         VALUES (@id, @takenAt, @sourceKind, @sourceName, @fingerprint, @summary, @findings, @size, @bundle)`,
-      )
-      .run({ ...full, summary: JSON.stringify(full.summary), bundle: Buffer.from(bundle.buffer, bundle.byteOffset, bundle.byteLength) }),
-  );
+  // One transaction: a snapshot is kept whole or not at all.
+  store().write((db) => {
+    db.prepare(
+      `INSERT OR REPLACE INTO snapshots (id, taken_at, source_kind, source_name, fingerprint, summary, findings, size, bundle)
+       VALUES (@id, @takenAt, @sourceKind, @sourceName, @fingerprint, @summary, @findings, @size, x'')`,
+    ).run({ ...full, summary: JSON.stringify(full.summary) });
+    db.prepare('DELETE FROM snapshot_chunks WHERE id = ?').run(full.id);
+    const insert = db.prepare('INSERT INTO snapshot_chunks (id, seq, data) VALUES (?, ?, ?)');
+    for (let at = 0, seq = 0; at < bundle.byteLength || seq === 0; at += chunkBytes, seq++) {
+      const piece = bundle.subarray(at, Math.min(at + chunkBytes, bundle.byteLength));
+      insert.run(full.id, seq, Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
+    }
+  });
   return full;
 }
 
@@ -88,6 +104,19 @@ export function getSnapshotRecord(id: string): SnapshotRecord | undefined {
 }
 
 export function getSnapshotBundle(id: string): Uint8Array | undefined {
-  const row = store().read((db) => db.prepare('SELECT bundle FROM snapshots WHERE id = ?').get(id) as { bundle: Buffer } | undefined);
-  return row ? new Uint8Array(row.bundle.buffer, row.bundle.byteOffset, row.bundle.byteLength) : undefined;
+  return store().read((db) => {
+    const row = db.prepare('SELECT bundle, size FROM snapshots WHERE id = ?').get(id) as { bundle: Buffer; size: number } | undefined;
+    if (!row) return undefined;
+    const chunks = db.prepare('SELECT data FROM snapshot_chunks WHERE id = ? ORDER BY seq').all(id) as { data: Buffer }[];
+    // Snapshots kept before the pieces table have their bytes in `bundle`.
+    if (chunks.length === 0) return new Uint8Array(row.bundle.buffer, row.bundle.byteOffset, row.bundle.byteLength);
+    const out = new Uint8Array(row.size);
+    let at = 0;
+    for (const { data } of chunks) {
+      out.set(data, at);
+      at += data.byteLength;
+    }
+    if (at !== row.size) throw new Error(`snapshot ${id}: the store holds ${at} of its ${row.size} bytes`);
+    return out;
+  });
 }

@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeStores } from '@/server/store/get-store';
+import { getSnapshotBundle, saveSnapshot } from './snapshot-store';
+
+// Bundles are kept in pieces: a large cluster's bundle (634 MiB measured) is more than SQLite binds
+// as one value, and "Take snapshot" failed with "The bound string, buffer, or bigint is too big".
+
+const saved = process.env.DRA_POSTURE_STORE;
+let dir: string;
+let path: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'dra-snapshot-store-'));
+  path = join(dir, 'store.sqlite');
+  process.env.DRA_POSTURE_STORE = path;
+});
+afterAll(() => {
+  closeStores();
+  if (saved === undefined) delete process.env.DRA_POSTURE_STORE;
+  else process.env.DRA_POSTURE_STORE = saved;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const record = (fingerprint: string) => ({
+  takenAt: '2026-11-26T00:00:00.000Z',
+  sourceKind: 'demo',
+  sourceName: 'demo',
+  fingerprint,
+  summary: { critical: 0, high: 0, medium: 0, low: 0, info: 0 },
+  findings: 0,
+});
+const bytes = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff);
+const pieces = (id: string) => {
+  const db = new Database(path, { readonly: true });
+  try {
+    return (db.prepare('SELECT COUNT(*) AS n FROM snapshot_chunks WHERE id = ?').get(id) as { n: number }).n;
+  } finally {
+    db.close();
+  }
+};
+
+describe('snapshot store', () => {
+  it('keeps a bundle in pieces and gives back the same bytes', () => {
+    const bundle = bytes(5_500, 1);
+    const r = saveSnapshot(record('a'.repeat(64)), bundle, 1_000);
+    expect(pieces(r.id)).toBe(6);
+    expect(getSnapshotBundle(r.id)).toEqual(bundle);
+  });
+
+  it('replaces every piece when the same snapshot is kept again, shorter', () => {
+    const r = saveSnapshot(record('b'.repeat(64)), bytes(4_200, 2), 1_000);
+    const shorter = bytes(1_500, 3);
+    saveSnapshot(record('b'.repeat(64)), shorter, 1_000);
+    expect(pieces(r.id)).toBe(2);
+    expect(getSnapshotBundle(r.id)).toEqual(shorter);
+  });
+
+  it('reads snapshots kept before the pieces table, from their one value', () => {
+    const r = saveSnapshot(record('c'.repeat(64)), bytes(10, 4));
+    closeStores();
+    const old = bytes(300, 5);
+    const db = new Database(path);
+    db.prepare('DELETE FROM snapshot_chunks WHERE id = ?').run(r.id);
+    db.prepare('UPDATE snapshots SET bundle = ?, size = ? WHERE id = ?').run(Buffer.from(old), old.length, r.id);
+    db.close();
+    expect(getSnapshotBundle(r.id)).toEqual(old);
+    expect(getSnapshotBundle('snap-000000000000')).toBeUndefined();
+  });
+});
