@@ -89,7 +89,9 @@ async function writeAllowed(cp: ControlPlane, probe: FixProbe): Promise<boolean>
 async function settled(cp: ControlPlane, probe: FixProbe, want: boolean): Promise<boolean> {
   const ask = () => (probe.write ? writeAllowed(cp, probe) : allowed(cp, probe));
   let got = await ask();
-  for (let i = 0; i < 20 && got !== want; i++) {
+  // Admission policies take effect (and stop taking effect) when the server's policy informer catches
+  // up: about a second when idle, many more on a loaded machine.
+  for (let i = 0; i < 60 && got !== want; i++) {
     await new Promise((r) => setTimeout(r, 500));
     got = await ask();
   }
