@@ -35,17 +35,9 @@ const gate = gateConfigFromEnv();
 
 export async function proxy(request: NextRequest) {
   const path = request.nextUrl.pathname;
-  const refusal = gateRefusal(request, gate);
-  if (refusal) {
-    const response = gateRefusalResponse(refusal);
-    // next.config.js labels this path's answers gzip for gzip clients (serialized-body.ts).
-    return getsGzipLabel(request, path) ? gzipped(response) : response;
-  }
-  const access = await decideAccess(request.method, path, request.headers);
-  if (!access.pass) {
-    const response = refusalResponse(request.nextUrl, access, request.headers.get('host'));
-    return getsGzipLabel(request, path) ? gzipped(response) : response;
-  }
+  const refused = await refusedResponse(request, path);
+  // next.config.js labels this path's answers gzip for gzip clients (serialized-body.ts).
+  if (refused) return getsGzipLabel(request, path) ? gzipped(refused) : refused;
   // API answers carry their own headers (api-errors.ts); prefetches need no nonce (Next.js CSP guide).
   if (path === '/api' || path.startsWith('/api/') || isPrefetch(request.headers)) return NextResponse.next();
 
@@ -62,6 +54,14 @@ export async function proxy(request: NextRequest) {
   // Pages show cluster data: never store them.
   response.headers.set('Cache-Control', 'no-store');
   return response;
+}
+
+/** The gate's refusal, else (under --auth kubernetes) the viewer's, else undefined: the request may pass. */
+async function refusedResponse(request: NextRequest, path: string): Promise<Response | undefined> {
+  const refusal = gateRefusal(request, gate);
+  if (refusal) return gateRefusalResponse(refusal);
+  const access = await decideAccess(request.method, path, request.headers);
+  return access.pass ? undefined : refusalResponse(request.nextUrl, access, request.headers.get('host'));
 }
 
 function isPrefetch(headers: Headers): boolean {

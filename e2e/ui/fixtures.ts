@@ -66,3 +66,18 @@ export async function gotoAndSettle(page: Page, path: string, heading: string): 
   await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
   await page.waitForLoadState('networkidle');
 }
+
+/**
+ * Walks the role builder from its first step to "Build and review" for the example driver's kubelet
+ * plugin (node-local driver persona), on a /roles page that is already open.
+ */
+export async function buildExamplePluginRole(page: Page): Promise<void> {
+  await page.getByRole('radio', { name: /Node-local driver/ }).check();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Namespace').fill('dra-example-driver');
+  await page.getByLabel('ServiceAccount name').fill('example-kubelet-plugin');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Driver names').fill('gpu.example.com');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Build and review' }).click();
+}

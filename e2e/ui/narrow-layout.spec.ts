@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, gotoAndSettle, PAGES, screenshot, test } from './fixtures';
+import { buildExamplePluginRole, expect, gotoAndSettle, PAGES, screenshot, test } from './fixtures';
 import { expectNoSidewaysScroll } from './page-width';
 import { AUDIT_URL } from './servers';
 
@@ -75,14 +75,7 @@ test('the activity page with an audit log fits a 390 px screen, its tables stack
 
 test('a role bundle’s review, with its rules table, fits a 390 px screen', async ({ page }) => {
   await gotoAndSettle(page, '/roles', 'Least-privilege role builder');
-  await page.getByRole('radio', { name: /Node-local driver/ }).check();
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByLabel('Namespace').fill('dra-example-driver');
-  await page.getByLabel('ServiceAccount name').fill('example-kubelet-plugin');
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByLabel('Driver names').fill('gpu.example.com');
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('button', { name: 'Build and review' }).click();
+  await buildExamplePluginRole(page);
   const rules = page.getByRole('region', { name: 'Rules and why' });
   await expect(rules.getByRole('table').first()).toBeVisible({ timeout: 60_000 });
   await expectNoSidewaysScroll(page);

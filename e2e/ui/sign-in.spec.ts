@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, screenshot, seriousA11yViolations, test } from './fixtures';
+import { buildExamplePluginRole, expect, screenshot, seriousA11yViolations, test } from './fixtures';
 import { AUTH_TOKENS_FILE, AUTH_URL } from './servers';
 
 // Issue 25 item 1 in Chromium: the demo behind `--auth kubernetes` with a real kube-apiserver
@@ -88,14 +88,7 @@ test('an approver builds a role and approves it; the decision records the signed
   test.setTimeout(120_000);
   await signIn(page, 'approver', '/roles');
   await expect(page.getByRole('heading', { level: 1, name: 'Least-privilege role builder' })).toBeVisible();
-  await page.getByRole('radio', { name: /Node-local driver/ }).check();
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByLabel('Namespace').fill('dra-example-driver');
-  await page.getByLabel('ServiceAccount name').fill('example-kubelet-plugin');
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByLabel('Driver names').fill('gpu.example.com');
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('button', { name: 'Build and review' }).click();
+  await buildExamplePluginRole(page);
   await expect(page.getByText('Deciding as alice-approver')).toBeVisible();
   // Signed in, nobody types a name: the server takes it from the token.
   await expect(page.getByLabel('Your name')).toHaveCount(0);

@@ -1,5 +1,6 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
+import { ExpiringCache } from './expiring-cache';
 
 // Signed-in browsers: the pasted token stays on the server, the browser holds only a random session
 // ID in an HttpOnly, SameSite=Strict, __Host- cookie (no script can read it, no other site can send
@@ -11,40 +12,23 @@ export const SESSION_COOKIE = '__Host-dra-posture-session';
 export const SESSION_LIFETIME_MS = 8 * 60 * 60 * 1000;
 const MAX_SESSIONS = 10_000;
 
-interface Session {
-  token: string;
-  expiresAt: number;
-}
-
+// Every session lives as long, so the entry the cache drops when full (the oldest) is also the first to expire.
 const KEY = Symbol.for('dra-posture.sessions');
-const sessions = ((globalThis as unknown as Record<symbol, Map<string, Session> | undefined>)[KEY] ??= new Map());
+const sessions = ((globalThis as unknown as Record<symbol, ExpiringCache<string> | undefined>)[KEY] ??= new ExpiringCache(MAX_SESSIONS));
 
-export function createSession(token: string, now = Date.now()): string {
-  if (sessions.size >= MAX_SESSIONS) dropExpired(now);
-  // Still full: the oldest session goes (Map keeps insertion order).
-  if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
+export function createSession(token: string): string {
   const id = randomBytes(32).toString('base64url');
-  sessions.set(id, { token, expiresAt: now + SESSION_LIFETIME_MS });
+  sessions.set(id, token, SESSION_LIFETIME_MS);
   return id;
 }
 
 /** The token a session ID stands for, or undefined for an unknown or expired session. */
-export function sessionToken(id: string, now = Date.now()): string | undefined {
-  const session = sessions.get(id);
-  if (!session) return undefined;
-  if (session.expiresAt <= now) {
-    sessions.delete(id);
-    return undefined;
-  }
-  return session.token;
+export function sessionToken(id: string): string | undefined {
+  return sessions.get(id);
 }
 
 export function endSession(id: string): void {
   sessions.delete(id);
-}
-
-function dropExpired(now: number): void {
-  for (const [id, s] of sessions) if (s.expiresAt <= now) sessions.delete(id);
 }
 
 /** The Set-Cookie value that starts a session (Secure is required by the __Host- prefix). */
