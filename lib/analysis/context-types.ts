@@ -71,6 +71,8 @@ export interface AnalysisContext {
   ownerOf(pod: Pod): ObjectRef;
   /** The cluster's pods plus stand-ins for workloads whose pods are absent (see templatePods). */
   pods: Pod[];
+  /** Lazy: the pods (of `pods`) that run as a service account, in their order there. */
+  podsOfServiceAccount(namespace: string, name: string): readonly Pod[];
 
   /** Lazy: "who can do X somewhere?" answers over the engine. */
   readonly access: AccessIndex;

@@ -129,6 +129,7 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
   };
 
   let podIndex: PodIndex | undefined;
+  let podsByAccount: Map<string, Map<string, Pod[]>> | undefined;
   let claimWriters: ClaimWriterAnalysis | undefined;
   let nodeStatusWriters: NodeStatusWriterMap | undefined;
   let workloadAccounts: SubjectRef[] | undefined;
@@ -167,6 +168,22 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
     componentReasons: (subject) => componentReasons.get(refKey(canonicalSubject(subject))) ?? noReasons,
     ownerOf: (pod) => ownerOfPod(replicaSets, pod),
     pods,
+    podsOfServiceAccount(namespace, name) {
+      if (!podsByAccount) {
+        // namespace → name, nested: no key string per pod (200,000 on a large cluster).
+        podsByAccount = new Map();
+        for (const p of pods) {
+          const ns = p.metadata.namespace ?? '';
+          let inNs = podsByAccount.get(ns);
+          if (!inNs) podsByAccount.set(ns, (inNs = new Map()));
+          const sa = podServiceAccount(p);
+          const list = inNs.get(sa);
+          if (list) list.push(p);
+          else inNs.set(sa, [p]);
+        }
+      }
+      return podsByAccount.get(namespace)?.get(name) ?? [];
+    },
     access: accessIndex,
     get podIndex() {
       return (podIndex ??= new PodIndex(state.pods));

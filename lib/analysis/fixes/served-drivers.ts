@@ -1,6 +1,6 @@
 import type { SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import { mountedHostPaths, podServiceAccount } from '@/lib/analysis/context/pod-facts';
+import { mountedHostPaths } from '@/lib/analysis/context/pod-facts';
 
 // The DRA driver names a service account serves, from facts about its pods: the plugin directory or
 // registration socket they mount (/var/lib/kubelet/plugins/<driver>, .../plugins_registry/<driver>-reg.sock),
@@ -56,8 +56,25 @@ export function servedDrivers(ctx: AnalysisContext, sa: SubjectRef): string[] {
   return [...found];
 }
 
+const slicesByNode = new WeakMap<AnalysisContext, Map<string, string[]>>();
+
+/** The drivers of the ResourceSlices on a node. */
+function driversOnNode(ctx: AnalysisContext, node: string): string[] {
+  let byNode = slicesByNode.get(ctx);
+  if (!byNode) {
+    slicesByNode.set(ctx, (byNode = new Map()));
+    for (const s of ctx.state.resourceSlices) {
+      if (!s.spec.nodeName) continue;
+      const list = byNode.get(s.spec.nodeName);
+      if (!list) byNode.set(s.spec.nodeName, [s.spec.driver]);
+      else if (!list.includes(s.spec.driver)) list.push(s.spec.driver);
+    }
+  }
+  return byNode.get(node) ?? [];
+}
+
 function driversOf(ctx: AnalysisContext, sa: SubjectRef): string[] {
-  const pods = ctx.pods.filter((p) => (p.metadata.namespace ?? '') === sa.namespace && podServiceAccount(p) === sa.name);
+  const pods = ctx.podsOfServiceAccount(sa.namespace ?? '', sa.name);
   const named = new Set<string>();
   for (const pod of pods) {
     for (const m of mountedHostPaths(pod)) {
@@ -73,7 +90,7 @@ function driversOf(ctx: AnalysisContext, sa: SubjectRef): string[] {
   }
   if (named.size > 0) return [...named].sort();
   const nodes = new Set(pods.map((p) => p.spec?.nodeName).filter((n): n is string => !!n));
-  const onNodes = [...new Set(ctx.state.resourceSlices.filter((s) => s.spec.nodeName && nodes.has(s.spec.nodeName)).map((s) => s.spec.driver))].sort();
+  const onNodes = [...new Set([...nodes].flatMap((n) => driversOnNode(ctx, n)))].sort();
   if (onNodes.length <= 1) return onNodes;
   const own = [
     ...new Set(
