@@ -9,6 +9,7 @@ import { simulatedWriteOf } from '@/lib/authz/question-write';
 import { filterWhoCan, WHO_CAN_FILTER_FROM, WHO_CAN_PAGE } from '@/lib/view/who-can-view';
 import { EmptyState } from '@/components/ui/panel';
 import { RefText } from '@/components/ui/refs';
+import { ResponsiveTable, type TableColumn } from '@/components/ui/responsive-table';
 import { GrantText, requestText } from './access-results';
 import { useCan } from '@/components/auth/viewer-context';
 
@@ -16,6 +17,51 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 function authorizerLabel(via: WhoCanEntry['via']): string {
   return via === 'rbac' ? 'RBAC' : via === 'node' ? 'Node' : via === 'always-allow' ? 'AlwaysAllow' : 'system:masters';
+}
+
+/** Subject (with a link to simulate the write as it, where there is one), authorizer, and the grants that allow it. */
+function whoCanColumns(simulateHref: ((subject: SubjectRef) => string) | undefined): TableColumn<WhoCanEntry>[] {
+  return [
+    {
+      header: 'Subject',
+      cell: (e) => (
+        <>
+          <RefText value={e.subject} />
+          {simulateHref && (
+            <Link href={simulateHref(e.subject)} className="mt-1 block text-xs font-medium text-teal-800 hover:underline" data-testid="simulate-this-write">
+              Simulate this write
+              <span className="sr-only"> as {e.subject.namespace ? `${e.subject.namespace}/${e.subject.name}` : e.subject.name}</span>
+            </Link>
+          )}
+        </>
+      ),
+      width: 'w-[42%]',
+      className: 'py-2 pr-3',
+    },
+    {
+      header: 'Authorizer',
+      cell: (e) => authorizerLabel(e.via),
+      width: 'w-28',
+      className: 'px-3 py-2',
+      cellClassName: 'whitespace-nowrap text-xs text-slate-600',
+      labelInCard: true,
+    },
+    {
+      header: 'Why',
+      cell: (e) => (
+        <>
+          {e.grants.map((g, j) => (
+            <div key={j}>
+              <GrantText g={g} />
+            </div>
+          ))}
+          {e.note && <p className="text-slate-600">{e.note}</p>}
+        </>
+      ),
+      className: 'px-3 py-2',
+      cellClassName: 'space-y-1 text-xs text-slate-700',
+    },
+  ];
 }
 
 /**
@@ -63,65 +109,15 @@ export function WhoCanResults({ data, simulateHref }: { data: WhoCanResponse; si
             Showing {count(rows.length)} of {count(matching.length)}
             {matching.length !== total ? ` matching (${count(total)} in all)` : ''}
           </p>
-          {rows.length === 0 ? (
-            <p className="py-3 text-sm text-slate-600">No subject matches “{text.trim()}”.</p>
-          ) : (
-            <div className="overflow-x-auto">
-              {/* Below sm each row stacks (subject, then authorizer and why): three fixed columns at 390 px broke names one letter a line. */}
-              <table className="block w-full text-left text-sm sm:table sm:table-fixed">
-                <caption className="sr-only">Subjects allowed</caption>
-                <colgroup className="hidden sm:table-column-group">
-                  <col className="w-[42%]" />
-                  <col className="w-24 sm:w-28" />
-                  <col />
-                </colgroup>
-                <thead className="hidden border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500 sm:table-header-group">
-                  <tr>
-                    <th scope="col" className="py-2 pr-3 font-medium">
-                      Subject
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-medium">
-                      Authorizer
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-medium">
-                      Why
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="block divide-y divide-slate-100 sm:table-row-group">
-                  {rows.map((e) => (
-                    <tr key={`${e.via}/${e.subject.kind}/${e.subject.namespace ?? ''}/${e.subject.name}`} className="block py-2 align-top sm:table-row sm:py-0">
-                      <td className="block sm:table-cell sm:py-2 sm:pr-3">
-                        <RefText value={e.subject} />
-                        {simulable && (
-                          <Link
-                            href={simulateHref(e.subject)}
-                            className="mt-1 block text-xs font-medium text-teal-800 hover:underline"
-                            data-testid="simulate-this-write"
-                          >
-                            Simulate this write
-                            <span className="sr-only"> as {e.subject.namespace ? `${e.subject.namespace}/${e.subject.name}` : e.subject.name}</span>
-                          </Link>
-                        )}
-                      </td>
-                      <td className="mt-1 block whitespace-nowrap text-xs text-slate-600 sm:mt-0 sm:table-cell sm:px-3 sm:py-2">
-                        <span className="sm:hidden">Authorizer: </span>
-                        {authorizerLabel(e.via)}
-                      </td>
-                      <td className="mt-1 block space-y-1 text-xs text-slate-700 sm:mt-0 sm:table-cell sm:px-3 sm:py-2">
-                        {e.grants.map((g, j) => (
-                          <div key={j}>
-                            <GrantText g={g} />
-                          </div>
-                        ))}
-                        {e.note && <p className="text-slate-600">{e.note}</p>}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          {/* Below sm each row stacks (subject, then authorizer and why): three fixed columns at 390 px broke names one letter a line. */}
+          <ResponsiveTable
+            caption="Subjects allowed"
+            columns={whoCanColumns(simulable ? simulateHref : undefined)}
+            rows={rows}
+            rowKey={(e) => `${e.via}/${e.subject.kind}/${e.subject.namespace ?? ''}/${e.subject.name}`}
+            stackBelow="sm"
+            empty={<p className="py-3 text-sm text-slate-600">No subject matches “{text.trim()}”.</p>}
+          />
           {matching.length > rows.length && (
             <div className="mt-3 flex flex-wrap gap-2">
               <button

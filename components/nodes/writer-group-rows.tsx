@@ -2,12 +2,19 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { WriterGroupPage } from '@/lib/view/node-writer-groups';
+import type { GroupedWriter, WriterGroupPage } from '@/lib/view/node-writer-groups';
 import { GROUP_PAGE_SIZE } from '@/lib/view/node-writer-groups';
 import { ErrorPanel } from '@/components/ui/error-panel';
+import { ResponsiveTable, type TableColumn } from '@/components/ui/responsive-table';
 import { Skeleton } from '@/components/ui/skeleton';
 import { nodeWritersQuery } from './node-queries';
-import { WriterRow } from './writer-row';
+import { NodesReached, WriterIdentity, WriterWays } from './writer-row';
+
+const WRITER_COLUMNS: TableColumn<GroupedWriter>[] = [
+  { header: 'Identity', cell: (row) => <WriterIdentity row={row} />, rowHeader: true, className: 'py-2 pr-3', cellClassName: 'w-2/5' },
+  { header: 'How it writes', cell: (row) => <WriterWays row={row} />, className: 'px-3 py-2' },
+  { header: 'Nodes', cell: (row) => <NodesReached row={row} />, className: 'px-3 py-2', cellClassName: 'w-1/4 text-xs' },
+];
 
 /** The identities of one writer group, a page at a time, filtered by name. */
 export function WriterGroupRows({ group, label, initial }: { group: string; label: string; initial?: WriterGroupPage }) {
@@ -53,28 +60,15 @@ export function WriterGroupRows({ group, label, initial }: { group: string; labe
         <p className="py-2 text-sm text-slate-500">No identity in this group matches “{q}”.</p>
       ) : (
         <>
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[34rem] text-left text-sm" aria-label={`Identities: ${label}`}>
-              <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="py-2 pr-3 font-medium">
-                    Identity
-                  </th>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    How it writes
-                  </th>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Nodes
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {data.rows.map((row) => (
-                  <WriterRow key={row.key} row={row} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          {/* Below md (768 px) each identity stacks into a card: who, how it writes, which nodes. */}
+          <ResponsiveTable
+            caption={`Identities: ${label}`}
+            columns={WRITER_COLUMNS}
+            rows={data.rows}
+            rowKey={(row) => row.key}
+            stackBelow="md"
+            className="md:min-w-[34rem]"
+          />
           {data.total > GROUP_PAGE_SIZE && (
             <nav aria-label={`Pages of ${label}`} className="flex items-center gap-3 text-xs text-slate-600">
               <button

@@ -36,23 +36,32 @@ export function WriterWays({ row }: { row: GroupedWriter }) {
   );
 }
 
+/** Who writes (one identity, or a collapsed set of them) and, on demand, the binding, role and rule. */
+export function WriterIdentity({ row }: { row: GroupedWriter }) {
+  return (
+    <>
+      {row.subject ? <RefText value={row.subject} /> : <span className="text-slate-700">{row.label}</span>}
+      {row.identities > 1 && <span className="ml-1 text-xs text-slate-500">({row.identities.toLocaleString('en-US')} identities)</span>}
+      {row.via.length > 0 && (
+        <details className="mt-1">
+          <summary className="cursor-pointer text-xs text-teal-800">Why</summary>
+          <div className="mt-2 space-y-3">
+            {row.via.map((v, j) => (
+              <EvidenceItem key={j} evidence={v} />
+            ))}
+          </div>
+        </details>
+      )}
+    </>
+  );
+}
+
 /** One identity of a writer group: who, how, where, and (on demand) the binding, role and rule. */
 export function WriterRow({ row }: { row: GroupedWriter }) {
   return (
     <tr className="align-top">
       <th scope="row" className="w-2/5 py-2 pr-3 text-left font-normal">
-        {row.subject ? <RefText value={row.subject} /> : <span className="text-slate-700">{row.label}</span>}
-        {row.identities > 1 && <span className="ml-1 text-xs text-slate-500">({row.identities.toLocaleString('en-US')} identities)</span>}
-        {row.via.length > 0 && (
-          <details className="mt-1">
-            <summary className="cursor-pointer text-xs text-teal-800">Why</summary>
-            <div className="mt-2 space-y-3">
-              {row.via.map((v, j) => (
-                <EvidenceItem key={j} evidence={v} />
-              ))}
-            </div>
-          </details>
-        )}
+        <WriterIdentity row={row} />
       </th>
       <td className="px-3 py-2">
         <WriterWays row={row} />

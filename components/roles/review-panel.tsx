@@ -1,9 +1,11 @@
 'use client';
 
 import type { BuildRequestBody, RoleBuildResponse } from '@/lib/role-builder/dto';
+import type { ReasonedRule } from '@/lib/role-builder/types';
 import type { OperationResult } from '@/lib/role-builder/validate-bundle';
 import { CodeBlock } from '@/components/ui/code-block';
 import { Panel, Tag } from '@/components/ui/panel';
+import { ResponsiveTable, type TableColumn } from '@/components/ui/responsive-table';
 import { DecisionForm } from './decision-form';
 import { DiffView } from './diff-view';
 import { SECONDARY } from './field';
@@ -37,6 +39,38 @@ function OperationList({ title, results }: { title: string; results: OperationRe
     </div>
   );
 }
+
+const RULE_COLUMNS: TableColumn<ReasonedRule>[] = [
+  {
+    header: 'Resources',
+    cell: (r) => (
+      <>
+        {(r.rule.resources ?? []).map((res) => `${res}${r.rule.apiGroups?.[0] ? `.${r.rule.apiGroups[0]}` : ''}`).join(', ')}
+        {r.rule.resourceNames && <span className="block text-slate-500">names: {r.rule.resourceNames.join(', ')}</span>}
+      </>
+    ),
+    headerClassName: 'py-1 pr-3',
+    cellClassName: 'py-1.5 pr-3 font-mono text-xs text-slate-800 max-md:wrap-anywhere',
+  },
+  {
+    header: 'Verbs',
+    cell: (r) => r.rule.verbs.join(', '),
+    headerClassName: 'py-1 pr-3',
+    cellClassName: 'py-1.5 pr-3 font-mono text-xs text-slate-800',
+    labelInCard: true,
+  },
+  {
+    header: 'Why',
+    cell: (r) => (
+      <>
+        {r.reason}
+        {r.since && <Tag tone="amber">inert before {r.since}</Tag>}
+      </>
+    ),
+    headerClassName: 'py-1',
+    cellClassName: 'py-1.5 text-slate-700',
+  },
+];
 
 /** The built bundle: YAML with reasons, version notes, the engine's validation, the diff against today, and the decision. */
 export function ReviewPanel({
@@ -107,39 +141,14 @@ export function ReviewPanel({
                 </h3>
                 <p className="mb-2 text-xs text-slate-500">{o.reason}</p>
                 {/* Below md (768 px) each rule stacks: resources, verbs, then why. */}
-                <table className="w-full text-left text-sm max-md:block">
-                  <thead className="text-xs text-slate-500 max-md:sr-only">
-                    <tr>
-                      <th scope="col" className="py-1 pr-3 font-medium">
-                        Resources
-                      </th>
-                      <th scope="col" className="py-1 pr-3 font-medium">
-                        Verbs
-                      </th>
-                      <th scope="col" className="py-1 font-medium">
-                        Why
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-slate-100 max-md:block">
-                    {o.rules!.map((r, i) => (
-                      <tr key={i} className="align-top max-md:block max-md:space-y-0.5 max-md:py-2">
-                        <td className="py-1.5 pr-3 font-mono text-xs text-slate-800 max-md:block max-md:p-0 max-md:wrap-anywhere">
-                          {(r.rule.resources ?? []).map((res) => `${res}${r.rule.apiGroups?.[0] ? `.${r.rule.apiGroups[0]}` : ''}`).join(', ')}
-                          {r.rule.resourceNames && <span className="block text-slate-500">names: {r.rule.resourceNames.join(', ')}</span>}
-                        </td>
-                        <td className="py-1.5 pr-3 font-mono text-xs text-slate-800 max-md:block max-md:p-0">
-                          <span className="text-slate-500 md:hidden">verbs: </span>
-                          {r.rule.verbs.join(', ')}
-                        </td>
-                        <td className="py-1.5 text-slate-700 max-md:block max-md:p-0">
-                          {r.reason}
-                          {r.since && <Tag tone="amber">inert before {r.since}</Tag>}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <ResponsiveTable
+                  caption={`Rules of ${o.object.kind} ${o.object.metadata.name}`}
+                  columns={RULE_COLUMNS}
+                  rows={o.rules!}
+                  rowKey={(_, i) => String(i)}
+                  stackBelow="md"
+                  headClassName="text-xs text-slate-500"
+                />
               </div>
             ))}
         </div>

@@ -8,8 +8,68 @@ import type { ApprovalsResponse } from '@/lib/role-builder/dto';
 import { fetchJson } from '@/components/query/fetch-json';
 import { ErrorPanel } from '@/components/ui/error-panel';
 import { EmptyState, Panel, Tag } from '@/components/ui/panel';
+import { ResponsiveTable, type TableColumn } from '@/components/ui/responsive-table';
 import { INPUT, SECONDARY } from './field';
 import { downloadText } from './download-text';
+
+type Approval = ApprovalsResponse['approvals'][number];
+
+/** Decision, who for, who decided and when, the YAML's hash, and the approved export; `currentFingerprint` flags decisions on an older cluster. */
+function decisionColumns(currentFingerprint: string): TableColumn<Approval>[] {
+  return [
+    {
+      header: 'Decision',
+      cell: (a) => <Tag tone={a.decision === 'approve' ? 'green' : 'red'}>{a.decision === 'approve' ? 'approved' : 'rejected'}</Tag>,
+      headerClassName: 'py-1 pr-3',
+      cellClassName: 'py-2 pr-3',
+    },
+    {
+      header: 'Persona and identity',
+      cell: (a) => (
+        <>
+          <span className="font-mono text-xs">{a.persona}</span>
+          <span className="block">{a.identity}</span>
+        </>
+      ),
+      headerClassName: 'py-1 pr-3',
+      cellClassName: 'py-2 pr-3 text-slate-800',
+    },
+    {
+      header: 'By, when, comment',
+      cell: (a) => (
+        <>
+          {a.approver}
+          <span className="block text-xs text-slate-500">{a.at}</span>
+          {a.comment && <span className="block text-xs text-slate-600">{a.comment}</span>}
+          {a.sourceFingerprint !== currentFingerprint && <span className="block text-xs text-amber-800">The cluster has changed since this decision.</span>}
+        </>
+      ),
+      headerClassName: 'py-1 pr-3',
+      cellClassName: 'py-2 pr-3 text-slate-800',
+    },
+    {
+      header: 'YAML SHA-256',
+      cell: (a) => <span title={a.yamlSha256}>{a.yamlSha256.slice(0, 16)}…</span>,
+      headerClassName: 'py-1 pr-3',
+      cellClassName: 'py-2 pr-3 font-mono text-xs text-slate-600',
+      labelInCard: true,
+    },
+    {
+      header: 'Export',
+      cell: (a) =>
+        a.approvedYaml ? (
+          <button type="button" className={SECONDARY} onClick={() => downloadText(`${a.persona}-approved.yaml`, a.approvedYaml!)}>
+            Download
+          </button>
+        ) : (
+          <span className="text-xs text-slate-500">{a.decision === 'approve' ? 'no longer produced by this version' : '—'}</span>
+        ),
+      headerClassName: 'py-1',
+      cellClassName: 'py-2',
+      hiddenInCard: (a) => !a.approvedYaml && a.decision !== 'approve',
+    },
+  ];
+}
 
 /** Every recorded decision, newest first, and a check of an exported YAML against them. */
 export function RoleHistory() {
@@ -22,64 +82,16 @@ export function RoleHistory() {
   return (
     <div className="space-y-6">
       <Panel id="decisions" title={`Decisions (${approvals.length})`} description="Stored in the embedded store; they survive restarts.">
-        {approvals.length === 0 ? (
-          <EmptyState title="No decisions yet">Build a role and approve or reject it on the Role builder page.</EmptyState>
-        ) : (
-          <table className="w-full text-left text-sm">
-            <thead className="text-xs text-slate-500">
-              <tr>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Decision
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Persona and identity
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  By, when, comment
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  YAML SHA-256
-                </th>
-                <th scope="col" className="py-1 font-medium">
-                  Export
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {approvals.map((a) => (
-                <tr key={a.id} className="align-top">
-                  <td className="py-2 pr-3">
-                    <Tag tone={a.decision === 'approve' ? 'green' : 'red'}>{a.decision === 'approve' ? 'approved' : 'rejected'}</Tag>
-                  </td>
-                  <td className="py-2 pr-3 text-slate-800">
-                    <span className="font-mono text-xs">{a.persona}</span>
-                    <span className="block">{a.identity}</span>
-                  </td>
-                  <td className="py-2 pr-3 text-slate-800">
-                    {a.approver}
-                    <span className="block text-xs text-slate-500">{a.at}</span>
-                    {a.comment && <span className="block text-xs text-slate-600">{a.comment}</span>}
-                    {a.sourceFingerprint !== currentFingerprint && (
-                      <span className="block text-xs text-amber-800">The cluster has changed since this decision.</span>
-                    )}
-                  </td>
-                  <td className="py-2 pr-3 font-mono text-xs text-slate-600" title={a.yamlSha256}>
-                    {a.yamlSha256.slice(0, 16)}…
-                  </td>
-                  <td className="py-2">
-                    {a.approvedYaml ? (
-                      <button type="button" className={SECONDARY} onClick={() => downloadText(`${a.persona}-approved.yaml`, a.approvedYaml!)}>
-                        Download
-                      </button>
-                    ) : (
-                      <span className="text-xs text-slate-500">{a.decision === 'approve' ? 'no longer produced by this version' : '—'}</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        {/* Below md (768 px) each decision stacks into a card: five columns do not fit a phone. */}
+        <ResponsiveTable
+          caption="Recorded decisions, newest first"
+          columns={decisionColumns(currentFingerprint)}
+          rows={approvals}
+          rowKey={(a) => a.id}
+          stackBelow="md"
+          headClassName="text-xs text-slate-500"
+          empty={<EmptyState title="No decisions yet">Build a role and approve or reject it on the Role builder page.</EmptyState>}
+        />
       </Panel>
       <Panel
         id="verify"

@@ -14,6 +14,7 @@ import { formatTime } from '@/components/shell/format-time';
 import { ErrorPanel } from '@/components/ui/error-panel';
 import { cn } from '@/components/ui/cn';
 import { EmptyState, Panel } from '@/components/ui/panel';
+import { ResponsiveTable, type TableColumn } from '@/components/ui/responsive-table';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiClientError, fetchJson } from '@/components/query/fetch-json';
 import { DriftView } from './drift-view';
@@ -54,6 +55,55 @@ function SnapshotSelect({ label, snapshots, value, onChange }: { label: string; 
     </label>
   );
 }
+
+const SNAPSHOT_COLUMNS: TableColumn<SnapshotRecord>[] = [
+  {
+    header: 'Taken',
+    cell: (s) => (
+      <>
+        <div className="font-medium text-slate-900">{formatTime(s.takenAt)}</div>
+        <div className="font-mono text-xs text-slate-500">{s.id}</div>
+      </>
+    ),
+    className: 'py-2 pr-4',
+    cellClassName: 'whitespace-nowrap',
+  },
+  { header: 'Source', cell: (s) => `${s.sourceKind} · ${s.sourceName}`, className: 'py-2 pr-4', cellClassName: 'break-words' },
+  {
+    header: 'Findings',
+    cell: (s) => (
+      <>
+        {s.findings}
+        <span className="text-xs text-slate-500">
+          {' '}
+          ({s.summary.critical} critical, {s.summary.high} high)
+        </span>
+      </>
+    ),
+    className: 'py-2 pr-4',
+    cellClassName: 'whitespace-nowrap tabular-nums',
+  },
+  {
+    header: 'Fingerprint',
+    cell: (s) => <span title={s.fingerprint}>{s.fingerprint.slice(0, 16)}…</span>,
+    className: 'py-2 pr-4',
+    cellClassName: 'font-mono text-xs text-slate-600',
+  },
+  {
+    header: 'Download',
+    cell: (s) => (
+      <div className="flex flex-wrap gap-x-3 gap-y-1">
+        {SNAPSHOT_PARTS.map((part) => (
+          <a key={part} href={snapshotApi.storedPart(s.id, part)} download className="text-teal-800 underline hover:text-teal-900">
+            {part === 'bundle' ? `Bundle (${formatSize(s.size)})` : SNAPSHOT_PART_LABELS[part]}
+            <span className="sr-only"> of {s.id}</span>
+          </a>
+        ))}
+      </div>
+    ),
+    className: 'py-2',
+  },
+];
 
 export function SnapshotsWorkspace({ initial, storeError }: { initial?: SnapshotListResponse; storeError?: string }) {
   const client = useQueryClient();
@@ -124,64 +174,16 @@ export function SnapshotsWorkspace({ initial, storeError }: { initial?: Snapshot
           <EmptyState title="No snapshots yet">Take one to start a history; take another later to see what drifted.</EmptyState>
         )}
         {snapshots.length > 0 && (
-          <div className="overflow-x-auto">
-            {/* Below md (768 px) each snapshot stacks into a card: when, source and findings, then its downloads. */}
-            <table className="w-full text-left text-sm max-md:block">
-              <caption className="sr-only">Stored snapshots, newest first</caption>
-              <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500 max-md:sr-only">
-                <tr>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    Taken
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    Source
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    Findings
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    Fingerprint
-                  </th>
-                  <th scope="col" className="py-2 font-medium">
-                    Download
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="max-md:block">
-                {snapshots.map((s) => (
-                  <tr key={s.id} className="border-b border-slate-100 align-top max-md:block max-md:space-y-1 max-md:py-3" data-testid="snapshot-row">
-                    <td className="py-2 pr-4 whitespace-nowrap max-md:block max-md:p-0">
-                      <div className="font-medium text-slate-900">{formatTime(s.takenAt)}</div>
-                      <div className="font-mono text-xs text-slate-500">{s.id}</div>
-                    </td>
-                    <td className="py-2 pr-4 break-words max-md:block max-md:p-0">
-                      {s.sourceKind} · {s.sourceName}
-                    </td>
-                    <td className="py-2 pr-4 whitespace-nowrap tabular-nums max-md:block max-md:p-0">
-                      {s.findings}
-                      <span className="text-xs text-slate-500">
-                        {' '}
-                        ({s.summary.critical} critical, {s.summary.high} high)
-                      </span>
-                    </td>
-                    <td className="py-2 pr-4 font-mono text-xs text-slate-600 max-md:block max-md:p-0" title={s.fingerprint}>
-                      {s.fingerprint.slice(0, 16)}…
-                    </td>
-                    <td className="py-2 max-md:block max-md:p-0">
-                      <div className="flex flex-wrap gap-x-3 gap-y-1">
-                        {SNAPSHOT_PARTS.map((part) => (
-                          <a key={part} href={snapshotApi.storedPart(s.id, part)} download className="text-teal-800 underline hover:text-teal-900">
-                            {part === 'bundle' ? `Bundle (${formatSize(s.size)})` : SNAPSHOT_PART_LABELS[part]}
-                            <span className="sr-only"> of {s.id}</span>
-                          </a>
-                        ))}
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          // Below md (768 px) each snapshot stacks into a card: when, source and findings, then its downloads.
+          <ResponsiveTable
+            caption="Stored snapshots, newest first"
+            columns={SNAPSHOT_COLUMNS}
+            rows={snapshots}
+            rowKey={(s) => s.id}
+            stackBelow="md"
+            rowClassName="border-b border-slate-100"
+            rowTestId="snapshot-row"
+          />
         )}
       </Panel>
 

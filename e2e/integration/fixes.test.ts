@@ -17,7 +17,11 @@ import { pathFor, readManifests, seedObjects } from '../kube/seed-manifests';
 // are undone. A workload patch's dry-run answer must carry the hardening it adds. A probe that is a
 // write (a ResourceSlice of another node once a pinning policy is added, a claim with adminAccess once
 // the namespace label is gone) is sent as its user with dryRun=All: the API server's whole chain
-// (authorization, validation, admission policies) decides it.
+// (authorization, validation, admission policies) decides it: a ResourceSlice of another node once a
+// pinning policy is added, a claim with adminAccess once the namespace label is gone, a tenant's claim of
+// a DeviceClass without zeroing once CLAIM004's policy is bound (and one of a zeroed class still
+// admitted). QUOTA001/QUOTA002's ResourceQuotas are checked by the dry-run create only: applied for real
+// here, with no quota controller to fill in their status, they would refuse every claim of the namespace.
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DEMO = join(ROOT, 'demo', 'manifests');
@@ -234,6 +238,25 @@ describe.each([
     expect(counts.probes).toBeGreaterThanOrEqual(2);
     expect(counts.writes).toBeGreaterThanOrEqual(minWrites);
   }, 300_000);
+
+  it.runIf(name === 'demo')(
+    'the quota and claim-guard fixes are among them: quotas the server accepts, a policy that refuses a bad v1 claim and admits a good one',
+    () => {
+      const fixOf = (check: string) => issues.find((i) => i.check === check)?.fix;
+      for (const check of ['QUOTA001', 'QUOTA002', 'CLAIM004']) expect(fixOf(check)?.status, check).toBe('verified');
+      const quotas = ['QUOTA001', 'QUOTA002'].flatMap((c) => fixOf(c)!.changes.filter((x) => x.action === 'create' && x.object.kind === 'ResourceQuota'));
+      expect(quotas.length).toBeGreaterThanOrEqual(2);
+      // The claims the policy decides are dry-run creates sent as a tenant by the test above, once the policy has taken effect.
+      const guard = fixOf('CLAIM004')!;
+      expect(guard.changes.map((c) => (c.action === 'create' ? c.object.kind : c.action))).toEqual([
+        'ValidatingAdmissionPolicy',
+        'ValidatingAdmissionPolicyBinding',
+      ]);
+      const claims = guard.probes.filter((p) => p.write?.object.kind === 'ResourceClaim');
+      expect(claims.filter((p) => p.expect === 'denied').length).toBeGreaterThanOrEqual(1);
+      expect(claims.filter((p) => p.expect === 'allowed').length).toBeGreaterThanOrEqual(1);
+    },
+  );
 
   it('every issue carries a checked fix or says why there is none', () => {
     expect(issues.filter((i) => !i.fix).map((i) => `${i.check} ${i.title}`)).toEqual([]);

@@ -18,6 +18,16 @@ export type PolicyState = Pick<ClusterState, 'validatingAdmissionPolicies' | 'va
  * request only to versions the server has installed.
  */
 export function servedDraVersions(state: Pick<ClusterState, 'pods'>): Set<string> {
+  // Per pod list: a state copied with other policies (a fix checked on a copy) keeps its pods, and
+  // finding the API servers among 200,000 pods is the slow part.
+  let served = servedByPods.get(state.pods);
+  if (!served) servedByPods.set(state.pods, (served = readServedDraVersions(state)));
+  return new Set(served);
+}
+
+const servedByPods = new WeakMap<object, Set<string>>();
+
+function readServedDraVersions(state: Pick<ClusterState, 'pods'>): Set<string> {
   const served = new Set(['v1']);
   for (const { flags } of visibleApiServers(state.pods)) {
     for (const entry of flagList(flags.get('runtime-config'))) {
@@ -37,6 +47,17 @@ const PARAMS_NOT_KEPT: Readonly<Record<string, string>> = {
   Secret: 'Secrets are never read',
 };
 
+/**
+ * A namespace's labels as the API server holds them: it sets kubernetes.io/metadata.name to the
+ * namespace's name on every namespace (NamespaceDefaultLabelName, GA in 1.22), which a snapshot
+ * written by hand may leave out; a namespaceSelector on it selects by name.
+ */
+export function namespaceLabels(n: { metadata: { name: string; labels?: Record<string, string> } }): Record<string, string> {
+  return { ...n.metadata.labels, [NAME_LABEL]: n.metadata.name };
+}
+
+export const NAME_LABEL = 'kubernetes.io/metadata.name';
+
 const cached = new WeakMap<object, PolicyEvaluator>();
 
 /** The evaluator of a state's policies (one per state object: expressions and selectors are compiled once). */
@@ -45,8 +66,15 @@ export function clusterPolicies(state: PolicyState): PolicyEvaluator {
   if (hit) return hit;
   const dra = [...servedDraVersions(state)];
   const namespaces = new Map(state.namespaces.map((n) => [n.metadata.name, n]));
+  const labelsByName = new Map<string, Record<string, string>>();
   const lookups: AdmissionLookups = {
-    namespaceLabels: (name) => (namespaces.has(name) ? (namespaces.get(name)!.metadata.labels ?? {}) : undefined),
+    namespaceLabels: (name) => {
+      const n = namespaces.get(name);
+      if (!n) return undefined;
+      let labels = labelsByName.get(name);
+      if (!labels) labelsByName.set(name, (labels = namespaceLabels(n)));
+      return labels;
+    },
     namespaceObject: (name) => namespaces.get(name) ?? null,
     servedVersions: (group, resource) =>
       group === 'resource.k8s.io' ? dra : (KINDS.find((k) => k.group === group && k.resource === resource)?.versions.slice(0, 1) ?? []),
@@ -92,7 +120,7 @@ export function namespaceEquivalence(
     ...policies.map((p) => p.spec?.matchConstraints?.namespaceSelector),
     ...state.validatingAdmissionPolicyBindings.filter((b) => b.spec?.matchResources).map((b) => b.spec?.matchResources?.namespaceSelector),
   ].map((s) => compileLabelSelector(s ?? {}));
-  const labels = new Map(state.namespaces.map((n) => [n.metadata.name, n.metadata.labels ?? {}]));
+  const labels = new Map(state.namespaces.map((n) => [n.metadata.name, namespaceLabels(n)]));
   return (namespace) => {
     const l = labels.get(namespace);
     // A namespace the state does not hold: selectors cannot be read (evaluated on its own).

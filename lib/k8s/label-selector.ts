@@ -118,7 +118,7 @@ function isNameChars(s: string): boolean {
   return true;
 }
 
-function isDnsSubdomain(s: string): boolean {
+export function isDnsSubdomain(s: string): boolean {
   if (s.length === 0 || s.length > 253) return false;
   for (const label of s.split('.')) {
     if (label.length === 0 || label.length > 63) return false;

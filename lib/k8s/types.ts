@@ -283,7 +283,7 @@ export interface ValidatingAdmissionPolicy extends KubeObject {
       objectSelector?: LabelSelector;
     };
     matchConditions?: { name: string; expression: string }[];
-    validations?: { expression: string; message?: string; messageExpression?: string }[];
+    validations?: { expression: string; message?: string; messageExpression?: string; reason?: string }[];
     [k: string]: unknown;
   };
 }

@@ -5,7 +5,7 @@ import { pinningFor } from '@/lib/analysis/context/slice-pinning';
 import { describeGrants } from '@/lib/analysis/evidence';
 import type { Evidence } from '@/lib/analysis/types';
 import { manifestYamlDocs, type YamlValue } from '@/lib/k8s/manifest-yaml';
-import { slicePinningPolicy } from '@/lib/analysis/fixes/slice-pinning-policy';
+import { pinningPolicyOf } from '@/lib/analysis/fixes/propose-slice-pinning';
 import { describeRef, describeSubject, refKey } from '@/lib/k8s/refs';
 import type { SubjectRef } from '@/lib/k8s/types';
 import type { Check, FindingDraft } from './check-types';
@@ -104,6 +104,6 @@ export const dra012: Check = {
 };
 
 function pinningPolicyYaml(sa: SubjectRef): string {
-  const { policy, binding } = slicePinningPolicy(sa);
+  const { policy, binding } = pinningPolicyOf(sa);
   return manifestYamlDocs(policy as unknown as YamlValue, binding as unknown as YamlValue);
 }

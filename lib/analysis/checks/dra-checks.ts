@@ -448,7 +448,7 @@ function scopeText(cap: Capability, h: Holding): string {
 function workloadText(ctx: AnalysisContext, sa: SubjectRef): string {
   if (ctx.isDraComponent(sa)) return componentText(ctx, sa);
   const workloads = sortRefs(
-    ctx.pods.filter((p) => (p.metadata.namespace ?? '') === sa.namespace && podServiceAccount(p) === sa.name).map((p) => ctx.ownerOf(p)),
+    ctx.podsOfServiceAccount(sa.namespace ?? '', sa.name).map((p) => ctx.ownerOf(p)),
   ).filter((w, i, all) => i === 0 || describeRef(w) !== describeRef(all[i - 1]));
   return `runs ${workloads.map(describeRef).join(', ') || 'pods'} in the DRA driver namespace ${sa.namespace}`;
 }

@@ -2,7 +2,17 @@ import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
 import type { AccessEntry } from '@/lib/analysis/context/access';
 import { Q } from '@/lib/analysis/context/questions';
-import { ALL_MODE_DEVICES, atOrAboveWatermark, CLAIM_COUNT_KEY, devicesQuotaKey, extendedQuotaKey, usageDisagrees } from '@/lib/analysis/quota/quota-usage';
+import {
+  ALL_MODE_DEVICES,
+  atOrAboveWatermark,
+  CLAIM_COUNT_KEY,
+  devicesQuotaKey,
+  limitingKeys,
+  limitsClaimCount,
+  limitsClassDevices,
+  usageDisagrees,
+} from '@/lib/analysis/quota/quota-usage';
+import { pushTo } from '@/lib/k8s/push-to';
 import { classesOfSpec } from '@/lib/analysis/zeroing/device-classes';
 import type { ObjectRef, ResourceClaim, ResourceClaimSpec, ResourceClaimTemplate, ResourceQuota } from '@/lib/k8s/types';
 import type { Evidence, QuotaUsage } from '@/lib/analysis/types';
@@ -17,27 +27,17 @@ import { describeSubject, objectRef, sortSubjects } from '@/lib/k8s/refs';
 
 const MAX_EVIDENCE = 10;
 
-function isScoped(rq: ResourceQuota): boolean {
-  const spec = rq.spec as (ResourceQuota['spec'] & { scopeSelector?: { matchExpressions?: unknown[] } }) | undefined;
-  return (spec?.scopes?.length ?? 0) > 0 || (spec?.scopeSelector?.matchExpressions?.length ?? 0) > 0;
-}
-
 // Per state, built once: asking every quota for every namespace was 20,000 × 15,000 steps on the bench cluster.
-const limitedKeysByState = new WeakMap<AnalysisContext['state'], Map<string, Set<string>>>();
+const limitedKeysByState = new WeakMap<AnalysisContext['state'], Map<string, ReadonlySet<string>>>();
 const NO_KEYS: ReadonlySet<string> = new Set();
 
 /** Hard keys of the namespace's unscoped ResourceQuotas. */
 function limitedKeys(ctx: AnalysisContext, namespace: string): ReadonlySet<string> {
   let byNs = limitedKeysByState.get(ctx.state);
   if (!byNs) {
-    byNs = new Map();
-    for (const rq of ctx.state.resourceQuotas) {
-      if (isScoped(rq)) continue;
-      const ns = rq.metadata.namespace ?? '';
-      let keys = byNs.get(ns);
-      if (!keys) byNs.set(ns, (keys = new Set()));
-      for (const k of Object.keys(rq.spec?.hard ?? rq.status?.hard ?? {})) keys.add(k);
-    }
+    const quotas = new Map<string, ResourceQuota[]>();
+    for (const rq of ctx.state.resourceQuotas) pushTo(quotas, rq.metadata.namespace ?? '', rq);
+    byNs = new Map([...quotas].map(([ns, list]) => [ns, limitingKeys(list)]));
     limitedKeysByState.set(ctx.state, byNs);
   }
   return byNs.get(namespace) ?? NO_KEYS;
@@ -51,7 +51,7 @@ function tenantNamespaces(ctx: AnalysisContext): string[] {
 const claimObjectsByState = new WeakMap<AnalysisContext['state'], Map<string, (ResourceClaim | ResourceClaimTemplate)[]>>();
 
 /** Claims and templates per namespace, sorted by kind then name. */
-function claimObjectsByNamespace(ctx: AnalysisContext): Map<string, (ResourceClaim | ResourceClaimTemplate)[]> {
+export function claimObjectsByNamespace(ctx: AnalysisContext): Map<string, (ResourceClaim | ResourceClaimTemplate)[]> {
   let found = claimObjectsByState.get(ctx.state);
   if (!found) claimObjectsByState.set(ctx.state, (found = groupClaimObjects(ctx)));
   return found;
@@ -69,7 +69,7 @@ function groupClaimObjects(ctx: AnalysisContext): Map<string, (ResourceClaim | R
   return out;
 }
 
-function specOf(o: ResourceClaim | ResourceClaimTemplate): ResourceClaimSpec | undefined {
+export function specOf(o: ResourceClaim | ResourceClaimTemplate): ResourceClaimSpec | undefined {
   return o.kind === 'ResourceClaimTemplate' ? (o as ResourceClaimTemplate).spec?.spec : (o as ResourceClaim).spec;
 }
 
@@ -123,7 +123,7 @@ export const quota001: Check = {
     const out: FindingDraft[] = [];
     const objects = claimObjectsByNamespace(ctx);
     for (const ns of tenantNamespaces(ctx)) {
-      if (limitedKeys(ctx, ns).has(CLAIM_COUNT_KEY)) continue;
+      if (limitsClaimCount(limitedKeys(ctx, ns))) continue;
       const here = objects.get(ns) ?? [];
       const creators = creatorsIn(ctx, ns);
       if (here.length === 0 && creators.length === 0) continue;
@@ -179,7 +179,7 @@ export const quota002: Check = {
       const classesOf = here.map((o) => classesOfSpec(specOf(o)));
       const classes = [...new Set(classesOf.flat())].sort();
       for (const cls of classes) {
-        if (keys.has(devicesQuotaKey(cls)) || keys.has(extendedQuotaKey(cls))) continue;
+        if (limitsClassDevices(keys, cls)) continue;
         const users = here.filter((_, i) => classesOf[i].includes(cls));
         out.push({
           subjects: [],

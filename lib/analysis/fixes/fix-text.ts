@@ -24,16 +24,23 @@ function changeText(c: FixChange): string {
   return `# ${describeRef(c.target)}: ${c.why}\n${manifestYaml({ apiVersion: c.apiVersion, kind: c.target.kind, metadata, ...c.patch } as YamlValue)}`;
 }
 
-export function fixText(fix: IssueFix, summary: string, general: string): string {
+/**
+ * The fix as text. `shown`: at most that many changes are printed, for fixes of one object per
+ * namespace (thousands on a large cluster); the rest are named by count and are in the fix's changes.
+ */
+export function fixText(fix: IssueFix, summary: string, general: string, shown = Infinity): string {
   if (fix.status === 'none') return `No safe automatic fix: ${fix.reason}. ${general}`;
   const lead = `${summary}; the engine applied this to a copy of the cluster and checked it${fix.reason ? `. Left to you: ${fix.reason}` : ''}:`;
   // YAML documents apart with ---, so the whole block applies with kubectl apply -f.
   let text = lead;
   let previousYaml = false;
-  for (const c of fix.changes) {
+  for (const c of fix.changes.slice(0, shown)) {
     const yaml = !isCommand(c);
     text += `${yaml && previousYaml ? '\n---' : ''}\n${changeText(c)}`;
     previousYaml = yaml;
   }
+  const more = fix.changes.length - shown;
+  if (more > 0)
+    text += `\n# and ${more} more object${more === 1 ? '' : 's'} of the same form, one per namespace, each checked: the issue's fix.changes in the JSON report (report -o json) lists them all`;
   return text;
 }

@@ -8,6 +8,7 @@ import { copiesLead } from '@/lib/analysis/issues/group-issues';
 import { fixText } from './fix-text';
 import { res } from './holder';
 import type { ObservedRequests } from './holder-needs';
+import { proposeClaimGuard } from './propose-claim-guard';
 import { proposeDeviceStatus } from './propose-device-status';
 import { proposeDriverScope } from './propose-driver-scope';
 import { proposeEscalationRemoval } from './propose-escalation-removal';
@@ -17,6 +18,7 @@ import { proposeNodeWrites } from './propose-node-writes';
 import { proposeLeastPrivilege } from './propose-least-privilege';
 import { proposeAdminAccessLabelRemoval, proposeLegacyLabelRemoval } from './propose-namespace-labels';
 import { proposePodHardening } from './propose-pod-hardening';
+import { proposeClaimCountQuota, proposeDeviceQuota } from './propose-quota-limits';
 import { proposeRemoveAccess } from './propose-remove-access';
 import { proposeSlicePinning } from './propose-slice-pinning';
 import { proposeTaintRuleWrites } from './propose-taint-rule-writes';
@@ -91,6 +93,7 @@ const PROPOSERS: Partial<Record<CheckId, Proposer>> = {
     }),
   DRA011: proposeTaintRuleWrites,
   CLAIM001: proposeAdminAccessLabelRemoval,
+  CLAIM004: proposeClaimGuard,
   CLAIM005: proposeLegacyLabelRemoval,
   NODE001: proposeNodeStatus,
   NODE002: (ctx, findings) =>
@@ -102,7 +105,12 @@ const PROPOSERS: Partial<Record<CheckId, Proposer>> = {
   NODE003: proposeNodeWrites,
   NODE006: proposeNodeIdentityGrants,
   POD003: proposePodHardening,
+  QUOTA001: proposeClaimCountQuota,
+  QUOTA002: proposeDeviceQuota,
 };
+
+/** Fixes of one object per namespace: the text prints this many, the JSON carries all (a large cluster has thousands). */
+const SHOWN_CHANGES: Partial<Record<CheckId, number>> = { QUOTA001: 20, QUOTA002: 20 };
 
 export function checksWithFixes(): CheckId[] {
   return Object.keys(PROPOSERS) as CheckId[];
@@ -136,7 +144,7 @@ export function withFixes(ctx: AnalysisContext, issues: readonly Issue[], findin
     const proposed = propose(ctx, list, observed);
     const fix = verifyProposal(ctx, proposed, observed);
     const summary = 'none' in proposed ? '' : proposed.summary;
-    return { ...issue, fix, remediation: fixText(fix, summary, CATALOG[issue.check].remediation) };
+    return { ...issue, fix, remediation: fixText(fix, summary, CATALOG[issue.check].remediation, SHOWN_CHANGES[issue.check]) };
   });
   return withSharedObjects(fixed);
 }

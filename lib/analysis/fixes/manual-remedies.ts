@@ -4,7 +4,6 @@ import type { Finding } from '@/lib/analysis/types';
 import { describeRef, describeSubject } from '@/lib/k8s/refs';
 import { indicatorsFor } from '@/lib/analysis/zeroing/device-classes';
 import { list } from '@/lib/analysis/checks/check-helpers';
-import { ALL_MODE_DEVICES, CLAIM_COUNT_KEY, devicesQuotaKey } from '@/lib/analysis/quota/quota-usage';
 
 // The checks whose remedy is not an object change the engine can make and check (DESIGN §4: "a
 // remediation is a change the engine can apply and check"): an API server flag, an audit policy file,
@@ -86,55 +85,9 @@ export const MANUAL_REMEDIES: Partial<Record<CheckId, ManualRemedy>> = {
     reason: () =>
       "a ResourceClaim's and a ResourceClaimTemplate's spec cannot be changed once created (the API server refuses the update), and deleting them takes the devices from the pods that use them",
   },
-  QUOTA001: {
-    reason: () => "the limit is the platform team's decision: a quota below what the namespace's workloads claim refuses their pods' claims",
-    advice: (ctx, findings) => {
-      const namespaces = objectsOf(findings, 'Namespace');
-      const wanted = new Set(namespaces);
-      const claims = new Map<string, number>();
-      for (const c of ctx.state.resourceClaims) {
-        const ns = c.metadata.namespace ?? '';
-        if (wanted.has(ns)) claims.set(ns, (claims.get(ns) ?? 0) + 1);
-      }
-      const shown = namespaces.slice(0, 10);
-      const more = namespaces.length > shown.length ? `, and ${namespaces.length - shown.length} more` : '';
-      return (
-        `Add a ResourceQuota to ${list(shown)}${more} with ${CLAIM_COUNT_KEY} set to the number of claims the namespace may hold ` +
-        `(today: ${shown.map((ns) => `${ns} has ${claims.get(ns) ?? 0}`).join(', ')}${more}); ` +
-        `try it first with kubectl create quota dra-claims -n ${namespaces.length === 1 ? namespaces[0] : '<namespace>'} --hard=${CLAIM_COUNT_KEY}=<limit> --dry-run=server.`
-      );
-    },
-  },
-  QUOTA002: {
-    reason: () => "the limit is the platform team's decision: a quota below what the namespace's claims request refuses their pods' claims",
-    advice: (_ctx, findings) => {
-      const pairs = findings.map((f) => {
-        const ns = f.objects.find((o) => o.kind === 'Namespace')?.name ?? '';
-        const cls = f.objects.find((o) => o.kind === 'DeviceClass')?.name ?? '';
-        return `${devicesQuotaKey(cls)} in ${ns}`;
-      });
-      const unique = [...new Set(pairs)];
-      const more = unique.length > 10 ? `, and ${unique.length - 10} more` : '';
-      return `Add to each namespace's ResourceQuota the per-class device limit: ${list(unique.slice(0, 10))}${more}, sized for the devices its claims request (allocationMode All charges ${ALL_MODE_DEVICES}).`;
-    },
-  },
   QUOTA003: { reason: () => 'whether the usage is expected, and which limit fits, is for the namespace’s owners to decide' },
   QUOTA004: {
     reason: () => "a claim's spec cannot be changed once created, and how many devices the workload needs is not in the cluster state",
-  },
-  CLAIM004: {
-    reason: () =>
-      "which DeviceClasses each tenant may use is the platform team's decision: an allow-list the engine guessed would refuse tenants' claims or let classes without zeroing through",
-    advice: (ctx, findings) => {
-      const zeroed = ctx.deviceClasses.filter((dc) => dc.zeroing === 'configured').map((dc) => dc.name);
-      const unbound = objectsOf(findings, 'ValidatingAdmissionPolicy');
-      return (
-        'Bind a ValidatingAdmissionPolicy (validationActions [Deny], failurePolicy Fail) on CREATE and UPDATE of resourceclaims and resourceclaimtemplates in resource.k8s.io, every version, ' +
-        `that refuses adminAccess outside platform namespaces and allows only DeviceClasses whose devices are zeroed between tenants (${zeroed.length > 0 ? `here: ${list(zeroed)}` : 'here none has a zeroing indicator'})` +
-        `${unbound.length > 0 ? `; ${list(unbound.map((n) => `ValidatingAdmissionPolicy ${n}`))} is not bound with Deny yet` : ''}. ` +
-        'Try it with dra-posture simulate on a v1 claim it must refuse (adminAccess, a class without zeroing) before relying on it.'
-      );
-    },
   },
   ZERO001: {
     reason: () =>
@@ -158,7 +111,22 @@ export const MANUAL_REMEDIES: Partial<Record<CheckId, ManualRemedy>> = {
     reason: () => 'which host namespaces and host paths the driver uses is not in the cluster state; without them the driver stops working',
   },
   POD004: {
-    reason: () => "a running pod's volumes cannot be changed (its spec is immutable), and deleting the pod is for its owners to decide",
+    reason: (_ctx, findings) => {
+      const owners = findings.flatMap((f) => f.objects);
+      const pods = owners.filter((o) => o.kind === 'Pod');
+      const workloads = owners.filter((o) => o.kind !== 'Pod');
+      const parts = [
+        ...(pods.length > 0 ? ["a running pod's volumes cannot be changed (its spec is immutable), and deleting the pod is for its owners to decide"] : []),
+        ...(workloads.length > 0
+          ? [
+              `removing the volumes from the pod template of ${list(workloads.map(describeRef))} restarts its pods without those host paths, and whether it still works without them (or is a driver or node agent that belongs in a platform namespace) is not in the cluster state`,
+            ]
+          : []),
+        // Pod Security Admission is not modelled by the engine, and baseline refuses more than hostPath.
+        "the namespace's Pod Security label (below) is not modelled by the engine, and baseline refuses every hostPath, privileged and host-namespace pod there, not only this one",
+      ];
+      return parts.join('; ');
+    },
   },
   AUDIT001: AUDIT_EVENT,
   AUDIT002: AUDIT_EVENT,

@@ -1,20 +1,20 @@
 import { describeSubject } from '@/lib/k8s/refs';
-import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '@/lib/k8s/types';
+import { slicePinningPolicy } from '@/lib/admission/slice-pinning-policy';
+import type { SubjectRef, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { usernameOf } from '@/lib/analysis/context/identities';
 import { pinningFor, slicePinningPolicies } from '@/lib/analysis/context/slice-pinning';
 import type { Finding, FixChange, FixProbe } from '@/lib/analysis/types';
-import { list } from '@/lib/analysis/checks/check-helpers';
+import { list, slug } from '@/lib/analysis/checks/check-helpers';
 import { otherNodeOf, type Holder } from './holder';
 import { holdersOfIssue } from './propose-remove-access';
 import { servedDrivers } from './served-drivers';
-import { slicePinningPolicy } from './slice-pinning-policy';
 import type { Proposed } from './verify-fix';
 import { decideWrite, writeProbe, type StateLists } from './write-probes';
 
 // DRA012: a node-local driver may write ResourceSlices of every node, and no admission policy pins its
 // writes to its own node. The fix adds, per holder, a ValidatingAdmissionPolicy and binding
-// (slice-pinning-policy.ts); it changes no RBAC, so every authorization answer stays. Checked: the
+// (lib/admission/slice-pinning-policy.ts); it changes no RBAC, so every authorization answer stays. Checked: the
 // policies pin each holder by the same evaluation DRA012 makes (context/slice-pinning.ts: creates,
 // updates and deletes of another node's slices refused), a slice of another node is refused, and a
 // slice of its own node, which the driver publishes, is still accepted.
@@ -33,13 +33,18 @@ function driverOf(ctx: AnalysisContext, h: Holder): string {
   return servedDrivers(ctx, h.subject)[0] ?? (ctx.knownDrivers.length === 1 ? ctx.knownDrivers[0] : 'fix-check.dra-posture.io');
 }
 
+/** The pinning policy and binding of one service account (slice-pinning-policy.ts), named after it. */
+export function pinningPolicyOf(sa: SubjectRef): { policy: ValidatingAdmissionPolicy; binding: ValidatingAdmissionPolicyBinding } {
+  return slicePinningPolicy({ name: `${slug(sa)}-slices-own-node`, username: usernameOf(sa) });
+}
+
 /** The policy and binding that pin one holder's slice writes, and the writes that check them (those the cluster accepts today). */
 export function pinSlices(
   ctx: AnalysisContext,
   h: Holder & { node: string },
 ): { changes: FixChange[]; probes: FixProbe[]; policy: ValidatingAdmissionPolicy; binding: ValidatingAdmissionPolicyBinding } {
   const who = describeSubject(h.subject);
-  const { policy, binding } = slicePinningPolicy(h.subject);
+  const { policy, binding } = pinningPolicyOf(h.subject);
   const changes: FixChange[] = [
     {
       action: 'create',

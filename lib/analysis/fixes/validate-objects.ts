@@ -1,4 +1,5 @@
 import type { PolicyRule, SecurityContext } from '@/lib/k8s/types';
+import { isDnsSubdomain, isValidLabelKey } from '@/lib/k8s/label-selector';
 
 // What the API server (and, for a pod's user, the kubelet) refuses in the objects a fix writes, so a
 // fix that would be refused is never shown. RBAC: ValidatePolicyRule (pkg/apis/rbac/validation).
@@ -38,5 +39,21 @@ export function securityContextProblems(container: SecurityContext | undefined, 
   const runAsUser = sc.runAsUser ?? pod?.runAsUser;
   if ((sc.runAsNonRoot ?? pod?.runAsNonRoot) === true && runAsUser === 0)
     out.push('runAsNonRoot is true but runAsUser is 0: the kubelet will not start the container');
+  return out;
+}
+
+/**
+ * Why the API server refuses a ResourceQuota a fix creates, or nothing (ValidateResourceQuota): the
+ * name is a DNS-1123 subdomain; each hard key is a qualified resource name (a name without "/" would
+ * have to be a standard quota resource, which no DRA key is); each limit is a whole non-negative number.
+ */
+export function resourceQuotaProblems(quota: { metadata: { name: string }; spec: { hard: Record<string, string> } }): string[] {
+  const out: string[] = [];
+  const name = quota.metadata.name;
+  if (!isDnsSubdomain(name)) out.push(`ResourceQuota name ${name}: must be a DNS-1123 subdomain`);
+  for (const [key, value] of Object.entries(quota.spec.hard)) {
+    if (!key.includes('/') || !isValidLabelKey(key)) out.push(`spec.hard[${key}]: must be a fully qualified resource name`);
+    if (!/^(0|[1-9][0-9]*)$/.test(value)) out.push(`spec.hard[${key}]: ${value} must be a whole non-negative number`);
+  }
   return out;
 }

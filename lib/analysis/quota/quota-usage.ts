@@ -56,7 +56,7 @@ export function claimDeviceUsage(spec: ResourceClaimSpec | undefined): Map<strin
 }
 
 /** Adds what a claim spec charges, per device class, to `out` (a namespace's totals: no map per claim). */
-function addClaimDeviceUsage(spec: ResourceClaimSpec | undefined, out: Map<string, bigint>): Map<string, bigint> {
+export function addClaimDeviceUsage(spec: ResourceClaimSpec | undefined, out: Map<string, bigint>): Map<string, bigint> {
   for (const request of spec?.devices?.requests ?? []) {
     if (request.firstAvailable && request.firstAvailable.length > 0) {
       const max = new Map<string, bigint>();
@@ -116,7 +116,7 @@ export function analyseQuotas(state: ClusterState): QuotaAnalysis {
       .filter((k) => parseDraQuotaKey(k) !== undefined)
       .sort();
     if (keys.length === 0) continue;
-    const scoped = isScoped(rq);
+    const scoped = quotaScopes(rq);
     if (scoped) {
       notes.push(
         `ResourceQuota ${ns}/${rq.metadata.name} has ${scoped}: ResourceClaims match no quota scope, so its DRA limits (${keys.join(', ')}) never charge claims`,
@@ -144,7 +144,8 @@ export function analyseQuotas(state: ClusterState): QuotaAnalysis {
   return result;
 }
 
-function isScoped(rq: ResourceQuota): string | undefined {
+/** What scopes a ResourceQuota (in words), or undefined when it is unscoped. */
+export function quotaScopes(rq: ResourceQuota): string | undefined {
   const spec = rq.spec as (ResourceQuota['spec'] & { scopeSelector?: { matchExpressions?: unknown[] } }) | undefined;
   const parts: string[] = [];
   if (spec?.scopes && spec.scopes.length > 0) parts.push(`scopes ${spec.scopes.join(', ')}`);
@@ -157,6 +158,30 @@ function canonical(text: unknown): string {
   const s = typeof text === 'number' ? String(text) : typeof text === 'string' ? text : '';
   const q = parseQuantity(s);
   return q ? formatQuantity(q) : s;
+}
+
+/**
+ * The hard keys that limit a namespace's claims: those of its unscoped ResourceQuotas (the claim
+ * evaluator matches no scope, so a scoped quota never charges claims). Its spec.hard, else the
+ * status.hard the quota controller copied from it.
+ */
+export function limitingKeys(quotas: Iterable<ResourceQuota>): Set<string> {
+  const keys = new Set<string>();
+  for (const rq of quotas) {
+    if (quotaScopes(rq)) continue;
+    for (const k of Object.keys(rq.spec?.hard ?? rq.status?.hard ?? {})) keys.add(k);
+  }
+  return keys;
+}
+
+/** Whether the keys limit the number of claims (QUOTA001's gap closed). */
+export function limitsClaimCount(keys: ReadonlySet<string>): boolean {
+  return keys.has(CLAIM_COUNT_KEY);
+}
+
+/** Whether the keys limit a DeviceClass's devices, by the devices key or its DRAExtendedResource mirror (QUOTA002's gap closed). */
+export function limitsClassDevices(keys: ReadonlySet<string>, deviceClass: string): boolean {
+  return keys.has(devicesQuotaKey(deviceClass)) || keys.has(extendedQuotaKey(deviceClass));
 }
 
 /** Whether used >= watermark × hard, exactly (watermark given as a decimal fraction). */

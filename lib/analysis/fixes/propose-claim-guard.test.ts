@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { createAuthzEngine } from '@/lib/authz/authz-engine';
+import { simulateWrite } from '@/lib/authz/simulate-write';
+import { Group, node, rb, res, stateOf } from '@/lib/authz/__fixtures__/builders';
+import type { UserInfo } from '@/lib/authz/types';
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import type { DeviceClass, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '@/lib/k8s/types';
+import { claim, namespace } from '@/lib/analysis/__fixtures__/builders';
+import type { Issue } from '@/lib/analysis/types';
+import { buildReport } from '@/lib/report/build-report';
+
+// CLAIM004's fix: a ValidatingAdmissionPolicy and binding for the tenant namespaces. Judged by a fresh
+// engine's write simulation on the cluster with the objects added (the API server's chain: RBAC, the
+// adminAccess namespace label, ValidatingAdmissionPolicies), from Kubernetes semantics: a bound Deny
+// policy refuses what a validation rejects for the requests its rules and the binding's
+// namespaceSelector match; every namespace carries kubernetes.io/metadata.name; adminAccess needs the
+// namespace's resource.kubernetes.io/admin-access label.
+
+const DRA = 'resource.k8s.io';
+const ZEROED = 'gpu-isolated.example.com';
+const SHARED = 'gpu-shared.example.com';
+const ADMIN_LABEL = { 'resource.kubernetes.io/admin-access': 'true' };
+
+function deviceClass(name: string, zeroed: boolean): DeviceClass {
+  return {
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'DeviceClass',
+    metadata: { name, ...(zeroed ? { annotations: { 'dra-posture.io/zero-on-release': 'true' } } : {}) },
+    spec: { selectors: [{ cel: { expression: 'device.driver == "gpu.example.com"' } }] },
+  } as DeviceClass;
+}
+
+const state = stateOf({
+  namespaces: [namespace('tenant-a', ADMIN_LABEL), namespace('monitoring', { ...ADMIN_LABEL, 'dra-posture.io/role': 'platform' })],
+  nodes: [node('worker-1')],
+  deviceClasses: [deviceClass(ZEROED, true), deviceClass(SHARED, false)],
+  resourceClaims: [claim('tenant-a', 'work', [{ name: 'r', exactly: { deviceClassName: SHARED } }])],
+  roleBindings: [
+    rb('tenant-a', 'devs-edit', { kind: 'ClusterRole', name: 'edit' }, [Group('devs')]),
+    rb('monitoring', 'ops-edit', { kind: 'ClusterRole', name: 'edit' }, [Group('ops')]),
+  ],
+  clusterRoles: [
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'edit' },
+      rules: [{ apiGroups: [DRA], resources: ['resourceclaims', 'resourceclaimtemplates'], verbs: ['create', 'get', 'list'] }],
+    },
+  ],
+});
+
+function issueOf(s: ClusterState): Issue {
+  const issues = buildReport(s).issues.filter((i) => i.check === 'CLAIM004');
+  expect(issues).toHaveLength(1);
+  return issues[0];
+}
+
+function applied(s: ClusterState, issue: Issue): ClusterState {
+  const objects = issue.fix!.changes.map((c) => (c.action === 'create' ? c.object : undefined));
+  return {
+    ...s,
+    validatingAdmissionPolicies: [
+      ...s.validatingAdmissionPolicies,
+      ...(objects.filter((o) => o?.kind === 'ValidatingAdmissionPolicy') as unknown as ValidatingAdmissionPolicy[]),
+    ],
+    validatingAdmissionPolicyBindings: [
+      ...s.validatingAdmissionPolicyBindings,
+      ...(objects.filter((o) => o?.kind === 'ValidatingAdmissionPolicyBinding') as unknown as ValidatingAdmissionPolicyBinding[]),
+    ],
+  };
+}
+
+type Request = { deviceClassName: string; adminAccess?: boolean; firstAvailable?: string[] };
+
+function create(s: ClusterState, user: UserInfo, ns: string, kind: 'ResourceClaim' | 'ResourceClaimTemplate', r: Request) {
+  const request = r.firstAvailable
+    ? { name: 'r', firstAvailable: r.firstAvailable.map((c, i) => ({ name: `s${i}`, deviceClassName: c })) }
+    : { name: 'r', exactly: { deviceClassName: r.deviceClassName, ...(r.adminAccess ? { adminAccess: true } : {}) } };
+  const claimSpec = { devices: { requests: [request] } };
+  const object = {
+    apiVersion: 'resource.k8s.io/v1',
+    kind,
+    metadata: { name: 'x', namespace: ns },
+    spec: kind === 'ResourceClaim' ? claimSpec : { spec: claimSpec },
+  };
+  const resource = kind === 'ResourceClaim' ? 'resourceclaims' : 'resourceclaimtemplates';
+  return simulateWrite(createAuthzEngine(s), { user, attributes: res('create', DRA, resource, { namespace: ns }), object }).allowed;
+}
+
+const dev: UserInfo = { name: 'dev', groups: ['devs'] };
+const ops: UserInfo = { name: 'ops', groups: ['ops'] };
+
+describe('CLAIM004: a policy that allows tenants only zeroed classes and no adminAccess', () => {
+  const issue = issueOf(state);
+  const after = applied(state, issue);
+
+  it('is verified and adds one policy and one Deny binding, nothing else', () => {
+    expect(issue.fix!.status).toBe('verified');
+    expect(issue.fix!.changes.map((c) => (c.action === 'create' ? c.object.kind : c.action))).toEqual([
+      'ValidatingAdmissionPolicy',
+      'ValidatingAdmissionPolicyBinding',
+    ]);
+    expect(issue.remediation).toContain(`allowed: ${ZEROED}`);
+  });
+
+  it('before it, a tenant creates claims of the shared class and with adminAccess', () => {
+    expect(create(state, dev, 'tenant-a', 'ResourceClaim', { deviceClassName: SHARED })).toBe(true);
+    expect(create(state, dev, 'tenant-a', 'ResourceClaim', { deviceClassName: ZEROED, adminAccess: true })).toBe(true);
+  });
+
+  it('after it, a tenant’s claim or template of a class without zeroing, or with adminAccess, is refused', () => {
+    expect(create(after, dev, 'tenant-a', 'ResourceClaim', { deviceClassName: SHARED })).toBe(false);
+    expect(create(after, dev, 'tenant-a', 'ResourceClaimTemplate', { deviceClassName: SHARED })).toBe(false);
+    expect(create(after, dev, 'tenant-a', 'ResourceClaim', { deviceClassName: ZEROED, adminAccess: true })).toBe(false);
+    expect(create(after, dev, 'tenant-a', 'ResourceClaim', { deviceClassName: '', firstAvailable: [ZEROED, SHARED] })).toBe(false);
+  });
+
+  it('a tenant’s claim of the zeroed class is still accepted, and the platform namespace keeps adminAccess', () => {
+    expect(create(after, dev, 'tenant-a', 'ResourceClaim', { deviceClassName: ZEROED })).toBe(true);
+    expect(create(after, dev, 'tenant-a', 'ResourceClaimTemplate', { deviceClassName: '', firstAvailable: [ZEROED] })).toBe(true);
+    expect(create(after, ops, 'monitoring', 'ResourceClaim', { deviceClassName: SHARED, adminAccess: true })).toBe(true);
+  });
+
+  it('CLAIM004 no longer fires, and its probes are the writes that decide it', () => {
+    expect(buildReport(after).issues.some((i) => i.check === 'CLAIM004')).toBe(false);
+    const probes = issue.fix!.probes.map((p) => `${p.expect} ${p.write?.object.kind}`);
+    expect(probes).toContain('allowed ResourceClaim');
+    expect(probes.filter((p) => p === 'denied ResourceClaim')).toHaveLength(2);
+  });
+
+  it('names the claims of today the allow-list would refuse if made again', () => {
+    expect(issue.fix!.reason).toContain('ResourceClaim tenant-a/work');
+  });
+});
+
+describe('CLAIM004 without a zeroed class', () => {
+  it('gives no fix: an allow-list of zeroed classes would refuse every tenant claim', () => {
+    const issue = issueOf({ ...state, deviceClasses: [deviceClass(SHARED, false)] });
+    expect(issue.fix!.status).toBe('none');
+    expect(issue.fix!.changes).toEqual([]);
+    expect(issue.remediation).toMatch(/^No safe automatic fix: no DeviceClass has a zeroing indicator/);
+  });
+});
