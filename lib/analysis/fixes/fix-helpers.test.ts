@@ -70,4 +70,20 @@ describe('patches', () => {
     ]);
     expect(ds.spec.template.spec.containers[0].securityContext).toEqual({ privileged: true });
   });
+
+  it('a strategic patch merges volume mounts by mountPath (core/v1 patchMergeKey), not by the volume name', () => {
+    // One volume mounted at two paths: a patch of one mount must leave the other alone.
+    const mounts = [
+      { name: 'plugins', mountPath: '/var/lib/kubelet/plugins' },
+      { name: 'plugins', mountPath: '/var/lib/kubelet/plugins_registry' },
+    ];
+    const ds = { spec: { template: { spec: { containers: [{ name: 'a', volumeMounts: mounts }] } } } };
+    const patch = {
+      spec: { template: { spec: { containers: [{ name: 'a', volumeMounts: [{ mountPath: '/var/lib/kubelet/plugins_registry', readOnly: true }] }] } } },
+    };
+    expect(applyStrategicPatch(ds, patch).spec.template.spec.containers[0].volumeMounts).toEqual([
+      { name: 'plugins', mountPath: '/var/lib/kubelet/plugins' },
+      { name: 'plugins', mountPath: '/var/lib/kubelet/plugins_registry', readOnly: true },
+    ]);
+  });
 });
