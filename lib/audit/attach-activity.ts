@@ -38,7 +38,7 @@ export function withActivity<B extends { report: Report; context: AnalysisContex
   const issues = withFixes(context, analysed.issues, findings, observedRequests(aggregate));
   const attackPaths = analysed.attackPaths;
   // The findings of a fixed issue show the fix checked with the observed requests.
-  const fixedTexts = withFixTexts(texts, issues);
+  const fixedTexts = withFixTexts(texts, issues, findings);
   const activity = { ...aggregate.activity, unusedGrants: unusedGrants(context.engine, aggregate) };
   return { ...build, texts: fixedTexts, report: { ...report, issues, attackPaths, findings, summary, activity } };
 }

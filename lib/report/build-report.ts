@@ -62,7 +62,7 @@ export function buildReportWithContext(state: ClusterState, options: BuildReport
   // Structured fixes, each applied to a copy of the cluster and checked before it is shown.
   const issues = withFixes(context, analysed.issues, findings);
   // A finding of a fixed issue shows that checked fix, never the check's own unchecked YAML.
-  const texts = withFixTexts(checkTexts, issues);
+  const texts = withFixTexts(checkTexts, issues, findings);
   const attackPaths = analysed.attackPaths;
   const quotaAnalysis = context.quotas;
   const { notes: configNotes, ...clusterConfig } = engine.config;

@@ -14,7 +14,8 @@ const RBAC_API = 'rbac.authorization.k8s.io/v1';
 /** A change a person applies with kubectl patch (a workload's, a namespace's), not as an object. */
 const isCommand = (c: FixChange) => c.action === 'patch' && (c.patchType === 'strategic' || c.apiVersion !== RBAC_API);
 
-function changeText(c: FixChange): string {
+/** One change as a person applies it: a new object's or an RBAC object's YAML, or a kubectl patch command. */
+export function changeText(c: FixChange): string {
   if (c.action === 'create') return `# ${c.why}\n${manifestYaml(c.object as YamlValue)}`;
   if (isCommand(c)) {
     const ns = c.target.namespace ? ` -n ${c.target.namespace}` : '';

@@ -112,6 +112,11 @@ const PROPOSERS: Partial<Record<CheckId, Proposer>> = {
 /** Fixes of one object per namespace: the text prints this many, the JSON carries all (a large cluster has thousands). */
 const SHOWN_CHANGES: Partial<Record<CheckId, number>> = { QUOTA001: 20, QUOTA002: 20 };
 
+/** How many of a check's fix changes its issue's text prints (the rest are in fix.changes). */
+export function shownChanges(check: CheckId): number {
+  return SHOWN_CHANGES[check] ?? Infinity;
+}
+
 export function checksWithFixes(): CheckId[] {
   return Object.keys(PROPOSERS) as CheckId[];
 }

@@ -4,7 +4,7 @@ import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { ResourceQuota } from '@/lib/k8s/types';
 import { claim, claimTemplate, namespace } from '@/lib/analysis/__fixtures__/builders';
 import type { Issue } from '@/lib/analysis/types';
-import { buildReport } from '@/lib/report/build-report';
+import { buildReport, buildReportWithContext } from '@/lib/report/build-report';
 
 // QUOTA001/QUOTA002's fix: one ResourceQuota per tenant namespace. Expectations from the quota
 // evaluator's semantics (pkg/quota/v1/evaluator/core/resource_claims.go, dra-facts §6): a claim
@@ -117,5 +117,17 @@ describe('QUOTA001 on many namespaces', () => {
     expect(created(issue).size).toBe(25);
     expect(issue.remediation.match(/^kind: ResourceQuota$/gm)).toHaveLength(20);
     expect(issue.remediation).toContain('and 5 more objects of the same form');
+  });
+
+  it("each finding shows its own namespace's quota, also for the namespaces past the 20 the issue prints", () => {
+    const build = buildReportWithContext(state);
+    const findings = build.report.findings.filter((f) => f.check === 'QUOTA001');
+    expect(findings).toHaveLength(25);
+    for (const f of findings) {
+      const ns = f.objects.find((o) => o.kind === 'Namespace')!.name;
+      const text = build.texts.get(f.id)!.remediation;
+      expect(text.match(/^kind: ResourceQuota$/gm), ns).toHaveLength(1);
+      expect(text, ns).toMatch(new RegExp(`^  namespace: ${ns}$`, 'm'));
+    }
   });
 });
