@@ -6,6 +6,7 @@ import { WriteSimulator } from '@/components/explorer/write-simulator';
 import { PageHeader } from '@/components/ui/panel';
 import { PageSkeleton } from '@/components/ui/skeleton';
 import { getExplorerSetup } from '@/server/services/explorer-setup';
+import { simulateRequestKey } from '@/lib/view/simulate-request-key';
 import { SourceUnavailable } from '@/components/shell/source-unavailable';
 import { loadForPage } from '@/server/services/load-for-page';
 
@@ -36,7 +37,7 @@ export default async function ExplorerPage({ searchParams }: { searchParams: Pro
         <AccessExplorer examples={examples} />
       </Suspense>
       <WhenAllowed action="create simulations" what="simulate writes">
-        <WriteSimulator prefill={prefill} />
+        <WriteSimulator prefill={prefill} prefillFor={simulateRequestKey(params)} />
       </WhenAllowed>
     </>
   );

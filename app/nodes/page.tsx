@@ -1,11 +1,8 @@
 import type { Metadata } from 'next';
 import type { WriterGroupPage } from '@/lib/view/node-writer-groups';
-import { BlastRadiusPanel } from '@/components/nodes/blast-radius-panel';
+import { ChosenNode } from '@/components/nodes/chosen-node';
 import { ClusterConfigPanel } from '@/components/nodes/cluster-config-panel';
 import { ModeLegend } from '@/components/nodes/mode-tag';
-import { NodeDetail } from '@/components/nodes/node-detail';
-import { NodePicker } from '@/components/nodes/node-picker';
-import { NodeTabs } from '@/components/nodes/node-tabs';
 import { WriterGroupsPanel } from '@/components/nodes/writer-groups-panel';
 import { EmptyState, PageHeader, Panel } from '@/components/ui/panel';
 import { getReport } from '@/server/services/get-report';
@@ -44,30 +41,7 @@ export default async function NodesPage({ searchParams }: { searchParams: Promis
       ) : (
         <div className="space-y-6">
           <section id="node-detail" aria-label="Chosen node" className="scroll-mt-4 space-y-4">
-            <div className="flex flex-wrap items-start gap-x-6 gap-y-3">
-              <NodePicker selected={view?.name} nodeCount={overview.nodeCount} />
-              {overview.nodeLinks.length > 0 && (
-                <div className="pt-5">
-                  <NodeTabs nodes={overview.nodeLinks} selected={view?.name} />
-                </div>
-              )}
-            </div>
-            {missing !== undefined && (
-              <div role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-5 py-4 text-sm text-amber-900">
-                <p className="font-medium">
-                  No node named <span className="font-mono">{missing}</span> in this source.
-                </p>
-                <p className="mt-1">
-                  It has {overview.nodeCount.toLocaleString('en-US')} node{overview.nodeCount === 1 ? '' : 's'}: type part of a name above to find one.
-                </p>
-              </div>
-            )}
-            {view && (
-              <>
-                <NodeDetail node={view} />
-                <BlastRadiusPanel radius={view.blastRadius} />
-              </>
-            )}
+            <ChosenNode initial={view} defaultNode={overview.busiest} missing={missing} nodeCount={overview.nodeCount} nodeLinks={overview.nodeLinks} />
           </section>
           <Panel
             id="matrix"

@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent, type MouseEvent } from 'react';
 import { explorerCanIQuery, pages, parseExplorerState, type ExplorerMode } from '@/lib/api/routes';
 import { canIQuery, whoCanQuery } from '@/components/query/queries';
 import { cn } from '@/components/ui/cn';
@@ -237,7 +237,29 @@ function WhoCanAnswer({ state }: { state: ReturnType<typeof parseExplorerState> 
   if (isPending) return <Loading />;
   if (error) return <ErrorPanel title="The question could not be answered" message={error.message} />;
   // Keyed by the question: a new answer starts unfiltered, on its first page.
-  return <WhoCanResults key={JSON.stringify(state.access)} data={data} simulateHref={(s) => simulateHref(state, s)} />;
+  return (
+    <div onClickCapture={followSimulateLink}>
+      <WhoCanResults key={JSON.stringify(state.access)} data={data} simulateHref={(s) => simulateHref(state, s)} />
+    </div>
+  );
+}
+
+/**
+ * "Simulate this write" changes the address in place instead of rendering the page again: the
+ * simulator sees the row in the address at once, fetches that write and waits for it (a page render
+ * on a large cluster arrived after the reader had pressed Simulate, and replaced the form). In the
+ * capture phase, so the link's own navigation is skipped; other clicks (new tab, other links) go on.
+ */
+function followSimulateLink(e: MouseEvent<HTMLElement>) {
+  if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  const link = (e.target as Element).closest('a');
+  if (!link) return;
+  const url = new URL(link.href, window.location.href);
+  if (url.origin !== window.location.origin || url.pathname !== window.location.pathname || !url.searchParams.has('simKind')) return;
+  e.preventDefault();
+  // Next.js keeps useSearchParams in step with the native history.
+  window.history.pushState(null, '', `${url.pathname}${url.search}${url.hash}`);
+  document.getElementById(url.hash.slice(1))?.scrollIntoView();
 }
 
 function CanIAnswer({ state }: { state: ReturnType<typeof parseExplorerState> }) {

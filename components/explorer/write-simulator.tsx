@@ -1,11 +1,14 @@
 'use client';
 
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import type { SimulateResponse } from '@/lib/api/dto';
+import { queryKeys } from '@/lib/api/query-keys';
 import { api } from '@/lib/api/routes';
 import type { SimulatorPrefill } from '@/lib/view/simulation-prefill';
-import { postJson } from '@/components/query/fetch-json';
+import { simulateRequestKey } from '@/lib/view/simulate-request-key';
+import { fetchJson, postJson } from '@/components/query/fetch-json';
 import { cn } from '@/components/ui/cn';
 import { ErrorPanel } from '@/components/ui/error-panel';
 import { Panel } from '@/components/ui/panel';
@@ -20,7 +23,23 @@ function formOf(p: SimulatorPrefill) {
   return { user: p.user, groups: p.groups, node: p.node, verb: p.verb as string, subresource: p.subresource, object: p.object, old: p.old };
 }
 
-export function WriteSimulator({ prefill }: { prefill: SimulatorPrefill }) {
+/**
+ * `prefill` is the write the page was rendered with, for the address whose simulateRequestKey is
+ * `prefillFor`. "Simulate this write" changes the address in place; the form then fetches that row's
+ * write and stays disabled until it has it: a form showing the previous write could be sent, and the
+ * row's write arriving later replaced it and hid the answer (issue #26).
+ */
+export function WriteSimulator({ prefill: rendered, prefillFor }: { prefill: SimulatorPrefill; prefillFor: string }) {
+  const asked = simulateRequestKey(useSearchParams());
+  const other = asked !== '' && asked !== prefillFor;
+  const fetched = useQuery({
+    queryKey: queryKeys.simulatePrefill(asked),
+    queryFn: ({ signal }) => fetchJson<SimulatorPrefill>(api.simulatePrefill(asked), signal),
+    enabled: other,
+    staleTime: Infinity,
+  });
+  const waiting = other && fetched.isPending;
+  const prefill = other && fetched.data ? fetched.data : rendered;
   const [form, setForm] = useState(() => formOf(prefill));
   const [note, setNote] = useState(prefill.note);
   const run = useMutation({ mutationFn: (body: unknown) => postJson<Result>(api.simulate(), body) });
@@ -41,6 +60,7 @@ export function WriteSimulator({ prefill }: { prefill: SimulatorPrefill }) {
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (waiting) return;
     setAnsweredFor(followed);
     run.mutate({
       user: form.user,
@@ -59,56 +79,67 @@ export function WriteSimulator({ prefill }: { prefill: SimulatorPrefill }) {
   return (
     <div className="mt-6 grid gap-6 lg:grid-cols-[24rem_1fr]">
       <Panel id="simulate" title="Simulate a write" description="Paste the object; nothing is sent to the cluster">
-        <form onSubmit={submit} className="space-y-3" aria-label="Write to simulate">
-          {note && (
+        <form onSubmit={submit} className="space-y-3" aria-label="Write to simulate" aria-busy={waiting}>
+          {waiting && (
+            <p role="status" className="rounded bg-slate-50 px-3 py-2 text-xs text-slate-700">
+              Filling in the row’s write…
+            </p>
+          )}
+          {other && fetched.error && (
+            <ErrorPanel title="The row’s write could not be filled in" message={fetched.error.message} onRetry={() => fetched.refetch()} />
+          )}
+          {note && !waiting && (
             <p className="rounded bg-slate-50 px-3 py-2 text-xs text-slate-700" data-testid="simulate-note">
               {note}
             </p>
           )}
-          <label className="block">
-            <span className="mb-1 block text-xs font-medium text-slate-600">Sent by (username)</span>
-            <input className={field} value={form.user} onChange={set('user')} required autoComplete="off" />
-          </label>
-          <label className="block">
-            <span className="mb-1 block text-xs font-medium text-slate-600">Group memberships, comma-separated (optional)</span>
-            <input className={field} value={form.groups} onChange={set('groups')} autoComplete="off" />
-          </label>
-          <label className="block">
-            <span className="mb-1 block text-xs font-medium text-slate-600">Pod token of node (service accounts, optional)</span>
-            <input className={field} value={form.node} onChange={set('node')} autoComplete="off" />
-          </label>
-          <div className="grid grid-cols-2 gap-3">
+          {/* Disabled while the row's write is on its way: pressing Simulate now would send the previous write. */}
+          <fieldset disabled={waiting} className="min-w-0 space-y-3 disabled:opacity-60">
             <label className="block">
-              <span className="mb-1 block text-xs font-medium text-slate-600">Operation (auto: create, or update with a stored object)</span>
-              <select className={field} value={form.verb} onChange={set('verb')}>
-                <option value="">auto</option>
-                <option value="create">create</option>
-                <option value="update">update</option>
-                <option value="patch">patch</option>
-                <option value="delete">delete</option>
-              </select>
+              <span className="mb-1 block text-xs font-medium text-slate-600">Sent by (username)</span>
+              <input className={field} value={form.user} onChange={set('user')} required autoComplete="off" />
             </label>
             <label className="block">
-              <span className="mb-1 block text-xs font-medium text-slate-600">Part (e.g. status)</span>
-              <input className={field} value={form.subresource} onChange={set('subresource')} placeholder="status" autoComplete="off" />
+              <span className="mb-1 block text-xs font-medium text-slate-600">Group memberships, comma-separated (optional)</span>
+              <input className={field} value={form.groups} onChange={set('groups')} autoComplete="off" />
             </label>
-          </div>
-          {/* Labels point at the text areas rather than wrap them: a wrapping label's text would include the pasted YAML. */}
-          <div>
-            <label htmlFor="simulate-object" className="mb-1 block text-xs font-medium text-slate-600">
-              Object (YAML or JSON)
+            <label className="block">
+              <span className="mb-1 block text-xs font-medium text-slate-600">Pod token of node (service accounts, optional)</span>
+              <input className={field} value={form.node} onChange={set('node')} autoComplete="off" />
             </label>
-            <textarea id="simulate-object" className={code} rows={10} value={form.object} onChange={set('object')} spellCheck={false} required />
-          </div>
-          <div>
-            <label htmlFor="simulate-old" className="mb-1 block text-xs font-medium text-slate-600">
-              Stored object, for an update, patch or delete (optional)
-            </label>
-            <textarea id="simulate-old" className={code} rows={4} value={form.old} onChange={set('old')} spellCheck={false} />
-          </div>
-          <button type="submit" className="w-full rounded-md bg-teal-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-teal-800">
-            Simulate
-          </button>
+            <div className="grid grid-cols-2 gap-3">
+              <label className="block">
+                <span className="mb-1 block text-xs font-medium text-slate-600">Operation (auto: create, or update with a stored object)</span>
+                <select className={field} value={form.verb} onChange={set('verb')}>
+                  <option value="">auto</option>
+                  <option value="create">create</option>
+                  <option value="update">update</option>
+                  <option value="patch">patch</option>
+                  <option value="delete">delete</option>
+                </select>
+              </label>
+              <label className="block">
+                <span className="mb-1 block text-xs font-medium text-slate-600">Part (e.g. status)</span>
+                <input className={field} value={form.subresource} onChange={set('subresource')} placeholder="status" autoComplete="off" />
+              </label>
+            </div>
+            {/* Labels point at the text areas rather than wrap them: a wrapping label's text would include the pasted YAML. */}
+            <div>
+              <label htmlFor="simulate-object" className="mb-1 block text-xs font-medium text-slate-600">
+                Object (YAML or JSON)
+              </label>
+              <textarea id="simulate-object" className={code} rows={10} value={form.object} onChange={set('object')} spellCheck={false} required />
+            </div>
+            <div>
+              <label htmlFor="simulate-old" className="mb-1 block text-xs font-medium text-slate-600">
+                Stored object, for an update, patch or delete (optional)
+              </label>
+              <textarea id="simulate-old" className={code} rows={4} value={form.old} onChange={set('old')} spellCheck={false} />
+            </div>
+            <button type="submit" className="w-full rounded-md bg-teal-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-teal-800">
+              Simulate
+            </button>
+          </fieldset>
         </form>
       </Panel>
       <Panel

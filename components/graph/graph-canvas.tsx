@@ -8,18 +8,26 @@ import { TIER_LABELS } from '@/lib/graph/node-id';
 import type { GraphTier, GraphView, ViewEdge } from '@/lib/graph/types';
 import { NODE_TYPES, type EntityFlowNode, type HeaderFlowNode } from './graph-node';
 
-/** The edge's class: the attack path, a grant a finding reports (orange), a sensitive write, or none. */
+/** The edge's class: the attack path, a grant a finding reports (orange; dashed for some of a group's), a sensitive write, or none. */
 function edgeClass(e: ViewEdge): string | undefined {
-  const classes = [e.onPath && 'on-path', e.flagged && 'flagged', e.risky && 'risky'].filter(Boolean);
+  const classes = [e.onPath && 'on-path', e.flagged && 'flagged', e.partlyFlagged && 'partly-flagged', e.risky && 'risky'].filter(Boolean);
   return classes.length ? classes.join(' ') : undefined;
 }
 
 function edgeColour(e: ViewEdge): string {
-  return e.onPath ? '#7c3aed' : e.flagged ? '#c2410c' : e.risky ? '#475569' : '#94a3b8';
+  return e.onPath ? '#7c3aed' : e.flagged || e.partlyFlagged ? '#c2410c' : e.risky ? '#475569' : '#94a3b8';
 }
 
 function edgeWords(e: ViewEdge): string {
-  return e.onPath ? ' (attack path)' : e.flagged ? ' (reported by a finding)' : e.risky ? ' (risky)' : '';
+  return e.onPath
+    ? ' (attack path)'
+    : e.flagged
+      ? ' (reported by a finding)'
+      : e.partlyFlagged
+        ? ` (findings report ${e.flaggedGrants.toLocaleString('en-US')} of its ${e.grants.toLocaleString('en-US')} grants)`
+        : e.risky
+          ? ' (risky)'
+          : '';
 }
 
 /**
@@ -77,7 +85,7 @@ export function GraphCanvas({
       className: edgeClass(e),
       selected: e.id === selectedEdge,
       // Paths and reported grants are drawn above the rest.
-      zIndex: e.onPath ? 2 : e.flagged ? 1 : 0,
+      zIndex: e.onPath ? 2 : e.flagged || e.partlyFlagged ? 1 : 0,
       markerEnd: { type: MarkerType.ArrowClosed, width: 14, height: 14, color: edgeColour(e) },
       ariaLabel: `Edge from ${title.get(e.source) ?? e.source} to ${title.get(e.target) ?? e.target}${edgeWords(e)}`,
       interactionWidth: 14,

@@ -86,8 +86,9 @@ export function GraphLegend({ view, onOverview, onTopRisks }: { view: GraphView;
       )}
       <ul aria-label="Colours" className="mt-3 flex flex-wrap gap-x-5 gap-y-1.5 text-xs text-slate-600">
         {(view.mode === 'top-risks' || view.mode === 'path') && <Swatch className="bg-violet-600">attack path</Swatch>}
-        <Swatch className="bg-orange-700">
-          orange: a grant a finding reports (over-privilege); between collapsed groups only when every grant behind the edge is
+        <Swatch className="bg-orange-700">orange: a grant a finding reports (over-privilege); between collapsed groups, every grant behind the edge</Swatch>
+        <Swatch className="bg-[repeating-linear-gradient(90deg,var(--color-risk)_0_6px,transparent_6px_10px)]">
+          dashed orange: some of the grants behind the edge are reported; select it for how many
         </Swatch>
         <Swatch className="bg-slate-600">dark grey: a write to a sensitive DRA resource that no finding reports</Swatch>
         <Swatch className="bg-slate-300">light grey: other access to DRA resources</Swatch>

@@ -1,19 +1,29 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { useRouter } from 'next/navigation';
-import { useEffect, useId, useState, useTransition } from 'react';
-import { pages } from '@/lib/api/routes';
+import { useEffect, useId, useState } from 'react';
 import { nodeSearchQuery } from './node-queries';
 
 /**
  * Any node by name: type part of it, pick a match (or press Enter on a full name). Thousands of
- * nodes never fit a dropdown, so matches come from the server, a few at a time. Without JavaScript
- * the form still opens the typed node.
+ * nodes never fit a dropdown, so matches come from the server, a few at a time. A listed name that
+ * is typed in full, or pointed at, is fetched ahead (`onPrefetch`) so that picking it is quick.
+ * Without JavaScript the form still opens the typed node.
  */
-export function NodePicker({ selected, nodeCount }: { selected?: string; nodeCount: number }) {
-  const router = useRouter();
-  const [pending, startTransition] = useTransition();
+export function NodePicker({
+  selected,
+  nodeCount,
+  opening,
+  onChoose,
+  onPrefetch,
+}: {
+  selected?: string;
+  nodeCount: number;
+  /** A node chosen whose panels are still on their way. */
+  opening?: string;
+  onChoose: (name: string) => void;
+  onPrefetch: (name: string) => void;
+}) {
   const [text, setText] = useState('');
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(-1);
@@ -26,13 +36,17 @@ export function NodePicker({ selected, nodeCount }: { selected?: string; nodeCou
   const { data, isFetching } = useQuery(nodeSearchQuery(query));
   const matches = query && data ? data.matches : [];
   const shown = open && matches.length > 0;
+  const exact = matches.find((m) => m === query);
+  useEffect(() => {
+    if (exact) onPrefetch(exact);
+  }, [exact, onPrefetch]);
 
   const go = (name: string) => {
     setOpen(false);
     setText('');
     setQuery('');
     setActive(-1);
-    startTransition(() => router.push(pages.nodes(name), { scroll: false }));
+    onChoose(name);
   };
 
   return (
@@ -76,17 +90,21 @@ export function NodePicker({ selected, nodeCount }: { selected?: string; nodeCou
           if (e.key === 'ArrowDown' && matches.length) {
             e.preventDefault();
             setOpen(true);
-            setActive((a) => (a + 1) % matches.length);
+            const next = (active + 1) % matches.length;
+            setActive(next);
+            onPrefetch(matches[next]);
           } else if (e.key === 'ArrowUp' && matches.length) {
             e.preventDefault();
-            setActive((a) => (a <= 0 ? matches.length - 1 : a - 1));
+            const next = active <= 0 ? matches.length - 1 : active - 1;
+            setActive(next);
+            onPrefetch(matches[next]);
           } else if (e.key === 'Escape') setOpen(false);
         }}
         className="w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 font-mono text-sm shadow-sm"
       />
       <p id={`${listId}-status`} role="status" aria-live="polite" className="mt-1 min-h-4 text-xs text-slate-500">
-        {pending
-          ? 'Opening…'
+        {opening
+          ? `Opening ${opening}…`
           : query
             ? isFetching && !data
               ? 'Searching…'
@@ -109,6 +127,7 @@ export function NodePicker({ selected, nodeCount }: { selected?: string; nodeCou
               role="option"
               aria-selected={i === active}
               onMouseDown={(e) => e.preventDefault()}
+              onMouseEnter={() => onPrefetch(name)}
               onClick={() => go(name)}
               className={`cursor-pointer px-3 py-1.5 font-mono text-[13px] ${i === active ? 'bg-teal-50 text-teal-900' : 'text-slate-800 hover:bg-slate-50'}`}
             >

@@ -75,4 +75,51 @@ test.describe('identity graph on the large cluster', () => {
     await screenshot(page, 'graph-large-focus');
     expect(consoleErrors).toEqual([]);
   });
+
+  test('the top issue’s path from the overview is drawn and highlighted, off-graph steps included', async ({ page, consoleErrors }) => {
+    await gotoAndSettle(page, '/', 'Posture overview');
+    // The highest-ranked risk with an attack path (on this cluster: a group reading every Secret, a
+    // grant the identity graph does not hold, since it holds only grants that reach DRA resources).
+    const risks = page.getByRole('list', { name: 'Top risks' }).locator(':scope > li');
+    const rank = await risks.evaluateAll((lis) =>
+      lis.findIndex((li) => [...li.querySelectorAll('summary')].some((s) => s.textContent?.startsWith('Attack path:'))),
+    );
+    expect(rank).toBeGreaterThanOrEqual(0);
+    const top = risks.nth(rank);
+    await top.getByText(/^Attack path:/).click();
+    const steps = top.getByRole('list', { name: 'Attack path' });
+    await expect(steps).toBeVisible();
+    const via = /\(via (\w+) (\S+) → (\w+) (\S+)\)/.exec(await steps.innerText());
+    expect(via).not.toBeNull();
+    await top.getByRole('link', { name: 'Show the path on the graph →' }).click();
+    await expect(page).toHaveURL(/\/graph\?path=[0-9a-f]{16}/);
+    await expect(page.getByRole('heading', { name: 'One attack path' })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: /: 3 steps highlighted/ })).toBeVisible();
+    const onPath = page.locator('.react-flow__node.on-path');
+    await expect(onPath).toHaveCount(3);
+    // The grant's binding and role are the ones the path names, drawn and joined by path edges.
+    await expect(onPath.filter({ hasText: via![2].replace(/^.*\//, '') })).toHaveCount(1);
+    await expect(onPath.filter({ hasText: via![4] })).toHaveCount(1);
+    expect(await page.locator('.react-flow__edge.on-path').count()).toBeGreaterThanOrEqual(2);
+    await screenshot(page, 'graph-large-top-issue-path');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('the collapsed overview shows where findings report grants: orange, dashed where only some grants behind an edge are', async ({
+    page,
+    consoleErrors,
+  }) => {
+    await gotoAndSettle(page, '/graph?view=overview', 'Identity graph');
+    await expect(boxes(page).first()).toBeVisible();
+    const edges = page.locator('.react-flow__edge');
+    const reported = page.locator('.react-flow__edge.flagged, .react-flow__edge.partly-flagged');
+    // ~10,000 grants of this cluster are cited by DRA, NODE and CLAIM findings; each edge between
+    // groups mixes them with others, and "orange only when all are" left the overview with none.
+    expect(await reported.count()).toBeGreaterThan(0);
+    expect(await edges.count()).toBeGreaterThan(0);
+    const partly = page.locator('.react-flow__edge.partly-flagged').first();
+    await expect(partly).toHaveAttribute('aria-label', /\(findings report [\d,]+ of its [\d,]+ grants\)/);
+    await expect(page.getByTestId('graph-legend')).toContainText('dashed orange: some of the grants behind the edge are reported');
+    expect(consoleErrors).toEqual([]);
+  });
 });

@@ -81,4 +81,21 @@ test.describe('nodes', () => {
     expect(missing.status()).toBe(404);
     expect((await missing.json()).error.code).toBe('not_found');
   });
+
+  test('a node’s panels API (what a node switch fetches) answers with its writers and blast radius in counts, and 404s unknown nodes', async ({ request }) => {
+    const ok = await request.get('/api/v1/nodes/gpu-h100-01/view');
+    expect(ok.status()).toBe(200);
+    const view = await ok.json();
+    expect(view.name).toBe('gpu-h100-01');
+    expect(view.blastRadius.node).toBe('gpu-h100-01');
+    // The same counts as the full blast radius.
+    const full = await (await request.get('/api/v1/nodes/gpu-h100-01/blast-radius')).json();
+    expect(view.blastRadius.claimCount).toBe(full.claims.length);
+    expect(view.blastRadius.otherNodeCount).toBe(full.otherNodes.length);
+    expect(view.blastRadius.identities.map((i: { subject: unknown }) => i.subject)).toEqual(full.identities.map((i: { subject: unknown }) => i.subject));
+    expect(view.claimWriters.map((d: { driver: string }) => d.driver)).toContain('gpu.nvidia.com');
+    const missing = await request.get('/api/v1/nodes/nope/view');
+    expect(missing.status()).toBe(404);
+    expect((await missing.json()).error.code).toBe('not_found');
+  });
 });

@@ -1,6 +1,7 @@
 import type { DashboardAction } from './dashboard-actions';
 import type { BlastRadius } from '@/lib/analysis/node-writers/blast-radius';
 import type { WriterGroupPage } from '@/lib/view/node-writer-groups';
+import type { NodeView } from '@/lib/view/nodes-page';
 import type { DecidedBy, NonResourceAttributes, RbacGrant, ResourceAttributes, UserInfo } from '@/lib/authz/types';
 import type { SimulationResult } from '@/lib/authz/simulate-write';
 import type { WhoCanEntry } from '@/lib/authz/who-can';
@@ -33,6 +34,7 @@ export type FindingResponse = Finding;
 export type FindingsListResponse = FindingsPage;
 export type BlastRadiusResponse = BlastRadius;
 export type WriterGroupPageResponse = WriterGroupPage;
+export type NodeViewResponse = NodeView;
 
 export interface NodeSearchResponse {
   /** Node names containing the query. */

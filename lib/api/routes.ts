@@ -49,11 +49,14 @@ export const api = {
   findings: (query: Record<string, string | undefined>) => `/api/v1/findings${qs(query)}`,
   blastRadius: (node: string) => `/api/v1/nodes/${encodeURIComponent(node)}/blast-radius`,
   nodeSearch: (q: string) => `/api/v1/nodes${qs({ q })}`,
+  nodeView: (node: string) => `/api/v1/nodes/${encodeURIComponent(node)}/view`,
   nodeWriters: (q: { group: string; offset?: number; q?: string }) =>
     `/api/v1/node-writers${qs({ group: q.group, offset: q.offset ? String(q.offset) : undefined, q: q.q })}`,
   whoCan: (q: AccessQuery) => `/api/v1/who-can${qs({ ...q })}`,
   canI: (q: CanIQuery) => `/api/v1/can-i${qs({ ...q, groups: q.groups?.filter(Boolean) })}`,
   simulate: () => '/api/v1/simulate',
+  /** The simulator's write for a who-can row (`key`: simulateRequestKey of the explorer's address). */
+  simulatePrefill: (key: string) => `/api/v1/simulate/prefill${key ? `?${key}` : ''}`,
   graph: (q: GraphQuery) => `/api/v1/graph${qs(graphParams(q))}`,
   graphSearch: (q: string) => `/api/v1/graph/search${qs({ q })}`,
 };

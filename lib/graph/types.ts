@@ -84,6 +84,11 @@ export interface ViewEdge extends Omit<GraphEdge, 'reasons'> {
    */
   grants: number;
   flaggedGrants: number;
+  /**
+   * Some but not all of them are reported (drawn dashed orange): on a large cluster every edge between
+   * groups mixes reported and other grants, and the collapsed overview would show no finding at all.
+   */
+  partlyFlagged?: boolean;
 }
 
 export interface GraphViewOptions {

@@ -2,6 +2,7 @@ import { SEVERITIES } from '@/lib/analysis/types';
 import { layoutColumns } from './layout';
 import { KIND_PLURAL } from './describe';
 import { groupNodeId, moreNodeId, TIER_NOUNS } from './node-id';
+import { offGraphEdge, offGraphNode } from './off-graph';
 import type { EdgeReason, GraphEdge, GraphModel, GraphNode, GraphSearchHit, GraphTier, GraphView, GraphViewOptions, ViewEdge, ViewNode } from './types';
 
 /** Reasons kept per displayed edge (the rest are counted). */
@@ -35,30 +36,70 @@ function adjacencyOf(model: GraphModel): { out: Map<string, string[]>; into: Map
   return a;
 }
 
-/** The nodes on some path through `focus` (everything upstream and downstream of it). */
-export function focusSubgraph(model: GraphModel, focus: string): GraphModel {
+/**
+ * The nodes on some path through `focus` (everything upstream and downstream of it). `extra` holds
+ * nodes and edges the model leaves out (an attack path's off-graph grant), walked as if they were in it.
+ */
+export function focusSubgraph(model: GraphModel, focus: string, extra?: GraphModel): GraphModel {
   const { out, into } = adjacencyOf(model);
+  const more = extra?.edges.length ? adjacencyOfEdges(extra.edges) : undefined;
   // An edge lies on a path through the focus when both ends are downstream of it, or both upstream.
-  const down = reach(focus, out);
-  const up = reach(focus, into);
+  const down = reach(focus, out, more?.out);
+  const up = reach(focus, into, more?.into);
   const keep = new Set<string>([...down, ...up]);
-  const edges = model.edges.filter((e) => (down.has(e.source) && down.has(e.target)) || (up.has(e.source) && up.has(e.target)));
-  return { nodes: model.nodes.filter((n) => keep.has(n.id)), edges };
+  const onPath = (e: GraphEdge) => (down.has(e.source) && down.has(e.target)) || (up.has(e.source) && up.has(e.target));
+  const nodes = model.nodes.filter((n) => keep.has(n.id));
+  const edges = model.edges.filter(onPath);
+  if (extra) {
+    nodes.push(...extra.nodes.filter((n) => keep.has(n.id)));
+    edges.push(...extra.edges.filter(onPath));
+  }
+  return { nodes, edges };
 }
 
-function reach(start: string, next: Map<string, string[]>): Set<string> {
+function adjacencyOfEdges(edges: readonly GraphEdge[]): { out: Map<string, string[]>; into: Map<string, string[]> } {
+  const a = { out: new Map<string, string[]>(), into: new Map<string, string[]>() };
+  for (const e of edges) {
+    (a.out.get(e.source) ?? a.out.set(e.source, []).get(e.source)!).push(e.target);
+    (a.into.get(e.target) ?? a.into.set(e.target, []).get(e.target)!).push(e.source);
+  }
+  return a;
+}
+
+function reach(start: string, next: Map<string, string[]>, more?: Map<string, string[]>): Set<string> {
   const seen = new Set<string>([start]);
   const stack = [start];
   while (stack.length) {
     const id = stack.pop()!;
-    for (const n of next.get(id) ?? []) {
-      if (!seen.has(n)) {
-        seen.add(n);
-        stack.push(n);
+    for (const list of [next.get(id), more?.get(id)])
+      for (const n of list ?? []) {
+        if (!seen.has(n)) {
+          seen.add(n);
+          stack.push(n);
+        }
       }
-    }
   }
   return seen;
+}
+
+/**
+ * The nodes and edges of `path` that the model lacks, drawn off-graph: the identity graph holds only
+ * grants that reach a DRA resource, and an attack path's grant may reach something else (on the
+ * bench's diverse cluster the top risk's path reads every Secret). Undefined when the model has all.
+ */
+export function offGraphPath(model: GraphModel, path: readonly string[]): GraphModel | undefined {
+  const known = nodeIndex(model);
+  const { byId } = edgeIndex(model);
+  const nodes = path.filter((id) => !known.has(id)).flatMap((id) => offGraphNode(id) ?? []);
+  const drawn = new Set([...path.filter((id) => known.has(id)), ...nodes.map((n) => n.id)]);
+  const edges: GraphEdge[] = [];
+  for (let i = 1; i < path.length; i++) {
+    const [source, target] = [path[i - 1], path[i]];
+    if (!drawn.has(source) || !drawn.has(target) || byId.has(`${source}→${target}`)) continue;
+    const edge = offGraphEdge(source, target);
+    if (edge) edges.push(edge);
+  }
+  return nodes.length || edges.length ? { nodes, edges } : undefined;
 }
 
 /** Only risky edges and the nodes they touch (plus `keepId`, e.g. the focus). */
@@ -111,7 +152,10 @@ export function buildGraphView(model: GraphModel, options: GraphViewOptions = {}
     }
     mergeEdge(v, e);
   }
-  for (const v of edges.values()) if (v.flaggedGrants > 0 && v.flaggedGrants === v.grants) v.flagged = true;
+  for (const v of edges.values()) {
+    if (v.flaggedGrants > 0 && v.flaggedGrants === v.grants) v.flagged = true;
+    else if (v.flaggedGrants > 0) v.partlyFlagged = true;
+  }
   const { path, focus } = plan;
   const view = layoutView(plan.boxes, plan.order, edges, path);
   return {
@@ -151,11 +195,14 @@ export function layoutView(
 }
 
 function planGraphView(model: GraphModel, options: GraphViewOptions): ViewPlan {
-  const known = nodeIndex(model);
+  const extra = options.path ? offGraphPath(model, options.path) : undefined;
+  const index = nodeIndex(model);
+  const extraNodes = new Map(extra?.nodes.map((n) => [n.id, n]));
+  const known = { has: (id: string) => index.has(id) || extraNodes.has(id), get: (id: string) => index.get(id) ?? extraNodes.get(id) };
   const path = (options.path ?? []).filter((id) => known.has(id));
   const wanted = options.focus ?? path[0];
   const focus = wanted && known.has(wanted) ? wanted : null;
-  let sub = focus ? focusSubgraph(model, focus) : model;
+  let sub = focus ? focusSubgraph(model, focus, extra) : model;
   if (options.riskyOnly) sub = riskySubgraph(sub, focus ?? undefined);
 
   const members = new Map<string, GraphNode[]>();

@@ -2,10 +2,11 @@ import 'server-only';
 import { z } from 'zod';
 import type { NodeReport, Report } from '@/lib/analysis/types';
 import { compareStrings } from '@/lib/k8s/refs';
+import { computeBlastRadius } from '@/lib/analysis/node-writers/blast-radius';
 import { buildNodeView, type NodeView } from '@/lib/view/nodes-page';
 import { groupNodeWriters, pageOfGroup, type NodeWriterGroups, type WriterGroupPage } from '@/lib/view/node-writer-groups';
 import { ApiError } from '@/server/http/api-errors';
-import { getBlastRadius, getReport } from './get-report';
+import { getAnalysis, getReport } from './get-report';
 
 // The Nodes page's data at any size: the writers grouped once per report, node names indexed for the
 // picker, and one node's writers and blast radius on their own (a node switch reads only these).
@@ -16,7 +17,15 @@ interface NodesIndex {
   names: string[];
   /** The node opened when none is asked for: the most claim drivers, then the most writers of its own. */
   busiest?: string;
+  /** Node views already made, most recently used last (a node switch asks for one, often again). */
+  views: Map<string, NodeView>;
 }
+
+/**
+ * Node views kept per analysis. Each is bounded (~40 KB on the bench cluster) where the full blast
+ * radius it summarises is not (100,000 claims); a cold one costs a few hundred ms there.
+ */
+export const NODE_VIEWS_KEPT = 200;
 
 const indexes = new WeakMap<Report, NodesIndex>();
 
@@ -27,7 +36,7 @@ function indexOf(report: Report): NodesIndex {
     const busiest = [...report.nodes].sort(
       (a, b) => b.claimDrivers.length - a.claimDrivers.length || b.claimStatusWriters.length - a.claimStatusWriters.length || compareStrings(a.name, b.name),
     )[0];
-    idx = { groups: groupNodeWriters(report), byName, names: [...byName.keys()].sort(compareStrings), busiest: busiest?.name };
+    idx = { groups: groupNodeWriters(report), byName, names: [...byName.keys()].sort(compareStrings), busiest: busiest?.name, views: new Map() };
     indexes.set(report, idx);
   }
   return idx;
@@ -97,9 +106,25 @@ export async function getWriterGroupPage(input: unknown): Promise<WriterGroupPag
 
 /** One node's writers and blast radius, or undefined when the source has no such node. */
 export async function findNodeView(name: string): Promise<NodeView | undefined> {
-  const report = await getReport();
-  const idx = indexOf(report);
+  const a = await getAnalysis();
+  const idx = indexOf(a.report);
   const node = idx.byName.get(name);
   if (!node) return undefined;
-  return buildNodeView(report, node, idx.names.length, await getBlastRadius(name));
+  let view = idx.views.get(name);
+  if (view) idx.views.delete(name);
+  // Only the summary is kept: the full radius is made again when the API asks for it.
+  else view = buildNodeView(a.report, node, idx.names.length, computeBlastRadius(a.context, name, a.report));
+  idx.views.set(name, view);
+  if (idx.views.size > NODE_VIEWS_KEPT) idx.views.delete(idx.views.keys().next().value!);
+  return view;
+}
+
+export const NodeNameSchema = z.string().trim().min(1, 'a node name is required').max(253, 'the node name is too long');
+
+/** The Nodes page's panels of one node (GET /api/v1/nodes/:name/view): what a node switch fetches. */
+export async function getNodeView(name: unknown): Promise<NodeView> {
+  const wanted = NodeNameSchema.parse(name);
+  const view = await findNodeView(wanted);
+  if (!view) throw new ApiError('not_found', `no node named "${wanted}"`);
+  return view;
 }

@@ -63,22 +63,20 @@ export function computeBlastRadius(ctx: AnalysisContext, node: string, writers: 
     const s = w.subject;
     return s.kind === 'Group' ? byGroup.get(s.name) : byName.get(s.kind === 'ServiceAccount' ? serviceAccountUsername(s.namespace ?? '', s.name) : s.name);
   };
-  for (const w of writers.allNodes.statusWriters) {
-    for (const i of hitsOf(w) ?? []) {
-      allNodes[i] = true;
-      for (const target of ctx.engine.nodeNames) statusNodes[i].add(target);
-    }
-  }
+  for (const w of writers.allNodes.statusWriters) for (const i of hitsOf(w) ?? []) allNodes[i] = true;
+  // One that writes every node shares one sorted list of the node names (10,000 names sorted per
+  // identity and node switch on the bench cluster), plus any writer list's node that it lacks.
+  const every = allNodes.some(Boolean) ? sortedNodeNames(ctx.engine.nodeNames) : undefined;
   for (const { name: target, statusWriters } of writers.nodes) {
     for (const w of statusWriters) {
       if (w.scope === 'own-node' && target !== node) continue;
-      for (const i of hitsOf(w) ?? []) statusNodes[i].add(target);
+      for (const i of hitsOf(w) ?? []) if (!allNodes[i] || !every!.set.has(target)) statusNodes[i].add(target);
     }
   }
   const writable = claimsWritableBy(claims, identities);
   const out: BlastRadiusIdentity[] = identities.map(({ subject }, i) => ({
     subject,
-    statusNodes: [...statusNodes[i]].sort(),
+    statusNodes: allNodes[i] && statusNodes[i].size === 0 ? every!.sorted : [...(allNodes[i] ? every!.sorted : []), ...statusNodes[i]].sort(),
     allNodes: allNodes[i],
     claims: writable[i],
   }));
@@ -130,6 +128,14 @@ function claimsWritableBy(analysis: ClaimWriterAnalysis, identities: { subject: 
     });
   }
   return out.map((list) => list.sort(compareClaims));
+}
+
+/** The cluster's node names, sorted once per set of names (identities that write every node share the list). */
+const sortedNames = new WeakMap<readonly string[], { sorted: string[]; set: Set<string> }>();
+function sortedNodeNames(names: readonly string[]): { sorted: string[]; set: Set<string> } {
+  let out = sortedNames.get(names);
+  if (!out) sortedNames.set(names, (out = { sorted: [...names].sort(), set: new Set(names) }));
+  return out;
 }
 
 /** The allocated claims of each driver by namespace; worked out once per analysis. */
