@@ -111,16 +111,21 @@ export async function detailedFindings(findings: readonly Finding[]): Promise<De
   return findings.map((f) => detailFinding(f, a.texts));
 }
 
+/** Full blast radii kept per analysis (the Nodes page keeps its own bounded summaries). */
+export const BLAST_RADII_KEPT = 16;
+
 /** What an attacker holding this node's kubelet and pod credentials could write. */
 export async function getBlastRadius(node: string): Promise<BlastRadius> {
   const a = await getAnalysis();
   if (!a.report.nodes.some((n) => n.name === node)) throw new ApiError('not_found', `no node named "${node}"`);
   let radius = a.blastRadius.get(node);
-  if (!radius) {
-    // The report's node writers and the context's claim-writer analysis are reused, not recomputed.
-    radius = computeBlastRadius(a.context, node, a.report);
-    a.blastRadius.set(node, radius);
-  }
+  if (radius) a.blastRadius.delete(node);
+  // The report's node writers and the context's claim-writer analysis are reused, not recomputed.
+  else radius = computeBlastRadius(a.context, node, a.report);
+  // Most recently used last; a full radius lists every claim an identity reaches (100,000 on the
+  // bench cluster), so only a few are kept, not one per node ever asked.
+  a.blastRadius.set(node, radius);
+  if (a.blastRadius.size > BLAST_RADII_KEPT) a.blastRadius.delete(a.blastRadius.keys().next().value!);
   return radius;
 }
 
