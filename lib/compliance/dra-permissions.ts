@@ -5,6 +5,7 @@ import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { compareStrings } from '@/lib/k8s/refs';
 import type { SubjectRef } from '@/lib/k8s/types';
 import { describeSubject } from '@/lib/k8s/refs';
+import { permissionInputsOf, type PermissionInputs } from './permission-inputs';
 
 // What each RBAC subject may do to DRA resources, as comparable lines ("update resourceclaims/status
 // in tenant-a"), for drift between two snapshots. Each subject is asked as itself only (a service
@@ -41,7 +42,7 @@ export const DRA_PERMISSION_TARGETS: readonly DraTarget[] = [
 const ANY_NAME = '\u0000any';
 
 /** Every subject of every RoleBinding and ClusterRoleBinding. */
-export function bindingSubjects(state: ClusterState): SubjectRef[] {
+export function bindingSubjects(state: Pick<ClusterState, 'clusterRoleBindings' | 'roleBindings'>): SubjectRef[] {
   const out = new Map<string, SubjectRef>();
   for (const b of [...state.clusterRoleBindings, ...state.roleBindings]) {
     for (const s of b.subjects ?? []) {
@@ -84,12 +85,17 @@ function roleBindingSubjectKeys(b: ClusterState['roleBindings'][number]): string
 
 /** The scope to ask about for drift between these clusters (all of them together). */
 export function permissionScope(states: readonly ClusterState[]): PermissionScope {
+  return permissionScopeOf(states.map(permissionInputsOf));
+}
+
+/** permissionScope from what each cluster's permissions are computed from. */
+export function permissionScopeOf(inputs: readonly PermissionInputs[]): PermissionScope {
   const namespaces = new Map<string, Set<string>>();
   const named = new Set<string>();
   const drivers = new Set<string>();
   const nodes = new Set<string>();
-  for (const state of states) {
-    for (const b of state.roleBindings) {
+  for (const input of inputs) {
+    for (const b of input.roleBindings) {
       const ns = b.metadata.namespace;
       if (!ns) continue;
       for (const key of roleBindingSubjectKeys(b)) {
@@ -98,10 +104,9 @@ export function permissionScope(states: readonly ClusterState[]): PermissionScop
         set.add(ns);
       }
     }
-    for (const role of [...state.roles, ...state.clusterRoles]) for (const rule of role.rules ?? []) for (const n of rule.resourceNames ?? []) named.add(n);
-    for (const s of state.resourceSlices) drivers.add(s.spec.driver);
-    for (const c of state.resourceClaims) for (const r of c.status?.allocation?.devices?.results ?? []) drivers.add(r.driver);
-    for (const n of state.nodes) nodes.add(n.metadata.name);
+    for (const role of [...input.roles, ...input.clusterRoles]) for (const rule of role.rules ?? []) for (const n of rule.resourceNames ?? []) named.add(n);
+    for (const d of input.drivers) drivers.add(d);
+    for (const n of input.nodes) nodes.add(n);
   }
   const sorted = (xs: Iterable<string>) => [...xs].filter((x) => named.has(x)).sort(compareStrings);
   return {

@@ -1,13 +1,17 @@
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { compareStrings } from '@/lib/k8s/refs';
 import type { SubjectRef } from '@/lib/k8s/types';
-import type { DeviceClassReport, Finding, QuotaUsage, Report, Severity } from '@/lib/analysis/types';
+import type { DeviceClassReport, QuotaUsage, Report } from '@/lib/analysis/types';
 import { SEVERITIES } from '@/lib/analysis/types';
-import { bindingSubjects, draPermissions, permissionScope } from './dra-permissions';
+import { bindingSubjects, draPermissions, permissionScopeOf } from './dra-permissions';
 import { describeSubject } from '@/lib/k8s/refs';
-import { nodeWriterEntries, type NodeWriterEntry } from './node-writer-entries';
-import { diffIssues, type IssueChange } from './issue-drift';
-import { describeFinding, findingTitle } from '@/lib/analysis/finding-texts';
+import { entryNodes, type NodeWriterDigest, type NodeWriterEntry } from './node-writer-entries';
+import { diffIssueDigests, type IssueChange } from './issue-drift';
+import { driftDigestOf, type DriftDigest, type FindingBrief, type QuotaDigest } from './drift-digest';
+import { changedGrantees, inputsForChangedGrantees, isChangedGrantee } from './changed-grantees';
+import { permissionInputsState, type PermissionInputs } from './permission-inputs';
+
+export type { FindingBrief };
 
 // What changed between two snapshots: findings (by stable id), DRA permissions per identity, node
 // writers, DRA quotas and DeviceClass zeroing. Pure and deterministic (everything sorted).
@@ -17,14 +21,6 @@ export interface DriftSide {
   state: ClusterState;
   /** Shown in the output: a file name or a snapshot id and time. */
   label: string;
-}
-
-export interface FindingBrief {
-  id: string;
-  check: string;
-  severity: Severity;
-  title: string;
-  message: string;
 }
 
 export interface PermissionChange {
@@ -71,7 +67,6 @@ export interface Drift {
   zeroing: ZeroingChange[];
 }
 
-const brief = (f: Finding): FindingBrief => ({ id: f.id, check: f.check, severity: f.severity, title: findingTitle(f), message: describeFinding(f) });
 const bySeverity = (a: FindingBrief, b: FindingBrief) =>
   SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || compareStrings(a.check, b.check) || compareStrings(a.id, b.id);
 const minus = (a: readonly string[], b: readonly string[]) => {
@@ -79,30 +74,28 @@ const minus = (a: readonly string[], b: readonly string[]) => {
   return a.filter((x) => !set.has(x));
 };
 
-function diffFindings(a: Report, b: Report): Drift['findings'] {
-  const before = new Map(a.findings.map((f) => [f.id, f]));
-  const after = new Map(b.findings.map((f) => [f.id, f]));
+function diffFindings(a: readonly FindingBrief[], b: readonly FindingBrief[]): Drift['findings'] {
+  const before = new Map(a.map((f) => [f.id, f]));
+  const after = new Map(b.map((f) => [f.id, f]));
   return {
-    added: [...after.values()]
-      .filter((f) => !before.has(f.id))
-      .map(brief)
-      .sort(bySeverity),
-    resolved: [...before.values()]
-      .filter((f) => !after.has(f.id))
-      .map(brief)
-      .sort(bySeverity),
+    added: [...after.values()].filter((f) => !before.has(f.id)).sort(bySeverity),
+    resolved: [...before.values()].filter((f) => !after.has(f.id)).sort(bySeverity),
   };
 }
 
-function diffPermissions(a: ClusterState, b: ClusterState): PermissionChange[] {
+function diffPermissions(a: PermissionInputs, b: PermissionInputs): PermissionChange[] {
   const subjects = new Map<string, SubjectRef>();
   for (const s of [...bindingSubjects(a), ...bindingSubjects(b)]) subjects.set(describeSubject(s), s);
-  const list = [...subjects.values()];
-  const scope = permissionScope([a, b]);
-  const before = draPermissions(a, list, scope);
-  const after = draPermissions(b, list, scope);
+  // Only subjects whose grants differ are asked (changed-grantees.ts says why the others cannot differ).
+  const changed = changedGrantees(a, b);
+  const asked = [...subjects].filter(([, s]) => isChangedGrantee(changed, s));
+  if (asked.length === 0) return [];
+  const list = asked.map(([, s]) => s);
+  const scope = permissionScopeOf([a, b]);
+  const before = draPermissions(permissionInputsState(inputsForChangedGrantees(changed, a)), list, scope);
+  const after = draPermissions(permissionInputsState(inputsForChangedGrantees(changed, b)), list, scope);
   const out: PermissionChange[] = [];
-  for (const [key, subject] of [...subjects].sort((x, y) => compareStrings(x[0], y[0]))) {
+  for (const [key, subject] of asked.sort((x, y) => compareStrings(x[0], y[0]))) {
     const p = [...(before.get(key)?.permissions ?? [])];
     const q = [...(after.get(key)?.permissions ?? [])];
     const gained = minus(q, p).sort(compareStrings);
@@ -112,27 +105,40 @@ function diffPermissions(a: ClusterState, b: ClusterState): PermissionChange[] {
   return out;
 }
 
-function diffNodeWriters(a: Report, b: Report): NodeWriterChange[] {
-  const before = nodeWriterEntries(a);
-  const after = nodeWriterEntries(b);
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+function diffNodeWriters(a: NodeWriterDigest, b: NodeWriterDigest): NodeWriterChange[] {
+  const driversA = new Map(a.driverNodes);
+  const driversB = new Map(b.driverNodes);
+  // An entry of the same flag and own nodes over the same nodes (or the same nodes of its driver) writes the same nodes.
+  const sameBase = (e: NodeWriterEntry) =>
+    e.kind === 'node-status' ? sameList(a.nodes, b.nodes) : sameList(driversA.get(e.scope) ?? [], driversB.get(e.scope) ?? []);
+  const before = new Map(a.entries.map((e) => [e.key, e]));
+  const after = new Map(b.entries.map((e) => [e.key, e]));
   const out: NodeWriterChange[] = [];
   for (const key of [...new Set([...before.keys(), ...after.keys()])].sort(compareStrings)) {
-    const p = before.get(key);
-    const q = after.get(key);
-    const e = (q ?? p)!;
-    const nodesGained = minus(q?.nodes ?? [], p?.nodes ?? []);
-    const nodesLost = minus(p?.nodes ?? [], q?.nodes ?? []);
-    if (nodesGained.length === 0 && nodesLost.length === 0) continue;
+    let p = before.get(key);
+    let q = after.get(key);
+    if (p && q && p.everyNode === q.everyNode && sameList(p.own, q.own) && (!p.everyNode || sameBase(p))) continue;
+    const pNodes = p ? entryNodes(a, p, driversA) : [];
+    const qNodes = q ? entryNodes(b, q, driversB) : [];
+    // An entry that reaches no node is no writer on that side (writersOfNode lists writers node by node).
+    if (pNodes.length === 0) p = undefined;
+    if (qNodes.length === 0) q = undefined;
+    const e = q ?? p;
+    const nodesGained = minus(qNodes, pNodes);
+    const nodesLost = minus(pNodes, qNodes);
+    if (!e || (nodesGained.length === 0 && nodesLost.length === 0)) continue;
     out.push({ change: !p ? 'added' : !q ? 'removed' : 'changed', kind: e.kind, subject: e.subject, mode: e.mode, scope: e.scope, nodesGained, nodesLost });
   }
   return out;
 }
 
-function diffQuotas(a: Report, b: Report): QuotaChange[] {
-  const key = (q: QuotaUsage) => `${q.namespace}/${q.name}/${q.resource}`;
-  const pick = (q: QuotaUsage | undefined) => (q ? { hard: q.hard, used: q.used, computedUsed: q.computedUsed } : null);
-  const before = new Map(a.quotas.map((q) => [key(q), q]));
-  const after = new Map(b.quotas.map((q) => [key(q), q]));
+function diffQuotas(a: readonly QuotaDigest[], b: readonly QuotaDigest[]): QuotaChange[] {
+  const key = (q: QuotaDigest) => `${q.namespace}/${q.name}/${q.resource}`;
+  const pick = (q: QuotaDigest | undefined) => (q ? { hard: q.hard, used: q.used, computedUsed: q.computedUsed } : null);
+  const before = new Map(a.map((q) => [key(q), q]));
+  const after = new Map(b.map((q) => [key(q), q]));
   const out: QuotaChange[] = [];
   for (const k of [...new Set([...before.keys(), ...after.keys()])].sort(compareStrings)) {
     const p = before.get(k);
@@ -151,9 +157,9 @@ function diffQuotas(a: Report, b: Report): QuotaChange[] {
   return out;
 }
 
-function diffZeroing(a: Report, b: Report): ZeroingChange[] {
-  const before = new Map(a.deviceClasses.map((d) => [d.name, d.zeroing]));
-  const after = new Map(b.deviceClasses.map((d) => [d.name, d.zeroing]));
+function diffZeroing(a: DriftDigest['zeroing'], b: DriftDigest['zeroing']): ZeroingChange[] {
+  const before = new Map(a.map((d) => [d.name, d.zeroing]));
+  const after = new Map(b.map((d) => [d.name, d.zeroing]));
   const out: ZeroingChange[] = [];
   for (const name of [...new Set([...before.keys(), ...after.keys()])].sort(compareStrings)) {
     const p = before.get(name) ?? null;
@@ -165,15 +171,22 @@ function diffZeroing(a: Report, b: Report): ZeroingChange[] {
 }
 
 export function computeDrift(from: DriftSide, to: DriftSide): Drift {
+  return diffDigests({ digest: driftDigestOf(from.report, from.state), label: from.label }, { digest: driftDigestOf(to.report, to.state), label: to.label });
+}
+
+/** Drift between two snapshots' digests (drift-digest.ts): what computeDrift says of the snapshots themselves. */
+export function diffDigests(from: { digest: DriftDigest; label: string }, to: { digest: DriftDigest; label: string }): Drift {
+  const a = from.digest;
+  const b = to.digest;
   return {
     from: from.label,
     to: to.label,
-    findings: diffFindings(from.report, to.report),
-    issues: diffIssues(from.report, to.report),
-    permissions: diffPermissions(from.state, to.state),
-    nodeWriters: diffNodeWriters(from.report, to.report),
-    quotas: diffQuotas(from.report, to.report),
-    zeroing: diffZeroing(from.report, to.report),
+    findings: diffFindings(a.findings, b.findings),
+    issues: diffIssueDigests(a.issues, b.issues),
+    permissions: diffPermissions(a.permissions, b.permissions),
+    nodeWriters: diffNodeWriters(a.nodeWriters, b.nodeWriters),
+    quotas: diffQuotas(a.quotas, b.quotas),
+    zeroing: diffZeroing(a.zeroing, b.zeroing),
   };
 }
 

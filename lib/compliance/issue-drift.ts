@@ -26,28 +26,57 @@ export function hasIssues(report: Pick<Report, 'issues' | 'findings'>): boolean 
   return report.issues.length > 0 || report.findings.length === 0;
 }
 
+/** What drift compares of an issue (kept with a stored snapshot instead of the whole issue). */
+export interface IssueDigest {
+  id: string;
+  check: string;
+  severity: Severity;
+  title: string;
+  findings: number;
+  affected: Record<string, number>;
+  score: number;
+}
+
+/** A report's issues as drift compares them; null when the report predates issues. */
+export function issueDigests(report: Pick<Report, 'issues' | 'findings'>): IssueDigest[] | null {
+  if (!hasIssues(report)) return null;
+  return report.issues.map((i: Issue) => ({
+    id: i.id,
+    check: i.check,
+    severity: i.severity,
+    title: i.title,
+    findings: i.findingIds.length,
+    affected: i.affected,
+    score: i.risk.score,
+  }));
+}
+
 export function diffIssues(a: Pick<Report, 'issues' | 'findings'>, b: Pick<Report, 'issues' | 'findings'>): IssueChange[] {
-  if (!hasIssues(a) || !hasIssues(b)) return [];
-  const before = new Map(a.issues.map((i) => [i.id, i]));
-  const after = new Map(b.issues.map((i) => [i.id, i]));
+  return diffIssueDigests(issueDigests(a), issueDigests(b));
+}
+
+export function diffIssueDigests(a: readonly IssueDigest[] | null, b: readonly IssueDigest[] | null): IssueChange[] {
+  if (!a || !b) return [];
+  const before = new Map(a.map((i) => [i.id, i]));
+  const after = new Map(b.map((i) => [i.id, i]));
   const out: IssueChange[] = [];
   for (const id of new Set([...before.keys(), ...after.keys()])) {
     const p = before.get(id);
     const q = after.get(id);
-    if (p && q && p.findingIds.length === q.findingIds.length && sameCounts(p.affected, q.affected)) continue;
-    const e = (q ?? p) as Issue;
+    if (p && q && p.findings === q.findings && sameCounts(p.affected, q.affected)) continue;
+    const e = (q ?? p)!;
     out.push({
       change: !p ? 'added' : !q ? 'removed' : 'changed',
       id,
       check: e.check,
       severity: e.severity,
       title: e.title,
-      findingsBefore: p?.findingIds.length ?? 0,
-      findingsAfter: q?.findingIds.length ?? 0,
+      findingsBefore: p?.findings ?? 0,
+      findingsAfter: q?.findings ?? 0,
       affectedBefore: p?.affected ?? {},
       affectedAfter: q?.affected ?? {},
-      scoreBefore: p?.risk.score ?? null,
-      scoreAfter: q?.risk.score ?? null,
+      scoreBefore: p?.score ?? null,
+      scoreAfter: q?.score ?? null,
     });
   }
   const rank = (s: Severity) => SEVERITIES.indexOf(s);

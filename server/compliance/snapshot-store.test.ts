@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeStores } from '@/server/store/get-store';
-import { getSnapshotBundle, saveSnapshot } from './snapshot-store';
+import { getSnapshotBundle, getSnapshotDigest, saveSnapshot, saveSnapshotDigest, saveSnapshotPieces } from './snapshot-store';
 
 // Bundles are kept in pieces: a large cluster's bundle (634 MiB measured) is more than SQLite binds
 // as one value, and "Take snapshot" failed with "The bound string, buffer, or bigint is too big".
@@ -48,6 +48,34 @@ describe('snapshot store', () => {
     const r = saveSnapshot(record('a'.repeat(64)), bundle, 1_000);
     expect(pieces(r.id)).toBe(6);
     expect(getSnapshotBundle(r.id)).toEqual(bundle);
+  });
+
+  it('keeps a bundle as its pieces come, named by what the pieces return at the end', () => {
+    const parts = [bytes(700, 5), bytes(0, 0), bytes(2_650, 6), bytes(1, 7), bytes(999, 8)];
+    function* bundle(): Generator<Uint8Array, string> {
+      for (const p of parts) yield p;
+      return 'd'.repeat(64);
+    }
+    const r = saveSnapshotPieces(bundle(), (fingerprint) => record(fingerprint), 1_000);
+    expect(r).toMatchObject({ id: `snap-${'d'.repeat(12)}`, size: 4_350 });
+    expect(pieces(r.id)).toBe(5);
+    expect(getSnapshotBundle(r.id)).toEqual(Uint8Array.from(parts.flatMap((p) => [...p])));
+    const db = new Database(path, { readonly: true });
+    try {
+      expect(db.prepare("SELECT COUNT(*) AS n FROM snapshot_chunks WHERE id LIKE 'pending-%'").get()).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('keeps a drift digest per snapshot and version, dropped when the snapshot is kept again', () => {
+    const r = saveSnapshot(record('e'.repeat(64)), bytes(10, 9));
+    saveSnapshotDigest(r.id, 1, bytes(20, 1));
+    expect(getSnapshotDigest(r.id, 1)).toEqual(bytes(20, 1));
+    expect(getSnapshotDigest(r.id, 2)).toBeUndefined();
+    saveSnapshot(record('e'.repeat(64)), bytes(10, 9));
+    expect(getSnapshotDigest(r.id, 1)).toBeUndefined();
+    expect(() => saveSnapshotDigest('snap-000000000000', 1, bytes(1, 1))).toThrow(/no stored snapshot/);
   });
 
   it('replaces every piece when the same snapshot is kept again, shorter', () => {

@@ -30,6 +30,13 @@ export const SNAPSHOTS_FEATURE = {
        data BLOB NOT NULL,
        PRIMARY KEY (id, seq)
      )`,
+    // What drift compares of each snapshot (drift-digest.ts), gzipped JSON: comparing two large
+    // snapshots reads these, not 600 MiB bundles. A snapshot without one is read from its bundle.
+    `CREATE TABLE snapshot_digests (
+       id TEXT PRIMARY KEY,
+       version INTEGER NOT NULL,
+       digest BLOB NOT NULL
+     )`,
   ],
 } as const;
 
@@ -67,21 +74,63 @@ export function snapshotId(fingerprint: string): string {
 }
 
 export function saveSnapshot(record: Omit<SnapshotRecord, 'id' | 'size'>, bundle: Uint8Array, chunkBytes = SNAPSHOT_CHUNK_BYTES): SnapshotRecord {
-  const full: SnapshotRecord = { ...record, id: snapshotId(record.fingerprint), size: bundle.byteLength };
-  // One transaction: a snapshot is kept whole or not at all.
-  store().write((db) => {
+  return saveSnapshotPieces(
+    (function* () {
+      yield bundle;
+    })(),
+    () => record,
+    chunkBytes,
+  );
+}
+
+/**
+ * Keeps a bundle as its pieces come (bundlePieces), 64 MiB at a time, so the whole bundle is never
+ * in memory; the record is made from what the generator returns at the end (the fingerprint that
+ * names the snapshot is known only then). One transaction: kept whole or not at all.
+ */
+export function saveSnapshotPieces<R>(
+  pieces: Iterator<Uint8Array, R>,
+  recordOf: (done: R) => Omit<SnapshotRecord, 'id' | 'size'>,
+  chunkBytes = SNAPSHOT_CHUNK_BYTES,
+): SnapshotRecord {
+  return store().write((db) => {
+    // Pieces go under a name no snapshot id has until the fingerprint is known.
+    const pending = `pending-${process.pid}-${Date.now()}`;
+    const insert = db.prepare('INSERT INTO snapshot_chunks (id, seq, data) VALUES (?, ?, ?)');
+    let seq = 0;
+    let size = 0;
+    let chunk = Buffer.allocUnsafe(chunkBytes);
+    let filled = 0;
+    const flush = () => {
+      insert.run(pending, seq++, chunk.subarray(0, filled));
+      chunk = Buffer.allocUnsafe(chunkBytes);
+      filled = 0;
+    };
+    let next = pieces.next();
+    for (; !next.done; next = pieces.next()) {
+      const piece = next.value;
+      size += piece.byteLength;
+      for (let at = 0; at < piece.byteLength;) {
+        const n = Math.min(chunkBytes - filled, piece.byteLength - at);
+        chunk.set(piece.subarray(at, at + n), filled);
+        filled += n;
+        at += n;
+        if (filled === chunkBytes) flush();
+      }
+    }
+    if (filled > 0 || seq === 0) flush();
+    const full: SnapshotRecord = { ...recordOf(next.value), id: '', size };
+    full.id = snapshotId(full.fingerprint);
     db.prepare(
       `INSERT OR REPLACE INTO snapshots (id, taken_at, source_kind, source_name, fingerprint, summary, findings, size, bundle)
        VALUES (@id, @takenAt, @sourceKind, @sourceName, @fingerprint, @summary, @findings, @size, x'')`,
     ).run({ ...full, summary: JSON.stringify(full.summary) });
     db.prepare('DELETE FROM snapshot_chunks WHERE id = ?').run(full.id);
-    const insert = db.prepare('INSERT INTO snapshot_chunks (id, seq, data) VALUES (?, ?, ?)');
-    for (let at = 0, seq = 0; at < bundle.byteLength || seq === 0; at += chunkBytes, seq++) {
-      const piece = bundle.subarray(at, Math.min(at + chunkBytes, bundle.byteLength));
-      insert.run(full.id, seq, Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
-    }
+    // A digest of what was stored under this id before would not describe these bytes.
+    db.prepare('DELETE FROM snapshot_digests WHERE id = ?').run(full.id);
+    db.prepare('UPDATE snapshot_chunks SET id = ? WHERE id = ?').run(full.id, pending);
+    return full;
   });
-  return full;
 }
 
 /** Newest first. */
@@ -119,4 +168,24 @@ export function getSnapshotBundle(id: string): Uint8Array | undefined {
     if (at !== row.size) throw new Error(`snapshot ${id}: the store holds ${at} of its ${row.size} bytes`);
     return out;
   });
+}
+
+/** Keeps a snapshot's drift digest (encoded by bundle-drift-digest.ts) beside its bundle. */
+export function saveSnapshotDigest(id: string, version: number, digest: Uint8Array): void {
+  store().write((db) => {
+    if (!db.prepare('SELECT 1 FROM snapshots WHERE id = ?').get(id)) throw new Error(`no stored snapshot ${id}`);
+    db.prepare('INSERT OR REPLACE INTO snapshot_digests (id, version, digest) VALUES (?, ?, ?)').run(
+      id,
+      version,
+      Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength),
+    );
+  });
+}
+
+/** The snapshot's stored drift digest of this version, if any. */
+export function getSnapshotDigest(id: string, version: number): Uint8Array | undefined {
+  const row = store().read(
+    (db) => db.prepare('SELECT digest FROM snapshot_digests WHERE id = ? AND version = ?').get(id, version) as { digest: Buffer } | undefined,
+  );
+  return row ? new Uint8Array(row.digest.buffer, row.digest.byteOffset, row.digest.byteLength) : undefined;
 }

@@ -77,7 +77,7 @@ async function forEachBatch<R>(
   }
 }
 
-/** The whole archive in memory (the snapshot store keeps it as one value). */
+/** The whole archive in memory (tests; the snapshot store keeps a bundle as its pieces come, saveSnapshotPieces). */
 export function bundleToBytes(bundle: PreparedBundle): BundleSeal & { bytes: Uint8Array } {
   const pieces: Uint8Array[] = [];
   const it = bundle.pieces();

@@ -32,6 +32,18 @@ function parseJsonEntry<T>(bytes: Uint8Array, entry: string, fileName: string): 
  * restored, so a report computed from the state equals the exported one.
  */
 export function openBundle(bytes: Uint8Array, fileName: string): OpenedBundle {
+  const verified = verifiedBundle(bytes, fileName);
+  const { metadata, report } = verified;
+  const items = parseDocuments(verified.entries.get(ENTRY.objects)!, `${fileName}:${ENTRY.objects}`, 'json');
+  const state = buildClusterState(items, { kind: 'snapshot', name: fileName }, { onInvalid: 'fail' });
+  state.source.name = fileName;
+  if (Array.isArray(metadata.sourceWarnings))
+    state.warnings = [...metadata.sourceWarnings.filter((w): w is string => typeof w === 'string'), ...state.warnings];
+  return { state, report, metadata, manifest: verified.manifest, fingerprint: verified.fingerprint };
+}
+
+/** A bundle that verifies, with its metadata and report read; a damaged or altered one is refused, naming what changed. */
+export function verifiedBundle(bytes: Uint8Array, fileName: string): Omit<OpenedBundle, 'state'> & { entries: ReadonlyMap<string, Uint8Array> } {
   const result = verifyBundleBytes(bytes);
   if (!result.ok) {
     const lines = describeProblems(result.problems);
@@ -47,12 +59,7 @@ export function openBundle(bytes: Uint8Array, fileName: string): OpenedBundle {
     if (e instanceof BundleReportError) throw new SnapshotError(e.message, { file: fileName });
     throw e;
   }
-  const items = parseDocuments(result.entries.get(ENTRY.objects)!, `${fileName}:${ENTRY.objects}`, 'json');
-  const state = buildClusterState(items, { kind: 'snapshot', name: fileName }, { onInvalid: 'fail' });
-  state.source.name = fileName;
-  if (Array.isArray(metadata.sourceWarnings))
-    state.warnings = [...metadata.sourceWarnings.filter((w): w is string => typeof w === 'string'), ...state.warnings];
-  return { state, report, metadata, manifest: result.manifest!, fingerprint: result.fingerprint! };
+  return { entries: result.entries, report, metadata, manifest: result.manifest!, fingerprint: result.fingerprint! };
 }
 
 /** An exported bundle as a snapshot source. */
