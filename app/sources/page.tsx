@@ -9,7 +9,8 @@ import { getShellInfo } from '@/server/services/shell-info';
 import { sourceFailureMessage } from '@/server/http/api-errors';
 import { getSourceSelection } from '@/server/services/source-selection';
 import { getUploadedSnapshot, maxUploadBytes } from '@/server/services/uploaded-source';
-import { getUploadedAudit, maxAuditUploadBytes } from '@/server/services/uploaded-audit';
+import { getUploadedAudit } from '@/server/services/uploaded-audit';
+import { maxAuditUploadBytes } from '@/server/sources/read-audit-upload';
 
 export const metadata: Metadata = { title: 'Sources' };
 export const dynamic = 'force-dynamic';

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
+import { podListYaml } from '../../server/sources/__fixtures__/pod-list-yaml';
 import { expect, test } from './fixtures';
 
 // Uploading a snapshot switches every view to it; a broken file is refused with a clear error and
-// changes nothing; the route refuses cross-origin requests.
+// changes nothing; the route refuses cross-origin requests; a large upload is parsed off the event
+// loop (in a worker thread the built server must find), so other requests keep being answered.
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'upload');
 
 test.describe.configure({ mode: 'serial' });
@@ -44,4 +46,36 @@ test('the upload route refuses cross-origin and Origin: null requests', async ({
   }
   const ok = await request.post('/api/v1/sources/reset', { headers: { Origin: baseURL! } });
   expect(ok.status()).toBe(200);
+});
+
+test('the server keeps answering while a large upload is parsed, and the upload, bad at its end, changes nothing', async ({ request, baseURL }) => {
+  test.setTimeout(180_000);
+  // ~6 MB of YAML that takes seconds to parse; its last pod is invalid, so it is refused only after
+  // all of it was parsed, and the shared demo server keeps its source.
+  const yaml = podListYaml(25_000, '- apiVersion: v1\n  kind: Pod\n  metadata: {name: last, namespace: ns-0}\n  spec: {containers: 7}\n');
+  const before = (await (await request.get('/api/v1/report')).json()).source;
+  let uploading = true;
+  const t0 = Date.now();
+  const uploaded = request
+    .post('/api/v1/sources/upload?name=large.yaml', { headers: { Origin: baseURL!, 'Content-Type': 'application/yaml' }, data: yaml, timeout: 120_000 })
+    .finally(() => (uploading = false));
+  const small: { path: string; ms: number; status: number }[] = [];
+  for (let i = 0; uploading; i++) {
+    const path = i % 3 === 2 ? '/api/v1/report' : '/api/healthz';
+    const started = Date.now();
+    const res = await request.get(path);
+    await res.body();
+    small.push({ path, ms: Date.now() - started, status: res.status() });
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const res = await uploaded;
+  const took = Date.now() - t0;
+  expect(res.status()).toBe(400);
+  const error = (await res.json()).error;
+  expect(error.code).toBe('invalid_snapshot');
+  expect(error.message).toMatch(/^large\.yaml: document 1, item 25000 \(Pod "ns-0\/last"\): spec\.containers/);
+  expect((await (await request.get('/api/v1/report')).json()).source).toEqual(before);
+  expect(took, 'the upload parsed too fast for this test to tell where it ran').toBeGreaterThan(1500);
+  expect(small.filter((s) => s.status !== 200 || s.ms >= 1000)).toEqual([]);
+  expect(small.length).toBeGreaterThanOrEqual(5);
 });

@@ -6,14 +6,15 @@
 // 10 s is a timeout. Clients send `Accept-Encoding: gzip, br` as browsers do. Prints requests/s,
 // p50/p99 latency, timeouts and errors, and the server's peak RSS (the highest sum of VmRSS over the
 // server's process tree, sampled every 100 ms, and the kernel's VmHWM of each process).
-//   node --import tsx scripts/bench/report-load-bench.ts [--clients 1000] [--seconds 20]
+//   node --import tsx scripts/bench/report-load-bench.ts [--clients 1000] [--seconds 20] [--profile DIR]
+// --profile writes the server's CPU profile (node --cpu-prof) into DIR when it stops.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, readdirSync } from 'node:fs';
 import http from 'node:http';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { freePorts } from '../../e2e/kube/control-plane';
 import { generateCluster, LARGE, type ClusterSize } from './generate-cluster';
@@ -21,6 +22,8 @@ import { percentile } from './stats';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TIMEOUT_MS = 10_000;
+/** `serve`'s --keepAliveTimeout (server/cli/commands/serve.ts says why). */
+const KEEP_ALIVE_MS = 65_000;
 /** The large bench cluster at one eighth of its size: 50,000-odd objects (counted and printed). */
 const SIZE: ClusterSize = {
   namespaces: LARGE.namespaces / 8,
@@ -84,6 +87,32 @@ function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   }
 }
 
+/**
+ * The kernel's count of handshakes dropped because a listen queue was full (machine-wide,
+ * TcpExt ListenOverflows): a client whose connection "succeeded" may still wait for its retries.
+ */
+function listenOverflows(): number {
+  try {
+    const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
+    for (let i = 0; i + 1 < lines.length; i += 2) {
+      const names = lines[i].split(/\s+/);
+      const at = names.indexOf('ListenOverflows');
+      if (at > 0) return Number(lines[i + 1].split(/\s+/)[at]);
+    }
+  } catch {
+    // not Linux
+  }
+  return NaN;
+}
+
+function loadAverage(): number {
+  try {
+    return Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+  } catch {
+    return NaN;
+  }
+}
+
 interface LoadResult {
   latencies: number[];
   /** Answers completed in each second of the run. */
@@ -91,7 +120,7 @@ interface LoadResult {
   timeouts: number;
   /** Start times (ms since the load began) of the requests that timed out. */
   timeoutStarts: number[];
-  /** Timed-out requests whose TCP connection was never accepted (a SYN dropped by a full listen queue). */
+  /** Timed-out requests whose TCP handshake never completed (a full listen queue can also drop the last ACK after it did). */
   timeoutsNotConnected: number;
   errors: number;
   statuses: Map<number, number>;
@@ -163,28 +192,51 @@ async function load(url: string, clients: number, seconds: number): Promise<Load
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { clients: { type: 'string' }, seconds: { type: 'string' } } });
+  const { values } = parseArgs({ options: { clients: { type: 'string' }, seconds: { type: 'string' }, profile: { type: 'string' } } });
   const clients = Number(values.clients ?? 1000);
   const seconds = Number(values.seconds ?? 20);
   const file = await snapshotFile();
   console.log(`snapshot: ${file} (${countObjects(file).toLocaleString('en')} objects)`);
-  if (!existsSync(join(root, '.next', 'BUILD_ID'))) {
+  // next.config.js builds into and serves from $DRA_POSTURE_DIST_DIR when it is set (next start inherits it).
+  if (!existsSync(join(root, process.env.DRA_POSTURE_DIST_DIR || '.next', 'BUILD_ID'))) {
     console.log('no production build: next build ...');
     const r = spawnSync(process.execPath, [join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], { cwd: root, stdio: 'inherit' });
     if (r.status !== 0) throw new Error('next build failed');
   }
   const [port] = await freePorts(1);
   const url = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', '127.0.0.1', '-p', String(port)], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', DRA_POSTURE_SNAPSHOT: file, DRA_POSTURE_SOURCE: '' },
-  });
+  const profile = values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : [];
+  // As `dra-posture serve` starts it: with the deeper accept queue of bin/listen-backlog.mjs and
+  // its keep-alive timeout.
+  const preload = ['--import', pathToFileURL(join(root, 'bin', 'listen-backlog.mjs')).href];
+  const server = spawn(
+    process.execPath,
+    [
+      ...profile,
+      ...preload,
+      join(root, 'node_modules', 'next', 'dist', 'bin', 'next'),
+      'start',
+      '-H',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '--keepAliveTimeout',
+      String(KEEP_ALIVE_MS),
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', DRA_POSTURE_SNAPSHOT: file, DRA_POSTURE_SOURCE: '' },
+    },
+  );
   let peakRssKb = 0;
+  const loads: number[] = [];
   const sampler = setInterval(() => {
     const rss = processTree(server.pid!).reduce((sum, pid) => sum + statusKb(pid, 'VmRSS'), 0);
     peakRssKb = Math.max(peakRssKb, rss);
   }, 100);
+  // The machine's 1-minute load average during the run: client and server share its cores.
+  const loadSampler = setInterval(() => loads.push(loadAverage()), 1000);
   try {
     await waitForHealth(url, server);
     const w0 = performance.now();
@@ -196,7 +248,10 @@ async function main() {
     const rssBeforeKb = processTree(server.pid!).reduce((sum, pid) => sum + statusKb(pid, 'VmRSS'), 0);
     peakRssKb = rssBeforeKb;
 
+    loads.length = 0;
+    const overflowsBefore = listenOverflows();
     const r = await load(`${url}/api/v1/report`, clients, seconds);
+    const overflows = listenOverflows() - overflowsBefore;
     const n = r.latencies.length;
     const hwm = processTree(server.pid!).map((pid) => `${pid}: ${(statusKb(pid, 'VmHWM') / 1024).toFixed(0)} MiB`);
     console.log(`\n${clients} clients × ${seconds} s on /api/v1/report (Accept-Encoding: gzip, br; timeout ${TIMEOUT_MS / 1000} s):`);
@@ -209,14 +264,17 @@ async function main() {
     console.log(`  answers per second: ${Array.from(r.perSecond, (c) => c ?? 0).join(' ')}`);
     if (r.timeouts > 0)
       console.log(
-        `  timed-out requests started at ${percentile(r.timeoutStarts, 0).toFixed(0)}–${percentile(r.timeoutStarts, 100).toFixed(0)} ms into the run (median ${percentile(r.timeoutStarts, 50).toFixed(0)} ms); ${r.timeoutsNotConnected} of them never got a TCP connection`,
+        `  timed-out requests started at ${percentile(r.timeoutStarts, 0).toFixed(0)}–${percentile(r.timeoutStarts, 100).toFixed(0)} ms into the run (median ${percentile(r.timeoutStarts, 50).toFixed(0)} ms); ${r.timeoutsNotConnected} of them never completed a TCP handshake`,
       );
     console.log(
       `  server RSS: ${(rssBeforeKb / 1024).toFixed(0)} MiB after warm-up, peak ${(peakRssKb / 1024).toFixed(0)} MiB under load (VmHWM ${hwm.join(', ')})`,
     );
+    if (!Number.isNaN(overflows)) console.log(`  listen-queue overflows (kernel, whole machine) during the run: ${overflows}`);
+    if (loads.length > 0) console.log(`  load average (1 min) during the run: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`);
     if (r.timeouts > 0 || r.errors > 0) process.exitCode = 1;
   } finally {
     clearInterval(sampler);
+    clearInterval(loadSampler);
     server.kill('SIGTERM');
   }
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { auditEvent, jsonLines } from '@/lib/audit/__fixtures__/events';
 import { ApiError } from '@/server/http/api-errors';
 import { cappedBodyChunks } from '@/server/http/read-body';
-import { readAuditUpload } from './uploaded-audit';
+import { readAuditUpload } from '@/server/sources/read-audit-upload';
 
 // Uploads are read while they stream in, in small chunks as a browser sends them.
 // The route hands readAuditUpload the capped body of the request (cappedBodyChunks).

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import { loadSnapshotFromText } from '@/server/sources/snapshot-source';
+import { parseSnapshotUpload } from '@/server/sources/parse-upload';
 
 // An uploaded snapshot replaces the configured source for everyone using this server (the dashboard
 // is a single-user local tool by default) until it is reset. It lives in memory only, on globalThis:
@@ -15,9 +15,12 @@ export function maxUploadBytes(): number {
   return Number.isInteger(v) && v > 0 ? v : DEFAULT_MAX_UPLOAD_BYTES;
 }
 
-/** Parses and validates an uploaded file; the current source changes only if all of it loads. */
-export function useUploadedSnapshot(bytes: Uint8Array, fileName: string): ClusterState {
-  const state = loadSnapshotFromText(bytes, fileName, { maxBytes: maxUploadBytes(), name: fileName });
+/**
+ * Parses and validates an uploaded file (in a worker thread; `bytes` is handed over to it); the
+ * current source changes only if all of it loads.
+ */
+export async function useUploadedSnapshot(bytes: Uint8Array, fileName: string): Promise<ClusterState> {
+  const state = await parseSnapshotUpload(bytes, fileName, maxUploadBytes());
   store[KEY] = state;
   return state;
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { Worker } from 'node:worker_threads';
 import { scanJsonBytes, type ByteScanResult, type ItemBoundaries } from './scan-json-bytes';
+import { workerAnswer } from './worker-answer';
 
 // Below this size a worker's start-up costs more than the scan it would take off the main thread.
 export const WORKER_SCAN_MIN_BYTES = 16 * 1024 * 1024;
@@ -38,8 +39,8 @@ export function scanJsonBytesInWorker(
   items?: ItemBoundaries,
   started?: (stop: () => void) => void,
 ): Promise<ByteScanResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, {
+  const start = () =>
+    new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: {
         buffer: bytes.buffer,
@@ -50,12 +51,6 @@ export function scanJsonBytesInWorker(
         items: items && { offsets: items.offsets.buffer, control: items.control.buffer },
       },
     });
-    started?.(() => void worker.terminate());
-    worker.once('message', (result: ByteScanResult) => {
-      resolve(result);
-      void worker.terminate();
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`scan worker exited (${code}) without an answer`)));
-  });
+  // Its one message is the result.
+  return workerAnswer(start, (result) => ({ value: result as ByteScanResult }), started && ((worker) => started(() => void worker.terminate())));
 }

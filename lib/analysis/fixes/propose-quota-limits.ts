@@ -128,7 +128,7 @@ export function proposeClaimCountQuota(ctx: AnalysisContext, findings: readonly 
       namespace,
       quota: quotaObject(namespace, freeName(existing.get(namespace) ?? [], CLAIMS_QUOTA), { [CLAIM_COUNT_KEY]: String(hard) }),
       charged: { [CLAIM_COUNT_KEY]: held },
-      why: `limits the claims of ${namespace} to ${hard} (it holds ${held} ${held === 1 ? 'claim or template' : 'claims and templates'} today)`,
+      why: `limits the claims of ${namespace} to ${hard} (it holds ${held} ${held === 1n ? 'claim or template' : 'claims and templates'} today)`,
     };
   });
   return proposal(

@@ -3,6 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../usage-error';
 import { CLUSTER_CONFIG_OPTIONS, clusterConfigFlags } from '../cluster-config-flags';
@@ -10,6 +11,9 @@ import { CLUSTER_CONFIG_ENV, encodeStatedConfig } from '@/server/services/stated
 import { GATE_HOST_ENV, GATE_PUBLIC_URL_ENV } from '@/server/http/request-gate';
 import { AUTH_CONTEXT_ENV, AUTH_KUBECONFIG_ENV, AUTH_MODE_ENV, type AuthMode } from '@/server/auth/auth-config';
 import type { CommandIO } from '../command-io';
+
+/** How long an idle keep-alive connection is kept (next start --keepAliveTimeout). */
+export const KEEP_ALIVE_MS = 65_000;
 
 const OPTIONS = {
   host: { type: 'string' },
@@ -104,7 +108,17 @@ export async function runServe(argv: string[], io: CommandIO): Promise<number> {
     }
   }
   io.err(`dashboard: http://${host.includes(':') ? `[${host}]` : host}:${port}/`);
-  const child = spawn(process.execPath, [nextBin, 'start', '-H', host, '-p', String(port)], { cwd: root, env, stdio: 'inherit' });
+  // A deeper accept queue than next start's 511 (bin/listen-backlog.mjs says why). And keep-alive
+  // connections kept 65 s instead of Node's 5 s: the idle time starts when the server has written an
+  // answer, and a client still reading a large report on a loaded machine then sent its next request
+  // into a connection being closed (ECONNRESET under 1,000 clients).
+  const backlog = join(root, 'bin', 'listen-backlog.mjs');
+  const preload = existsSync(backlog) ? ['--import', pathToFileURL(backlog).href] : [];
+  const child = spawn(process.execPath, [...preload, nextBin, 'start', '-H', host, '-p', String(port), '--keepAliveTimeout', String(KEEP_ALIVE_MS)], {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  });
   const stop = () => child.kill('SIGTERM');
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -17,7 +17,7 @@ export const POST = withApiErrors(async (request: Request) => {
     const bytes = await readBodyBytes(request, limit, 'snapshot');
     if (bytes.byteLength === 0) throw new ApiError('bad_request', 'the uploaded file is empty');
     try {
-      const state = useUploadedSnapshot(bytes, name);
+      const state = await useUploadedSnapshot(bytes, name);
       const objects =
         state.nodes.length +
         state.pods.length +
