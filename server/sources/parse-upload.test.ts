@@ -64,6 +64,22 @@ describe('parseSnapshotUpload (in the worker)', () => {
     expect(big).toMatchObject({ name: 'SnapshotError', code: 'too_large', message: expect.stringMatching(/big\.yaml/) });
   }, 120_000);
 
+  it('refuses an upload whose parse outgrows the worker heap with a 413 that says so', async () => {
+    // 60,000 pods as JSON: ~15 MB of text, several times that once parsed; the worker gets 16 MiB.
+    const pods = Array.from({ length: 60_000 }, (_, i) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: `p-${i}`, namespace: `ns-${i % 50}` },
+      spec: { nodeName: `n-${i % 9}`, containers: [{ name: 'c', image: `registry.example/app:${i}` }] },
+    }));
+    const json = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: pods });
+    const error = await parseSnapshotUpload(encode(json), 'huge.json', 64 * 1024 * 1024, 16).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ApiError', code: 'too_large' });
+    expect((error as Error).message).toMatch(/parsing huge\.json needed more than the upload parser's 16 MiB of memory/);
+    // With the heap a 64 MiB limit gives it, the same upload parses.
+    expect((await parseSnapshotUpload(encode(json), 'huge.json', 64 * 1024 * 1024)).pods).toHaveLength(60_000);
+  }, 60_000);
+
   it('keeps the event loop free while a large upload is parsed', async () => {
     // A YAML snapshot that takes seconds to parse (YAML is slow: ~3.7 MB here). On the event loop,
     // the longest gap between 50 ms ticks would be about the whole parse; in the worker, only the
