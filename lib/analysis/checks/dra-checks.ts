@@ -447,9 +447,9 @@ function scopeText(cap: Capability, h: Holding): string {
 /** Why the account belongs to a DRA driver: component reasons, else the driver namespace its pods run in. */
 function workloadText(ctx: AnalysisContext, sa: SubjectRef): string {
   if (ctx.isDraComponent(sa)) return componentText(ctx, sa);
-  const workloads = sortRefs(
-    ctx.podsOfServiceAccount(sa.namespace ?? '', sa.name).map((p) => ctx.ownerOf(p)),
-  ).filter((w, i, all) => i === 0 || describeRef(w) !== describeRef(all[i - 1]));
+  const workloads = sortRefs(ctx.podsOfServiceAccount(sa.namespace ?? '', sa.name).map((p) => ctx.ownerOf(p))).filter(
+    (w, i, all) => i === 0 || describeRef(w) !== describeRef(all[i - 1]),
+  );
   return `runs ${workloads.map(describeRef).join(', ') || 'pods'} in the DRA driver namespace ${sa.namespace}`;
 }
 
