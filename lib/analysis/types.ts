@@ -118,8 +118,14 @@ export interface FixProbe {
 export interface IssueFix {
   status: 'verified' | 'none';
   changes: FixChange[];
-  /** The requests that decide it, as the engine answered them after the changes. */
+  /** The requests that decide it, as the engine answered them after the changes (see probesNotListed). */
   probes: FixProbe[];
+  /**
+   * More requests the engine decided as expected but that are not listed: a fix across hundreds of
+   * namespaces checks thousands (16 MiB of one large cluster's report). The list keeps every write
+   * and the first LISTED_PROBES_PER_EXPECTATION reviews expected denied and allowed. Absent when all are listed.
+   */
+  probesNotListed?: number;
   /** What was checked, in words. */
   checks: string[];
   /** Why no safe automatic fix exists (status none), or what the changes leave to a person (verified). */

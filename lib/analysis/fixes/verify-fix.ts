@@ -101,5 +101,22 @@ export function verifyProposal(ctx: AnalysisContext, p: Proposed, observed?: Obs
             : 'no persona or observed requests are known for the holders',
         ]),
   ];
-  return { status: 'verified', changes: [...changes, ...(p.otherChanges ?? [])], probes, checks, ...(p.leftover ? { reason: p.leftover } : {}) };
+  const listed = listedProbes(probes);
+  return {
+    status: 'verified',
+    changes: [...changes, ...(p.otherChanges ?? [])],
+    probes: listed,
+    ...(listed.length < probes.length ? { probesNotListed: probes.length - listed.length } : {}),
+    checks,
+    ...(p.leftover ? { reason: p.leftover } : {}),
+  };
+}
+
+/** Reviews listed per expectation (denied, allowed) in a verified fix; writes are always listed. */
+export const LISTED_PROBES_PER_EXPECTATION = 16;
+
+/** The probes a fix lists, in their order: every write, and the first reviews of each expectation. */
+function listedProbes(probes: readonly FixProbe[]): FixProbe[] {
+  const seen = { allowed: 0, denied: 0 };
+  return probes.filter((probe) => probe.write !== undefined || ++seen[probe.expect] <= LISTED_PROBES_PER_EXPECTATION);
 }
