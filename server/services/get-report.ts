@@ -1,6 +1,7 @@
 import 'server-only';
 import type { BlastRadius } from '@/lib/analysis/node-writers/blast-radius';
 import { computeBlastRadius } from '@/lib/analysis/node-writers/blast-radius';
+import { RecentValues } from './recent-values';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { annotateFindings, buildIdentityGraph } from '@/lib/graph/build-graph';
 import type { GraphModel } from '@/lib/graph/types';
@@ -22,7 +23,8 @@ interface CachedAnalysis extends ReportBuild {
   computedAt: string;
   findingsById: Map<string, Finding>;
   graph?: GraphModel;
-  blastRadius: Map<string, BlastRadius>;
+  /** Full blast radii of the last nodes asked (each lists up to 100,000 claims on the bench cluster). */
+  blastRadius: RecentValues<BlastRadius>;
   /** Which audit log the report includes ('' none, the --audit path, or an upload's sequence number). */
   auditKey: string;
 }
@@ -73,7 +75,7 @@ export async function getAnalysis(): Promise<CachedAnalysis> {
       state: version.state,
       computedAt: version.computedAt,
       findingsById: new Map(build.report.findings.map((f) => [f.id, f])),
-      blastRadius: new Map(),
+      blastRadius: new RecentValues(BLAST_RADII_KEPT),
     };
     caches.served.set(version, entry);
   }
@@ -118,15 +120,8 @@ export const BLAST_RADII_KEPT = 16;
 export async function getBlastRadius(node: string): Promise<BlastRadius> {
   const a = await getAnalysis();
   if (!a.report.nodes.some((n) => n.name === node)) throw new ApiError('not_found', `no node named "${node}"`);
-  let radius = a.blastRadius.get(node);
-  if (radius) a.blastRadius.delete(node);
   // The report's node writers and the context's claim-writer analysis are reused, not recomputed.
-  else radius = computeBlastRadius(a.context, node, a.report);
-  // Most recently used last; a full radius lists every claim an identity reaches (100,000 on the
-  // bench cluster), so only a few are kept, not one per node ever asked.
-  a.blastRadius.set(node, radius);
-  if (a.blastRadius.size > BLAST_RADII_KEPT) a.blastRadius.delete(a.blastRadius.keys().next().value!);
-  return radius;
+  return a.blastRadius.get(node, () => computeBlastRadius(a.context, node, a.report));
 }
 
 export async function getIdentityGraph(): Promise<GraphModel> {

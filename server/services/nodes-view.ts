@@ -7,6 +7,7 @@ import { buildNodeView, type NodeView } from '@/lib/view/nodes-page';
 import { groupNodeWriters, pageOfGroup, type NodeWriterGroups, type WriterGroupPage } from '@/lib/view/node-writer-groups';
 import { ApiError } from '@/server/http/api-errors';
 import { getAnalysis, getReport } from './get-report';
+import { RecentValues } from './recent-values';
 
 // The Nodes page's data at any size: the writers grouped once per report, node names indexed for the
 // picker, and one node's writers and blast radius on their own (a node switch reads only these).
@@ -18,7 +19,7 @@ interface NodesIndex {
   /** The node opened when none is asked for: the most claim drivers, then the most writers of its own. */
   busiest?: string;
   /** Node views already made, most recently used last (a node switch asks for one, often again). */
-  views: Map<string, NodeView>;
+  views: RecentValues<NodeView>;
 }
 
 /**
@@ -36,7 +37,13 @@ function indexOf(report: Report): NodesIndex {
     const busiest = [...report.nodes].sort(
       (a, b) => b.claimDrivers.length - a.claimDrivers.length || b.claimStatusWriters.length - a.claimStatusWriters.length || compareStrings(a.name, b.name),
     )[0];
-    idx = { groups: groupNodeWriters(report), byName, names: [...byName.keys()].sort(compareStrings), busiest: busiest?.name, views: new Map() };
+    idx = {
+      groups: groupNodeWriters(report),
+      byName,
+      names: [...byName.keys()].sort(compareStrings),
+      busiest: busiest?.name,
+      views: new RecentValues(NODE_VIEWS_KEPT),
+    };
     indexes.set(report, idx);
   }
   return idx;
@@ -110,13 +117,8 @@ export async function findNodeView(name: string): Promise<NodeView | undefined> 
   const idx = indexOf(a.report);
   const node = idx.byName.get(name);
   if (!node) return undefined;
-  let view = idx.views.get(name);
-  if (view) idx.views.delete(name);
   // Only the summary is kept: the full radius is made again when the API asks for it.
-  else view = buildNodeView(a.report, node, idx.names.length, computeBlastRadius(a.context, name, a.report));
-  idx.views.set(name, view);
-  if (idx.views.size > NODE_VIEWS_KEPT) idx.views.delete(idx.views.keys().next().value!);
-  return view;
+  return idx.views.get(name, () => buildNodeView(a.report, node, idx.names.length, computeBlastRadius(a.context, name, a.report)));
 }
 
 export const NodeNameSchema = z.string().trim().min(1, 'a node name is required').max(253, 'the node name is too long');
