@@ -12,7 +12,7 @@ import { compareSubjects, refKey } from '@/lib/k8s/refs';
 import type { AnalysisSettings } from '@/lib/analysis/settings';
 import { AccessIndex, type AccessEntry, type AccessQuestion } from './access';
 import { roleBindingMembership, type Membership } from './membership';
-import { PodIndex } from './pod-index';
+import { podIndexOf, type PodIndex } from './pod-index';
 import { canonicalSubject, isBroadGroup, isMastersGroup, serviceAccountRef, usernameOf } from './identities';
 import { findComponentPods, type ComponentPod } from './component-pods';
 import { slicePinningPolicies, type PinningPolicy } from './slice-pinning';
@@ -186,7 +186,7 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
     },
     access: accessIndex,
     get podIndex() {
-      return (podIndex ??= new PodIndex(state.pods));
+      return (podIndex ??= podIndexOf(state.pods));
     },
     get nodeStatusWriters() {
       return (nodeStatusWriters ??= listNodeStatusWriters(ctx));

@@ -68,3 +68,14 @@ export class PodIndex {
     return nodes;
   }
 }
+
+// One index per pod list: the analysis context and the slice-pinning probes (which read the node a
+// writer's token names) ask it about the same pods.
+const indexes = new WeakMap<readonly Pod[], PodIndex>();
+
+/** The PodIndex of these pods, built on first use. */
+export function podIndexOf(pods: readonly Pod[]): PodIndex {
+  let index = indexes.get(pods);
+  if (!index) indexes.set(pods, (index = new PodIndex(pods)));
+  return index;
+}

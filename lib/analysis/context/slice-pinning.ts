@@ -2,7 +2,8 @@ import { clusterPolicies, servedDraVersions } from '@/lib/admission/cluster-poli
 import type { AdmissionRequest } from '@/lib/admission/types';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { ObjectRef, ValidatingAdmissionPolicy } from '@/lib/k8s/types';
-import { compareStrings, objectRef } from '@/lib/k8s/refs';
+import { objectRef } from '@/lib/k8s/refs';
+import { podIndexOf } from './pod-index';
 
 // Which ValidatingAdmissionPolicies pin a node-local driver's ResourceSlice writes to its own node.
 // Evaluated (lib/admission), not recognised by their form: a writer is pinned by a policy when that
@@ -98,45 +99,16 @@ function sliceVersions(p: ValidatingAdmissionPolicy): Set<string> | undefined {
   return covered ? versions : undefined;
 }
 
-interface NodeFacts {
-  /** namespace → service account → the first (sorted) node its scheduled pods run on. */
-  firstNode: Map<string, Map<string, string>>;
-  /** The first two node names of the state, in its order. */
-  firstNodes: string[];
-}
-
-// Asked once per writer (hundreds on a large cluster): one pass over the pods and nodes per state.
-const nodeFacts = new WeakMap<PinningState, NodeFacts>();
-
-function nodeFactsOf(state: PinningState): NodeFacts {
-  let facts = nodeFacts.get(state);
-  if (!facts) {
-    const firstNode = new Map<string, Map<string, string>>();
-    for (const p of state.pods) {
-      const node = p.spec?.nodeName;
-      if (!node || p.metadata.namespace === undefined) continue;
-      const name = p.spec?.serviceAccountName || 'default';
-      let inNs = firstNode.get(p.metadata.namespace);
-      if (!inNs) firstNode.set(p.metadata.namespace, (inNs = new Map()));
-      const known = inNs.get(name);
-      if (known === undefined || compareStrings(node, known) < 0) inNs.set(name, node);
-    }
-    facts = { firstNode, firstNodes: (state.nodes ?? []).slice(0, 2).map((n) => n.metadata.name) };
-    nodeFacts.set(state, facts);
-  }
-  return facts;
-}
-
 /** The node the identity's pods run on (the node its token names), and another node. */
 function nodesFor(state: PinningState, username: string): { own: string; other: string } {
-  const facts = nodeFactsOf(state);
   let own: string | undefined;
   if (username.startsWith(SA_PREFIX)) {
     const [namespace, name] = username.slice(SA_PREFIX.length).split(':');
-    own = facts.firstNode.get(namespace)?.get(name);
+    own = podIndexOf(state.pods).nodesOfServiceAccount(namespace, name)[0];
   }
   own ??= 'dra-posture-probe-own-node';
-  const other = facts.firstNodes.find((n) => n !== own) ?? 'dra-posture-probe-other-node';
+  // Of the first two nodes one is not its own (10,000 names are not mapped per writer).
+  const other = (state.nodes ?? []).slice(0, 2).find((n) => n.metadata.name !== own)?.metadata.name ?? 'dra-posture-probe-other-node';
   return { own, other };
 }
 
