@@ -7,6 +7,7 @@ import { DEFAULT_FILTERS, findingFiltersToQuery, parseFindingFilters, type Findi
 import { findingsQuery } from '@/components/query/queries';
 import { ErrorPanel } from '@/components/ui/error-panel';
 import { EmptyState, Panel } from '@/components/ui/panel';
+import { Pager } from '@/components/ui/pager';
 import { PageSkeleton } from '@/components/ui/skeleton';
 import { FindingsFilters } from './findings-filters';
 import { FindingsTable } from './findings-table';
@@ -38,18 +39,24 @@ export function FindingsExplorer() {
   // The server filters and sorts, and sends one page of rows (a large cluster has tens of thousands).
   const { data, error, refetch, isPending, isFetching } = useQuery(findingsQuery(filters));
 
-  const update = (next: FindingFilters) => {
+  // Any change but a page turn starts again at the first page (page 7 of one filter is not page 7 of another).
+  const update = (changed: FindingFilters) => {
+    const turn = changed.page !== filters.page;
+    const next = turn ? changed : { ...changed, page: 1 };
     setFilters(next);
     const qs = queryOf(next);
     pending.current.push(qs);
-    // Native history (synced with useSearchParams by Next): no server re-render of the page.
-    window.history.replaceState(null, '', qs ? `${pathname}?${qs}` : pathname);
+    // Native history (synced with useSearchParams by Next): no server re-render of the page. A page
+    // turn is a step Back returns from; typing in a filter is not one step per key.
+    const url = qs ? `${pathname}?${qs}` : pathname;
+    if (turn) window.history.pushState(null, '', url);
+    else window.history.replaceState(null, '', url);
   };
 
   if (isPending) return <PageSkeleton label="Loading findings" />;
   if (error) return <ErrorPanel title="Findings could not be loaded" message={error.message} onRetry={() => refetch()} />;
 
-  const { findings: shown, matched, total, facets, counts, issues, issuesMatched } = data;
+  const { findings: shown, matched, total, facets, counts, issues, issuesMatched, page, pages, offset } = data;
   const filtered = matched !== total;
   const grouped = filters.group === 'issue';
   const viewButton = (group: FindingFilters['group'], label: string) => (
@@ -78,7 +85,7 @@ export function FindingsExplorer() {
             {filtered ? `${n(matched)} of ${n(total)} findings` : `${n(total)} findings`}
             {grouped && ` in ${n(issuesMatched)} issue${issuesMatched === 1 ? '' : 's'}`}
             {grouped && issuesMatched > issues.length && ` · the ${issues.length} highest-risk issues shown`}
-            {!grouped && matched > shown.length && ` · the first ${shown.length} shown: narrow the filters to see the rest`}
+            {!grouped && pages > 1 && ` · ${n(offset + 1)}–${n(offset + shown.length)} shown, page ${n(page)} of ${n(pages)}`}
           </span>
         }
         actions={
@@ -104,7 +111,21 @@ export function FindingsExplorer() {
           {shown.length && grouped ? (
             <IssueGroups issues={issues} filters={filters} />
           ) : shown.length ? (
-            <FindingsTable findings={shown} />
+            <>
+              <FindingsTable findings={shown} />
+              <Pager
+                label="Pages of findings"
+                page={page}
+                pages={pages}
+                offset={offset}
+                shown={shown.length}
+                matched={matched}
+                onPage={(p) => {
+                  update({ ...filters, page: p });
+                  document.getElementById('findings-list')?.scrollIntoView({ block: 'start' });
+                }}
+              />
+            </>
           ) : (
             <div className="p-5">
               <EmptyState title="No finding matches these filters">Clear a filter to see more.</EmptyState>

@@ -1,12 +1,17 @@
 'use client';
 
+import { useMemo } from 'react';
 import { SEVERITIES, type Severity } from '@/lib/analysis/types';
 import type { FindingFacets, FindingFilters, FindingSort } from '@/lib/view/findings-view';
 import { cn } from '@/components/ui/cn';
+import { SearchableFilter } from '@/components/ui/searchable-filter';
 import { SEVERITY_LABEL, SeverityDot } from '@/components/ui/severity';
 import { NamespaceFilter } from './namespace-filter';
 
 const SORT_LABEL: Record<FindingSort, string> = { severity: 'Severity', check: 'Check', subject: 'Subject', namespace: 'Namespace' };
+
+const SUBJECT = { one: 'subject', many: 'subjects' };
+const FINDING = { one: 'finding', many: 'findings' };
 
 const selectClass = 'w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-900 shadow-sm focus:border-teal-600';
 
@@ -21,6 +26,7 @@ export function FindingsFilters({
   counts: Record<Severity, number>;
   onChange: (next: FindingFilters) => void;
 }) {
+  const subjectOptions = useMemo(() => facets.subjects.map((s) => ({ value: s.key, label: s.label, count: s.count })), [facets.subjects]);
   const toggleSeverity = (s: Severity) =>
     onChange({ ...filters, severity: filters.severity.includes(s) ? filters.severity.filter((x) => x !== s) : [...filters.severity, s] });
   return (
@@ -95,14 +101,15 @@ export function FindingsFilters({
           <label htmlFor="filter-subject" className="mb-1 block text-xs font-medium text-slate-600">
             Subject
           </label>
-          <select id="filter-subject" className={selectClass} value={filters.subject} onChange={(e) => onChange({ ...filters, subject: e.target.value })}>
-            <option value="">All subjects</option>
-            {facets.subjects.map((s) => (
-              <option key={s.key} value={s.key}>
-                {s.label} ({s.count})
-              </option>
-            ))}
-          </select>
+          <SearchableFilter
+            id="filter-subject"
+            value={filters.subject}
+            options={subjectOptions}
+            className={selectClass}
+            onChange={(subject) => onChange({ ...filters, subject })}
+            noun={SUBJECT}
+            unit={FINDING}
+          />
         </div>
         <div className="block">
           <label htmlFor="filter-text" className="mb-1 block text-xs font-medium text-slate-600">

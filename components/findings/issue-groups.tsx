@@ -6,6 +6,7 @@ import type { IssueGroup } from '@/lib/view/findings-page';
 import type { FindingFilters } from '@/lib/view/findings-view';
 import { findingsQuery } from '@/components/query/queries';
 import { ErrorPanel } from '@/components/ui/error-panel';
+import { Pager } from '@/components/ui/pager';
 import { SeverityBadge } from '@/components/ui/severity';
 import { FindingsTable } from './findings-table';
 
@@ -58,17 +59,22 @@ function IssueRow({ issue, filters }: { issue: IssueGroup; filters: FindingFilte
 
 function IssueFindings({ issueId, filters }: { issueId: string; filters: FindingFilters }) {
   // The same filters, narrowed to this issue: the server sends one page of its rows.
-  const { data, error, refetch, isPending } = useQuery(findingsQuery({ ...filters, issue: issueId, group: 'none' }));
+  const [page, setPage] = useState(1);
+  const { data, error, refetch, isPending } = useQuery(findingsQuery({ ...filters, issue: issueId, group: 'none', page }));
   if (isPending) return <p className="px-11 pb-3 text-sm text-slate-500">Loading findings…</p>;
   if (error) return <ErrorPanel title="The findings of this issue could not be loaded" message={error.message} onRetry={() => refetch()} />;
   return (
     <div className="border-t border-slate-100 bg-slate-50/50 pb-2">
       <FindingsTable findings={data.findings} />
-      {data.matched > data.findings.length && (
-        <p className="px-4 pt-2 text-xs text-slate-500">
-          The first {data.findings.length} of {data.matched.toLocaleString('en-US')} shown: narrow the filters to see the rest.
-        </p>
-      )}
+      <Pager
+        label="Pages of this issue's findings"
+        page={data.page}
+        pages={data.pages}
+        offset={data.offset}
+        shown={data.findings.length}
+        matched={data.matched}
+        onPage={setPage}
+      />
     </div>
   );
 }

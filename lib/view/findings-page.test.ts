@@ -15,6 +15,20 @@ describe('findingsPage', () => {
     expect(page.counts).toBe(summary.counts);
   });
 
+  it('pages through the list: every match on exactly one page, and a page past the end gives the last', () => {
+    const filters = { ...DEFAULT_FILTERS, severity: ['critical' as const, 'high' as const] };
+    const first = findingsPage(SAMPLE_REPORT, filters, summary, 2);
+    const second = findingsPage(SAMPLE_REPORT, { ...filters, page: 2 }, summary, 2);
+    expect(first).toMatchObject({ page: 1, pages: 2, offset: 0 });
+    expect(second).toMatchObject({ page: 2, pages: 2, offset: 2, matched: 3 });
+    expect(second.findings.map((f) => f.id)).toEqual(['f-high-b']);
+    const beyond = findingsPage(SAMPLE_REPORT, { ...filters, page: 99 }, summary, 2);
+    expect(beyond).toMatchObject({ page: 2, offset: 2 });
+    expect(beyond.findings.map((f) => f.id)).toEqual(['f-high-b']);
+    const none = findingsPage(SAMPLE_REPORT, { ...filters, check: ['NOPE000'], page: 3 }, summary, 2);
+    expect(none).toMatchObject({ page: 1, pages: 1, offset: 0, matched: 0, findings: [] });
+  });
+
   it('rows carry no evidence or remediation (those are on the detail page)', () => {
     const page = findingsPage(SAMPLE_REPORT, DEFAULT_FILTERS, summary);
     expect(page.findings).toHaveLength(4);

@@ -2,8 +2,8 @@ import type { Finding, FindingTexts, Issue, Report, Severity } from '@/lib/analy
 import { findingTextOf } from '@/lib/analysis/finding-texts';
 import { filterFindings, type FindingFacets, type FindingFilters } from './findings-view';
 
-/** Rows sent to the findings list at most: a large cluster has tens of thousands of findings. */
-export const FINDINGS_PAGE_LIMIT = 500;
+/** Rows in one page of the findings list: a large cluster has tens of thousands of findings. */
+export const FINDINGS_PAGE_LIMIT = 100;
 
 /** A finding as the list shows it, with its title and message: evidence and remediation stay on the detail page. */
 export type FindingRow = Omit<Finding, 'evidence'> & { title: string; message: string };
@@ -12,9 +12,13 @@ export interface FindingsPage {
   /** Findings of the source, and how many of them match the filters. */
   total: number;
   matched: number;
-  /** At most `limit` matching findings, sorted. */
+  /** The page's matching findings (at most `limit`), sorted; the first is the `offset`-th match (0-based). */
   findings: FindingRow[];
   limit: number;
+  offset: number;
+  /** The page sent (the one asked for, or the last one when it asked beyond it) and how many there are. */
+  page: number;
+  pages: number;
   /** With `group=issue`: the issues with matching findings, highest risk first (at most ISSUE_GROUP_LIMIT). */
   issues: IssueGroup[];
   /** How many issues have matching findings. */
@@ -35,7 +39,7 @@ export function toFindingRow(f: Finding, texts?: FindingTexts): FindingRow {
   return { ...row, title, message };
 }
 
-/** The filtered, sorted list cut to `limit` rows, with the counts and facets of all findings. */
+/** One page of `limit` rows of the filtered, sorted list, with the counts and facets of all findings. */
 export function findingsPage(
   report: Pick<Report, 'findings' | 'issues'>,
   filters: FindingFilters,
@@ -56,11 +60,17 @@ export function findingsPage(
       .slice(0, ISSUE_GROUP_LIMIT)
       .map(({ findingIds, remediation: _remediation, ...rest }) => ({ ...rest, findings: findingIds.length, matched: perIssue.get(rest.id)! }));
   }
+  const pages = Math.max(1, Math.ceil(matched.length / limit));
+  const page = Math.min(filters.page, pages);
+  const offset = (page - 1) * limit;
   return {
     total: all.length,
     matched: matched.length,
-    findings: matched.slice(0, limit).map((f) => toFindingRow(f, texts)),
+    findings: matched.slice(offset, offset + limit).map((f) => toFindingRow(f, texts)),
     limit,
+    offset,
+    page,
+    pages,
     issues,
     issuesMatched,
     ...summary,

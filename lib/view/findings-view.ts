@@ -18,9 +18,21 @@ export interface FindingFilters {
   sort: FindingSort;
   /** Group the list by issue (`?group=issue`). */
   group: 'none' | 'issue';
+  /** The page of the ungrouped list (1-based, `?page=`): a large cluster has tens of thousands of findings. */
+  page: number;
 }
 
-export const DEFAULT_FILTERS: FindingFilters = { severity: [], check: [], namespace: '', subject: '', issue: '', q: '', sort: 'severity', group: 'none' };
+export const DEFAULT_FILTERS: FindingFilters = {
+  severity: [],
+  check: [],
+  namespace: '',
+  subject: '',
+  issue: '',
+  q: '',
+  sort: 'severity',
+  group: 'none',
+  page: 1,
+};
 
 type Params = { get(name: string): string | null; getAll(name: string): string[] };
 
@@ -44,7 +56,15 @@ export function parseFindingFilters(params: Params): FindingFilters {
     q: (params.get('q') ?? '').slice(0, 200),
     sort: (SORT_KEYS as readonly string[]).includes(sort) ? (sort as FindingSort) : 'severity',
     group: params.get('group') === 'issue' ? 'issue' : 'none',
+    page: pageNumber(params.get('page')),
   };
+}
+
+/** Page numbers beyond any list's last page are clamped when the page is made; junk is page 1. */
+const MAX_PAGE = 1_000_000;
+function pageNumber(raw: string | null): number {
+  if (!raw || !/^[0-9]{1,7}$/.test(raw)) return 1;
+  return Math.min(MAX_PAGE, Math.max(1, Number(raw)));
 }
 
 export function findingFiltersToQuery(f: FindingFilters): Record<string, string | undefined> {
@@ -57,6 +77,7 @@ export function findingFiltersToQuery(f: FindingFilters): Record<string, string 
     q: f.q || undefined,
     sort: f.sort === 'severity' ? undefined : f.sort,
     group: f.group === 'issue' ? 'issue' : undefined,
+    page: f.page > 1 ? String(f.page) : undefined,
   };
 }
 

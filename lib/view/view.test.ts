@@ -35,6 +35,11 @@ describe('findings view', () => {
     expect(f).toEqual({ ...DEFAULT_FILTERS, severity: ['high'], check: ['DRA007'], sort: 'check', namespace: 'tenant-a' });
     expect(findingFiltersToQuery(f)).toEqual({ severity: 'high', check: 'DRA007', namespace: 'tenant-a', subject: undefined, q: undefined, sort: 'check' });
     expect(parseFindingFilters(params('sort=evil')).sort).toBe('severity');
+    // The page is user input too: a positive integer, anything else is the first page.
+    expect(parseFindingFilters(params('page=3')).page).toBe(3);
+    for (const junk of ['0', '-2', '2.5', 'x', '99999999999', '']) expect(parseFindingFilters(params(`page=${junk}`)).page).toBe(1);
+    expect(findingFiltersToQuery({ ...DEFAULT_FILTERS, page: 3 }).page).toBe('3');
+    expect(findingFiltersToQuery(DEFAULT_FILTERS).page).toBeUndefined();
   });
 
   it('derives namespaces and facets', () => {
