@@ -85,6 +85,27 @@ describe('validateBundle on the demo cluster', () => {
   });
 });
 
+describe('a bundle for a namespace the cluster does not have', () => {
+  const tenantIn = (namespace: string) =>
+    buildBundle({ persona: 'tenant', identity: { kind: 'ServiceAccount', namespace, name: 'runner', create: true }, drivers: [], namespace });
+
+  it('says the API server would refuse its namespaced objects there, naming them', () => {
+    expect(demo.namespaces.map((n) => n.metadata.name)).not.toContain('tenant-typo');
+    const v = validateBundle(demo, tenantIn('tenant-typo'));
+    const note = v.notes.find((n) => n.startsWith('Namespace tenant-typo does not exist'));
+    expect(note).toBeDefined();
+    for (const kind of ['ServiceAccount', 'Role', 'RoleBinding']) expect(note).toContain(kind);
+    expect(note).toContain('namespaces "tenant-typo" not found');
+  });
+
+  it('says nothing for a namespace that exists, or when the source holds no Namespace objects', () => {
+    const existing = demo.namespaces[0].metadata.name;
+    expect(validateBundle(demo, tenantIn(existing)).notes.filter((n) => n.includes('does not exist'))).toEqual([]);
+    const noNamespaces = { ...demo, namespaces: [] };
+    expect(validateBundle(noNamespaces, tenantIn('tenant-typo')).notes.filter((n) => n.includes('does not exist'))).toEqual([]);
+  });
+});
+
 describe('reviewRole', () => {
   it('does not create a service account that exists', () => {
     const r = reviewRole(demo, {

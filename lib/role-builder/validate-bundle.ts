@@ -9,6 +9,7 @@ import type { Finding, Report } from '@/lib/analysis/types';
 import { identityUser, subjectRef } from './identity';
 import { identityEngine, identityFindings, type CurrentAnalysis } from './incremental-validation';
 import { reasonsForFullValidation, reasonsInAccess } from './incremental-limits';
+import { missingNamespaceNotes } from './missing-namespaces';
 import { mergeBundle } from './merge-bundle';
 import { nodeUser, nodeNameFromUsername, parseServiceAccountUsername, serviceAccountUser } from '@/lib/authz/user-info';
 import type { UserInfo } from '@/lib/authz/types';
@@ -101,7 +102,7 @@ export function validateBundleWithPath(
   const persona = PERSONAS[bundle.input.persona];
   const identity = bundle.input.identity;
   const ctx = operationContext(state, bundle.input);
-  const notes: string[] = [];
+  const notes: string[] = missingNamespaceNotes(state, bundle);
   const intendedOps = persona.intended(ctx, bundle.input);
   const dangerousOps = persona.dangerous(ctx, bundle.input);
 
