@@ -101,6 +101,41 @@ describe('POD003: the pod template patch', () => {
   });
 });
 
+describe('POD003 without a template to patch: the reason is what Kubernetes allows for the owner', () => {
+  // A DRA component pod (it mounts the kubelet plugin directories) lacking hardening, owned by each
+  // kind the fix does not patch; the owner objects are not in the snapshot.
+  const owned = (kind: string | undefined) => {
+    const p = pluginPod('drv', 'drv-plugin', 'a', 'drv', 'worker-1', { securityContext: {} });
+    p.metadata.ownerReferences = kind
+      ? [{ apiVersion: kind === 'CronJob' || kind === 'Job' ? 'batch/v1' : 'apps/v1', kind, name: 'owner', uid: 'u', controller: true }]
+      : [];
+    return stateOf({
+      namespaces: [namespace('drv')],
+      nodes: NODES,
+      pods: [p],
+      clusterRoles: [sliceWriter('drv', 'drv').clusterRole],
+      clusterRoleBindings: [sliceWriter('drv', 'drv').binding],
+    });
+  };
+  const reasonFor = (kind: string | undefined) => {
+    const issue = issueOf(owned(kind), 'POD003');
+    expect(issue.fix?.changes ?? []).toEqual([]);
+    return issue.remediation;
+  };
+
+  it('a ReplicaSet has a pod template, but does not replace its pods and may be a Deployment’s', () => {
+    const text = reasonFor('ReplicaSet');
+    expect(text).not.toMatch(/not a workload with a pod template/);
+    expect(text).toMatch(/does not replace its running pods when its template changes/);
+    expect(text).toMatch(/Deployment that owns it would undo a patch/);
+  });
+  it('a Job’s template is immutable; a CronJob’s job template is where to set it; a bare pod cannot change', () => {
+    expect(reasonFor('Job')).toMatch(/a Job's pod template cannot be changed once the Job exists/);
+    expect(reasonFor('CronJob')).toMatch(/spec\.jobTemplate\.spec\.template/);
+    expect(reasonFor(undefined)).toMatch(/a pod without a workload: the API server refuses changes to a running pod's security context/);
+  });
+});
+
 describe('DRA004: resourceNames is the driver the holder serves', () => {
   const state = stateOf({
     namespaces: [namespace('sriov'), namespace('gpu')],

@@ -28,6 +28,21 @@ function workloadOf(ctx: AnalysisContext, ref: ObjectRef): DaemonSet | Deploymen
   return undefined;
 }
 
+/** Why the pods of `ref` (not a DaemonSet, Deployment or StatefulSet) get no template patch, by what Kubernetes allows for its kind. */
+function noTemplatePatch(ref: ObjectRef): string {
+  const it = describeRef(ref);
+  switch (ref.kind) {
+    case 'ReplicaSet':
+      return `${it} is not followed to a Deployment (the snapshot holds neither the ReplicaSet nor a pod-template-hash label naming one): a ReplicaSet does not replace its running pods when its template changes, and a Deployment that owns it would undo a patch; fix the Deployment or the manifest that creates it`;
+    case 'Job':
+      return `${it}: a Job's pod template cannot be changed once the Job exists (the API server refuses it); fix its manifest, or the CronJob that creates it, and create the Job again`;
+    case 'CronJob':
+      return `${it}: set the hardening in spec.jobTemplate.spec.template of the CronJob (the fix patches DaemonSets, Deployments and StatefulSets only); Jobs it has already created keep their pods`;
+    default:
+      return `${it} is a pod without a workload: the API server refuses changes to a running pod's security context; fix the manifest that creates it`;
+  }
+}
+
 /** The containers the findings name: field and name, from the evidence path and the Container ref. */
 function flagged(findings: readonly Finding[]): { field: Field; name: string }[] {
   const out: { field: Field; name: string }[] = [];
@@ -46,10 +61,7 @@ export function proposePodHardening(ctx: AnalysisContext, findings: readonly Fin
   const targets = sortRefs([...new Map(findings.map((f) => [refKey(f.objects[0]), f.objects[0]])).values()]);
   if (targets.some((t) => t.kind !== ref.kind || t.name !== ref.name))
     return { none: `its findings name different workloads (${list(targets.map(describeRef))})` };
-  if (!WORKLOAD_API[ref.kind])
-    return {
-      none: `${describeRef(ref)} is not a workload with a pod template: a pod's security context cannot be changed in place; fix the manifest that creates it`,
-    };
+  if (!WORKLOAD_API[ref.kind]) return { none: noTemplatePatch(ref) };
   // The workload's template, or (a snapshot without the workload object) the spec of one of its pods.
   const spec: PodSpec | undefined = workloadOf(ctx, ref)?.spec.template.spec ?? ctx.pods.find((p) => refKey(ctx.ownerOf(p)) === refKey(ref))?.spec;
   if (!spec) return { none: `neither ${describeRef(ref)} nor a pod of it is in the snapshot, so there is no pod template to patch` };
