@@ -26,7 +26,20 @@ import { pathFor, readManifests, seedObjects } from '../kube/seed-manifests';
 const ROOT = join(import.meta.dirname, '..', '..');
 const DEMO = join(ROOT, 'demo', 'manifests');
 const REAL = join(ROOT, 'lib', 'analysis', '__fixtures__', 'real-drivers');
-const DRIVERS = ['amd-gpu', 'cpu', 'dra-example-driver', 'google-tpu', 'intel-gaudi', 'intel-gpu', 'intel-qat', 'nvidia-gpu', 'sriov'];
+const DRIVERS = [
+  'amd-gpu',
+  'ascend-npu',
+  'cpu',
+  'dra-example-driver',
+  'dranet',
+  'google-tpu',
+  'intel-gaudi',
+  'intel-gpu',
+  'intel-qat',
+  'nvidia-gpu',
+  'ovsdpdk',
+  'sriov',
+];
 const REAL_FILES = [join(DEMO, '35-rbac-bootstrap.yaml'), join(REAL, '_base.yaml'), ...DRIVERS.map((d) => join(REAL, `${d}.yaml`))];
 /** Fix cases neither the demo nor the fixtures show (a scoped driver controller, a stock role's binding, node-group bindings, bind). */
 const CASES = join(ROOT, 'e2e', 'fixtures', 'fix-cases', 'fix-cases.yaml');

@@ -10,10 +10,11 @@ import { runChecks } from './checks/registry';
 import type { DetailedFinding, Report } from './types';
 import { buildReport } from '@/lib/report/build-report';
 
-// Nine real DRA drivers, each as its Helm chart renders with default values (lib/analysis/__fixtures__/real-drivers/,
-// every file's header names the repository, commit and templates), installed into a small v1.36.3 cluster
-// (_base.yaml, with the API server's bootstrap RBAC from demo/manifests/35-rbac-bootstrap.yaml). Per driver: the
-// findings that must appear and those that must not, read from the chart facts and the Kubernetes semantics.
+// Twelve real DRA drivers, each as its Helm chart or published manifests render with default values
+// (lib/analysis/__fixtures__/real-drivers/, every file's header names the repository, commit and templates),
+// installed into a small v1.36.3 cluster (_base.yaml, with the API server's bootstrap RBAC from
+// demo/manifests/35-rbac-bootstrap.yaml). Per driver: the findings that must appear and those that must not, read
+// from the chart facts and the Kubernetes semantics.
 
 const FIXTURES = join(import.meta.dirname, '__fixtures__', 'real-drivers');
 const BOOTSTRAP = join(import.meta.dirname, '..', '..', 'demo', 'manifests', '35-rbac-bootstrap.yaml');
@@ -286,15 +287,149 @@ describe('Intel QAT (intel-qat-resource-driver)', () => {
   });
 });
 
-describe('all nine drivers in one cluster', () => {
-  const ALL = ['dra-example-driver', 'nvidia-gpu', 'cpu', 'amd-gpu', 'sriov', 'google-tpu', 'intel-gpu', 'intel-gaudi', 'intel-qat'];
+describe('dranet (kubernetes-sigs/dranet, formerly google/dranet)', () => {
+  const SA = 'ServiceAccount kube-system/dranet';
+  const DS = 'DaemonSet kube-system/dranet';
+
+  it('slice writes with no pinning policy (DRA012) and nothing else: resourceclaims/driver is associated-node and scoped to dra.net, nodes get only', () => {
+    // Claim status writes pass granular status authorization only for dra.net devices on the plugin's own node; events
+    // create/patch are not escalation-grade; no Secrets, pods, nodes or Namespaces writes.
+    expect(permissionChecks('dranet', SA)).toEqual(['DRA012']);
+    expect(rows('dranet')).toContain(`DRA012 ${SA} | ClusterRole dranet, ClusterRoleBinding dranet`);
+  });
+  it('privileged container (POD001), host network and the NRI socket directory (POD002), unhardened (POD003)', () => {
+    expect(podChecks('dranet', DS)).toEqual(['POD001', 'POD002', 'POD003']);
+    expect(unhardened('dranet', DS)).toEqual(['dranet']);
+  });
+  it('POD002 names hostNetwork and /var/run/nri only: /var/run/netns, /dev/infiniband and /sys/fs/bpf are narrow paths, not whole-host mounts', () => {
+    // An NRI plugin is called for every container the runtime creates on the node and may change its mounts and devices.
+    expect(evidenceValues('dranet', 'POD002', DS)).toEqual([true, '/var/run/nri']);
+  });
+  it('does not treat the dra.net NIC class as an accelerator: a network interface holds no tenant memory to zero', () => {
+    expect(zeroing('dranet')).toEqual([]);
+  });
+  it('adds nothing else to the base cluster but CLAIM004: DRA is now in use and no policy guards claim creation', () => {
+    const base = new Set(findingsWith().map(row));
+    const added = [
+      ...new Set(
+        rows('dranet')
+          .filter((r) => !base.has(r))
+          .map((r) => r.split(' ')[0]),
+      ),
+    ].sort();
+    expect(added).toEqual(['CLAIM004', 'DRA012', 'POD001', 'POD002', 'POD003']);
+  });
+  it('without its resourceclaims/driver rule (google/dranet’s last install.yaml, 7b7661a, had none) its device status writes break on 1.36 (DRA006)', () => {
+    // Granular status authorization (beta, on in 1.36) checks resourceclaims/driver besides resourceclaims/status
+    // when status.devices changes, which is where dranet reports the interfaces it attached.
+    const old = analyse(['dranet'], (doc) => {
+      if (doc?.kind === 'ClusterRole' && doc.metadata?.name === 'dranet')
+        doc.rules = doc.rules.filter((r: { resources: string[] }) => !r.resources.includes('resourceclaims/driver'));
+    });
+    expect(
+      old
+        .filter((f) => PERMISSION.test(f.check) && f.subjects.some((s) => ref(s) === SA))
+        .map((f) => f.check)
+        .sort(),
+    ).toEqual(['DRA006', 'DRA012']);
+  });
+  it('a driver in kube-system is not exempt: cluster-wide Secret reads added to its role are DRA008', () => {
+    const secrets = analyse(['dranet'], (doc) => {
+      if (doc?.kind === 'ClusterRole' && doc.metadata?.name === 'dranet') doc.rules.push({ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] });
+    });
+    expect(
+      secrets
+        .filter((f) => PERMISSION.test(f.check) && f.subjects.some((s) => ref(s) === SA))
+        .map((f) => f.check)
+        .sort(),
+    ).toEqual(['DRA008', 'DRA012']);
+  });
+});
+
+describe('OVS-DPDK (dra-driver-ovsdpdk)', () => {
+  const NS = 'dra-driver-ovsdpdk';
+  const SA = `ServiceAccount ${NS}/dra-driver-ovsdpdk`;
+  const DS = `DaemonSet ${NS}/dra-driver-ovsdpdk`;
+
+  it('slice writes with no pinning policy (DRA012) and nothing else: resourceclaims/driver is associated-node and scoped to its driver name', () => {
+    // Nodes and its own CRDs are read-only; the namespaced Role only reads ovsdpdkresourcepolicies.
+    expect(permissionChecks('ovsdpdk', SA)).toEqual(['DRA012']);
+    expect(rows('ovsdpdk')).toContain(`DRA012 ${SA} | ClusterRole dra-driver-ovsdpdk, ClusterRoleBinding dra-driver-ovsdpdk`);
+  });
+  it('privileged init and driver containers (one POD001, a POD003 each) with hostPID (POD002)', () => {
+    expect(podChecks('ovsdpdk', DS)).toEqual(['POD001', 'POD002', 'POD003', 'POD003']);
+    expect(unhardened('ovsdpdk', DS)).toEqual(['driver', 'init-users']);
+    // hostPID is the only host namespace; no /, /proc, /sys or runtime socket is mounted.
+    expect(evidenceValues('ovsdpdk', 'POD002', DS)).toEqual([true]);
+  });
+  it('POD001 names both privileged containers', () => {
+    const pod001 = findingsWith('ovsdpdk').find((f) => f.check === 'POD001' && ref(f.objects[0]) === DS)!;
+    expect(pod001.evidence.filter((e) => e.type === 'field').map((e) => (e.type === 'field' ? e.path : ''))).toEqual([
+      'spec.template.spec.initContainers[0].securityContext.privileged',
+      'spec.template.spec.containers[0].securityContext.privileged',
+    ]);
+  });
+  it('does not treat the ovsdpdk class (OVS bridges shared through vhost-user sockets) as an accelerator', () => {
+    expect(zeroing('ovsdpdk')).toEqual([]);
+  });
+});
+
+describe('Ascend NPU (Project-HAMi ascend-dra-driver)', () => {
+  const NS = 'ascend-dra-driver';
+  const SA = `ServiceAccount ${NS}/ascend-dra-driver-service-account`;
+  const DS = `DaemonSet ${NS}/ascend-dra-driver-kubeletplugin`;
+  const ROLE = 'ClusterRole ascend-dra-driver-role, ClusterRoleBinding ascend-dra-driver-role-binding';
+
+  it('the plugin writes every DeviceClass and creates Namespaces (DRA008), and its v1beta1-only slice policy pins nothing on 1.36 (DRA012)', () => {
+    // A Namespace it creates may carry resource.kubernetes.io/admin-access=true; a DeviceClass it rewrites changes what
+    // every claim of that class gets, of any driver. Nodes create is not nodes update/patch (no NODE003), and without
+    // resourceclaims/status writes there is no status finding.
+    expect(permissionChecks('ascend-npu', SA)).toEqual(['DRA008', 'DRA012']);
+    expect(rows('ascend-npu')).toEqual(expect.arrayContaining([`DRA008 ${SA} | ${ROLE}`, `DRA012 ${SA} | ${ROLE}`]));
+    const dra008 = findingsWith('ascend-npu').find((f) => f.check === 'DRA008')!;
+    expect(dra008.message).toMatch(/DeviceClasses \[create, update, patch, delete\]/);
+    expect(dra008.message).toMatch(/write Namespaces .*\[create\]/);
+  });
+  it('where resource.k8s.io/v1beta1 is served, its policy pins slice writes: DRA008 alone', () => {
+    // matchPolicy Equivalent converts the plugin's v1 writes to the served v1beta1 the policy names.
+    const served = analyse(['ascend-npu'], (doc) => {
+      if (doc?.kind === 'Pod' && doc.metadata?.name === 'kube-apiserver-cp-01')
+        doc.spec.containers[0].command.push('--runtime-config=resource.k8s.io/v1beta1=true');
+    });
+    expect(served.filter((f) => PERMISSION.test(f.check) && f.subjects.some((s) => ref(s) === SA)).map((f) => f.check)).toEqual(['DRA008']);
+  });
+  it('privileged init and plugin containers (one POD001, a POD003 each); no host namespace and no /, /proc or /sys (no POD002)', () => {
+    expect(podChecks('ascend-npu', DS)).toEqual(['POD001', 'POD003', 'POD003']);
+    expect(unhardened('ascend-npu', DS)).toEqual(['init-hami-vnpu-assets', 'plugin']);
+  });
+  it('reports its NPU class without zeroing: the devices publish a memory capacity (on-card HBM)', () => {
+    expect(zeroing('ascend-npu')).toEqual(['ascend-vnpu-same-device-e2e']);
+  });
+});
+
+describe('all twelve drivers in one cluster', () => {
+  const ALL = [
+    'dra-example-driver',
+    'nvidia-gpu',
+    'cpu',
+    'amd-gpu',
+    'sriov',
+    'google-tpu',
+    'intel-gpu',
+    'intel-gaudi',
+    'intel-qat',
+    'dranet',
+    'ovsdpdk',
+    'ascend-npu',
+  ];
   it('report exactly the union of their findings: no driver changes what is said about another', () => {
     const union = new Set(ALL.flatMap((d) => rows(d)));
     expect(new Set(findingsWith(...ALL).map(row))).toEqual(union);
   });
 });
 
-describe('attack paths and reach of the nine drivers in one cluster (issue #24)', () => {
+describe('attack paths and reach of the first nine drivers in one cluster (issue #24)', () => {
+  // dranet, whose pods run on every node, has its own case below.
   const ALL = ['dra-example-driver', 'nvidia-gpu', 'cpu', 'amd-gpu', 'sriov', 'google-tpu', 'intel-gpu', 'intel-gaudi', 'intel-qat'];
 
   it('a DaemonSet foothold says on how many nodes its pods run, counted from the pods (none of the ten runs on every node)', () => {
@@ -320,6 +455,18 @@ describe('attack paths and reach of the nine drivers in one cluster (issue #24)'
       expect(nodes.has(named), `${ds} on ${named}`).toBe(true);
       expect(p.steps[1].text).toContain(`bound to node ${named}`);
     }
+  });
+});
+
+describe('a DaemonSet on every node (issue #24)', () => {
+  it('dranet tolerates the control-plane taint (Exists, NoSchedule), so its pods run on all three nodes and its foothold says so', () => {
+    const paths = reportWith(['dranet']).attackPaths.filter((p) => p.foothold.includes('DaemonSet kube-system/dranet runs there'));
+    expect(paths.length).toBeGreaterThan(0);
+    for (const p of paths) expect(p.foothold).toContain('on every other node (3 of 3)');
+    // OVS-DPDK has no toleration: its pods run on the two workers only.
+    const ovs = reportWith(['ovsdpdk']).attackPaths.filter((p) => p.foothold.includes('DaemonSet dra-driver-ovsdpdk/dra-driver-ovsdpdk runs there'));
+    expect(ovs.length).toBeGreaterThan(0);
+    for (const p of ovs) expect(p.foothold).toContain('(2 of 3 nodes)');
   });
 });
 

@@ -124,7 +124,7 @@ describe('incremental validation on fixtures', () => {
     expect(counts[1].findings).toBeGreaterThan(0);
   });
 
-  it('nine real drivers installed together', () => {
+  it('every real-driver fixture installed together', () => {
     const dir = join(import.meta.dirname, '..', 'analysis', '__fixtures__', 'real-drivers');
     const files = [join(import.meta.dirname, '..', '..', 'demo', 'manifests', '35-rbac-bootstrap.yaml'), ...readdirSync(dir).map((f) => join(dir, f))];
     const items = files.filter((f) => f.endsWith('.yaml')).flatMap((f) => parseDocuments(readFileSync(f), basename(f)));

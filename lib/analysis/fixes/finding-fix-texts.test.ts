@@ -14,7 +14,7 @@ import { parseDocuments } from '@/server/sources/parse-documents';
 import type { Finding } from '@/lib/analysis/types';
 
 // The fix each finding shows (the finding page, `GET /api/v1/findings/:id`) for the checks with a
-// structured fix, on the demo and on the nine real-driver charts (lib/analysis/__fixtures__/real-drivers/).
+// structured fix, on the demo and on the real-driver charts (lib/analysis/__fixtures__/real-drivers/).
 // Issue #24 measured these texts printing fixes that break the driver or are refused; each test below
 // is one of them, judged from Kubernetes semantics (RBAC matching of resourceNames and subresources,
 // the API server's securityContext validation, the kubelet's runAsNonRoot test), not from the engine.
