@@ -1,4 +1,6 @@
 import { defineConfig } from '@playwright/test';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/ui/chromium';
 import {
   AUDIT_FIXTURE,
@@ -23,7 +25,14 @@ import {
 // test:e2e` or scripts/test-all.sh build first). Debian's Chromium only: never `playwright install`.
 
 // A fresh store per run, never the user's own (snapshot history, approvals).
-const serverEnv = { NEXT_TELEMETRY_DISABLED: '1', DRA_POSTURE_STORE: `test-results/store-${DEMO_PORT}-${Date.now()}.sqlite` };
+// The dashboard servers run as `dra-posture serve` runs next start: with bin/serve-preload.mjs (the
+// accept backlog and request pacing), so the browser tests exercise it.
+const SERVE_PRELOAD = `--import=${pathToFileURL(resolve('bin/serve-preload.mjs')).href}`;
+const serverEnv = {
+  NEXT_TELEMETRY_DISABLED: '1',
+  DRA_POSTURE_STORE: `test-results/store-${DEMO_PORT}-${Date.now()}.sqlite`,
+  NODE_OPTIONS: [process.env.NODE_OPTIONS, SERVE_PRELOAD].filter(Boolean).join(' '),
+};
 
 export default defineConfig({
   testDir: 'e2e',

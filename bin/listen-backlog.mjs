@@ -1,5 +1,5 @@
-// Preloaded into the dashboard's server process (`node --import bin/listen-backlog.mjs next start`;
-// `dra-posture serve` and `npm run bench:load` start it so). `next start` listens with Node's default
+// Preloaded into the dashboard's server process (bin/serve-preload.mjs, as `dra-posture serve` and
+// `npm run bench:load` start `next start`). `next start` listens with Node's default
 // backlog: 511 connections accepted by the kernel and waiting for the server to take them. When more
 // arrive while the event loop is busy (1,000 clients opening their connections at once), Linux drops
 // the overflow's handshakes and the clients retry after 1, 2, 4, 8 s: some waited past 10 s before the

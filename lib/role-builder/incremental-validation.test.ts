@@ -17,7 +17,7 @@ import { validateBundleWithPath } from './validate-bundle';
 // The incremental validation (the current analysis, re-asking only the identity's questions) must
 // answer exactly as the full one (a new analysis of the cluster with the bundle applied): the same
 // operations, reasons, findings (ids, texts, "already today") and notes. Compared on the demo, the
-// small report fixture, the nine real drivers' charts, and a fixture whose existing roles make the
+// small report fixture, the real drivers' charts, and a fixture whose existing roles make the
 // identity's findings depend on others (a shared role with DRA components of two namespaces, a
 // wildcard role in a tenant namespace, grants to everyone).
 

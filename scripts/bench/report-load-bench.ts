@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, readdirSync } from 'no
 import http from 'node:http';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { freePorts } from '../../e2e/kube/control-plane';
@@ -125,6 +125,8 @@ interface LoadResult {
   errors: number;
   statuses: Map<number, number>;
   bytes: number;
+  /** This process's own event-loop delay (ms): the clients and their 10 s timers run in it. */
+  clientLoopDelay: { p99: number; max: number };
 }
 
 /** CLIENTS loops of GET url until `seconds` have passed; each loop has its own keep-alive socket. */
@@ -139,7 +141,12 @@ async function load(url: string, clients: number, seconds: number): Promise<Load
     errors: 0,
     statuses: new Map(),
     bytes: 0,
+    clientLoopDelay: { p99: 0, max: 0 },
   };
+  // A busy client delays its own reads and timers: a "timeout" could then be the client's. Measured
+  // so that the figures say whether it was.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const start = performance.now();
   const end = start + seconds * 1000;
   const once = () =>
@@ -188,6 +195,8 @@ async function load(url: string, clients: number, seconds: number): Promise<Load
     }),
   );
   agent.destroy();
+  loopDelay.disable();
+  result.clientLoopDelay = { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 };
   return result;
 }
 
@@ -206,9 +215,9 @@ async function main() {
   const [port] = await freePorts(1);
   const url = `http://127.0.0.1:${port}`;
   const profile = values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : [];
-  // As `dra-posture serve` starts it: with the deeper accept queue of bin/listen-backlog.mjs and
-  // its keep-alive timeout.
-  const preload = ['--import', pathToFileURL(join(root, 'bin', 'listen-backlog.mjs')).href];
+  // As `dra-posture serve` starts it: with bin/serve-preload.mjs (a deeper accept queue, request
+  // handlers started one per event-loop turn) and its keep-alive timeout.
+  const preload = ['--import', pathToFileURL(join(root, 'bin', 'serve-preload.mjs')).href];
   const server = spawn(
     process.execPath,
     [
@@ -262,6 +271,7 @@ async function main() {
       );
     console.log(`  timeouts ${r.timeouts}, errors ${r.errors}, statuses ${JSON.stringify(Object.fromEntries(r.statuses))}`);
     console.log(`  answers per second: ${Array.from(r.perSecond, (c) => c ?? 0).join(' ')}`);
+    console.log(`  the clients' own event-loop delay: p99 ${r.clientLoopDelay.p99.toFixed(0)} ms, max ${r.clientLoopDelay.max.toFixed(0)} ms`);
     if (r.timeouts > 0)
       console.log(
         `  timed-out requests started at ${percentile(r.timeoutStarts, 0).toFixed(0)}–${percentile(r.timeoutStarts, 100).toFixed(0)} ms into the run (median ${percentile(r.timeoutStarts, 50).toFixed(0)} ms); ${r.timeoutsNotConnected} of them never completed a TCP handshake`,

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 // were dropped and retried for seconds). Checked on the kernel's own view of the listening socket.
 
 const PRELOAD = join(import.meta.dirname, '..', '..', '..', 'bin', 'listen-backlog.mjs');
+const SERVE_PRELOAD = join(import.meta.dirname, '..', '..', '..', 'bin', 'serve-preload.mjs');
 const somaxconn = (() => {
   try {
     return Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
@@ -19,9 +20,9 @@ const somaxconn = (() => {
 const hasSs = spawnSync('ss', ['-V']).status === 0;
 
 describe.skipIf(!hasSs || somaxconn <= 511 || !existsSync(PRELOAD))('bin/listen-backlog.mjs', () => {
-  async function queueOf(listen: string, preload: boolean): Promise<number> {
+  async function queueOf(listen: string, preload: boolean, preloadFile = PRELOAD): Promise<number> {
     const script = `const s = require('node:http').createServer(); s.on('listening', () => console.log(s.address().port)); ${listen}; setTimeout(() => s.close(), 10000);`;
-    const child = spawn(process.execPath, [...(preload ? ['--import', pathToFileURL(PRELOAD).href] : []), '-e', script], {
+    const child = spawn(process.execPath, [...(preload ? ['--import', pathToFileURL(preloadFile).href] : []), '-e', script], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {
@@ -40,6 +41,10 @@ describe.skipIf(!hasSs || somaxconn <= 511 || !existsSync(PRELOAD))('bin/listen-
     expect(await queueOf("s.listen(0, '127.0.0.1')", false)).toBe(511);
     expect(await queueOf("s.listen(0, '127.0.0.1')", true)).toBe(Math.min(4096, somaxconn));
     expect(await queueOf('s.listen(0, undefined)', true)).toBe(Math.min(4096, somaxconn));
+  });
+
+  it('deepens it too through bin/serve-preload.mjs, which serve preloads (with request pacing)', async () => {
+    expect(await queueOf("s.listen(0, '127.0.0.1')", true, SERVE_PRELOAD)).toBe(Math.min(4096, somaxconn));
   });
 
   it('leaves a listen call that names its own backlog as it is', async () => {

@@ -32,6 +32,9 @@ const OPTIONS = {
   ...CLUSTER_CONFIG_OPTIONS,
 } as const;
 
+/** What `serve` preloads into the `next start` process (in bin/, shipped with the package). */
+const SERVE_PRELOAD = 'serve-preload.mjs';
+
 /** Where prepack puts the dashboard build in the package (scripts/build/build-dashboard.mjs). */
 const PACKAGED_DASHBOARD = 'dist/dashboard';
 
@@ -108,12 +111,14 @@ export async function runServe(argv: string[], io: CommandIO): Promise<number> {
     }
   }
   io.err(`dashboard: http://${host.includes(':') ? `[${host}]` : host}:${port}/`);
-  // A deeper accept queue than next start's 511 (bin/listen-backlog.mjs says why). And keep-alive
-  // connections kept 65 s instead of Node's 5 s: the idle time starts when the server has written an
-  // answer, and a client still reading a large report on a loaded machine then sent its next request
-  // into a connection being closed (ECONNRESET under 1,000 clients).
-  const backlog = join(root, 'bin', 'listen-backlog.mjs');
-  const preload = existsSync(backlog) ? ['--import', pathToFileURL(backlog).href] : [];
+  // bin/serve-preload.mjs: a deeper accept queue than next start's 511 (bin/listen-backlog.mjs), and
+  // request handlers started one per event-loop turn so that waiting connections are accepted while
+  // the server is busy (bin/request-pacing.mjs). And keep-alive connections kept 65 s instead of
+  // Node's 5 s: the idle time starts when the server has written an answer, and a client still
+  // reading a large report on a loaded machine then sent its next request into a connection being
+  // closed (ECONNRESET under 1,000 clients).
+  const serverPreload = join(root, 'bin', SERVE_PRELOAD);
+  const preload = existsSync(serverPreload) ? ['--import', pathToFileURL(serverPreload).href] : [];
   const child = spawn(process.execPath, [...preload, nextBin, 'start', '-H', host, '-p', String(port), '--keepAliveTimeout', String(KEEP_ALIVE_MS)], {
     cwd: root,
     env,
