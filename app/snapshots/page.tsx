@@ -3,6 +3,7 @@ import { SnapshotsWorkspace } from '@/components/snapshots/snapshots-workspace';
 import { PageHeader } from '@/components/ui/panel';
 import { isStoreError } from '@/server/store/store-error';
 import { snapshotHistory } from '@/server/services/snapshots';
+import { snapshotTakes } from '@/server/services/snapshot-takes';
 
 export const metadata: Metadata = { title: 'Snapshots' };
 export const dynamic = 'force-dynamic';
@@ -11,7 +12,7 @@ export default function SnapshotsPage() {
   let initial;
   let storeError: string | undefined;
   try {
-    initial = { snapshots: snapshotHistory() };
+    initial = { snapshots: snapshotHistory(), takes: snapshotTakes() };
   } catch (e) {
     if (!isStoreError(e)) throw e;
     storeError = e.message;

@@ -1,5 +1,6 @@
 import { expect, gotoAndSettle, screenshot, test } from './fixtures';
 import { sourceObjects } from './source-objects';
+import { expectExamplesNameSourceObjects } from './explorer-examples-check';
 
 test.describe('who-can / can-i explorer', () => {
   test('who-can answers with the granting binding and role', async ({ page, consoleErrors }) => {
@@ -45,40 +46,7 @@ test.describe('who-can / can-i explorer', () => {
   test('examples and the simulator’s opening write name objects of the loaded source', async ({ page, request, consoleErrors }) => {
     const objects = await sourceObjects(request);
     await gotoAndSettle(page, '/explorer', 'Who-can / can-i explorer');
-    const links = page.getByRole('region', { name: 'Examples' }).getByRole('link');
-    const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
-    const named = { node: 0, claim: 0, identity: 0 };
-    for (const href of hrefs) {
-      const p = new URL(href, 'http://x').searchParams;
-      const resource = p.get('resource');
-      if (resource === 'nodes/status' && p.get('name')) {
-        expect(objects.nodes, href).toContain(p.get('name'));
-        named.node++;
-      }
-      if (resource === 'resourceclaims/status' && p.get('name')) {
-        expect(objects.claims, href).toContain(`${p.get('namespace')}/${p.get('name')}`);
-        named.claim++;
-      }
-      if (p.get('namespace')) expect(objects.namespaces, href).toContain(p.get('namespace'));
-      const sa = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(p.get('user') ?? '');
-      if (sa) {
-        expect(objects.serviceAccounts, href).toContain(`${sa[1]}/${sa[2]}`);
-        named.identity++;
-      }
-      if (p.get('node')) expect(objects.nodes, href).toContain(p.get('node'));
-    }
-    expect(named.node).toBeGreaterThan(0);
-    expect(named.claim).toBeGreaterThan(0);
-    expect(named.identity).toBeGreaterThan(0);
-
-    // The simulator opens with a write between two nodes of this source.
-    const form = page.getByRole('form', { name: 'Write to simulate' });
-    const sender = /^system:node:(.+)$/.exec(await form.getByLabel('Sent by (username)').inputValue());
-    expect(sender).not.toBeNull();
-    expect(objects.nodes).toContain(sender![1]);
-    const target = /nodeName: (\S+)/.exec(await form.getByLabel('Object (YAML or JSON)').inputValue());
-    expect(target).not.toBeNull();
-    expect(objects.nodes).toContain(target![1]);
+    await expectExamplesNameSourceObjects(page, objects);
     expect(consoleErrors).toEqual([]);
   });
 

@@ -20,7 +20,12 @@ export async function sourceObjects(request: APIRequestContext): Promise<SourceO
   const bytes = new Uint8Array(await res.body());
   const entry = readTar(bytes).find((e) => e.name === ENTRY.objects);
   if (!entry) throw new Error(`the bundle has no ${ENTRY.objects}`);
-  const list = JSON.parse(new TextDecoder().decode(bytes.subarray(entry.dataOffset, entry.dataOffset + entry.size))) as {
+  return objectsOfList(new TextDecoder().decode(bytes.subarray(entry.dataOffset, entry.dataOffset + entry.size)));
+}
+
+/** The objects of a `kind: List` JSON (objects.json, or a snapshot file a server was started with). */
+export function objectsOfList(json: string): SourceObjects {
+  const list = JSON.parse(json) as {
     items: { kind: string; metadata?: { name: string; namespace?: string } }[];
   };
   const out: SourceObjects = { nodes: new Set(), namespaces: new Set(), claims: new Set(), serviceAccounts: new Set() };

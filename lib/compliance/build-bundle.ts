@@ -88,6 +88,9 @@ function contentEntries(input: BundleInput, extraEntries: readonly TarEntryInput
   ];
 }
 
+/** What bundlePieces yields, with `pauses`, between the chunks of an entry: nothing to write. */
+const PAUSE = new Uint8Array(0);
+
 /**
  * The bundle as tar pieces to write in order: every content entry (extra ones, such as report.pdf,
  * after the fixed ones), the manifest over them, SHA256SUMS, and the signature when signing. Each
@@ -99,14 +102,24 @@ function contentEntries(input: BundleInput, extraEntries: readonly TarEntryInput
 export function* bundlePieces(
   input: BundleInput,
   sha256: Sha256,
-  options: { signing?: BundleSigning; extraEntries?: readonly TarEntryInput[] } = {},
+  options: { signing?: BundleSigning; extraEntries?: readonly TarEntryInput[]; pauses?: boolean } = {},
 ): Generator<Uint8Array, BundleSeal, undefined> {
   const { signing } = options;
   const mtime = bundleMtime(input.createdAt);
   const entries: ManifestEntry[] = [];
   for (const lazy of contentEntries(input, options.extraEntries ?? [])) {
-    const entry: TarEntryInput = { name: lazy.name, chunks: Array.from(lazy.chunks()) };
-    entries.push({ name: entry.name, size: entrySize(entry), sha256: sha256Hex(sha256, entry.chunks) });
+    const chunks: Uint8Array[] = [];
+    // Digested as rendered: hashing a 350 MiB entry at once would be a second-long stall.
+    const hash = sha256();
+    for (const chunk of lazy.chunks()) {
+      chunks.push(chunk);
+      hash.update(chunk);
+      // An empty piece between chunks lets an async consumer give the event loop a turn: a large
+      // cluster's findings.csv (350 MiB) renders for seconds before its first byte can be written.
+      if (options.pauses) yield PAUSE;
+    }
+    const entry: TarEntryInput = { name: lazy.name, chunks };
+    entries.push({ name: entry.name, size: entrySize(entry), sha256: hash.digestHex() });
     yield* tarEntryPieces(entry, mtime);
   }
   const manifest: Manifest = {

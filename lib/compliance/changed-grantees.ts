@@ -27,8 +27,15 @@ const roleKey = (kind: string, namespace: string, name: string) => (kind === 'Ro
 // annotations and the like cannot change an answer.
 const opt = (x: string | undefined) => x ?? '\u0001';
 
+// Per inputs object: a snapshot's digest kept in memory is compared again with the next one taken.
+const roleTextsKept = new WeakMap<PermissionInputs, Map<string, string>>();
+const bindingTextsKept = new WeakMap<PermissionInputs, Map<string, { binding: Binding; text: string }>>();
+
 function roleTexts(inputs: PermissionInputs): Map<string, string> {
-  const out = new Map<string, string>();
+  let out = roleTextsKept.get(inputs);
+  if (out) return out;
+  out = new Map<string, string>();
+  roleTextsKept.set(inputs, out);
   const effective = aggregateClusterRoles(inputs.clusterRoles).rules;
   for (const r of inputs.roles) out.set(roleKey('Role', r.metadata.namespace ?? '', r.metadata.name), JSON.stringify(r.rules ?? null));
   for (const r of inputs.clusterRoles) out.set(roleKey('ClusterRole', '', r.metadata.name), JSON.stringify(effective.get(r.metadata.name) ?? null));
@@ -42,7 +49,10 @@ function bindingText(b: Binding): string {
 }
 
 function bindingTexts(inputs: PermissionInputs): Map<string, { binding: Binding; text: string }> {
-  const out = new Map<string, { binding: Binding; text: string }>();
+  let out = bindingTextsKept.get(inputs);
+  if (out) return out;
+  out = new Map<string, { binding: Binding; text: string }>();
+  bindingTextsKept.set(inputs, out);
   for (const b of inputs.clusterRoleBindings) out.set(`ClusterRoleBinding ${b.metadata.name}`, { binding: b, text: bindingText(b) });
   for (const b of inputs.roleBindings) out.set(`RoleBinding ${b.metadata.namespace ?? ''}/${b.metadata.name}`, { binding: b, text: bindingText(b) });
   return out;
@@ -54,6 +64,12 @@ function changedKeys(a: Map<string, string>, b: Map<string, string>): Set<string
   for (const [k, v] of a) if (b.get(k) !== v) out.add(k);
   for (const k of b.keys()) if (!a.has(k)) out.add(k);
   return out;
+}
+
+/** Reads what changedGrantees compares of one side ahead of time (a snapshot just taken is compared next). */
+export function prepareChangedGrantees(inputs: PermissionInputs): void {
+  roleTexts(inputs);
+  bindingTexts(inputs);
 }
 
 export function changedGrantees(a: PermissionInputs, b: PermissionInputs): ChangedGrantees {

@@ -1,4 +1,5 @@
 import 'server-only';
+import type Database from 'better-sqlite3';
 import type { SnapshotRecord } from '@/lib/compliance/snapshot-api';
 import { getStore } from '@/server/store/get-store';
 
@@ -37,11 +38,17 @@ export const SNAPSHOTS_FEATURE = {
        version INTEGER NOT NULL,
        digest BLOB NOT NULL
      )`,
+    // Where the snapshot's pieces are kept when not under its id: renaming 700 MiB of pieces to the
+    // id (known only once the bundle is written) rewrote every row, a seconds-long stall of the server.
+    'ALTER TABLE snapshots ADD COLUMN chunks_id TEXT',
   ],
 } as const;
 
 /** Well under SQLite's one-value limit (1e9 bytes by default), big enough to keep the row count low. */
 export const SNAPSHOT_CHUNK_BYTES = 64 * 1024 * 1024;
+
+/** Pieces are stored under `pending-PID-…` until their snapshot is committed (and after, for saveSnapshotPiecesInTurns). */
+const PENDING_PREFIX = 'pending-';
 
 interface Row {
   id: string;
@@ -95,7 +102,7 @@ export function saveSnapshotPieces<R>(
 ): SnapshotRecord {
   return store().write((db) => {
     // Pieces go under a name no snapshot id has until the fingerprint is known.
-    const pending = `pending-${process.pid}-${Date.now()}`;
+    const pending = `${PENDING_PREFIX}${process.pid}-${Date.now()}`;
     const insert = db.prepare('INSERT INTO snapshot_chunks (id, seq, data) VALUES (?, ?, ?)');
     let seq = 0;
     let size = 0;
@@ -121,16 +128,131 @@ export function saveSnapshotPieces<R>(
     if (filled > 0 || seq === 0) flush();
     const full: SnapshotRecord = { ...recordOf(next.value), id: '', size };
     full.id = snapshotId(full.fingerprint);
+    dropStoredUnder(db, full.id);
     db.prepare(
       `INSERT OR REPLACE INTO snapshots (id, taken_at, source_kind, source_name, fingerprint, summary, findings, size, bundle)
        VALUES (@id, @takenAt, @sourceKind, @sourceName, @fingerprint, @summary, @findings, @size, x'')`,
     ).run({ ...full, summary: JSON.stringify(full.summary) });
-    db.prepare('DELETE FROM snapshot_chunks WHERE id = ?').run(full.id);
-    // A digest of what was stored under this id before would not describe these bytes.
-    db.prepare('DELETE FROM snapshot_digests WHERE id = ?').run(full.id);
     db.prepare('UPDATE snapshot_chunks SET id = ? WHERE id = ?').run(full.id, pending);
     return full;
   });
+}
+
+export interface SnapshotSaveProgress {
+  /** Bytes of the bundle stored so far. */
+  bytes: number;
+}
+
+/** Pieces a process left under a pending name when it stopped mid-take (no snapshot row names them). */
+export function deleteAbandonedChunks(isAlive: (pid: number) => boolean): number {
+  return store().write((db) => {
+    const ids = (
+      db
+        .prepare(
+          `SELECT DISTINCT id FROM snapshot_chunks WHERE id LIKE '${PENDING_PREFIX}%' AND id NOT IN (SELECT chunks_id FROM snapshots WHERE chunks_id IS NOT NULL)`,
+        )
+        .all() as { id: string }[]
+    ).map((r) => r.id);
+    let deleted = 0;
+    for (const id of ids) {
+      const pid = Number(id.slice(PENDING_PREFIX.length).split('-')[0]);
+      if (Number.isInteger(pid) && isAlive(pid)) continue;
+      deleted += db.prepare('DELETE FROM snapshot_chunks WHERE id = ?').run(id).changes;
+    }
+    return deleted;
+  });
+}
+
+/**
+ * saveSnapshotPieces for a server that keeps answering while a large bundle is stored: the pieces are
+ * kept 64 MiB at a time under a pending name, giving the event loop a turn between pieces, and the
+ * snapshot (its row, its pieces renamed to its id, its drift digest) is committed in one last
+ * transaction. Until then no snapshot names the pieces, so a failure or a crash leaves no snapshot,
+ * only pieces deleteAbandonedChunks removes.
+ */
+export async function saveSnapshotPiecesInTurns<R>(
+  pieces: Iterator<Uint8Array, R>,
+  recordOf: (done: R) => Omit<SnapshotRecord, 'id' | 'size'>,
+  options: {
+    /** Made once the pieces are stored, committed with them (encoding a large digest is work of its own). */
+    digest?: () => Promise<{ version: number; bytes: Uint8Array }>;
+    onProgress?: (progress: SnapshotSaveProgress) => void;
+    /** Longest run of work between two turns of the event loop. */
+    turnMs?: number;
+    chunkBytes?: number;
+  } = {},
+): Promise<SnapshotRecord> {
+  // Smaller pieces than the synchronous save's: each insert is a stall of its own.
+  const chunkBytes = options.chunkBytes ?? SNAPSHOT_CHUNK_BYTES / 4;
+  const turnMs = options.turnMs ?? 20;
+  const pending = `${PENDING_PREFIX}${process.pid}-${Date.now()}-${Math.random().toString(16).slice(2, 10)}`;
+  let seq = 0;
+  let size = 0;
+  let chunk = Buffer.allocUnsafe(chunkBytes);
+  let filled = 0;
+  const flush = () => {
+    const data = chunk.subarray(0, filled);
+    const at = seq++;
+    store().write((db) => db.prepare('INSERT INTO snapshot_chunks (id, seq, data) VALUES (?, ?, ?)').run(pending, at, data));
+    chunk = Buffer.allocUnsafe(chunkBytes);
+    filled = 0;
+  };
+  let turnStart = performance.now();
+  try {
+    let next = pieces.next();
+    for (; !next.done; next = pieces.next()) {
+      const piece = next.value;
+      size += piece.byteLength;
+      for (let at = 0; at < piece.byteLength;) {
+        const n = Math.min(chunkBytes - filled, piece.byteLength - at);
+        chunk.set(piece.subarray(at, at + n), filled);
+        filled += n;
+        at += n;
+        if (filled === chunkBytes) flush();
+      }
+      if (performance.now() - turnStart >= turnMs) {
+        options.onProgress?.({ bytes: size });
+        await new Promise((r) => setImmediate(r));
+        turnStart = performance.now();
+      }
+    }
+    if (filled > 0 || seq === 0) flush();
+    const full: SnapshotRecord = { ...recordOf(next.value), id: '', size };
+    full.id = snapshotId(full.fingerprint);
+    options.onProgress?.({ bytes: size });
+    const digest = await options.digest?.();
+    return store().write((db) => {
+      dropStoredUnder(db, full.id);
+      // The pieces stay where they were written: the row names them (chunks_id).
+      db.prepare(
+        `INSERT OR REPLACE INTO snapshots (id, taken_at, source_kind, source_name, fingerprint, summary, findings, size, bundle, chunks_id)
+         VALUES (@id, @takenAt, @sourceKind, @sourceName, @fingerprint, @summary, @findings, @size, x'', @chunksId)`,
+      ).run({ ...full, summary: JSON.stringify(full.summary), chunksId: pending });
+      if (digest)
+        db.prepare('INSERT INTO snapshot_digests (id, version, digest) VALUES (?, ?, ?)').run(
+          full.id,
+          digest.version,
+          Buffer.from(digest.bytes.buffer, digest.bytes.byteOffset, digest.bytes.byteLength),
+        );
+      return full;
+    });
+  } catch (e) {
+    try {
+      store().write((db) => db.prepare('DELETE FROM snapshot_chunks WHERE id = ?').run(pending));
+    } catch {
+      // The first error is the one to report; deleteAbandonedChunks removes these later.
+    }
+    throw e;
+  }
+}
+
+/** Deletes the pieces and digest a snapshot stored under this id held (it is being kept again). */
+function dropStoredUnder(db: Database.Database, id: string): void {
+  const old = db.prepare('SELECT chunks_id FROM snapshots WHERE id = ?').get(id) as { chunks_id: string | null } | undefined;
+  if (old?.chunks_id) db.prepare('DELETE FROM snapshot_chunks WHERE id = ?').run(old.chunks_id);
+  db.prepare('DELETE FROM snapshot_chunks WHERE id = ?').run(id);
+  // A digest of what was stored under this id before would not describe these bytes.
+  db.prepare('DELETE FROM snapshot_digests WHERE id = ?').run(id);
 }
 
 /** Newest first. */
@@ -154,9 +276,10 @@ export function getSnapshotRecord(id: string): SnapshotRecord | undefined {
 
 export function getSnapshotBundle(id: string): Uint8Array | undefined {
   return store().read((db) => {
-    const row = db.prepare('SELECT bundle, size FROM snapshots WHERE id = ?').get(id) as { bundle: Buffer; size: number } | undefined;
+    const row = db.prepare('SELECT bundle, size, chunks_id FROM snapshots WHERE id = ?').get(id) as
+      { bundle: Buffer; size: number; chunks_id: string | null } | undefined;
     if (!row) return undefined;
-    const chunks = db.prepare('SELECT data FROM snapshot_chunks WHERE id = ? ORDER BY seq').all(id) as { data: Buffer }[];
+    const chunks = db.prepare('SELECT data FROM snapshot_chunks WHERE id = ? ORDER BY seq').all(row.chunks_id ?? id) as { data: Buffer }[];
     // Snapshots kept before the pieces table have their bytes in `bundle`.
     if (chunks.length === 0) return new Uint8Array(row.bundle.buffer, row.bundle.byteOffset, row.bundle.byteLength);
     const out = new Uint8Array(row.size);

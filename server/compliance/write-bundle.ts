@@ -30,8 +30,11 @@ export interface MakeBundleOptions {
 /** A bundle ready to be written: its pieces are rendered as they are read, one entry at a time. */
 export interface PreparedBundle {
   report: Report;
-  /** The archive's pieces in order; the generator returns the manifest and fingerprint after the last. Each call renders the same bytes anew. */
-  pieces(): Generator<Uint8Array, BundleSeal, undefined>;
+  /**
+   * The archive's pieces in order; the generator returns the manifest and fingerprint after the last.
+   * Each call renders the same bytes anew. `pauses`: empty pieces between an entry's chunks (bundlePieces).
+   */
+  pieces(options?: { pauses?: boolean }): Generator<Uint8Array, BundleSeal, undefined>;
 }
 
 export async function makeBundle(state: ClusterState, options: MakeBundleOptions = {}): Promise<PreparedBundle> {
@@ -48,7 +51,7 @@ export async function makeBundle(state: ClusterState, options: MakeBundleOptions
   const authorizers = report.clusterConfig?.authorizers.chain ?? options.chain ?? DEFAULT_CHAIN;
   const createdAt = options.createdAt ?? new Date().toISOString();
   const input = { state, report, settings, authorizers, createdAt, toolVersion: TOOL_VERSION };
-  return { report, pieces: () => bundlePieces(input, nodeSha256, { signing, extraEntries: options.extraEntries }) };
+  return { report, pieces: (o) => bundlePieces(input, nodeSha256, { signing, extraEntries: options.extraEntries, pauses: o?.pauses }) };
 }
 
 /**

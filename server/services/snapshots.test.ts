@@ -6,6 +6,7 @@ import { driftIsEmpty } from '@/lib/compliance/drift';
 import { verifyBundleBytes } from '@/server/compliance/read-bundle';
 import { closeStores } from '@/server/store/get-store';
 import { snapshotDrift, snapshotHistory, storedBundle, takeSnapshot } from './snapshots';
+import { snapshotTakes, startSnapshotTake } from './snapshot-takes';
 import { getReport } from './get-report';
 
 // Taking snapshots of the current source (the demo) into a real SQLite store.
@@ -45,5 +46,32 @@ describe('snapshot history', () => {
     expect(verifyBundleBytes(bytes)).toMatchObject({ ok: true, fingerprint: first.fingerprint });
     expect(driftIsEmpty(snapshotDrift(first.id, second.id))).toBe(true);
     expect(() => storedBundle('snap-000000000000')).toThrow(/no stored snapshot/);
+  });
+
+  it('answers a take before its bundle is stored: comparable at once, a snapshot only when stored whole', async () => {
+    const stored = snapshotHistory().length;
+    const { take, done } = await startSnapshotTake();
+    expect(take).toMatchObject({ status: 'taking', sourceKind: 'demo', bytesStored: 0 });
+    expect(take.id).toMatch(/^take-[0-9a-f]{12}$/);
+    // Listed as being taken, not yet a stored snapshot.
+    expect(snapshotTakes().find((t) => t.id === take.id)?.status).toBe('taking');
+    expect(snapshotHistory()).toHaveLength(stored);
+    // Compared by the digest of the analysis it is bundled from: the same source, so nothing changed.
+    const newest = snapshotHistory()[0]!.id;
+    const early = snapshotDrift(newest, take.id);
+    expect(driftIsEmpty(early)).toBe(true);
+    expect(early.to).toContain('bundle still being stored');
+
+    const record = await done;
+    expect(snapshotHistory()[0]!.id).toBe(record.id);
+    expect(record.takenAt).toBe(take.takenAt);
+    const listed = snapshotTakes().find((t) => t.id === take.id);
+    expect(listed).toMatchObject({ status: 'stored', storedId: record.id, bytesStored: record.size });
+    expect(verifyBundleBytes(storedBundle(record.id).bytes)).toMatchObject({ ok: true, fingerprint: record.fingerprint });
+    // The take's id now names the stored snapshot.
+    const late = snapshotDrift(newest, take.id);
+    expect(late.to).toBe(`${record.id} (${record.takenAt})`);
+    expect({ ...late, to: '' }).toEqual({ ...early, to: '' });
+    expect(() => snapshotDrift(newest, 'take-000000000000')).toThrow(/no snapshot is being taken/);
   });
 });

@@ -1,38 +1,19 @@
 import 'server-only';
 import { diffDigests, type Drift } from '@/lib/compliance/drift';
-import { driftDigestOf } from '@/lib/compliance/drift-digest';
+import { TAKE_ID } from '@/lib/compliance/snapshot-api';
 import { isSnapshotError } from '@/lib/k8s/snapshot-error';
 import { ApiError } from '@/server/http/api-errors';
-import { DRIFT_DIGEST_VERSION, encodeDriftDigest, storedDriftDigest } from '@/server/sources/bundle-drift-digest';
-import {
-  getSnapshotBundle,
-  getSnapshotRecord,
-  listSnapshots,
-  saveSnapshotPieces,
-  saveSnapshotDigest,
-  type SnapshotRecord,
-} from '@/server/compliance/snapshot-store';
-import { makeBundle } from '@/server/compliance/write-bundle';
-import { getAnalysis } from './get-report';
+import { storedDriftDigest } from '@/server/sources/bundle-drift-digest';
+import { getSnapshotBundle, getSnapshotRecord, listSnapshots, type SnapshotRecord } from '@/server/compliance/snapshot-store';
+import { recentStoredDigest, snapshotTake, startSnapshotTake } from './snapshot-takes';
 
 /**
  * Bundles the current source (its cached report, so the bundle matches what the pages show) and
- * stores it as it is rendered, never whole in memory; its drift digest is kept beside it.
+ * stores it as it is rendered, never whole in memory, with its drift digest; resolves once stored.
+ * The dashboard does not wait for this (startSnapshotTake).
  */
 export async function takeSnapshot(): Promise<SnapshotRecord> {
-  const { state, report } = await getAnalysis();
-  const bundle = await makeBundle(state, { report });
-  const record = saveSnapshotPieces(bundle.pieces(), ({ manifest, fingerprint }) => ({
-    takenAt: manifest.createdAt,
-    sourceKind: report.source.kind,
-    sourceName: report.source.name,
-    fingerprint,
-    summary: report.summary,
-    findings: report.findings.length,
-  }));
-  // Comparing it later reads this (a few MiB) instead of its bundle.
-  saveSnapshotDigest(record.id, DRIFT_DIGEST_VERSION, encodeDriftDigest(driftDigestOf(report, state)));
-  return record;
+  return (await startSnapshotTake()).done;
 }
 
 export function snapshotHistory(): SnapshotRecord[] {
@@ -46,18 +27,37 @@ export function storedBundle(id: string): { record: SnapshotRecord; bytes: Uint8
   return { record, bytes };
 }
 
+type DriftSide = Parameters<typeof diffDigests>[0];
+
+function storedSide(id: string): DriftSide {
+  const record = getSnapshotRecord(id);
+  if (!record) throw new ApiError('not_found', `no stored snapshot "${id}"`);
+  let digest;
+  try {
+    digest = recentStoredDigest(id, () => {
+      const d = storedDriftDigest(id);
+      if (!d) throw new ApiError('not_found', `no stored snapshot "${id}"`);
+      return d;
+    });
+  } catch (e) {
+    if (isSnapshotError(e)) throw new ApiError('invalid_snapshot', `stored snapshot ${e.message}`);
+    throw e;
+  }
+  return { digest, label: `${id} (${record.takenAt})` };
+}
+
+/** A snapshot being taken compares by the digest it was started with, once stored as the snapshot. */
+function takeSide(id: string): DriftSide {
+  const found = snapshotTake(id);
+  if (!found) throw new ApiError('not_found', `no snapshot is being taken as "${id}"`);
+  const { take, digest } = found;
+  if (take.status === 'failed') throw new ApiError('not_found', `snapshot ${id} was not taken: ${take.error}`);
+  if (take.storedId) return storedSide(take.storedId);
+  return { digest: digest!, label: `${id} (${take.takenAt}, bundle still being stored)` };
+}
+
+/** Drift between two snapshots, stored (`snap-…`) or being taken (`take-…`). */
 export function snapshotDrift(fromId: string, toId: string): Drift {
-  const side = (id: string) => {
-    const record = getSnapshotRecord(id);
-    let digest;
-    try {
-      digest = record ? storedDriftDigest(id) : undefined;
-    } catch (e) {
-      if (isSnapshotError(e)) throw new ApiError('invalid_snapshot', `stored snapshot ${e.message}`);
-      throw e;
-    }
-    if (!record || !digest) throw new ApiError('not_found', `no stored snapshot "${id}"`);
-    return { digest, label: `${id} (${record.takenAt})` };
-  };
+  const side = (id: string) => (TAKE_ID.test(id) ? takeSide(id) : storedSide(id));
   return diffDigests(side(fromId), side(toId));
 }

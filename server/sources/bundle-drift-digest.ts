@@ -1,5 +1,6 @@
 import 'server-only';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzipSync, gzip, gzipSync } from 'node:zlib';
 import { ENTRY } from '@/lib/compliance/bundle-format';
 import { driftDigest, type DriftDigest } from '@/lib/compliance/drift-digest';
 import { permissionLinesOfObjectsJson } from '@/lib/compliance/objects-json-permissions';
@@ -42,6 +43,11 @@ export const DRIFT_DIGEST_VERSION = 1;
 
 export function encodeDriftDigest(digest: DriftDigest): Uint8Array {
   return gzipSync(JSON.stringify(digest), { level: 1 });
+}
+
+/** encodeDriftDigest with the compression off the event loop (a large cluster's digest is 45 MiB of JSON). */
+export async function encodeDriftDigestInBackground(digest: DriftDigest): Promise<Uint8Array> {
+  return promisify(gzip)(JSON.stringify(digest), { level: 1 });
 }
 
 export function decodeDriftDigest(bytes: Uint8Array): DriftDigest {
