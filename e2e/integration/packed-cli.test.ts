@@ -69,8 +69,14 @@ describe('the packed package', () => {
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('Findings');
       const taken = await fetch(`${base}/api/v1/snapshots`, { method: 'POST', headers: { Origin: base } });
-      expect(taken.status, await taken.clone().text()).toBe(201);
-      const history = (await (await fetch(`${base}/api/v1/snapshots`)).json()) as { snapshots: unknown[] };
+      // 202: the take is answered at once and its bundle stored in the background, then listed as stored.
+      expect(taken.status, await taken.clone().text()).toBe(202);
+      let history: { snapshots: unknown[]; takes?: { status: string; error?: string }[] } = { snapshots: [] };
+      for (const deadline = Date.now() + 30_000; history.snapshots.length === 0 && Date.now() < deadline;) {
+        await new Promise((r) => setTimeout(r, 200));
+        history = (await (await fetch(`${base}/api/v1/snapshots`)).json()) as typeof history;
+        expect(history.takes?.filter((t) => t.status === 'failed') ?? []).toEqual([]);
+      }
       expect(history.snapshots).toHaveLength(1);
     } finally {
       child.kill('SIGTERM');
