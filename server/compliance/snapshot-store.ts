@@ -91,6 +91,40 @@ export function saveSnapshot(record: Omit<SnapshotRecord, 'id' | 'size'>, bundle
 }
 
 /**
+ * Cuts pieces of any size into chunks of `chunkBytes` and hands each full chunk to `write`; `end`
+ * writes the last (an empty one when nothing came, so every bundle has a chunk) and returns the size.
+ */
+function chunkWriter(chunkBytes: number, write: (data: Buffer) => void) {
+  let size = 0;
+  let written = 0;
+  let chunk = Buffer.allocUnsafe(chunkBytes);
+  let filled = 0;
+  const flush = () => {
+    write(chunk.subarray(0, filled));
+    written++;
+    chunk = Buffer.allocUnsafe(chunkBytes);
+    filled = 0;
+  };
+  return {
+    push(piece: Uint8Array) {
+      size += piece.byteLength;
+      for (let at = 0; at < piece.byteLength;) {
+        const n = Math.min(chunkBytes - filled, piece.byteLength - at);
+        chunk.set(piece.subarray(at, at + n), filled);
+        filled += n;
+        at += n;
+        if (filled === chunkBytes) flush();
+      }
+    },
+    size: () => size,
+    end(): number {
+      if (filled > 0 || written === 0) flush();
+      return size;
+    },
+  };
+}
+
+/**
  * Keeps a bundle as its pieces come (bundlePieces), 64 MiB at a time, so the whole bundle is never
  * in memory; the record is made from what the generator returns at the end (the fingerprint that
  * names the snapshot is known only then). One transaction: kept whole or not at all.
@@ -105,27 +139,10 @@ export function saveSnapshotPieces<R>(
     const pending = `${PENDING_PREFIX}${process.pid}-${Date.now()}`;
     const insert = db.prepare('INSERT INTO snapshot_chunks (id, seq, data) VALUES (?, ?, ?)');
     let seq = 0;
-    let size = 0;
-    let chunk = Buffer.allocUnsafe(chunkBytes);
-    let filled = 0;
-    const flush = () => {
-      insert.run(pending, seq++, chunk.subarray(0, filled));
-      chunk = Buffer.allocUnsafe(chunkBytes);
-      filled = 0;
-    };
+    const chunks = chunkWriter(chunkBytes, (data) => insert.run(pending, seq++, data));
     let next = pieces.next();
-    for (; !next.done; next = pieces.next()) {
-      const piece = next.value;
-      size += piece.byteLength;
-      for (let at = 0; at < piece.byteLength;) {
-        const n = Math.min(chunkBytes - filled, piece.byteLength - at);
-        chunk.set(piece.subarray(at, at + n), filled);
-        filled += n;
-        at += n;
-        if (filled === chunkBytes) flush();
-      }
-    }
-    if (filled > 0 || seq === 0) flush();
+    for (; !next.done; next = pieces.next()) chunks.push(next.value);
+    const size = chunks.end();
     const full: SnapshotRecord = { ...recordOf(next.value), id: '', size };
     full.id = snapshotId(full.fingerprint);
     dropStoredUnder(db, full.id);
@@ -187,36 +204,22 @@ export async function saveSnapshotPiecesInTurns<R>(
   const turnMs = options.turnMs ?? 20;
   const pending = `${PENDING_PREFIX}${process.pid}-${Date.now()}-${Math.random().toString(16).slice(2, 10)}`;
   let seq = 0;
-  let size = 0;
-  let chunk = Buffer.allocUnsafe(chunkBytes);
-  let filled = 0;
-  const flush = () => {
-    const data = chunk.subarray(0, filled);
+  const chunks = chunkWriter(chunkBytes, (data) => {
     const at = seq++;
     store().write((db) => db.prepare('INSERT INTO snapshot_chunks (id, seq, data) VALUES (?, ?, ?)').run(pending, at, data));
-    chunk = Buffer.allocUnsafe(chunkBytes);
-    filled = 0;
-  };
+  });
   let turnStart = performance.now();
   try {
     let next = pieces.next();
     for (; !next.done; next = pieces.next()) {
-      const piece = next.value;
-      size += piece.byteLength;
-      for (let at = 0; at < piece.byteLength;) {
-        const n = Math.min(chunkBytes - filled, piece.byteLength - at);
-        chunk.set(piece.subarray(at, at + n), filled);
-        filled += n;
-        at += n;
-        if (filled === chunkBytes) flush();
-      }
+      chunks.push(next.value);
       if (performance.now() - turnStart >= turnMs) {
-        options.onProgress?.({ bytes: size });
+        options.onProgress?.({ bytes: chunks.size() });
         await new Promise((r) => setImmediate(r));
         turnStart = performance.now();
       }
     }
-    if (filled > 0 || seq === 0) flush();
+    const size = chunks.end();
     const full: SnapshotRecord = { ...recordOf(next.value), id: '', size };
     full.id = snapshotId(full.fingerprint);
     options.onProgress?.({ bytes: size });
