@@ -7,6 +7,7 @@ import { compareSubjects, refKey } from '@/lib/k8s/refs';
 import type { SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext } from './context-types';
 import { canonicalSubject, isMastersGroup, isNodeIdentity } from './context/identities';
+import { memoPerSubject } from './context/memo-per-subject';
 import { decisionEvidence, PROBE_NAME } from './evidence';
 import { userForSubject } from './node-writers/subjects';
 import type { Evidence } from './types';
@@ -51,8 +52,12 @@ export function impersonationIdentityChecks(holder: SubjectRef): ResourceAttribu
   return asks;
 }
 
+// DRA005 and full-control reach ask about the same holders for several targets; the candidates
+// depend on the holder only (each is a few who-can questions of the whole RBAC index).
 /** Grants (binding subjects) that could let someone impersonate the holder; RBAC only. */
-function candidates(ctx: AnalysisContext, holder: SubjectRef): SubjectRef[] {
+const candidates: (ctx: AnalysisContext, holder: SubjectRef) => readonly SubjectRef[] = memoPerSubject(readCandidates);
+
+function readCandidates(ctx: AnalysisContext, holder: SubjectRef): SubjectRef[] {
   const asks = impersonationIdentityChecks(holder);
   const out = new Map<string, SubjectRef>();
   for (const resource of asks)

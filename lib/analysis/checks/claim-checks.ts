@@ -327,10 +327,10 @@ function leaks(ctx: AnalysisContext, resource: ClaimResource, probes: ClaimProbe
     const key = keyOf(namespace);
     let outcomes = answers.get(key);
     if (!outcomes) answers.set(key, (outcomes = probes.map((probe) => evaluator.admit(probeRequest(resource, namespace, probe.request)))));
-    for (const [i, probe] of probes.entries()) {
+    for (let i = 0; i < probes.length; i++) {
       const out = outcomes[i];
       if (out.outcome === 'deny') continue;
-      pushTo(through, probe.what, tenants.length > 0 ? namespace : 'a new namespace');
+      pushTo(through, probes[i].what, tenants.length > 0 ? namespace : 'a new namespace');
       if (out.outcome === 'unknown') unknown.set(`${out.by.policy.name}`, out.reason);
     }
   }

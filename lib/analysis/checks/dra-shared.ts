@@ -6,7 +6,8 @@ import type { CompiledRole } from '@/lib/authz/rbac-index';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
 import { canonicalSubject } from '@/lib/analysis/context/identities';
-import { mountedHostPaths, podServiceAccount } from '@/lib/analysis/context/pod-facts';
+import { memoPerSubject } from '@/lib/analysis/context/memo-per-subject';
+import { mountedHostPaths } from '@/lib/analysis/context/pod-facts';
 import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
 import { nodeLocalDriver } from '@/lib/personas/node-local-driver';
 import { clusterRoleBindingYaml, clusterRoleYaml, list, ruleYaml, slug } from './check-helpers';
@@ -64,9 +65,17 @@ export function boundText(bindings: { ref: ObjectRef; subjects: SubjectRef[] }[]
 
 /** Driver names a service account serves: plugin sub-directories its driver pods mount, or driver names its grants list. */
 export function driverNamesOf(ctx: AnalysisContext, sa: SubjectRef): string[] {
+  return [...knownDriverNames(ctx, sa)];
+}
+
+// Asked by DRA005, DRA009 and the attack paths for the same accounts; each answer read every driver pod.
+const knownDriverNames = memoPerSubject(readDriverNames);
+
+function readDriverNames(ctx: AnalysisContext, sa: SubjectRef): string[] {
   const names = new Set<string>();
-  for (const pod of ctx.driverPods) {
-    if ((pod.metadata.namespace ?? '') !== sa.namespace || podServiceAccount(pod) !== sa.name) continue;
+  const pods = sa.kind === 'ServiceAccount' ? ctx.podsOfServiceAccount(sa.namespace ?? '', sa.name) : [];
+  for (const pod of pods) {
+    if (!ctx.isDriverPod(pod)) continue;
     for (const m of mountedHostPaths(pod)) {
       const sub = /^\/var\/lib\/kubelet\/plugins\/([^/]+)/.exec(m.path);
       if (sub) names.add(sub[1]);

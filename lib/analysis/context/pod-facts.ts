@@ -36,10 +36,23 @@ export function allContainers(spec: PodSpec): { container: Container; field: 'co
 }
 
 /** hostPath volumes that at least one container mounts, with their normalised path. */
-export function mountedHostPaths(pod: Pod): { volume: string; path: string; index: number }[] {
+export type MountedHostPath = { readonly volume: string; readonly path: string; readonly index: number };
+
+// Read for the same driver pods by the context, several checks and the fixes: on a large cluster each
+// of 30,000 DaemonSet plugin pods was read a dozen times (hundreds of MiB of short-lived sets).
+const mountedByPod = new WeakMap<Pod, readonly MountedHostPath[]>();
+
+/** The hostPath volumes some container of the pod mounts, in volume order. */
+export function mountedHostPaths(pod: Pod): readonly MountedHostPath[] {
+  let found = mountedByPod.get(pod);
+  if (!found) mountedByPod.set(pod, (found = readMountedHostPaths(pod)));
+  return found;
+}
+
+function readMountedHostPaths(pod: Pod): MountedHostPath[] {
   const mounted = new Set<string>();
   for (const { container } of allContainers(pod.spec ?? { containers: [] })) for (const m of container.volumeMounts ?? []) mounted.add(m.name);
-  const out: { volume: string; path: string; index: number }[] = [];
+  const out: MountedHostPath[] = [];
   (pod.spec?.volumes ?? []).forEach((v, index) => {
     if (v.hostPath?.path !== undefined && mounted.has(v.name)) out.push({ volume: v.name, path: normaliseHostPath(v.hostPath.path), index });
   });
