@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { clusterRole, crb, Group, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
+import { clusterRole, crb, Group, rb, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
-import type { PolicyRule } from '@/lib/k8s/types';
+import type { UserInfo } from '@/lib/authz/types';
+import { describeSubject, refKey } from '@/lib/k8s/refs';
+import type { ClusterRole, ClusterRoleBinding, PolicyRule, Subject, SubjectRef } from '@/lib/k8s/types';
+import { createRandom } from '@/scripts/bench/prng';
+import type { AnalysisContext } from './context-types';
 import { buildAnalysisContext } from './context/build-analysis-context';
+import { Q } from './context/questions';
 import { FullControlIndex } from './full-control';
+import { impersonatorsOf } from './impersonation-reach';
+import { userForSubject } from './node-writers/subjects';
 import { DEFAULT_SETTINGS } from './settings';
 
 // Full control of the cluster by each path the API server leaves open (authz-semantics.md §5, §7): a
@@ -94,3 +101,105 @@ describe('full control of the cluster', () => {
     expect(fullControlOfAlice([{ verbs: ['update'], apiGroups: [RBAC], resources: ['clusterroles'], resourceNames: ['under-test'] }])).toBeUndefined();
   });
 });
+
+// FullControlIndex decides an identity already found as an impersonator only for the first holder, and
+// asks the create of a ClusterRoleBinding once before both ways through one. Held here to the plain
+// decision (every holder's impersonators, every canCreate asked) on random RBAC over the paths above.
+describe('full control on random RBAC: the same answer as the plain decision', () => {
+  const RULES: PolicyRule[] = [
+    { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+    { verbs: ['impersonate'], apiGroups: [''], resources: ['users', 'groups'] },
+    { verbs: ['impersonate'], apiGroups: [''], resources: ['users'], resourceNames: ['alice', 'bob'] },
+    { verbs: ['impersonate'], apiGroups: [''], resources: ['groups'], resourceNames: ['system:masters', 'oncall'] },
+    { verbs: ['impersonate'], apiGroups: [''], resources: ['serviceaccounts'] },
+    { verbs: ['impersonate'], apiGroups: [''], resources: ['serviceaccounts'], resourceNames: ['root'] },
+    { verbs: ['create'], apiGroups: [RBAC], resources: ['clusterrolebindings'] },
+    { verbs: ['create', 'escalate'], apiGroups: [RBAC], resources: ['clusterroles'] },
+    { verbs: ['bind'], apiGroups: [RBAC], resources: ['clusterroles'] },
+    { verbs: ['bind'], apiGroups: [RBAC], resources: ['clusterroles'], resourceNames: ['cluster-admin'] },
+    { verbs: ['update', 'escalate'], apiGroups: [RBAC], resources: ['clusterroles'], resourceNames: ['c1', 'c3'] },
+    { verbs: ['patch'], apiGroups: [RBAC], resources: ['clusterroles'] },
+    { verbs: ['get', 'list'], apiGroups: [''], resources: ['secrets'] },
+  ];
+  const POOL: Subject[] = [User('alice'), User('bob'), User('carol'), Group('oncall'), Group('ops'), SA('ops', 'root'), SA('team', 'app'), SA('team', 'ci')];
+
+  for (let seed = 1; seed <= 40; seed++) {
+    it(`seed ${seed}`, () => {
+      const r = createRandom(seed);
+      const some = <T>(list: readonly T[], max: number) => Array.from({ length: 1 + r.int(max) }, () => r.pick(list));
+      const roles = Array.from({ length: 6 }, (_, i) => clusterRole(`c${i}`, some(RULES, 2)));
+      const state = stateOf({
+        clusterRoles: r.chance(0.8) ? [ADMIN, ...roles] : roles,
+        clusterRoleBindings: Array.from({ length: 2 + r.int(6) }, (_, i) =>
+          crb(`crb${i}`, { kind: 'ClusterRole', name: r.chance(0.15) ? 'cluster-admin' : r.pick(roles).metadata.name }, some(POOL, 2)),
+        ),
+        roleBindings: Array.from({ length: r.int(4) }, (_, i) =>
+          rb('team', `rb${i}`, { kind: 'ClusterRole', name: r.pick(roles).metadata.name }, some(POOL, 2)),
+        ),
+      });
+      const ctx = buildAnalysisContext(state, createAuthzEngine(state), DEFAULT_SETTINGS);
+      const index = new FullControlIndex(ctx);
+      const plain = plainFullControl(ctx);
+      const asked: SubjectRef[] = [
+        ...POOL.map(({ kind, name, namespace }) => ({ kind: kind as SubjectRef['kind'], name, ...(namespace ? { namespace } : {}) })),
+        { kind: 'Group', name: 'system:masters' },
+      ];
+      for (const s of asked) expect(index.of(s), refKey(s)).toBe(plain(s));
+    });
+  }
+});
+
+/** The decision of FullControlIndex without its shortcuts: every holder's impersonators, every escalation path asked in full. */
+function plainFullControl(ctx: AnalysisContext): (s: SubjectRef) => string | undefined {
+  const EVERYTHING = { verb: '*', group: '*', resource: '*', subresource: '', namespace: '', name: '' };
+  const PROBE = 'dra-posture-probe-full-control';
+  const impersonators = new Map<string, string>();
+  const masters: SubjectRef = { kind: 'Group', name: 'system:masters' };
+  for (const holder of [masters, ...ctx.access.rbacWhoCan(Q.adminProbe).map((e) => e.subject)])
+    for (const imp of impersonatorsOf(ctx, holder, { resource: EVERYTHING })) {
+      const key = refKey(imp.subject);
+      if (!impersonators.has(key)) impersonators.set(key, `${describeSubject(holder)} (${imp.decision.impersonation.mode} impersonation)`);
+    }
+  const binding = (s: SubjectRef, role: string): ClusterRoleBinding => ({
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: PROBE },
+    roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: role },
+    subjects: [{ kind: s.kind, name: s.name, ...(s.kind === 'ServiceAccount' ? { namespace: s.namespace } : { apiGroup: RBAC }) }],
+  });
+  const everything: ClusterRole = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name: PROBE },
+    rules: [
+      { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+      { verbs: ['*'], nonResourceURLs: ['*'] },
+    ],
+  };
+  const escalation = (s: SubjectRef, user: UserInfo): string | undefined => {
+    const { engine } = ctx;
+    if (engine.rbac.clusterRoles.has('cluster-admin') && engine.canCreate(user, binding(s, 'cluster-admin')).allowed)
+      return 'may bind ClusterRole cluster-admin to itself cluster-wide (create clusterrolebindings, bind)';
+    if (engine.canCreate(user, everything).allowed && engine.canCreate(user, binding(s, PROBE)).allowed)
+      return 'may create a ClusterRole with every permission and bind it to itself (escalate, bind)';
+    const allows = (verb: string, name: string) =>
+      engine.authorize({ user, resource: { verb, group: RBAC, resource: 'clusterroles', subresource: '', namespace: '', name } }).allowed;
+    const bound = new Set(
+      engine
+        .rulesFor(user, '')
+        .filter((g) => g.binding.kind === 'ClusterRoleBinding')
+        .map((g) => g.role.name),
+    );
+    for (const role of [...bound].sort())
+      if (allows('escalate', role) && (allows('update', role) || allows('patch', role)))
+        return `may add any permission to ClusterRole ${role}, which is bound to it cluster-wide (update, escalate)`;
+    return undefined;
+  };
+  return (s) => {
+    if (ctx.isAdminEquivalent(s))
+      return s.kind === 'Group' && s.name === 'system:masters' ? 'is system:masters' : 'holds * on * in every API group (cluster-admin equivalent)';
+    const impersonated = impersonators.get(refKey(s));
+    if (impersonated) return `may impersonate ${impersonated}`;
+    return escalation(s, userForSubject(s));
+  };
+}

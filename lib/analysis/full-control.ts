@@ -47,49 +47,69 @@ export class FullControlIndex {
     if (this.impersonators) return this.impersonators;
     const out = new Map<string, string>();
     const holders = [MASTERS, ...this.ctx.access.rbacWhoCan(Q.adminProbe).map((e) => e.subject)];
+    // The first holder an identity may impersonate is the one named: an identity already found is not
+    // decided again for the next holders (on a large cluster ~50 holders share most of their ~240 impersonators).
+    const found = (s: SubjectRef) => out.has(refKey(s));
     for (const holder of holders)
-      for (const imp of impersonatorsOf(this.ctx, holder, { resource: EVERYTHING })) {
-        const key = refKey(imp.subject);
-        if (!out.has(key)) out.set(key, `${describeSubject(holder)} (${imp.decision.impersonation.mode} impersonation)`);
-      }
+      for (const imp of impersonatorsOf(this.ctx, holder, { resource: EVERYTHING }, found))
+        out.set(refKey(imp.subject), `${describeSubject(holder)} (${imp.decision.impersonation.mode} impersonation)`);
     return (this.impersonators = out);
   }
 
   /** RBAC escalation to `*` on `*`: bind cluster-admin, create and bind an all-powerful ClusterRole, or escalate a ClusterRole bound to it. */
   private escalation(subject: SubjectRef, user: UserInfo): string | undefined {
     const { engine } = this.ctx;
-    const binding = (role: string): ClusterRoleBinding => ({
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name: PROBE_ROLE },
-      roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: role },
-      subjects: [{ kind: subject.kind, name: subject.name, ...(subject.kind === 'ServiceAccount' ? { namespace: subject.namespace } : { apiGroup: RBAC }) }],
-    });
+    // Both ways through a new ClusterRoleBinding start with its create, which canCreate authorizes first:
+    // asked once here, so that the many identities without it skip the rest of both.
+    const createsBindings = engine.authorize({ user, resource: CREATE_CLUSTER_ROLE_BINDINGS }).allowed;
     // Binding a role that does not exist grants nothing: cluster-admin only where the cluster has it.
-    if (engine.rbac.clusterRoles.has('cluster-admin') && engine.canCreate(user, binding('cluster-admin')).allowed)
+    if (createsBindings && engine.rbac.clusterRoles.has('cluster-admin') && engine.canCreate(user, bindingTo(subject, 'cluster-admin')).allowed)
       return 'may bind ClusterRole cluster-admin to itself cluster-wide (create clusterrolebindings, bind)';
-    const everything: ClusterRole = {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRole',
-      metadata: { name: PROBE_ROLE },
-      rules: [
-        { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
-        { verbs: ['*'], nonResourceURLs: ['*'] },
-      ],
-    };
-    if (engine.canCreate(user, everything).allowed && engine.canCreate(user, binding(PROBE_ROLE)).allowed)
+    if (createsBindings && engine.canCreate(user, EVERY_PERMISSION).allowed && engine.canCreate(user, bindingTo(subject, PROBE_ROLE)).allowed)
       return 'may create a ClusterRole with every permission and bind it to itself (escalate, bind)';
-    const allows = (verb: string, name: string) =>
-      engine.authorize({ user, resource: { verb, group: RBAC, resource: 'clusterroles', subresource: '', namespace: '', name } }).allowed;
-    const bound = new Set(
-      engine
-        .rulesFor(user, '')
-        .filter((g) => g.binding.kind === 'ClusterRoleBinding')
-        .map((g) => g.role.name),
-    );
+    const bound = new Set<string>();
+    for (const g of engine.rulesFor(user, '')) if (g.binding.kind === 'ClusterRoleBinding') bound.add(g.role.name);
     for (const role of [...bound].sort())
-      if (allows('escalate', role) && (allows('update', role) || allows('patch', role)))
+      if (
+        allowsOnClusterRole(this.ctx, user, 'escalate', role) &&
+        (allowsOnClusterRole(this.ctx, user, 'update', role) || allowsOnClusterRole(this.ctx, user, 'patch', role))
+      )
         return `may add any permission to ClusterRole ${role}, which is bound to it cluster-wide (update, escalate)`;
     return undefined;
   }
+}
+
+const CREATE_CLUSTER_ROLE_BINDINGS: ResourceAttributes = {
+  verb: 'create',
+  group: RBAC,
+  resource: 'clusterrolebindings',
+  subresource: '',
+  namespace: '',
+  name: '',
+};
+
+/** A ClusterRole with every permission: what the requester would create to escalate. */
+const EVERY_PERMISSION: ClusterRole = {
+  apiVersion: 'rbac.authorization.k8s.io/v1',
+  kind: 'ClusterRole',
+  metadata: { name: PROBE_ROLE },
+  rules: [
+    { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+    { verbs: ['*'], nonResourceURLs: ['*'] },
+  ],
+};
+
+/** The ClusterRoleBinding of `role` to the subject, cluster-wide. */
+function bindingTo(subject: SubjectRef, role: string): ClusterRoleBinding {
+  return {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: PROBE_ROLE },
+    roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: role },
+    subjects: [{ kind: subject.kind, name: subject.name, ...(subject.kind === 'ServiceAccount' ? { namespace: subject.namespace } : { apiGroup: RBAC }) }],
+  };
+}
+
+function allowsOnClusterRole(ctx: AnalysisContext, user: UserInfo, verb: string, name: string): boolean {
+  return ctx.engine.authorize({ user, resource: { verb, group: RBAC, resource: 'clusterroles', subresource: '', namespace: '', name } }).allowed;
 }

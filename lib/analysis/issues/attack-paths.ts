@@ -1,11 +1,9 @@
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { decisionEvidence } from '@/lib/analysis/evidence';
-import { allocatedNodeName } from '@/lib/authz/dra-status';
 import type { ResourceAttributes, UserInfo } from '@/lib/authz/types';
 import { serviceAccountUser } from '@/lib/authz/user-info';
 import { describeRef, describeSubject, refKey } from '@/lib/k8s/refs';
-import type { ResourceClaim, SubjectRef } from '@/lib/k8s/types';
-import { driversOf } from '@/lib/analysis/node-writers/claim-placement';
+import type { SubjectRef } from '@/lib/k8s/types';
 import type { AttackPath, AttackStep, Finding, Issue } from '@/lib/analysis/types';
 import { formatCount, plural } from './count-text';
 import type { ReachIndex } from './reach';
@@ -31,6 +29,8 @@ interface Impact {
   request: ResourceAttributes;
   /** Requests the impact needs first, each a step of its own (all must be allowed). */
   before?: { text: string; request: ResourceAttributes }[];
+  /** What rules the impact out though every request is allowed; asked only then (it can cost an admission policy evaluation). */
+  unless?: () => boolean;
 }
 
 const RBAC = 'rbac.authorization.k8s.io';
@@ -85,47 +85,6 @@ const res = (verb: string, group: string, resource: string, extra: Partial<Resou
   ...extra,
 });
 
-interface DriverClaim {
-  driver: string;
-  claim: ResourceClaim;
-  at: string;
-  /** Position of the claim among the allocated claims, then of the driver among its drivers. */
-  order: [number, number];
-}
-
-/** Per driver, its first claim with a single allocated node and the first one allocated on another node. */
-const firstClaims = new WeakMap<object, { first: DriverClaim; other?: DriverClaim }[]>();
-
-/**
- * For each driver, the first allocated claim (in the claim writers' order) on a node other than
- * `node`, in that order: a foothold's node rules out at most one of the two kept per driver, so
- * the answer for any node is read from them (scanning 100,000 claims per identity was not).
- */
-function claimsOffNode(ctx: AnalysisContext, node: string | undefined): DriverClaim[] {
-  let perDriver = firstClaims.get(ctx.claimWriters);
-  if (!perDriver) {
-    const byDriver = new Map<string, { first: DriverClaim; other?: DriverClaim }>();
-    ctx.claimWriters.allocatedClaims.forEach((claim, i) => {
-      const at = allocatedNodeName(claim);
-      if (at === undefined) return;
-      driversOf(claim).forEach((driver, j) => {
-        const kept = byDriver.get(driver);
-        const entry: DriverClaim = { driver, claim, at, order: [i, j] };
-        if (!kept) byDriver.set(driver, { first: entry });
-        else if (!kept.other && kept.first.at !== at) kept.other = entry;
-      });
-    });
-    perDriver = [...byDriver.values()];
-    firstClaims.set(ctx.claimWriters, perDriver);
-  }
-  const out: DriverClaim[] = [];
-  for (const { first, other } of perDriver) {
-    const pick = first.at !== node ? first : other;
-    if (pick) out.push(pick);
-  }
-  return out.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]);
-}
-
 /** What the identity could do, most damaging first. */
 function impactsFor(ctx: AnalysisContext, reach: ReachIndex, subject: SubjectRef, foothold: Foothold): Impact[] {
   const out: Impact[] = [
@@ -151,7 +110,7 @@ function impactsFor(ctx: AnalysisContext, reach: ReachIndex, subject: SubjectRef
     });
   // Another node's claim, of a driver the identity does not run as (its multi-node controller writes its own driver's claims anywhere).
   // One claim per driver, the first in the state: the identity may hold the write for some drivers only.
-  for (const { driver, claim, at } of claimsOffNode(ctx, foothold.node)) {
+  for (const { driver, claim, at } of reach.claimsOffNode(foothold.node)) {
     if (reach.ownClaims.isOwn({ subject, driver, mode: 'arbitrary-node' })) continue;
     const ns = claim.metadata.namespace ?? '';
     out.push({
@@ -164,8 +123,11 @@ function impactsFor(ctx: AnalysisContext, reach: ReachIndex, subject: SubjectRef
     request: res('update', 'resource.k8s.io', 'resourceclaims', { subresource: 'binding' }),
   });
   // A policy that pins the identity's slice writes to the node in its token leaves it its own node's slices: its job.
-  if (!reach.pinnedToOwnNode(subject))
-    out.push({ text: 'advertise fake devices on any node (create ResourceSlices)', request: res('create', 'resource.k8s.io', 'resourceslices') });
+  out.push({
+    text: 'advertise fake devices on any node (create ResourceSlices)',
+    request: res('create', 'resource.k8s.io', 'resourceslices'),
+    unless: () => reach.pinnedToOwnNode(subject),
+  });
   out.push(
     {
       text: 'change which devices every tenant gets (update DeviceClasses)',
@@ -191,7 +153,7 @@ export function attackPathFor(ctx: AnalysisContext, reach: ReachIndex, subject: 
   };
   for (const impact of impactsFor(ctx, reach, subject, foothold)) {
     const steps = [...(impact.before ?? []), impact].map((s) => stepOf(s.text, s.request));
-    if (steps.some((s) => s === undefined)) continue;
+    if (steps.some((s) => s === undefined) || impact.unless?.()) continue;
     return { subject, foothold: foothold.steps[0].text, impact: impact.text, steps: [...foothold.steps, ...(steps as AttackStep[])] };
   }
   return undefined;

@@ -3,7 +3,7 @@ import { CATALOG } from '@/lib/analysis/catalog';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { NodeWriterLists } from '@/lib/analysis/node-writers/node-writers';
 import { SEVERITIES, type AttackPath, type Finding, type FindingTexts, type Issue, type IssueRisk, type Severity } from '@/lib/analysis/types';
-import { attackPaths } from './attack-paths';
+import { ATTACK_PATH_ISSUES, attackPaths } from './attack-paths';
 import { compareStrings, describeRef, describeSubject, refKey, sortRefs, sortSubjects } from '@/lib/k8s/refs';
 import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
 import { ReachIndex } from './reach';
@@ -37,7 +37,12 @@ export function analyseIssues(
 ): { issues: Issue[]; attackPaths: AttackPath[] } {
   const reach = new ReachIndex(ctx, writers);
   const issues = groupIssuesWith(findings, texts, ctx, reach);
-  return { issues, attackPaths: attackPaths(ctx, reach, issues, new Map(findings.map((f) => [f.id, f]))) };
+  // Only the top issues' findings are read for attack paths: no map of every finding.
+  const wanted = new Set<string>();
+  for (const issue of issues.slice(0, ATTACK_PATH_ISSUES)) for (const id of issue.findingIds) wanted.add(id);
+  const findingsById = new Map<string, Finding>();
+  for (const f of findings) if (wanted.has(f.id)) findingsById.set(f.id, f);
+  return { issues, attackPaths: attackPaths(ctx, reach, issues, findingsById) };
 }
 
 export function groupIssues(findings: readonly Finding[], texts: FindingTexts, ctx: AnalysisContext, writers: NodeWriterLists): Issue[] {
@@ -65,15 +70,11 @@ function buildIssue(id: string, findings: Finding[], texts: FindingTexts, ctx: A
   const causes = new Map<string, ObjectRef>();
   for (const f of findings) for (const r of rootCauseOf(f)) causes.set(refKey(r), r);
   const rootCause = sortRefs([...causes.values()]);
-  const rootKeys = new Set(causes.keys());
   const copies =
     rootCause.length > 1 && COPIED_KINDS.has(rootCause[0].kind) && rootCause.every((r) => r.kind === rootCause[0].kind && r.name === rootCause[0].name)
       ? rootCause.length
       : 0;
-  const affectedRefs = new Map<string, string>();
-  for (const f of findings) for (const r of [...f.subjects, ...f.objects]) if (!rootKeys.has(refKey(r))) affectedRefs.set(refKey(r), r.kind);
-  const affected: Record<string, number> = {};
-  for (const kind of [...affectedRefs.values()].sort(compareStrings)) affected[kind] = (affected[kind] ?? 0) + 1;
+  const affected = affectedOf(findings, causes);
   const subjects = sortSubjects(findings.flatMap((f) => f.subjects));
   return {
     id,
@@ -86,6 +87,42 @@ function buildIssue(id: string, findings: Finding[], texts: FindingTexts, ctx: A
     remediation: remediationOf(findings, texts, entry.remediation, rootCause.length === 0, copies, rootCause[0]?.kind),
     risk: riskOf(first.severity, subjects, findings, ctx, reach),
   };
+}
+
+/** Per kind (sorted), the distinct refs of the findings that are not a root cause. */
+function affectedOf(findings: readonly Finding[], causes: ReadonlyMap<string, ObjectRef>): Record<string, number> {
+  // Plain loops: an issue can have thousands of findings, and this runs for each of thousands of issues.
+  const kindOf = new Map<string, string>();
+  for (const f of findings) {
+    for (const r of f.subjects) {
+      const key = refKey(r);
+      if (!causes.has(key)) kindOf.set(key, r.kind);
+    }
+    for (const r of f.objects) {
+      const key = refKey(r);
+      if (!causes.has(key)) kindOf.set(key, r.kind);
+    }
+  }
+  const counts = new Map<string, number>();
+  for (const kind of kindOf.values()) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  const affected: Record<string, number> = {};
+  for (const kind of [...counts.keys()].sort(compareStrings)) affected[kind] = counts.get(kind)!;
+  return affected;
+}
+
+/** Tenant namespaces the findings' subjects and objects are in (a Namespace object counts as its own). */
+function tenantNamespacesOf(findings: readonly Finding[], ctx: AnalysisContext): Set<string> {
+  const tenants = new Set<string>();
+  for (const f of findings) {
+    for (const r of f.subjects) addTenant(tenants, r, ctx);
+    for (const r of f.objects) addTenant(tenants, r, ctx);
+  }
+  return tenants;
+}
+
+function addTenant(tenants: Set<string>, r: SubjectRef | ObjectRef, ctx: AnalysisContext): void {
+  const ns = r.kind === 'Namespace' ? r.name : r.namespace;
+  if (ns && !tenants.has(ns) && ctx.isTenantNamespace(ns)) tenants.add(ns);
 }
 
 function affectedText(affected: Record<string, number>): string {
@@ -136,13 +173,7 @@ function riskOf(severity: Severity, subjects: SubjectRef[], findings: Finding[],
     const nodes = slices ? reach.nodeCount : statusNodes;
     const claims = reach.claims(subjects);
     if (claims > 0) reasons.push(`can forge device status of ${plural(claims, 'allocated claim')}`);
-    const tenants = new Set<string>();
-    for (const f of findings) {
-      for (const r of [...f.subjects, ...f.objects]) {
-        const ns = r.kind === 'Namespace' ? r.name : r.namespace;
-        if (ns && ctx.isTenantNamespace(ns)) tenants.add(ns);
-      }
-    }
+    const tenants = tenantNamespacesOf(findings, ctx);
     if (tenants.size > 0) reasons.push(`affects ${plural(tenants.size, 'tenant namespace')}`);
     reachFactor = 1 + Math.log10(1 + nodes + claims + tenants.size);
   }
