@@ -21,9 +21,9 @@ import { subjectAppliesTo } from '@/lib/analysis/context/identities';
 
 const MODE_ORDER: Record<ClaimStatusWriter['mode'], number> = { 'associated-node': 0, 'arbitrary-node': 1 };
 
-import { allocatedClaims, placeAllocatedClaims, type ClaimPlacement } from './claim-placement';
+import { placeIndexed, readAllocatedClaims, type ClaimPlacement } from './claim-placement';
 import type { ServiceAccountName } from '@/lib/analysis/context/pod-index';
-import { candidate, CandidateFinder, WRITE_VERBS, type Candidate, type CandidateKind } from './writer-candidates';
+import { candidate, CandidateFinder, WRITE_VERBS, type Candidate, type CandidateKind, type CandidateSet } from './writer-candidates';
 
 /**
  * Writers through grants that hold in every namespace (arbitrary-node, or legacy resourceclaims/status,
@@ -37,15 +37,18 @@ interface ClaimStatusWriterMap {
   drivers: Map<string, string[]>;
 }
 
-/** A service account with pods on the node being analysed, with its identity (made per node: it dies young). */
-interface NodeAccount {
-  sa: ServiceAccountName;
-  user: UserInfo;
-}
-
 export type WriteDecision = { mode?: ClaimStatusWriter['mode']; via: Evidence[] };
 
-const NO_WRITERS: readonly { subject: SubjectRef; via: Evidence[] }[] = Object.freeze([]);
+/** A non-associated writer of a driver's claims in one namespace. */
+type NamespaceWriter = { subject: SubjectRef; via: Evidence[] };
+
+/** Answers per namespace (by index) for one driver; unset until asked. */
+interface NamespaceAnswers {
+  writers: (readonly NamespaceWriter[] | undefined)[];
+  local: (CandidateSet | undefined)[];
+}
+
+const NO_WRITERS: readonly NamespaceWriter[] = Object.freeze([]);
 
 const LEGACY_NOTE: Evidence = {
   type: 'note',
@@ -79,14 +82,37 @@ export class ClaimWriterAnalysis {
   /** Per driver, the ClusterRoleBinding candidates that do not write it everywhere. */
   private readonly everywhereRest = new Map<string, Candidate[]>();
   private readonly everywhereGroups = new Map<string, string[]>();
-  private readonly namespaceWritersCache = new Map<string, readonly { subject: SubjectRef; via: Evidence[] }[]>();
-  /** namespaceWriters when no rule lists claim names: driver → namespace → writers. */
-  private readonly unlistedWriters = new Map<string, Map<string, readonly { subject: SubjectRef; via: Evidence[] }[]>>();
+  private readonly namespaceWritersCache = new Map<string, readonly NamespaceWriter[]>();
+  /**
+   * What run() reads of a claim, by its position in allocatedClaims: its namespace (an index into
+   * `namespaces`: the claims are sorted by namespace) and strict allocated node; and per node and
+   * driver the positions of the claims placed there. Reading these arrays rather than each claim's
+   * objects, and keeping answers per namespace in arrays rather than maps keyed by name, is most of
+   * what visiting 100,000 claims node by node costs.
+   */
+  private readonly namespaceOf: Int32Array;
+  private readonly namespaces: string[] = [];
+  private readonly strictNodes: readonly (string | undefined)[];
+  private readonly claimNames: readonly string[];
+  private readonly positions: Map<string, Map<string, number[]>>;
+  /** Per driver, by namespace index: namespaceWriters when no claim's name is listed, and the associated-node RoleBinding candidates. */
+  private readonly perNamespace = new Map<string, NamespaceAnswers>();
 
   constructor(readonly ctx: AnalysisContext) {
     this.engine = ctx.engine;
-    this.allocatedClaims = allocatedClaims(ctx.state);
-    this.placement = placeAllocatedClaims(ctx.state, this.allocatedClaims);
+    const allocated = readAllocatedClaims(ctx.state);
+    this.allocatedClaims = allocated.claims;
+    const { placement, positions } = placeIndexed(ctx.state, allocated.claims, allocated.strictNodes, allocated.drivers);
+    this.placement = placement;
+    this.positions = positions;
+    this.strictNodes = allocated.strictNodes;
+    this.claimNames = allocated.names;
+    this.namespaceOf = new Int32Array(allocated.claims.length);
+    for (let i = 0; i < allocated.namespaces.length; i++) {
+      const ns = allocated.namespaces[i];
+      if (this.namespaces.length === 0 || this.namespaces[this.namespaces.length - 1] !== ns) this.namespaces.push(ns);
+      this.namespaceOf[i] = this.namespaces.length - 1;
+    }
     this.statusNames = resourceNamesInRules(this.engine, 'resource.k8s.io', 'resourceclaims', 'status', WRITE_VERBS);
     this.statusNamesMatter = this.statusNames.size > 0;
     this.candidates = new CandidateFinder(ctx.access);
@@ -99,15 +125,17 @@ export class ClaimWriterAnalysis {
   run(): ClaimStatusWriterMap {
     const byNode = new Map<string, ClaimStatusWriter[]>();
     const drivers = new Map<string, string[]>();
-    for (const node of [...this.placement.keys()].sort()) {
+    for (const node of [...this.positions.keys()].sort()) {
       const writers = new Map<string, ClaimStatusWriter>();
-      const byDriver = this.placement.get(node)!;
+      const byDriver = this.positions.get(node)!;
       const names = [...byDriver.keys()].sort();
       drivers.set(node, names);
-      // The node's service accounts as candidates: worked out once per node, when a driver needs them.
-      let accounts: NodeAccount[] | undefined;
-      const onNode = () => (accounts ??= this.accountsOn(node));
-      for (const driver of names) this.collect(node, driver, byDriver.get(driver)!, writers, onNode);
+      for (const driver of names) this.collect(node, driver, byDriver.get(driver)!, writers);
+      // Most nodes have no writer of their own.
+      if (writers.size === 0) {
+        byNode.set(node, []);
+        continue;
+      }
       // A subject that may write any node's claims needs no associated-node entry beside it.
       const arbitrary = (w: ClaimStatusWriter) => writerKey(w.driver, 'arbitrary-node', w.subject);
       const list = [...writers.values()].filter((w) => w.mode === 'arbitrary-node' || (!writers.has(arbitrary(w)) && !this.everywhere.has(arbitrary(w))));
@@ -145,69 +173,88 @@ export class ClaimWriterAnalysis {
     return rest;
   }
 
-  /** Writers of the status.devices entries of `driver` in `claims` (all placed on `node`). */
-  private collect(node: string, driver: string, claims: ResourceClaim[], writers: Map<string, ClaimStatusWriter>, onNode: () => NodeAccount[]): void {
+  /**
+   * Writers of the status.devices entries of `driver` in the claims at positions `at` (all placed on
+   * `node`; in allocatedClaims order, so each namespace's claims are one run of the list).
+   */
+  private collect(node: string, driver: string, at: readonly number[], writers: Map<string, ClaimStatusWriter>): void {
     const mode: ClaimStatusWriter['mode'] = 'arbitrary-node';
-    const kind: CandidateKind = this.granular ? 'arbitrary' : 'legacy-status';
-    const add = (subject: SubjectRef, m: ClaimStatusWriter['mode'], via: Evidence[]) => {
-      const key = writerKey(driver, m, subject);
-      if (!writers.has(key)) writers.set(key, { driver, subject, mode: m, via: this.granular ? via : [...via, LEGACY_NOTE] });
-    };
+    const granular = this.granular;
+    const kind: CandidateKind = granular ? 'arbitrary' : 'legacy-status';
+    const claims = this.allocatedClaims;
+    const namespaceOf = this.namespaceOf;
 
     // ClusterRoleBinding candidates that write such claims in every namespace are listed once; the
     // others may still write them through the namespaces' RoleBindings or claim names.
-    const perNamespace = this.writeEverywhere(driver, claims[0]);
-    const byNs = new Map<string, ResourceClaim[]>();
-    for (const claim of claims) {
-      const ns = claim.metadata.namespace ?? '';
-      let list = byNs.get(ns);
-      if (!list) byNs.set(ns, (list = []));
-      list.push(claim);
-    }
+    const perNamespace = this.writeEverywhere(driver, claims[at[0]]);
+    const answers = this.answersOf(driver);
     // associated-node: the node's accounts a cluster-wide grant applies to are found once per driver,
     // those a namespace's RoleBindings add once per namespace with claims here.
     const cluster = this.candidates.cluster('associated', driver);
-    let clusterHits: NodeAccount[] | undefined;
-    for (const [ns, inNs] of byNs) {
-      for (const w of this.namespaceWriters(kind, driver, ns, perNamespace, inNs)) add(w.subject, mode, w.via);
-      if (!this.granular) continue;
-      const local = this.candidates.local('associated', ns, driver);
-      clusterHits ??= cluster.size === 0 ? [] : onNode().filter((x) => cluster.appliesTo(x.user));
+    const accounts = this.ctx.podIndex.serviceAccountsOnNode(node);
+    let clusterHits: readonly ServiceAccountName[] | undefined;
+    // The accounts already listed as associated-node writers of this driver on this node: nothing
+    // more to learn about them (a driver's plugin account is on every node, with claims of many namespaces).
+    const listed = new Set<ServiceAccountName>();
+    for (let start = 0, end = 0; start < at.length; start = end) {
+      const n = namespaceOf[at[start]];
+      end = start + 1;
+      while (end < at.length && namespaceOf[at[end]] === n) end++;
+      const ns = this.namespaces[n];
+      const found = this.namespaceWriters(kind, driver, n, perNamespace, at, start, end, answers);
+      for (let k = 0; k < found.length; k++) {
+        const w = found[k];
+        const key = writerKey(driver, mode, w.subject);
+        if (!writers.has(key)) writers.set(key, { driver, subject: w.subject, mode, via: granular ? w.via : [...w.via, LEGACY_NOTE] });
+      }
+      if (!granular) continue;
+      const local = (answers.local[n] ??= this.candidates.local('associated', ns, driver));
+      clusterHits ??= cluster.size === 0 ? [] : accounts.filter((sa) => cluster.appliesToAccount(sa.namespace, sa.name));
       // No account on this node that a grant could apply to: its claims need no closer look.
       if (clusterHits.length === 0 && local.size === 0) continue;
-      const strict = inNs.filter((c) => allocatedNodeName(c) === node);
-      if (strict.length === 0) continue;
-      const here = local.size === 0 ? clusterHits : onNode().filter((x) => cluster.appliesTo(x.user) || local.appliesTo(x.user));
-      this.collectAssociated(node, driver, strict, here, writers);
+      if (local.size === 0 && clusterHits.every((sa) => listed.has(sa))) continue;
+      // Only claims whose strict allocated node is this node (not those placed by their pods) have associated-node writers.
+      if (!this.anyStrictOn(node, at, start, end)) continue;
+      const here =
+        local.size === 0
+          ? clusterHits
+          : accounts.filter((sa) => cluster.appliesToAccount(sa.namespace, sa.name) || local.appliesToAccount(sa.namespace, sa.name));
+      this.collectAssociated(node, driver, at, start, end, here, writers, listed);
     }
   }
 
+  private answersOf(driver: string): NamespaceAnswers {
+    let out = this.perNamespace.get(driver);
+    if (!out) this.perNamespace.set(driver, (out = { writers: new Array(this.namespaces.length), local: new Array(this.namespaces.length) }));
+    return out;
+  }
+
   /**
-   * The non-associated writers of `driver`'s claims among `claims` (all in `ns`) besides the
-   * every-namespace ones, with the evidence of the first claim that admits each. A decision depends
-   * on a claim's name only when some resourceclaims/status rule lists it, so claims with unlisted
-   * names are decided alike and the answer is shared by every node holding the same kind of claims
-   * of this namespace: it is cached on the namespace and the listed names, in order.
+   * The non-associated writers of `driver`'s claims at positions at[start, end) (all in namespace
+   * number `n`) besides the every-namespace ones, with the evidence of the first claim that admits
+   * each. A decision depends on a claim's name only when some resourceclaims/status rule lists it,
+   * so claims with unlisted names are decided alike and the answer is shared by every node holding
+   * the same kind of claims of this namespace: it is cached on the namespace and the listed names, in order.
    */
   private namespaceWriters(
     kind: CandidateKind,
     driver: string,
-    ns: string,
+    n: number,
     perNamespace: Candidate[],
-    claims: ResourceClaim[],
-  ): readonly { subject: SubjectRef; via: Evidence[] }[] {
+    at: readonly number[],
+    start: number,
+    end: number,
+    answers: NamespaceAnswers,
+  ): readonly NamespaceWriter[] {
+    const ns = this.namespaces[n];
     // No status rule lists resourceNames, or none of these claims' names: every claim is decided
     // alike, the first is the sample, and the answer is kept per driver and namespace (asked once per
     // node holding such claims).
-    if (!this.statusNamesMatter || !claims.some((c) => this.statusNames.has(c.metadata.name))) {
-      let byNamespace = this.unlistedWriters.get(driver);
-      if (!byNamespace) this.unlistedWriters.set(driver, (byNamespace = new Map()));
-      let out = byNamespace.get(ns);
-      if (!out) byNamespace.set(ns, (out = this.decideNamespaceWriters(kind, driver, ns, perNamespace, [['', claims[0]]])));
-      return out;
-    }
+    if (!this.statusNamesMatter || !this.listsAnyName(at, start, end))
+      return (answers.writers[n] ??= this.decideNamespaceWriters(kind, driver, ns, perNamespace, [['', this.allocatedClaims[at[start]]]]));
     const byName = new Map<string, ResourceClaim>();
-    for (const claim of claims) {
+    for (let i = start; i < end; i++) {
+      const claim = this.allocatedClaims[at[i]];
       const name = this.listedName(claim);
       if (!byName.has(name)) byName.set(name, claim);
     }
@@ -224,7 +271,7 @@ export class ClaimWriterAnalysis {
     ns: string,
     perNamespace: Candidate[],
     samples: [string, ResourceClaim][],
-  ): readonly { subject: SubjectRef; via: Evidence[] }[] {
+  ): readonly NamespaceWriter[] {
     // Every cluster-wide candidate is worth asking only when one of these claims has a listed name.
     const listed = samples.length > 1 || samples[0][0] !== '';
     const cluster = listed ? perNamespace : this.boundIn(driver, perNamespace, ns);
@@ -271,29 +318,47 @@ export class ClaimWriterAnalysis {
       }
       this.candidateLookup.set(driver, lookup);
     }
-    const out = new Set<Candidate>();
-    for (const name of idx.byUser.keys()) for (const c of lookup.byUser.get(name) ?? []) out.add(c);
-    for (const group of idx.byGroup.keys()) for (const c of lookup.byGroup.get(group) ?? []) out.add(c);
-    return [...out];
+    // Most namespaces bind none of them: no set is made for those.
+    let out: Set<Candidate> | undefined;
+    for (const name of idx.byUser.keys()) for (const c of lookup.byUser.get(name) ?? []) (out ??= new Set()).add(c);
+    for (const group of idx.byGroup.keys()) for (const c of lookup.byGroup.get(group) ?? []) (out ??= new Set()).add(c);
+    return out ? [...out] : [];
+  }
+
+  /** Whether a claim at positions at[start, end) has a name some resourceclaims/status rule lists. */
+  private listsAnyName(at: readonly number[], start: number, end: number): boolean {
+    for (let i = start; i < end; i++) if (this.statusNames.has(this.claimNames[at[i]])) return true;
+    return false;
+  }
+
+  private anyStrictOn(node: string, at: readonly number[], start: number, end: number): boolean {
+    for (let i = start; i < end; i++) if (this.strictNodes[at[i]] === node) return true;
+    return false;
   }
 
   /**
-   * The service accounts of the pods on `node` with their identities. Made again for each node rather
-   * than kept per account: kept, they were 20 MiB on the bench cluster, for the few a grant applies to.
+   * associated-node: which of `here`, service accounts with pods on `node`, write the claims at
+   * positions at[start, end) whose strict allocated node is `node`.
    */
-  private accountsOn(node: string): NodeAccount[] {
-    return this.ctx.podIndex.serviceAccountsOnNode(node).map((sa) => ({ sa, user: serviceAccountUser(sa.namespace, sa.name) }));
-  }
-
-  /** associated-node: which of `here`, service accounts with pods on `node`, write `strict`, claims whose strict allocated node is `node`. */
-  private collectAssociated(node: string, driver: string, strict: ResourceClaim[], here: NodeAccount[], writers: Map<string, ClaimStatusWriter>): void {
-    for (const { sa } of here) {
+  private collectAssociated(
+    node: string,
+    driver: string,
+    at: readonly number[],
+    start: number,
+    end: number,
+    here: readonly ServiceAccountName[],
+    writers: Map<string, ClaimStatusWriter>,
+    listed: Set<ServiceAccountName>,
+  ): void {
+    for (const sa of here) {
+      if (listed.has(sa)) continue;
       let c = this.saCandidates.get(sa);
       if (!c) this.saCandidates.set(sa, (c = candidate({ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace })));
       const subject = c.subject;
-      if (writers.has(`${driver}|associated-node|${c.key}`)) continue;
-      for (const claim of strict) {
-        const d = this.cachedDecision(`sa|${sa.namespace}/${sa.name}|${node}`, claim, driver, () => serviceAccountUser(sa.namespace, sa.name, node));
+      const identityKey = `sa|${sa.namespace}/${sa.name}|${node}`;
+      for (let i = start; i < end; i++) {
+        if (this.strictNodes[at[i]] !== node) continue;
+        const d = this.cachedDecision(identityKey, this.allocatedClaims[at[i]], driver, () => serviceAccountUser(sa.namespace, sa.name, node));
         if (d?.mode === 'associated-node') {
           writers.set(writerKey(driver, 'associated-node', subject), {
             driver,
@@ -301,6 +366,7 @@ export class ClaimWriterAnalysis {
             mode: 'associated-node',
             via: [...d.via, { type: 'note', text: `its pods on ${node} carry tokens bound to ${node}, the claim's allocated node` }],
           });
+          listed.add(sa);
           break;
         }
       }

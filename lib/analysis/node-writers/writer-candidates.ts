@@ -5,13 +5,11 @@ import { ruleAllowsResource } from '@/lib/authz/rule-matches';
 import { candidateRulesFor } from '@/lib/authz/rbac-index';
 import type { ResourceAttributes, UserInfo } from '@/lib/authz/types';
 
-import { serviceAccountUsername } from '@/lib/authz/user-info';
-
 import type { PolicyRule, SubjectRef } from '@/lib/k8s/types';
 
 import { Q } from '@/lib/analysis/context/questions';
 import { pushTo } from '@/lib/k8s/push-to';
-import { userForSubject } from './subjects';
+import { SubjectMatcher, userForSubject } from './subjects';
 
 import { compareSubjects, refKey } from '@/lib/k8s/refs';
 
@@ -56,15 +54,11 @@ function addGroupMembers(m: Map<string, Candidate>, groups: readonly Candidate[]
 /** Candidates plus a constant-time "does one of them apply to this identity" test. */
 export class CandidateSet {
   readonly list: Candidate[];
-  private readonly users = new Set<string>();
-  private readonly groups = new Set<string>();
+  private readonly matcher: SubjectMatcher;
 
   constructor(candidates: Map<string, Candidate>) {
     this.list = [...candidates.values()].sort((a, b) => compareSubjects(a.subject, b.subject));
-    for (const { subject } of this.list) {
-      if (subject.kind === 'Group') this.groups.add(subject.name);
-      else this.users.add(subject.kind === 'ServiceAccount' ? serviceAccountUsername(subject.namespace ?? '', subject.name) : subject.name);
-    }
+    this.matcher = new SubjectMatcher(this.list.map((c) => c.subject));
   }
 
   get size(): number {
@@ -73,9 +67,12 @@ export class CandidateSet {
 
   /** As subjectAppliesTo for any member. */
   appliesTo(user: UserInfo): boolean {
-    if (this.users.has(user.name)) return true;
-    for (const g of user.groups) if (this.groups.has(g)) return true;
-    return false;
+    return this.matcher.appliesTo(user);
+  }
+
+  /** As appliesTo(serviceAccountUser(namespace, name)): asked for every service account with pods on a node with claims. */
+  appliesToAccount(namespace: string, name: string): boolean {
+    return this.matcher.appliesToAccount(namespace, name);
   }
 }
 
@@ -96,17 +93,25 @@ function ruleGrantsWrite(kind: CandidateKind, rule: PolicyRule, attrs: ResourceA
   return ruleAllowsResource(kind === 'legacy-status' ? { ...rule, resourceNames: undefined } : rule, attrs);
 }
 
+/** local()'s state for one kind and driver. */
+interface LocalCandidates {
+  /** The namespaces with a RoleBinding of a role that could grant the write (boundNamespaces). */
+  bound: Set<string>;
+  /** The candidate sets of the namespaces asked about that may hold some. */
+  sets: Map<string, CandidateSet>;
+  /** Whether a role could grant the write, by role: the same role is bound in thousands of namespaces. */
+  roleGrants: Map<string, boolean>;
+  /** Whether the driver has a cluster-wide arbitrary-node group candidate (arbitrary only; asked lazily). */
+  clusterGroups?: boolean;
+}
+
 /** Finds, and keeps per driver and namespace, the binding subjects whose grants could allow a claim status write. */
 export class CandidateFinder {
   private readonly clusterCache = new Map<string, CandidateSet>();
-  /** By kind and driver, then namespace: asked per node, driver and namespace, so no key strings are built. */
-  private readonly localCache = new Map<CandidateKind, Map<string, Map<string, CandidateSet>>>();
-  /** Whether a role could grant the write, by kind and driver, then role: the same role is bound in thousands of namespaces. */
-  private readonly roleGrants = new Map<string, Map<string, boolean>>();
+  /** By kind, then driver: asked per node, driver and namespace, so no key strings are built. */
+  private readonly localCache = new Map<CandidateKind, Map<string, LocalCandidates>>();
 
   private holders?: { cluster: Candidate[]; byNamespace: Map<string, Candidate[]> };
-  /** boundNamespaces by kind and driver. */
-  private readonly namespacesCache = new Map<string, Set<string>>();
 
   constructor(private readonly access: AccessIndex) {}
 
@@ -168,10 +173,7 @@ export class CandidateFinder {
    * decided as local() decides it, and their RoleBindings by namespace.
    */
   private boundNamespaces(kind: CandidateKind, driver: string): Set<string> {
-    const key = `${kind}|${driver}`;
-    let out = this.namespacesCache.get(key);
-    if (out) return out;
-    out = new Set();
+    const out = new Set<string>();
     const rbac = this.access.engine.rbac;
     const roles = new Set<string>();
     for (const verb of WRITE_VERBS) {
@@ -181,30 +183,35 @@ export class CandidateFinder {
       }
     }
     for (const role of roles) for (const ns of rbac.roleBindingsByRole.get(role)?.keys() ?? []) out.add(ns);
-    this.namespacesCache.set(key, out);
+    return out;
+  }
+
+  /** What local() keeps for one kind and driver, made on its first question. */
+  private localOf(kind: CandidateKind, driver: string): LocalCandidates {
+    let byDriver = this.localCache.get(kind);
+    if (!byDriver) this.localCache.set(kind, (byDriver = new Map()));
+    let out = byDriver.get(driver);
+    if (!out) byDriver.set(driver, (out = { bound: this.boundNamespaces(kind, driver), sets: new Map(), roleGrants: new Map() }));
     return out;
   }
 
   /** Whether a holder of resourceclaims/status in `ns` may complete a cluster-wide arbitrary-node group candidate. */
-  private completesClusterGroup(driver: string, ns: string): boolean {
-    return (this.statusHolders().byNamespace.get(ns)?.length ?? 0) > 0 && groupsOf(this.cluster('arbitrary', driver).list).length > 0;
+  private completesClusterGroup(driver: string, ns: string, local: LocalCandidates): boolean {
+    if ((this.statusHolders().byNamespace.get(ns)?.length ?? 0) === 0) return false;
+    // Whether the driver has a cluster-wide group candidate: asked for many namespaces, answered once.
+    return (local.clusterGroups ??= groupsOf(this.cluster('arbitrary', driver).list).length > 0);
   }
 
   /** Binding subjects of the namespace's RoleBindings whose role could grant the write. */
   local(kind: CandidateKind, ns: string, driver: string): CandidateSet {
-    let byDriver = this.localCache.get(kind);
-    if (!byDriver) this.localCache.set(kind, (byDriver = new Map()));
-    let byNamespace = byDriver.get(driver);
-    if (!byNamespace) byDriver.set(driver, (byNamespace = new Map()));
-    let set = byNamespace.get(ns);
+    const cached = this.localOf(kind, driver);
+    let set = cached.sets.get(ns);
     if (!set) {
       // Most namespaces bind no role that could grant the write (nor hold a member of a cluster-wide
       // candidate group): they share the empty set without a look at their bindings.
-      if (ns !== '' && !this.boundNamespaces(kind, driver).has(ns) && (kind !== 'arbitrary' || !this.completesClusterGroup(driver, ns))) return NO_CANDIDATES;
+      if (ns !== '' && !cached.bound.has(ns) && (kind !== 'arbitrary' || !this.completesClusterGroup(driver, ns, cached))) return NO_CANDIDATES;
       const m = new Map<string, Candidate>();
-      const grantsKey = `${kind}|${driver}`;
-      let roleGrants = this.roleGrants.get(grantsKey);
-      if (!roleGrants) this.roleGrants.set(grantsKey, (roleGrants = new Map()));
+      const roleGrants = cached.roleGrants;
       for (const b of this.access.bindingsByNamespace().get(ns) ?? []) {
         if (!b.role) continue;
         // Rules carry no namespace, so the answer holds for the role wherever it is bound.
@@ -233,7 +240,7 @@ export class CandidateFinder {
       }
       // Most namespaces have none: they share one empty set.
       set = m.size === 0 ? NO_CANDIDATES : new CandidateSet(m);
-      byNamespace.set(ns, set);
+      cached.sets.set(ns, set);
     }
     return set;
   }

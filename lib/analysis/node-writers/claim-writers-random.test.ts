@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-context';
+import { DEFAULT_SETTINGS } from '@/lib/analysis/settings';
+import { createAuthzEngine } from '@/lib/authz/authz-engine';
+import { allocatedNodeName } from '@/lib/authz/dra-status';
+import { clusterRole, crb, Group, node, pod, rb, SA, singleNodeSelector, stateOf, User } from '@/lib/authz/__fixtures__/builders';
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import type { Pod, PolicyRule, ResourceClaim, Subject } from '@/lib/k8s/types';
+import { createRandom } from '@/scripts/bench/prng';
+import { driversOf, placeAllocatedClaims, placeIndexed, readAllocatedClaims } from './claim-placement';
+import { compareStrings } from '@/lib/k8s/refs';
+import { listNodeWriters, writersOfNode } from './node-writers';
+
+// dra-facts §10: who may write the status.devices of a node's claims depends on the claims placed on
+// that node (their namespaces, names and drivers), the service accounts with pods there, and RBAC;
+// never on the claims of other nodes nor on the order the cluster lists its claims. The claim writers
+// keep answers per driver and namespace and read claims by position: these random clusters hold
+// them to those two facts.
+
+const NODES = ['n0', 'n1', 'n2', 'n3'];
+const NSS = ['ns-a', 'ns-b', 'ns-c', 'ns-d'];
+const DRIVERS = ['gpu.example.com', 'nic.example.com'];
+const SAS = ['plugin', 'app', 'ctl'];
+const LISTED = ['c1', 'c4'];
+
+const statusRule = (resourceNames?: string[]): PolicyRule => ({
+  verbs: ['update', 'patch'],
+  apiGroups: ['resource.k8s.io'],
+  resources: ['resourceclaims/status'],
+  ...(resourceNames ? { resourceNames } : {}),
+});
+const driverRule = (mode: 'associated' | 'arbitrary', driver?: string): PolicyRule => ({
+  verbs: [`${mode}-node:update`, `${mode}-node:patch`],
+  apiGroups: ['resource.k8s.io'],
+  resources: ['resourceclaims/driver'],
+  ...(driver ? { resourceNames: [driver] } : {}),
+});
+
+function randomCluster(seed: number, version?: string): ClusterState {
+  const r = createRandom(seed);
+  const roles = [
+    clusterRole('assoc', [statusRule(), driverRule('associated')]),
+    clusterRole('assoc-gpu', [statusRule(), driverRule('associated', DRIVERS[0])]),
+    clusterRole('arb', [statusRule(), driverRule('arbitrary')]),
+    clusterRole('arb-named', [statusRule(LISTED), driverRule('arbitrary', DRIVERS[1])]),
+    clusterRole('driver-only', [driverRule('arbitrary')]),
+    clusterRole('status-only', [statusRule()]),
+    clusterRole('status-named', [statusRule(LISTED)]),
+  ];
+  const subject = (): Subject =>
+    r.pick<() => Subject>([
+      () => SA(r.pick(NSS), r.pick(SAS)),
+      () => Group(`system:serviceaccounts:${r.pick(NSS)}`),
+      () => Group(r.pick(['system:serviceaccounts', 'team'])),
+      () => User(r.pick(['alice', 'bob'])),
+    ])();
+  const some = <T>(make: () => T, max: number) => Array.from({ length: 1 + r.int(max) }, make);
+  const pods: Pod[] = [];
+  for (const n of NODES) for (let i = 0; i < 1 + r.int(4); i++) pods.push(pod(r.pick(NSS), `p-${n}-${i}`, { nodeName: n, serviceAccountName: r.pick(SAS) }));
+  const claims: ResourceClaim[] = Array.from({ length: 6 + r.int(20) }, (_, i) => {
+    const ns = r.pick(NSS);
+    const drivers = r.chance(0.2) ? DRIVERS : [r.pick(DRIVERS)];
+    // Mostly a strict node; some claims are placed on the nodes of the pods reserving them.
+    const strict = r.chance(0.85) ? r.pick(NODES) : undefined;
+    const reserved = pods.filter((p) => p.metadata.namespace === ns && r.chance(0.3));
+    return {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaim',
+      metadata: { name: `c${i}`, namespace: ns, uid: `uid-${i}` },
+      spec: { devices: { requests: [{ name: 'dev', exactly: { deviceClassName: 'any' } }] } },
+      status: {
+        allocation: {
+          devices: { results: drivers.map((driver, k) => ({ request: 'dev', driver, pool: 'p', device: `d${k}` })) },
+          ...(strict ? { nodeSelector: singleNodeSelector(strict) } : {}),
+        },
+        reservedFor: reserved.map((p) => ({ resource: 'pods', name: p.metadata.name, uid: p.metadata.uid! })),
+      },
+    };
+  });
+  return stateOf(
+    {
+      nodes: NODES.map(node),
+      pods,
+      clusterRoles: roles,
+      clusterRoleBindings: Array.from({ length: r.int(4) }, (_, i) =>
+        crb(`crb${i}`, { kind: 'ClusterRole', name: r.pick(roles).metadata.name }, some(subject, 2)),
+      ),
+      roleBindings: Array.from({ length: 2 + r.int(8) }, (_, i) =>
+        rb(r.pick(NSS), `rb${i}`, { kind: 'ClusterRole', name: r.pick(roles).metadata.name }, some(subject, 2)),
+      ),
+      resourceClaims: claims,
+    },
+    version,
+  );
+}
+
+function nodeWriters(state: ClusterState) {
+  const ctx = buildAnalysisContext(state, createAuthzEngine(state), DEFAULT_SETTINGS);
+  return listNodeWriters(ctx);
+}
+
+function shuffled<T>(list: readonly T[], r: ReturnType<typeof createRandom>): T[] {
+  const out = [...list];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = r.int(i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+describe('claim status writers on random clusters', () => {
+  let withWriters = 0;
+  for (let seed = 1; seed <= 40; seed++) {
+    for (const version of [undefined, '1.35']) {
+      it(`a node's writers depend only on its own claims and not on the claims' order (seed ${seed}, ${version ?? 'granular'})`, () => {
+        const state = randomCluster(1300 + seed, version);
+        const full = nodeWriters(state);
+        const reordered = nodeWriters({ ...state, resourceClaims: shuffled(state.resourceClaims, createRandom(seed)) });
+        expect(JSON.stringify(reordered)).toBe(JSON.stringify(full));
+        const placement = placeAllocatedClaims(state);
+        for (const [n, byDriver] of placement) {
+          const own = new Set([...byDriver.values()].flat());
+          const alone = nodeWriters({ ...state, resourceClaims: state.resourceClaims.filter((c) => own.has(c)) });
+          const expected = writersOfNode(alone, n);
+          expect(writersOfNode(full, n), n).toEqual(expected);
+          withWriters += expected.claimStatusWriters.length > 0 ? 1 : 0;
+        }
+      });
+    }
+  }
+  it('the random clusters have writers to compare', () => expect(withWriters).toBeGreaterThan(100));
+});
+
+describe('readAllocatedClaims and placeIndexed', () => {
+  for (let seed = 1; seed <= 20; seed++) {
+    it(`read each claim as the plain functions do and list the positions of placeAllocatedClaims' claims (seed ${seed})`, () => {
+      const state = randomCluster(1500 + seed);
+      // Duplicate namespace/name pairs too: the sort must keep the cluster's order among equals, as allocatedClaims did.
+      state.resourceClaims.push(...state.resourceClaims.slice(0, 3).map((c) => ({ ...c, metadata: { ...c.metadata, uid: `${c.metadata.uid}-again` } })));
+      const read = readAllocatedClaims(state);
+      const claims = read.claims;
+      const plain = state.resourceClaims
+        .filter((c) => driversOf(c).length > 0)
+        .sort((a, b) => compareStrings(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareStrings(a.metadata.name, b.metadata.name));
+      expect(claims).toEqual(plain);
+      expect(claims.every((c, i) => c === plain[i])).toBe(true);
+      expect(read.namespaces).toEqual(claims.map((c) => c.metadata.namespace ?? ''));
+      expect(read.names).toEqual(claims.map((c) => c.metadata.name));
+      expect(read.strictNodes).toEqual(claims.map((c) => allocatedNodeName(c)));
+      expect(read.drivers).toEqual(claims.map((c) => driversOf(c)));
+      const { placement, positions } = placeIndexed(state, claims, read.strictNodes, read.drivers);
+      expect(placement).toEqual(placeAllocatedClaims(state));
+      expect([...positions.keys()]).toEqual([...placement.keys()]);
+      for (const [n, byDriver] of placement) {
+        expect([...positions.get(n)!.keys()]).toEqual([...byDriver.keys()]);
+        for (const [driver, list] of byDriver)
+          expect(
+            positions
+              .get(n)!
+              .get(driver)!
+              .map((i) => claims[i]),
+          ).toEqual(list);
+      }
+    });
+  }
+});
