@@ -75,10 +75,10 @@ function bindingsBySubject(engine: AuthzEngine): BindingsBySubject {
   return found;
 }
 
-// The ClusterRoles each aggregating role's selectors pick in the unchanged state.
+// The ClusterRoles each aggregating role's selectors pick in the unchanged state (also the sources of its rules, ruleSources).
 const members = new WeakMap<ClusterState, Map<ClusterRole, ClusterRole[]>>();
 
-function membersToday(state: ClusterState, aggregating: ClusterRole): ClusterRole[] {
+export function membersToday(state: ClusterState, aggregating: ClusterRole): ClusterRole[] {
   let byRole = members.get(state);
   if (!byRole) members.set(state, (byRole = new Map()));
   let list = byRole.get(aggregating);
@@ -90,6 +90,30 @@ function membersToday(state: ClusterState, aggregating: ClusterRole): ClusterRol
   return list;
 }
 
+// The names of the roles each aggregating role picks today: admin, edit and view pick hundreds on a
+// large cluster, and every fix that changes a ClusterRole asks whether they pick one of a few names.
+const memberNames = new WeakMap<ClusterState, Map<ClusterRole, Set<string>>>();
+
+/** Whether `aggregating` picks today a role named in `names`. */
+function picksAny(state: ClusterState, aggregating: ClusterRole, names: ReadonlySet<string>): boolean {
+  if (names.size === 0) return false;
+  let byRole = memberNames.get(state);
+  if (!byRole) memberNames.set(state, (byRole = new Map()));
+  let picked = byRole.get(aggregating);
+  if (!picked) byRole.set(aggregating, (picked = new Set(membersToday(state, aggregating).map((m) => m.metadata.name))));
+  for (const name of names) if (picked.has(name)) return true;
+  return false;
+}
+
+// The aggregating ClusterRoles of a state (a few dozen of thousands), read for every fix that changes a ClusterRole.
+const aggregatingByState = new WeakMap<ClusterState, ClusterRole[]>();
+
+function aggregatingRoles(state: ClusterState): ClusterRole[] {
+  let list = aggregatingByState.get(state);
+  if (!list) aggregatingByState.set(state, (list = state.clusterRoles.filter((cr) => cr.aggregationRule)));
+  return list;
+}
+
 /**
  * The aggregating ClusterRoles whose rules a change can alter: changed themselves, picking a changed
  * role (as it is today or as changed), or picking one of those (nested aggregation).
@@ -98,7 +122,7 @@ function affectedAggregations(state: ClusterState, changes: RbacChanges): Set<st
   const affected = new Set<string>();
   if (changes.clusterRoles.length === 0) return affected;
   const changed = new Set(changes.clusterRoles.map((cr) => cr.metadata.name));
-  const aggregating = state.clusterRoles.filter((cr) => cr.aggregationRule);
+  const aggregating = aggregatingRoles(state);
   for (const cr of changes.clusterRoles) if (cr.aggregationRule) affected.add(cr.metadata.name);
   for (let grew = true; grew;) {
     grew = false;
@@ -108,7 +132,8 @@ function affectedAggregations(state: ClusterState, changes: RbacChanges): Set<st
       const selectors = a.aggregationRule?.clusterRoleSelectors ?? [];
       const hit =
         changed.has(name) ||
-        membersToday(state, a).some((m) => changed.has(m.metadata.name) || affected.has(m.metadata.name)) ||
+        picksAny(state, a, changed) ||
+        picksAny(state, a, affected) ||
         changes.clusterRoles.some((c) => selectors.some((sel) => matchesLabelSelector(sel, c.metadata.labels ?? {})));
       if (hit) {
         affected.add(name);

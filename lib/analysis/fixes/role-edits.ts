@@ -1,10 +1,12 @@
-import { matchesLabelSelector } from '@/lib/k8s/label-selector';
 import { describeRef, objectRef } from '@/lib/k8s/refs';
 import type { ClusterRole, ClusterRoleBinding, ObjectRef, PolicyRule, Role, RoleBinding } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { FixChange } from '@/lib/analysis/types';
 import { ruleYaml } from '@/lib/analysis/checks/check-helpers';
-import { noRbacChanges, type RbacChanges } from './holder-engine';
+import { pushTo } from '@/lib/k8s/push-to';
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import { membersToday, noRbacChanges, type RbacChanges } from './holder-engine';
+import { clusterRolesNamed, inStateOrder, roleNamed } from './state-objects';
 import { ruleProblem } from './validate-objects';
 
 // Rule edits as a fix writes them. A rule of an aggregated ClusterRole is not edited there: the
@@ -14,7 +16,14 @@ import { ruleProblem } from './validate-objects';
 // copy back).
 
 const RBAC_API = 'rbac.authorization.k8s.io/v1';
-const ruleKey = (r: PolicyRule) => JSON.stringify([r.apiGroups ?? [], r.resources ?? [], r.resourceNames ?? [], r.nonResourceURLs ?? [], r.verbs ?? []]);
+// Kept per rule object: ruleSources compares one rule with every rule of the roles an aggregated role picks.
+const ruleKeys = new WeakMap<PolicyRule, string>();
+const ruleKey = (r: PolicyRule) => {
+  let key = ruleKeys.get(r);
+  if (key === undefined)
+    ruleKeys.set(r, (key = JSON.stringify([r.apiGroups ?? [], r.resources ?? [], r.resourceNames ?? [], r.nonResourceURLs ?? [], r.verbs ?? []])));
+  return key;
+};
 
 /** Where a rule of a role (by the engine's effective rules) is written: the objects and their rule indexes. */
 export interface RuleSource {
@@ -29,24 +38,54 @@ export function ruleSources(ctx: AnalysisContext, role: ObjectRef, ruleIndex: nu
   const effective = compiled?.rules[ruleIndex];
   if (!effective) return [];
   if (role.kind === 'Role') {
-    const object = ctx.state.roles.find((r) => r.metadata.name === role.name && (r.metadata.namespace ?? '') === (role.namespace ?? ''));
+    const object = roleNamed(ctx.state, role.namespace ?? '', role.name);
     return object ? [{ object, index: ruleIndex }] : [];
   }
-  const object = ctx.state.clusterRoles.find((r) => r.metadata.name === role.name);
+  const object = clusterRolesNamed(ctx.state, role.name)[0];
   if (!object) return [];
   if (!effective.from) return [{ object, index: ruleIndex }];
   const key = ruleKey(effective.rule);
-  const selectors = object.aggregationRule?.clusterRoleSelectors ?? [];
+  const copies = copiesIn(ctx.state, object);
+  // The role the rule came from is one its selectors pick (the aggregation controller copied it from there).
+  if (clusterRolesNamed(ctx.state, effective.from).every((cr) => copies.members.has(cr) || cr.aggregationRule || cr.metadata.name === role.name))
+    return (copies.byRule.get(key) ?? []).map((c) => ({ ...c, aggregatedInto: role.name }));
+  // The roles its selectors pick today and the one the rule came from, in the state's order.
+  const picked = inStateOrder(ctx.state, [...membersToday(ctx.state, object), ...clusterRolesNamed(ctx.state, effective.from)]);
   const out: RuleSource[] = [];
-  for (const cr of ctx.state.clusterRoles) {
+  for (const cr of picked) {
     if (cr.aggregationRule || cr.metadata.name === role.name) continue;
-    const picked = cr.metadata.name === effective.from || selectors.some((s) => matchesLabelSelector(s, cr.metadata.labels ?? {}));
-    if (!picked) continue;
     (cr.rules ?? []).forEach((r, index) => {
       if (ruleKey(r) === key) out.push({ object: cr, index, aggregatedInto: role.name });
     });
   }
   return out;
+}
+
+interface Copies {
+  /** The roles the aggregating role's selectors pick today. */
+  members: Set<ClusterRole>;
+  /** Each rule of the plain ones among them (not aggregating, not the role itself) by its key, in the state's order. */
+  byRule: Map<string, { object: ClusterRole; index: number }[]>;
+}
+
+// Kept per state and aggregating role: an issue's sites are often many rules of one aggregated role
+// (admin, edit, view pick hundreds of roles on a large cluster), each compared with every picked rule.
+const copiesByState = new WeakMap<ClusterState, Map<ClusterRole, Copies>>();
+
+function copiesIn(state: ClusterState, aggregating: ClusterRole): Copies {
+  let byRole = copiesByState.get(state);
+  if (!byRole) copiesByState.set(state, (byRole = new Map()));
+  let copies = byRole.get(aggregating);
+  if (!copies) {
+    const members = membersToday(state, aggregating);
+    copies = { members: new Set(members), byRule: new Map() };
+    for (const cr of members) {
+      if (cr.aggregationRule || cr.metadata.name === aggregating.metadata.name) continue;
+      (cr.rules ?? []).forEach((r, index) => pushTo(copies!.byRule, ruleKey(r), { object: cr, index }));
+    }
+    byRole.set(aggregating, copies);
+  }
+  return copies;
 }
 
 const refOf = (o: Role | ClusterRole | RoleBinding | ClusterRoleBinding): ObjectRef => objectRef(o.kind, o.metadata.name, o.metadata.namespace || undefined);
