@@ -1,5 +1,6 @@
 import type { WhoCanGrant } from '@/lib/authz/who-can';
 import type { SubjectRef } from '@/lib/k8s/types';
+import { refKey } from '@/lib/k8s/refs';
 import type { AnalysisContext } from './context-types';
 import type { Capability } from './capabilities';
 import { mergeGrants, type AccessEntry } from './context/access';
@@ -22,6 +23,21 @@ export interface Holding {
  * bindings that name them rather than from the whole cluster's answer to each question.
  */
 export function holdingOf(ctx: AnalysisContext, cap: Capability, subject: SubjectRef): Holding | undefined {
+  let known = holdingsByContext.get(ctx);
+  if (!known) holdingsByContext.set(ctx, (known = new Map()));
+  const key = `${cap.id}\u0000${refKey(subject)}`;
+  if (known.has(key)) return known.get(key);
+  const found = readHolding(ctx, cap, subject);
+  known.set(key, found);
+  return found;
+}
+
+// The checks (DRA008, DRA011, DRA012) and the fixes of the same analysis (DRA008's, NODE001's) ask the
+// same identities about the same capabilities: ~2,800 repeated questions on a large cluster. A fix's
+// holder-scoped context is another object, so it reads its own state.
+const holdingsByContext = new WeakMap<AnalysisContext, Map<string, Holding | undefined>>();
+
+function readHolding(ctx: AnalysisContext, cap: Capability, subject: SubjectRef): Holding | undefined {
   const counted = (ns: string): boolean => {
     if (cap.scope === 'privileged-namespaces') return ctx.admitsPrivilegedPods(ns);
     if (cap.scope === 'other-namespaces') return subject.kind !== 'ServiceAccount' || ns !== subject.namespace;

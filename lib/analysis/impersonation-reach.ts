@@ -61,9 +61,8 @@ function readCandidates(ctx: AnalysisContext, holder: SubjectRef): SubjectRef[] 
   const asks = impersonationIdentityChecks(holder);
   const out = new Map<string, SubjectRef>();
   for (const resource of asks)
-    for (const e of ctx.engine.whoCan({ resource })) {
-      if (e.via !== 'rbac') continue;
-      const s = canonicalSubject(e.subject);
+    for (const subject of ctx.engine.whoCanRbacSubjects({ resource })) {
+      const s = canonicalSubject(subject);
       if (!isMastersGroup(s) && !isNodeIdentity(s)) out.set(refKey(s), s);
     }
   out.delete(refKey(canonicalSubject(holder)));

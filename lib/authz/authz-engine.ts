@@ -1,5 +1,5 @@
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import type { ClusterRole, ClusterRoleBinding, ResourceClaim, Role, RoleBinding } from '@/lib/k8s/types';
+import type { ClusterRole, ClusterRoleBinding, ResourceClaim, Role, RoleBinding, SubjectRef } from '@/lib/k8s/types';
 import { authorize, type AuthorizerContext } from './authorize';
 import { authorizeClaimStatusWrite, type ClaimStatusDecision, type ClaimStatusWrite } from './dra-status';
 import { canCreateRbacObject, type EscalationDecision } from './escalation';
@@ -11,7 +11,7 @@ import { rulesFor } from './rbac-authorizer';
 import { buildRbacIndex, type RbacIndex } from './rbac-index';
 import type { AuthorizerName, AuthzRequest, Decision, RbacGrant, UserInfo } from './types';
 import { parseServiceAccountUsername } from './user-info';
-import { rbacSubjectKeys, whoCan, type WhoCanEntry, type WhoCanQuery } from './who-can';
+import { consultedAuthorizers, rbacSubjectKeys, rbacSubjects, whoCan, type WhoCanEntry, type WhoCanQuery } from './who-can';
 
 export interface AuthzEngineOptions {
   /** The authorizer chain after system:masters, over the cluster's own (shorthand for overrides.authorizationModes). */
@@ -65,6 +65,8 @@ export interface AuthzEngine {
    */
   mayImpersonate(requester: UserInfo, headers: ImpersonationHeaders): boolean;
   whoCan(query: WhoCanQuery): WhoCanEntry[];
+  /** The subjects of whoCan(query)'s RBAC entries (via 'rbac'), in its order, without their grants. */
+  whoCanRbacSubjects(query: WhoCanQuery): SubjectRef[];
   rulesFor(user: UserInfo, namespace: string): RbacGrant[];
   claimStatusWrite(user: UserInfo, claim: Pick<ResourceClaim, 'metadata' | 'status'>, write: ClaimStatusWrite): ClaimStatusDecision;
   canCreate(user: UserInfo, object: Role | ClusterRole | RoleBinding | ClusterRoleBinding): EscalationDecision;
@@ -81,6 +83,7 @@ export function createAuthzEngine(state: ClusterState, options: AuthzEngineOptio
   const ctx: AuthorizerContext = { rbac, nodeGraph, chain, nodeRestriction: config.nodeRestriction.enabled };
   const nodeNames = previous && sameInputs(previous.state, state, NODE_NAME_INPUTS) ? previous.nodeNames : listNodeNames(state);
   const decide = (request: AuthzRequest) => authorize(ctx, request);
+  const rbacConsulted = consultedAuthorizers(chain).includes('RBAC');
   // Whom RBAC lets pass any identity check for an impersonated user (subject keys; the checks depend
   // on the user alone), kept per user: an analysis tries every requester against every identity it
   // could act as, and most pairs fail here.
@@ -137,6 +140,8 @@ export function createAuthzEngine(state: ClusterState, options: AuthzEngineOptio
       return keysOf(requester).some((k) => holders.has(k));
     },
     whoCan: (query) => whoCan(ctx, nodeNames, query),
+    // RBAC answers only when the chain consults it (an AlwaysAllow or AlwaysDeny before it ends the chain).
+    whoCanRbacSubjects: (query) => (rbacConsulted ? rbacSubjects(rbac, query) : []),
     rulesFor: (user, namespace) => rulesFor(rbac, user, namespace),
     claimStatusWrite: (user, claim, write) =>
       authorizeClaimStatusWrite(decide, user, claim, write, { granularStatusAuthorization: features.granularStatusAuthorization }),

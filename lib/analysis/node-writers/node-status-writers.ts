@@ -441,9 +441,8 @@ function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
   // Only the subjects are kept (as rbacEntries gives them, without merging their grants): ~1,000
   // questions on the bench cluster.
   const ask = (verb: string, group: string, resource: string, name: string, namespace = '') => {
-    for (const e of engine.whoCan({ resource: { verb, group, resource, subresource: '', namespace, name } })) {
-      if (e.via !== 'rbac') continue;
-      const subject = canonicalSubject(e.subject);
+    for (const s of engine.whoCanRbacSubjects({ resource: { verb, group, resource, subresource: '', namespace, name } })) {
+      const subject = canonicalSubject(s);
       requesters.set(refKey(subject), subject);
     }
   };
