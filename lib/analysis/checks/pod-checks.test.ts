@@ -520,18 +520,21 @@ describe('POD003 user and impossible fixes', () => {
     expect(out[0].remediation).toContain('runAsUser: "<a non-zero UID>"\n  runAsNonRoot: true');
   });
 
-  it('never asks a privileged container for allowPrivilegeEscalation: false or seccomp, nor one adding SYS_ADMIN for allowPrivilegeEscalation: false', () => {
+  it('never asks a privileged container for allowPrivilegeEscalation: false, seccomp or capabilities.drop, nor one adding SYS_ADMIN for allowPrivilegeEscalation: false', () => {
     const out = run(
       pod003,
       withPods(nvidiaPods, [plugin({ capabilities: { add: ['SYS_ADMIN'], drop: ['ALL'] }, readOnlyRootFilesystem: true, runAsNonRoot: true })]),
     );
     expect(out.map((f) => f.message)).toStrictEqual([
-      'Init container init-container of DRA driver DaemonSet gpu-operator/nvidia-kubelet-plugin lacks capabilities.drop [ALL], readOnlyRootFilesystem: true and runAsNonRoot: true. ' +
-        'Seccomp and allowPrivilegeEscalation: false cannot apply while it runs privileged (POD001).',
-      'Container gpus of DRA driver DaemonSet gpu-operator/nvidia-kubelet-plugin lacks capabilities.drop [ALL], readOnlyRootFilesystem: true and runAsNonRoot: true. ' +
-        'Seccomp and allowPrivilegeEscalation: false cannot apply while it runs privileged (POD001).',
+      'Init container init-container of DRA driver DaemonSet gpu-operator/nvidia-kubelet-plugin lacks readOnlyRootFilesystem: true and runAsNonRoot: true. ' +
+        'Seccomp, capabilities.drop and allowPrivilegeEscalation: false cannot apply while it runs privileged (POD001): a privileged container gets every capability whatever it drops.',
+      'Container gpus of DRA driver DaemonSet gpu-operator/nvidia-kubelet-plugin lacks readOnlyRootFilesystem: true and runAsNonRoot: true. ' +
+        'Seccomp, capabilities.drop and allowPrivilegeEscalation: false cannot apply while it runs privileged (POD001): a privileged container gets every capability whatever it drops.',
     ]);
-    for (const f of out) expect(f.remediation).not.toContain('allowPrivilegeEscalation');
+    for (const f of out) {
+      expect(f.remediation).not.toContain('allowPrivilegeEscalation');
+      expect(f.remediation).not.toContain('capabilities');
+    }
     const sysAdminAlone = run(pod003, withPods([plugin({ capabilities: { add: ['CAP_SYS_ADMIN'], drop: ['ALL'] } })]));
     expect(sysAdminAlone.map((f) => [f.message, f.remediation.includes('allowPrivilegeEscalation')])).toStrictEqual([
       [

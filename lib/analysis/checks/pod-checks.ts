@@ -236,8 +236,10 @@ export const pod002: Check = {
  * the user too, since the kubelet refuses to start runAsNonRoot: true beside runAsUser 0.
  * allowPrivilegeEscalation: false is refused by the API server beside privileged: true (and beside
  * capabilities.add CAP_SYS_ADMIN) and has no effect with SYS_ADMIN in any spelling; a privileged
- * container also runs without seccomp whatever its profile says. Those are not asked for: the
- * container's privilege is POD001's finding.
+ * container also runs without seccomp whatever its profile says, and with every capability whatever
+ * it drops (CRI-O applies capabilities.add/drop only to unprivileged containers; containerd applies
+ * them, then gives a privileged container all capabilities). Those are not asked for: the container's
+ * privilege is POD001's finding.
  */
 export function missingHardening(pod: Pod, c: Container): { missing: string[]; fix: Record<string, unknown>; waived: string | null } {
   const sc = c.securityContext ?? {};
@@ -246,7 +248,7 @@ export function missingHardening(pod: Pod, c: Container): { missing: string[]; f
   const sysAdmin = (sc.capabilities?.add ?? []).some((a) => normaliseCapability(a) === 'SYS_ADMIN');
   const missing: string[] = [];
   const fix: Record<string, unknown> = {};
-  if (!(sc.capabilities?.drop ?? []).some((d) => d.toUpperCase() === 'ALL')) {
+  if (!privileged && !(sc.capabilities?.drop ?? []).some((d) => d.toUpperCase() === 'ALL')) {
     missing.push('capabilities.drop [ALL]');
     fix.capabilities = { drop: ['ALL'] };
   }
@@ -275,7 +277,7 @@ export function missingHardening(pod: Pod, c: Container): { missing: string[]; f
     fix.allowPrivilegeEscalation = false;
   }
   const waived = privileged
-    ? 'Seccomp and allowPrivilegeEscalation: false cannot apply while it runs privileged (POD001).'
+    ? 'Seccomp, capabilities.drop and allowPrivilegeEscalation: false cannot apply while it runs privileged (POD001): a privileged container gets every capability whatever it drops.'
     : sysAdmin
       ? 'allowPrivilegeEscalation: false cannot apply while it adds SYS_ADMIN (POD001).'
       : null;
