@@ -228,7 +228,7 @@ describe('CLAIM004', () => {
           },
         ],
         remediation:
-          'Bind the existing policy dra-claimtemplate-guard with validationActions [Deny], limited to tenant namespaces:\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: dra-claimtemplate-guard\nspec:\n  policyName: dra-claimtemplate-guard\n  validationActions: [Deny]\n  matchResources:\n    namespaceSelector:\n      matchExpressions:\n      - key: dra-posture.io/role\n        operator: NotIn\n        values: [platform]\nOr add one policy for both resources that rejects adminAccess outside platform namespaces and allow-lists DeviceClasses whose devices are zeroed between tenants (here none has a zeroing indicator, so the list is empty until one does; edit the list per tenant):\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: dra-claim-guard\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n    - apiGroups: [resource.k8s.io]\n      apiVersions: ["*"]\n      operations: [CREATE, UPDATE]\n      resources: [resourceclaims, resourceclaimtemplates]\n  variables:\n  - name: requests\n    expression: "object.kind == \'ResourceClaimTemplate\' ? (has(object.spec.spec.devices) && has(object.spec.spec.devices.requests) ? object.spec.spec.devices.requests : []) : (has(object.spec.devices) && has(object.spec.devices.requests) ? object.spec.devices.requests : [])"\n  validations:\n  - expression: "!variables.requests.exists(r, has(r.exactly) && has(r.exactly.adminAccess) && r.exactly.adminAccess)"\n    message: "adminAccess is reserved for platform namespaces"\n  - expression: "variables.requests.all(r, has(r.exactly) ? r.exactly.deviceClassName in [] : r.firstAvailable.all(s, s.deviceClassName in []))"\n    message: "this DeviceClass is not allowed in this namespace"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: dra-claim-guard\nspec:\n  policyName: dra-claim-guard\n  validationActions: [Deny]\n  matchResources:\n    namespaceSelector:\n      matchExpressions:\n      - key: dra-posture.io/role\n        operator: NotIn\n        values: [platform]',
+          'Bind the existing policy dra-claimtemplate-guard with validationActions [Deny], limited to tenant namespaces:\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: dra-claimtemplate-guard\nspec:\n  policyName: dra-claimtemplate-guard\n  validationActions: [Deny]\n  matchResources:\n    namespaceSelector:\n      matchExpressions:\n      - key: dra-posture.io/role\n        operator: NotIn\n        values: [platform]\nOr add one policy for both resources that rejects adminAccess outside platform namespaces and allow-lists DeviceClasses whose devices are zeroed between tenants or are not accelerators (here every class is an accelerator without a zeroing indicator, so the list is empty until one has one; edit the list per tenant):\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: dra-claim-guard\nspec:\n  failurePolicy: Fail\n  matchConstraints:\n    resourceRules:\n    - apiGroups: [resource.k8s.io]\n      apiVersions: ["*"]\n      operations: [CREATE, UPDATE]\n      resources: [resourceclaims, resourceclaimtemplates]\n  variables:\n  - name: requests\n    expression: "object.kind == \'ResourceClaimTemplate\' ? (has(object.spec.spec.devices) && has(object.spec.spec.devices.requests) ? object.spec.spec.devices.requests : []) : (has(object.spec.devices) && has(object.spec.devices.requests) ? object.spec.devices.requests : [])"\n  validations:\n  - expression: "!variables.requests.exists(r, has(r.exactly) && has(r.exactly.adminAccess) && r.exactly.adminAccess)"\n    message: "adminAccess is reserved for platform namespaces"\n  - expression: "variables.requests.all(r, has(r.exactly) ? r.exactly.deviceClassName in [] : r.firstAvailable.all(s, s.deviceClassName in []))"\n    message: "this DeviceClass is not allowed in this namespace"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: dra-claim-guard\nspec:\n  policyName: dra-claim-guard\n  validationActions: [Deny]\n  matchResources:\n    namespaceSelector:\n      matchExpressions:\n      - key: dra-posture.io/role\n        operator: NotIn\n        values: [platform]',
       },
     ]);
   });
@@ -270,9 +270,37 @@ describe('CLAIM004', () => {
     expect(out[0].evidence).toEqual(
       expect.arrayContaining([
         { type: 'note', text: 'A v1 ResourceClaim requesting adminAccess (DeviceClass zeroed.example.com) is admitted in tenant-a by old-guard.' },
-        { type: 'note', text: 'A v1 ResourceClaim requesting DeviceClass gpu.example.com (no zeroing indicator) is admitted in tenant-a by old-guard.' },
+        {
+          type: 'note',
+          text: 'A v1 ResourceClaim requesting accelerator DeviceClass gpu.example.com (no zeroing indicator) is admitted in tenant-a by old-guard.',
+        },
       ]),
     );
+  });
+
+  it('does not probe classes that are not accelerators: a ComputeDomain channel class needs no zeroing', () => {
+    const channel: DeviceClass = {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'DeviceClass',
+      metadata: { name: 'compute-domain-default-channel.nvidia.com' },
+      spec: { selectors: [{ cel: { expression: 'device.driver == "compute-domain.nvidia.com"' } }] },
+    } as DeviceClass;
+    const guarded = (allowed: string[]) =>
+      run(claim004, {
+        namespaces: [namespace('tenant-a', { 'dra-posture.io/role': 'tenant' })],
+        deviceClasses: [deviceClass, zeroed, channel],
+        validatingAdmissionPolicies: [vap('guard', both, ['CREATE'], V1_GUARD, allowed)],
+        validatingAdmissionPolicyBindings: [vapBinding('guard', 'guard', ['Deny'])],
+      });
+    expect(guarded(['zeroed.example.com', 'compute-domain-default-channel.nvidia.com'])).toStrictEqual([]);
+    expect(guarded(['zeroed.example.com'])).toStrictEqual([]);
+    const leaky = guarded(['zeroed.example.com', 'gpu.example.com', 'compute-domain-default-channel.nvidia.com']);
+    expect(leaky[0].evidence.map((e) => (e.type === 'note' ? e.text : ''))).toStrictEqual([
+      'A v1 ResourceClaim requesting accelerator DeviceClass gpu.example.com (no zeroing indicator) is admitted in tenant-a by guard.',
+      'A v1 ResourceClaimTemplate requesting accelerator DeviceClass gpu.example.com (no zeroing indicator) is admitted in tenant-a by guard.',
+    ]);
+    // The suggested allow-list keeps the channel class.
+    expect(leaky[0].remediation).toContain('here: compute-domain-default-channel.nvidia.com and zeroed.example.com');
   });
 
   it('is quiet for a v1 guard that refuses adminAccess and every class without zeroing, in every tenant namespace', () => {
@@ -292,7 +320,7 @@ describe('CLAIM004', () => {
     const leaky = run(claim004, parts(['zeroed.example.com', 'gpu.example.com']));
     expect(leaky[0].evidence).toContainEqual({
       type: 'note',
-      text: 'A v1 ResourceClaim requesting DeviceClass gpu.example.com (no zeroing indicator) is admitted in default and tenant-a by guard.',
+      text: 'A v1 ResourceClaim requesting accelerator DeviceClass gpu.example.com (no zeroing indicator) is admitted in default and tenant-a by guard.',
     });
     // Bound only where role=tenant: the implicit tenant namespace default is not guarded.
     const partial = run(claim004, parts(['zeroed.example.com'], { 'dra-posture.io/role': 'tenant' }));

@@ -1,4 +1,5 @@
 import type { DeviceRequest, ObjectRef, ResourceClaim, ResourceClaimTemplate, SubjectRef, ValidatingAdmissionPolicy } from '@/lib/k8s/types';
+import { tenantAllowedClasses, unzeroedAccelerators } from '@/lib/analysis/zeroing/tenant-classes';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { Evidence } from '@/lib/analysis/types';
 import { subjectsApplyingTo, type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
@@ -289,7 +290,7 @@ function probeRequest(resource: ClaimResource, namespace: string, request: Devic
   };
 }
 
-/** The claims a guard must refuse: one with adminAccess, one per DeviceClass without a zeroing indicator. */
+/** The claims a guard must refuse: one with adminAccess, one per accelerator DeviceClass without a zeroing indicator. */
 function claimProbes(ctx: AnalysisContext): ClaimProbe[] {
   const exactly = (deviceClassName: string, adminAccess?: boolean) => ({
     deviceClassName,
@@ -298,12 +299,16 @@ function claimProbes(ctx: AnalysisContext): ClaimProbe[] {
     ...(adminAccess ? { adminAccess } : {}),
   });
   const zeroing = ctx.deviceClasses.filter((c) => c.zeroing === 'configured').map((c) => c.name);
-  const unzeroed = ctx.deviceClasses.filter((c) => c.zeroing !== 'configured').map((c) => c.name);
+  const allowed = tenantAllowedClasses(ctx.deviceClasses).map((c) => c.name);
+  const unzeroed = unzeroedAccelerators(ctx.deviceClasses).map((c) => c.name);
   // adminAccess on a class the guard may allow, so that what is refused is the adminAccess.
-  const adminClass = zeroing[0] ?? unzeroed[0] ?? 'probe.dra-posture.io';
+  const adminClass = zeroing[0] ?? allowed[0] ?? unzeroed[0] ?? 'probe.dra-posture.io';
   return [
     { what: `adminAccess (DeviceClass ${adminClass})`, request: { name: 'admin', exactly: exactly(adminClass, true) } as DeviceRequest },
-    ...unzeroed.map((c, i) => ({ what: `DeviceClass ${c} (no zeroing indicator)`, request: { name: `class-${i}`, exactly: exactly(c) } as DeviceRequest })),
+    ...unzeroed.map((c, i) => ({
+      what: `accelerator DeviceClass ${c} (no zeroing indicator)`,
+      request: { name: `class-${i}`, exactly: exactly(c) } as DeviceRequest,
+    })),
   ];
 }
 
@@ -382,9 +387,9 @@ export const claim004: Check = {
     }
     if (uncovered.length === 0 && leaky.length === 0) return [];
     const classes = s.deviceClasses.map((c) => c.metadata.name).sort();
-    // Only classes whose devices are zeroed between tenants belong on a tenant allow-list.
-    const zeroed = ctx.deviceClasses.filter((c) => c.zeroing === 'configured').map((c) => c.name);
-    const allowed = `[${zeroed.map((c) => `'${c}'`).join(', ')}]`;
+    // Only classes whose devices are zeroed between tenants, or that are not accelerators, belong on a tenant allow-list.
+    const tenantClasses = tenantAllowedClasses(ctx.deviceClasses).map((c) => c.name);
+    const allowed = `[${tenantClasses.map((c) => `'${c}'`).join(', ')}]`;
     const existing = [...unbound.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const bindExisting =
       existing.length === 0
@@ -406,7 +411,7 @@ export const claim004: Check = {
     const sentences = [
       uncovered.length > 0 ? `No ValidatingAdmissionPolicy bound with validationActions Deny covers CREATE of ${list(uncovered)} (resource.k8s.io).` : '',
       leaky.length > 0
-        ? `The bound policies on ${list(leaky)} do not refuse, in every tenant namespace, a v1 object that requests adminAccess or a DeviceClass without a zeroing indicator (evaluated on such objects).`
+        ? `The bound policies on ${list(leaky)} do not refuse, in every tenant namespace, a v1 object that requests adminAccess or an accelerator DeviceClass without a zeroing indicator (evaluated on such objects).`
         : '',
       `Any identity that can create claims can pick any DeviceClass (${classes.length} in the cluster) and, in a namespace with ${ADMIN_ACCESS_LABEL}=true, request adminAccess.`,
     ];
@@ -425,7 +430,7 @@ export const claim004: Check = {
                 },
               ],
         remediation:
-          `${bindExisting || 'Add a policy that '}rejects adminAccess outside platform namespaces and allow-lists DeviceClasses whose devices are zeroed between tenants (${zeroed.length > 0 ? `here: ${list(zeroed)}` : 'here none has a zeroing indicator, so the list is empty until one does'}; edit the list per tenant):\n` +
+          `${bindExisting || 'Add a policy that '}rejects adminAccess outside platform namespaces and allow-lists DeviceClasses whose devices are zeroed between tenants or are not accelerators (${tenantClasses.length > 0 ? `here: ${list(tenantClasses)}` : 'here every class is an accelerator without a zeroing indicator, so the list is empty until one has one'}; edit the list per tenant):\n` +
           manifestYamlDocs(
             {
               apiVersion: 'admissionregistration.k8s.io/v1',

@@ -138,6 +138,46 @@ describe('CLAIM004 without a zeroed class', () => {
     const issue = issueOf({ ...state, deviceClasses: [deviceClass(SHARED, false)] });
     expect(issue.fix!.status).toBe('none');
     expect(issue.fix!.changes).toEqual([]);
-    expect(issue.remediation).toMatch(/^No safe automatic fix: no DeviceClass has a zeroing indicator/);
+    expect(issue.remediation).toMatch(/^No safe automatic fix: every DeviceClass is an accelerator without a zeroing indicator/);
+  });
+});
+
+// Classes of drivers that hand out no device memory (accelerators.ts NOT_ACCELERATOR_DRIVERS: NVIDIA
+// ComputeDomain channels, dranet NICs) have nothing for zeroing to clear. The NVIDIA ComputeDomain
+// controller creates a ResourceClaimTemplate of its channel class in the workload's own (tenant)
+// namespace, so a guard without that class would refuse it and break every multi-node job.
+function driverClass(name: string, driver: string): DeviceClass {
+  return {
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'DeviceClass',
+    metadata: { name },
+    spec: { selectors: [{ cel: { expression: `device.driver == "${driver}"` } }] },
+  } as DeviceClass;
+}
+const CHANNEL = 'compute-domain-default-channel.nvidia.com';
+const NIC = 'dranet';
+
+describe('CLAIM004 with classes that are not accelerators', () => {
+  const withChannels = { ...state, deviceClasses: [...state.deviceClasses, driverClass(CHANNEL, 'compute-domain.nvidia.com')] };
+  const issue = issueOf(withChannels);
+  const after = applied(withChannels, issue);
+
+  it('allows the ComputeDomain channel class beside the zeroed one, and still refuses the shared accelerator', () => {
+    expect(issue.fix!.status).toBe('verified');
+    expect(issue.remediation).toContain(`allowed: ${CHANNEL} and ${ZEROED}`);
+    expect(create(after, dev, 'tenant-a', 'ResourceClaimTemplate', { deviceClassName: CHANNEL })).toBe(true);
+    expect(create(after, dev, 'tenant-a', 'ResourceClaim', { deviceClassName: ZEROED })).toBe(true);
+    expect(create(after, dev, 'tenant-a', 'ResourceClaim', { deviceClassName: SHARED })).toBe(false);
+    expect(create(after, dev, 'tenant-a', 'ResourceClaim', { deviceClassName: CHANNEL, adminAccess: true })).toBe(false);
+  });
+
+  it('a cluster of NICs only gets a guard against adminAccess that keeps its NIC claims', () => {
+    const nics = { ...state, deviceClasses: [driverClass(NIC, 'dra.net')], resourceClaims: [] };
+    const nicIssue = issueOf(nics);
+    expect(nicIssue.fix!.status).toBe('verified');
+    const guarded = applied(nics, nicIssue);
+    expect(create(guarded, dev, 'tenant-a', 'ResourceClaim', { deviceClassName: NIC })).toBe(true);
+    expect(create(guarded, dev, 'tenant-a', 'ResourceClaim', { deviceClassName: NIC, adminAccess: true })).toBe(false);
+    expect(create(nics, dev, 'tenant-a', 'ResourceClaim', { deviceClassName: NIC, adminAccess: true })).toBe(true);
   });
 });

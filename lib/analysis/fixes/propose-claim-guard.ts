@@ -9,11 +9,20 @@ import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from
 import { holderOf } from './holder';
 import type { Proposed } from './verify-fix';
 import { decideWrite, writeProbe, type StateLists } from './write-probes';
+import { tenantAllowedClasses, unzeroedAccelerators } from '@/lib/analysis/zeroing/tenant-classes';
 
-// CLAIM004: nothing refuses a tenant's v1 claim (or template) that asks for adminAccess or for a
-// DeviceClass whose devices are not zeroed between tenants. The fix adds a ValidatingAdmissionPolicy
-// and a binding (Deny) for the tenant namespaces, every namespace but the platform's: a request may not
-// set adminAccess, and every request and subrequest names a DeviceClass with zeroing configured. It
+/** A class the guard allows, and why (for the probe that must still be admitted). */
+interface AllowedClass {
+  name: string;
+  why: 'zeroed' | 'non-accelerator';
+}
+
+// CLAIM004: nothing refuses a tenant's v1 claim (or template) that asks for adminAccess or for an
+// accelerator DeviceClass whose devices are not zeroed between tenants. The fix adds a
+// ValidatingAdmissionPolicy and a binding (Deny) for the tenant namespaces, every namespace but the
+// platform's: a request may not set adminAccess, and every request and subrequest names a DeviceClass
+// with zeroing configured or one that is not an accelerator (tenant-classes.ts: leaving those out
+// would refuse a ComputeDomain's channel templates or a NIC claim and break that driver). It
 // matches v1 with matchPolicy Equivalent, so a beta request is converted to v1 before it is judged.
 // CREATE only: a claim's and a template's spec cannot change after it, and an UPDATE (a finalizer, the
 // reservedFor list) of a claim made before the policy must still pass. Checked by the evaluator
@@ -56,7 +65,7 @@ function guardPolicy(name: string, allowed: readonly string[]): ValidatingAdmiss
           expression:
             'variables.requests.all(r, has(r.exactly) ? r.exactly.deviceClassName in variables.allowedClasses : has(r.firstAvailable) && r.firstAvailable.all(s, s.deviceClassName in variables.allowedClasses))',
           reason: 'Forbidden',
-          message: `tenant claims may use only DeviceClasses whose devices are zeroed between tenants: ${allowed.join(', ')}`,
+          message: `tenant claims may use only DeviceClasses whose devices are zeroed between tenants or are not accelerators: ${allowed.join(', ')}`,
         },
       ],
     },
@@ -95,8 +104,8 @@ function creatorIn(ctx: AnalysisContext, namespace: string) {
   return entry && holderOf(ctx, entry.subject);
 }
 
-/** Claims the policy must refuse (adminAccess, a class without zeroing) and admit (a zeroed class), as a tenant the cluster lets create them today. */
-function claimProbes(ctx: AnalysisContext, tenants: readonly string[], allowed: readonly string[], unzeroed: readonly string[]): FixProbe[] {
+/** Claims the policy must refuse (adminAccess, an accelerator class without zeroing) and admit (an allowed class), as a tenant the cluster lets create them today. */
+function claimProbes(ctx: AnalysisContext, tenants: readonly string[], allowed: readonly AllowedClass[], unzeroed: readonly string[]): FixProbe[] {
   const labelled = new Set(ctx.state.namespaces.filter((n) => n.metadata.labels?.[ADMIN_ACCESS_LABEL] === 'true').map((n) => n.metadata.name));
   // An adminAccess claim is accepted today only in a labelled namespace: look there first.
   const order = [...tenants.filter((ns) => labelled.has(ns)), ...tenants.filter((ns) => !labelled.has(ns))].slice(0, PROBE_SEARCH);
@@ -111,7 +120,7 @@ function claimProbes(ctx: AnalysisContext, tenants: readonly string[], allowed: 
     const unzeroedProbe = (cls: string) =>
       writeProbe(
         'denied',
-        `${who}: create a claim of DeviceClass ${cls} (no zeroing) in ${ns}`,
+        `${who}: create a claim of the accelerator DeviceClass ${cls} (no zeroing) in ${ns}`,
         h.user,
         'CREATE',
         claimObject(ns, 'fix-check-unzeroed', cls, false),
@@ -121,12 +130,12 @@ function claimProbes(ctx: AnalysisContext, tenants: readonly string[], allowed: 
     const probes = [
       writeProbe(
         'allowed',
-        `${who}: create a claim of the zeroed DeviceClass ${allowed[0]} in ${ns}`,
+        `${who}: create a claim of the ${allowed[0].why} DeviceClass ${allowed[0].name} in ${ns}`,
         h.user,
         'CREATE',
-        claimObject(ns, 'fix-check-zeroed', allowed[0], false),
+        claimObject(ns, 'fix-check-zeroed', allowed[0].name, false),
       ),
-      writeProbe('denied', `${who}: create a claim with adminAccess in ${ns}`, h.user, 'CREATE', claimObject(ns, 'fix-check-admin', allowed[0], true)),
+      writeProbe('denied', `${who}: create a claim with adminAccess in ${ns}`, h.user, 'CREATE', claimObject(ns, 'fix-check-admin', allowed[0].name, true)),
     ].filter(acceptedToday);
     const unzeroedAccepted = unzeroed.slice(0, PROBE_SEARCH).map(unzeroedProbe).find(acceptedToday);
     return unzeroedAccepted ? [...probes, unzeroedAccepted] : probes;
@@ -171,12 +180,16 @@ function refusedToday(ctx: AnalysisContext, allowed: ReadonlySet<string>, max: n
 }
 
 export function proposeClaimGuard(ctx: AnalysisContext, _findings: readonly Finding[]): Proposed {
-  const zeroed = ctx.deviceClasses.filter((c) => c.zeroing === 'configured').map((c) => c.name);
+  // A zeroed class first: the probe that must still be admitted names the class the allow-list is about.
+  const allowed: AllowedClass[] = tenantAllowedClasses(ctx.deviceClasses)
+    .map((c): AllowedClass => ({ name: c.name, why: c.zeroing === 'configured' ? 'zeroed' : 'non-accelerator' }))
+    .sort((a, b) => (a.why === b.why ? 0 : a.why === 'zeroed' ? -1 : 1));
+  const zeroed = allowed.map((c) => c.name).sort(compareStrings);
   if (zeroed.length === 0)
     return {
-      none: 'no DeviceClass has a zeroing indicator, so an allow-list of classes whose devices are zeroed between tenants would refuse every tenant claim; record zeroing first (ZERO001, ZERO002)',
+      none: 'every DeviceClass is an accelerator without a zeroing indicator, so an allow-list of classes whose devices are zeroed between tenants would refuse every tenant claim; record zeroing first (ZERO001, ZERO002)',
     };
-  const unzeroed = ctx.deviceClasses.filter((c) => c.zeroing !== 'configured').map((c) => c.name);
+  const unzeroed = unzeroedAccelerators(ctx.deviceClasses).map((c) => c.name);
   const platform = [...new Set([...ctx.namespaces, 'kube-system', 'kube-public', 'kube-node-lease'])].filter((ns) => ctx.isPlatformNamespace(ns)).sort();
   const taken = new Set(ctx.state.validatingAdmissionPolicies.map((p) => p.metadata.name));
   const takenBindings = new Set(ctx.state.validatingAdmissionPolicyBindings.map((b) => b.metadata.name));
@@ -192,7 +205,7 @@ export function proposeClaimGuard(ctx: AnalysisContext, _findings: readonly Find
     {
       action: 'create',
       object: policy as unknown as Record<string, unknown>,
-      why: `refuses a new claim or template that sets adminAccess or names a DeviceClass other than ${list(zeroed)} (zeroing configured)`,
+      why: `refuses a new claim or template that sets adminAccess or names a DeviceClass other than ${list(zeroed)} (zeroing configured, or not an accelerator)`,
     },
     {
       action: 'create',
@@ -206,7 +219,7 @@ export function proposeClaimGuard(ctx: AnalysisContext, _findings: readonly Find
   return {
     holders: [],
     otherChanges: changes,
-    probes: claimProbes(ctx, tenants, zeroed, unzeroed),
+    probes: claimProbes(ctx, tenants, allowed, unzeroed),
     stateLists,
     after: () => {
       // CLAIM004 itself, on the cluster with the policy: every tenant namespace refuses its probes.
@@ -214,12 +227,12 @@ export function proposeClaimGuard(ctx: AnalysisContext, _findings: readonly Find
       return claim004.run(after).length > 0 ? ['CLAIM004 would still find tenant namespaces where such a claim is admitted'] : [];
     },
     checks: [
-      'CLAIM004 run again on the cluster with the policy: in every tenant namespace, a v1 claim and template with adminAccess or a DeviceClass without zeroing is refused (the admission evaluator)',
-      "a tenant's claim of a zeroed DeviceClass is still admitted; platform namespaces are not matched; no RBAC changes",
+      'CLAIM004 run again on the cluster with the policy: in every tenant namespace, a v1 claim and template with adminAccess or an accelerator DeviceClass without zeroing is refused (the admission evaluator)',
+      "a tenant's claim of an allowed DeviceClass is still admitted; platform namespaces are not matched; no RBAC changes",
     ],
-    summary: `Add a ValidatingAdmissionPolicy and binding that refuse tenant claims with adminAccess or a DeviceClass without zeroing (allowed: ${list(zeroed)})`,
+    summary: `Add a ValidatingAdmissionPolicy and binding that refuse tenant claims with adminAccess or an accelerator DeviceClass without zeroing (allowed: ${list(zeroed)})`,
     leftover:
-      `a class belongs on the allow-list only when its devices are zeroed between tenants; add one to allowedClasses when it is` +
+      `an accelerator's class belongs on the allow-list only when its devices are zeroed between tenants; add one to allowedClasses when it is` +
       (refused.count > 0 ? `. It refuses new claims like these of today (a pod's claim made from a template included): ${shownRefused}` : ''),
   };
 }
