@@ -236,6 +236,11 @@ describe('NODE003: Node writes', () => {
     expect(engine.authorizeImpersonated(plugin, { user: 'system:node:worker-2' }, { resource: res('update', '', 'nodes', { name: 'worker-2' }) }).allowed).toBe(
       false,
     );
+    // Impersonation is what the plugin must send: its own Node, written as itself, is refused after the fix,
+    // and the fix says so before anyone applies it.
+    expect(engine.authorize({ user: plugin, resource: res('update', '', 'nodes', { name: 'worker-1' }) }).allowed).toBe(false);
+    expect(issue.fix!.reason).toContain('Impersonate-User: system:node:<that node>');
+    expect(issue.remediation).toContain('are refused once the rule is removed');
   });
   it('a controller observed never writing Nodes loses the verbs (an audit log settles it)', async () => {
     const { withFixes } = await import('./issue-fixes');
@@ -524,6 +529,8 @@ describe('NODE001: nodes/status of every node', () => {
     expect(engine.authorizeImpersonated(plugin, { user: 'system:node:worker-1' }, { resource: status('worker-1') }).allowed).toBe(true);
     expect(engine.authorizeImpersonated(plugin, { user: 'system:node:worker-2' }, { resource: status('worker-2') }).allowed).toBe(false);
     expect(buildReport(after).findings.filter((f) => f.check === 'NODE001')).toEqual([]);
+    expect(engine.authorize({ user: plugin, resource: status('worker-1') }).allowed).toBe(false);
+    expect(issue.fix!.reason).toContain('Node status writes as the node its pod runs on');
   });
 });
 

@@ -14,8 +14,11 @@ import type { Proposed } from './verify-fix';
 // same fix on the subresource. The verbs come out of the granting rules. A holder
 // whose pods run on nodes (a DaemonSet: its token names its node) keeps exactly the verbs it had on
 // its own Node through constrained impersonation (impersonate:associated-node plus
-// impersonate-on:associated-node:<verb>), so a plugin that labels its node with Nodes().Update keeps
-// working. A service account with no node (a controller Deployment) has no associated node to act
+// impersonate-on:associated-node:<verb>). Impersonation applies only to requests that carry the
+// Impersonate-User header: a plugin that labels its node with Nodes().Update as itself (the NVIDIA
+// kubelet plugin's chart does) is refused once the rule goes, until it sends its Node writes as
+// system:node:<its node>. The fix says so (leftover); RBAC cannot limit a plain write to the writer's
+// own node. A service account with no node (a controller Deployment) has no associated node to act
 // as, and a controller's role grants the Node writes it may well use by design (labels, taints): only
 // an audit log showing it never writes Nodes lets the verbs go; otherwise there is no safe automatic
 // fix. Users and groups (people) lose the verbs.
@@ -136,5 +139,16 @@ export function proposeNodeWrites(ctx: AnalysisContext, findings: readonly Findi
       `${list(nodeLocal.map((h) => describeSubject(h.subject)))} keep${nodeLocal.length === 1 ? 's' : ''} its ${spec.what} on its own node only, as that node (associated-node impersonation)`,
     ],
     summary: `${removal.summary}, and let ${list(nodeLocal.map((h) => describeSubject(h.subject)))} write only the ${part === '' ? 'Node' : 'Node status'} its pod runs on, by constrained impersonation`,
+    leftover: [removal.leftover, impersonationLeftover(nodeLocal, part)].filter(Boolean).join('. '),
   };
+}
+
+/** What the component must change for the impersonated writes to be the ones it sends. */
+function impersonationLeftover(nodeLocal: readonly Holder[], part: NodePart): string {
+  const who = list(nodeLocal.map((h) => describeSubject(h.subject)));
+  const writes = part === '' ? 'Node writes' : 'Node status writes';
+  return (
+    `before applying it, make sure ${who} sends ${nodeLocal.length === 1 ? 'its' : 'their'} ${writes} as the node its pod runs on: with the header Impersonate-User: system:node:<that node> ` +
+    `(client-go: rest.Config Impersonate.UserName, the node name from the downward API's spec.nodeName). The same writes sent without that header, as the service account itself, are refused once the rule is removed`
+  );
 }
