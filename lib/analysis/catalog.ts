@@ -333,9 +333,9 @@ export const CATALOG = {
     severity: 'low',
     title: 'DRA component container lacks baseline hardening',
     description:
-      'A DRA component container (or init container) lacks capabilities drop ALL, readOnlyRootFilesystem, runAsNonRoot (pod or container; a non-zero runAsUser counts as non-root), seccomp RuntimeDefault (pod or container) or allowPrivilegeEscalation=false. A privileged container is not asked for seccomp or allowPrivilegeEscalation=false, nor one adding SYS_ADMIN for allowPrivilegeEscalation=false: they cannot apply (POD001 reports the privilege). One finding per container.',
+      'A DRA component container (or init container) lacks capabilities drop ALL, readOnlyRootFilesystem, runAsNonRoot (pod or container; a non-zero runAsUser counts as non-root), seccomp RuntimeDefault (pod or container) or allowPrivilegeEscalation=false. A privileged container is not asked for seccomp, capabilities drop ALL or allowPrivilegeEscalation=false, nor one adding SYS_ADMIN for allowPrivilegeEscalation=false: they cannot apply (POD001 reports the privilege). One finding per container.',
     remediation:
-      'Set drop ALL capabilities, readOnlyRootFilesystem, runAsNonRoot (with a non-zero runAsUser), seccompProfile RuntimeDefault and allowPrivilegeEscalation=false on the DRA component containers.',
+      'Set drop ALL capabilities, readOnlyRootFilesystem, runAsNonRoot (with a non-zero runAsUser), seccompProfile RuntimeDefault and allowPrivilegeEscalation=false on the DRA component containers; on a privileged container only readOnlyRootFilesystem and runAsNonRoot take effect (the others need privileged removed first, POD001).',
     rootCause: 'workload',
   },
   POD004: {
