@@ -7,7 +7,6 @@ import { isApiServerPod } from './api-server-flags';
 import { KINDS } from './kinds';
 import { normalizeObject } from './normalize-object';
 import { SnapshotError } from './snapshot-error';
-import { shareObjectStrings, StringTable } from './share-strings';
 import type { KubeObject } from './types';
 
 export interface RawItemOrigin {
@@ -81,8 +80,6 @@ export class ClusterStateBuilder {
   private readonly ignored = new Map<string, number>();
   /** collection → name → index in the collection (one namespace so far) or namespace → index (several). */
   private readonly seen = new Map<ClusterCollectionKey, Map<string, number | Map<string, number>>>();
-  /** One copy of each repeated value (namespaces, nodes, drivers, images...): dropped by finish(). */
-  private strings = new StringTable();
 
   constructor(source: SourceInfo, options: BuildClusterStateOptions) {
     this.state = emptyClusterState({ ...source });
@@ -166,7 +163,6 @@ export class ClusterStateBuilder {
       this.invalid(error, origin, itemIndex, describeObject(kind, value));
       return;
     }
-    shareObjectStrings(object, this.strings);
     this.append(accepted.collection, object, origin);
   }
 
@@ -289,7 +285,6 @@ export class ClusterStateBuilder {
     // The name index only finds duplicates while reading: 20 MiB on a large cluster that would
     // otherwise live as long as whatever still holds the builder (a reader's closures).
     this.seen.clear();
-    this.strings = new StringTable();
     return this.state;
   }
 }
