@@ -1,6 +1,7 @@
 import type { WhoCanGrant } from '@/lib/authz/who-can';
 import type { SubjectRef } from '@/lib/k8s/types';
 import { refKey } from '@/lib/k8s/refs';
+import { memoPerAnalysis } from './context/memo-per-analysis';
 import type { AnalysisContext } from './context-types';
 import type { Capability } from './capabilities';
 import { mergeGrants, type AccessEntry } from './context/access';
@@ -20,22 +21,14 @@ export interface Holding {
 /**
  * What `subject` holds of `cap` through RBAC, or undefined: its RBAC entries and those of the groups
  * it carries (without system:masters and the Node authorizer, reported on their own), found from the
- * bindings that name them rather than from the whole cluster's answer to each question.
+ * bindings that name them rather than from the whole cluster's answer to each question. Read once per
+ * analysis: the checks (DRA008, DRA011, DRA012) and the fixes (DRA008's, NODE001's) ask the same
+ * identities about the same capabilities, ~2,800 repeated questions on a large cluster.
  */
-export function holdingOf(ctx: AnalysisContext, cap: Capability, subject: SubjectRef): Holding | undefined {
-  let known = holdingsByContext.get(ctx);
-  if (!known) holdingsByContext.set(ctx, (known = new Map()));
-  const key = `${cap.id}\u0000${refKey(subject)}`;
-  if (known.has(key)) return known.get(key);
-  const found = readHolding(ctx, cap, subject);
-  known.set(key, found);
-  return found;
-}
-
-// The checks (DRA008, DRA011, DRA012) and the fixes of the same analysis (DRA008's, NODE001's) ask the
-// same identities about the same capabilities: ~2,800 repeated questions on a large cluster. A fix's
-// holder-scoped context is another object, so it reads its own state.
-const holdingsByContext = new WeakMap<AnalysisContext, Map<string, Holding | undefined>>();
+export const holdingOf: (ctx: AnalysisContext, cap: Capability, subject: SubjectRef) => Holding | undefined = memoPerAnalysis(
+  (cap: Capability, subject: SubjectRef) => `${cap.id}\u0000${refKey(subject)}`,
+  readHolding,
+);
 
 function readHolding(ctx: AnalysisContext, cap: Capability, subject: SubjectRef): Holding | undefined {
   const counted = (ns: string): boolean => {

@@ -7,7 +7,7 @@ import { compareSubjects, refKey } from '@/lib/k8s/refs';
 import type { SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext } from './context-types';
 import { canonicalSubject, isMastersGroup, isNodeIdentity } from './context/identities';
-import { memoPerSubject } from './context/memo-per-subject';
+import { memoPerSubject } from './context/memo-per-analysis';
 import { decisionEvidence, PROBE_NAME } from './evidence';
 import { userForSubject } from './node-writers/subjects';
 import type { Evidence } from './types';

@@ -175,11 +175,16 @@ const subjectKey = (subject: SubjectRef) => `${subject.kind}/${subject.namespace
  * whoCan's RBAC entries without their grants, for questions asked of many identities in turn.
  */
 export function rbacSubjectKeys(index: RbacIndex, query: WhoCanQuery): Set<string> {
-  const namespace = query.resource?.namespace ?? '';
   const out = new Set<string>();
-  for (const ref of matchedRoles(index, query).values())
-    for (const binding of bindingsOfRoleIn(index, ref.role.key, namespace)) for (const subject of binding.subjects) out.add(subjectKey(subject));
+  forEachRbacSubject(index, query, (_subject, key) => out.add(key));
   return out;
+}
+
+/** Each subject (with its key) of every binding whose role has a rule allowing the request; a subject bound several times comes several times. */
+function forEachRbacSubject(index: RbacIndex, query: WhoCanQuery, visit: (subject: SubjectRef, key: string) => void): void {
+  const namespace = query.resource?.namespace ?? '';
+  for (const ref of matchedRoles(index, query).values())
+    for (const binding of bindingsOfRoleIn(index, ref.role.key, namespace)) for (const subject of binding.subjects) visit(subject, subjectKey(subject));
 }
 
 /**
@@ -188,14 +193,10 @@ export function rbacSubjectKeys(index: RbacIndex, query: WhoCanQuery): Set<strin
  * building, merging and sorting each answer's grants was most of their cost).
  */
 export function rbacSubjects(index: RbacIndex, query: WhoCanQuery): SubjectRef[] {
-  const namespace = query.resource?.namespace ?? '';
   const out = new Map<string, SubjectRef>();
-  for (const ref of matchedRoles(index, query).values())
-    for (const binding of bindingsOfRoleIn(index, ref.role.key, namespace))
-      for (const subject of binding.subjects) {
-        const key = subjectKey(subject);
-        if (!out.has(key)) out.set(key, subject);
-      }
+  forEachRbacSubject(index, query, (subject, key) => {
+    if (!out.has(key)) out.set(key, subject);
+  });
   return [...out.values()].sort(compareEntrySubjects);
 }
 

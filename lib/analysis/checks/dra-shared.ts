@@ -6,7 +6,7 @@ import type { CompiledRole } from '@/lib/authz/rbac-index';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
 import { canonicalSubject } from '@/lib/analysis/context/identities';
-import { memoPerSubject } from '@/lib/analysis/context/memo-per-subject';
+import { memoPerSubject } from '@/lib/analysis/context/memo-per-analysis';
 import { mountedHostPaths } from '@/lib/analysis/context/pod-facts';
 import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
 import { nodeLocalDriver } from '@/lib/personas/node-local-driver';

@@ -184,8 +184,8 @@ export function proposeClaimGuard(ctx: AnalysisContext, _findings: readonly Find
   const allowed: AllowedClass[] = tenantAllowedClasses(ctx.deviceClasses)
     .map((c): AllowedClass => ({ name: c.name, why: c.zeroing === 'configured' ? 'zeroed' : 'non-accelerator' }))
     .sort((a, b) => (a.why === b.why ? 0 : a.why === 'zeroed' ? -1 : 1));
-  const zeroed = allowed.map((c) => c.name).sort(compareStrings);
-  if (zeroed.length === 0)
+  const allowedNames = allowed.map((c) => c.name).sort(compareStrings);
+  if (allowedNames.length === 0)
     return {
       none: 'every DeviceClass is an accelerator without a zeroing indicator, so an allow-list of classes whose devices are zeroed between tenants would refuse every tenant claim; record zeroing first (ZERO001, ZERO002)',
     };
@@ -195,7 +195,7 @@ export function proposeClaimGuard(ctx: AnalysisContext, _findings: readonly Find
   const takenBindings = new Set(ctx.state.validatingAdmissionPolicyBindings.map((b) => b.metadata.name));
   let name = POLICY;
   for (let i = 2; taken.has(name) || takenBindings.has(name); i++) name = `${POLICY}-${i}`;
-  const policy = guardPolicy(name, zeroed);
+  const policy = guardPolicy(name, allowedNames);
   const binding = guardBinding(name, platform);
   const stateLists: StateLists = {
     validatingAdmissionPolicies: [...ctx.state.validatingAdmissionPolicies, policy],
@@ -205,7 +205,7 @@ export function proposeClaimGuard(ctx: AnalysisContext, _findings: readonly Find
     {
       action: 'create',
       object: policy as unknown as Record<string, unknown>,
-      why: `refuses a new claim or template that sets adminAccess or names a DeviceClass other than ${list(zeroed)} (zeroing configured, or not an accelerator)`,
+      why: `refuses a new claim or template that sets adminAccess or names a DeviceClass other than ${list(allowedNames)} (zeroing configured, or not an accelerator)`,
     },
     {
       action: 'create',
@@ -214,7 +214,7 @@ export function proposeClaimGuard(ctx: AnalysisContext, _findings: readonly Find
     },
   ];
   const tenants = ctx.namespaces.filter((ns) => ctx.isTenantNamespace(ns));
-  const refused = refusedToday(ctx, new Set(zeroed), 10);
+  const refused = refusedToday(ctx, new Set(allowedNames), 10);
   const shownRefused = refused.count > 10 ? `${refused.first.join(', ')} and ${refused.count - 10} more` : list(refused.first);
   return {
     holders: [],
@@ -230,7 +230,7 @@ export function proposeClaimGuard(ctx: AnalysisContext, _findings: readonly Find
       'CLAIM004 run again on the cluster with the policy: in every tenant namespace, a v1 claim and template with adminAccess or an accelerator DeviceClass without zeroing is refused (the admission evaluator)',
       "a tenant's claim of an allowed DeviceClass is still admitted; platform namespaces are not matched; no RBAC changes",
     ],
-    summary: `Add a ValidatingAdmissionPolicy and binding that refuse tenant claims with adminAccess or an accelerator DeviceClass without zeroing (allowed: ${list(zeroed)})`,
+    summary: `Add a ValidatingAdmissionPolicy and binding that refuse tenant claims with adminAccess or an accelerator DeviceClass without zeroing (allowed: ${list(allowedNames)})`,
     leftover:
       `an accelerator's class belongs on the allow-list only when its devices are zeroed between tenants; add one to allowedClasses when it is` +
       (refused.count > 0 ? `. It refuses new claims like these of today (a pod's claim made from a template included): ${shownRefused}` : ''),

@@ -1,6 +1,7 @@
 import type { SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { mountedHostPaths } from '@/lib/analysis/context/pod-facts';
+import { memoPerSubject } from '@/lib/analysis/context/memo-per-analysis';
 
 // The DRA driver names a service account serves, from facts about its pods: the plugin directory or
 // registration socket they mount (/var/lib/kubelet/plugins/<driver>, .../plugins_registry/<driver>-reg.sock),
@@ -43,18 +44,13 @@ const words = (s: string) =>
     .split(/[^a-z0-9]+/)
     .filter((w) => w.length >= 3 && !COMMON.has(w));
 
-// Asked by several fixes and by each fix's needs about the same accounts; each answer reads every pod.
-const cache = new WeakMap<AnalysisContext, Map<string, string[]>>();
-
+/** The drivers a service account serves (empty for other subjects). */
 export function servedDrivers(ctx: AnalysisContext, sa: SubjectRef): string[] {
-  if (sa.kind !== 'ServiceAccount') return [];
-  let known = cache.get(ctx);
-  if (!known) cache.set(ctx, (known = new Map()));
-  const key = `${sa.namespace ?? ''}/${sa.name}`;
-  let found = known.get(key);
-  if (!found) known.set(key, (found = driversOf(ctx, sa)));
-  return [...found];
+  return [...knownServedDrivers(ctx, sa)];
 }
+
+// Asked by several fixes and by each fix's needs about the same accounts; each answer reads every pod.
+const knownServedDrivers = memoPerSubject((ctx, sa): readonly string[] => (sa.kind === 'ServiceAccount' ? driversOf(ctx, sa) : []));
 
 const slicesByNode = new WeakMap<AnalysisContext, Map<string, string[]>>();
 

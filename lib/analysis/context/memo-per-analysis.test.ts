@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { SubjectRef } from '@/lib/k8s/types';
-import { memoPerSubject } from './memo-per-subject';
+import { memoPerAnalysis, memoPerSubject } from './memo-per-analysis';
 
 // The memo only keys by the context object and the subject: plain objects stand in for contexts.
 const ctxA = {} as AnalysisContext;
@@ -26,5 +26,20 @@ describe('memoPerSubject', () => {
     expect(nameOf(ctxA, { kind: 'Group', name: 'plugin' })).toBe('plugin!');
     expect(nameOf(ctxB, sa('a', 'plugin'))).toBe('plugin!');
     expect(reads).toEqual(['a/plugin', 'a/x', 'b/plugin', 'undefined/plugin', 'a/plugin']);
+  });
+});
+
+describe('memoPerAnalysis', () => {
+  it('keys by what keyOf makes of the arguments, per context', () => {
+    const reads: string[] = [];
+    const sum = memoPerAnalysis(
+      (a: number, b: number) => `${a}+${b}`,
+      (_ctx, a: number, b: number) => {
+        reads.push(`${a}+${b}`);
+        return a + b;
+      },
+    );
+    expect([sum(ctxA, 1, 2), sum(ctxA, 1, 2), sum(ctxA, 2, 1), sum(ctxB, 1, 2)]).toEqual([3, 3, 3, 3]);
+    expect(reads).toEqual(['1+2', '2+1', '1+2']);
   });
 });
