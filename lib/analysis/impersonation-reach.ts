@@ -1,13 +1,14 @@
 import type { ImpersonatedDecision } from '@/lib/authz/authz-engine';
-import type { ImpersonationHeaders } from '@/lib/authz/impersonation';
-import type { AuthzRequest } from '@/lib/authz/types';
+import { identityChecksOf, type ImpersonationHeaders } from '@/lib/authz/impersonation';
+import type { AuthzRequest, UserInfo } from '@/lib/authz/types';
 import type { ResourceAttributes } from '@/lib/authz/types';
-import { serviceAccountUsername } from '@/lib/authz/user-info';
+import { parseServiceAccountUsername, serviceAccountUsername } from '@/lib/authz/user-info';
+import { consultedAuthorizers } from '@/lib/authz/who-can';
 import { compareSubjects, refKey } from '@/lib/k8s/refs';
 import type { SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext } from './context-types';
 import { canonicalSubject, isMastersGroup, isNodeIdentity } from './context/identities';
-import { memoPerSubject } from './context/memo-per-analysis';
+import { memoPerAnalysis, memoPerSubject } from './context/memo-per-analysis';
 import { decisionEvidence, PROBE_NAME } from './evidence';
 import { userForSubject } from './node-writers/subjects';
 import type { Evidence } from './types';
@@ -52,6 +53,55 @@ export function impersonationIdentityChecks(holder: SubjectRef): ResourceAttribu
   return asks;
 }
 
+/**
+ * engine.whoCanRbacSubjects for one resource question (without selectors), answered once per
+ * analysis: the node-status writers' requesters and impersonation filter, DRA005 and full-control
+ * reach ask the same identity checks about the same identities, each a walk of the RBAC index.
+ */
+export const rbacSubjectsOf: (ctx: AnalysisContext, resource: ResourceAttributes) => readonly SubjectRef[] = memoPerAnalysis(
+  (r: ResourceAttributes) => `${r.verb}\u0000${r.group}\u0000${r.resource}\u0000${r.subresource}\u0000${r.namespace}\u0000${r.name}`,
+  (ctx: AnalysisContext, resource: ResourceAttributes) => ctx.engine.whoCanRbacSubjects({ resource }),
+);
+
+/** Keys (refKey, as binding subjects are written) of whom RBAC lets pass some identity check for impersonating `user`. */
+const identityHolders: (ctx: AnalysisContext, user: string) => ReadonlySet<string> = memoPerAnalysis(
+  (user: string) => user,
+  (ctx: AnalysisContext, user: string) => {
+    const out = new Set<string>();
+    for (const check of identityChecksOf({ user })) for (const s of rbacSubjectsOf(ctx, check)) out.add(refKey(s));
+    return out;
+  },
+);
+
+/** The subject keys an identity matches as (its user, its service account, its groups), made once per identity object. */
+const subjectKeys = new WeakMap<UserInfo, string[]>();
+
+/**
+ * engine.mayImpersonate (whether any mode's identity check can pass), from the answers of
+ * rbacSubjectsOf: the node-status writers ask it for ~110,000 requester and target pairs, and the
+ * engine's own filter asked again the questions their requesters came from.
+ */
+export function mayImpersonate(ctx: AnalysisContext, requester: UserInfo, headers: ImpersonationHeaders): boolean {
+  const engine = ctx.engine;
+  // Where RBAC is not consulted its who-can answers are empty: the engine decides.
+  if (!consultedAuthorizers(engine.chain).includes('RBAC')) return engine.mayImpersonate(requester, headers);
+  // Only RBAC grants impersonation: system:masters, a node identity and a chain with AlwaysAllow are not filtered.
+  if (requester.groups.includes('system:masters') || requester.name.startsWith('system:node:') || engine.chain.includes('AlwaysAllow')) return true;
+  let keys = subjectKeys.get(requester);
+  if (!keys) {
+    const sa = parseServiceAccountUsername(requester.name);
+    keys = [
+      `User//${requester.name}`,
+      ...(sa ? [refKey({ kind: 'ServiceAccount', namespace: sa.namespace, name: sa.name })] : []),
+      ...requester.groups.map((g) => `Group//${g}`),
+    ];
+    subjectKeys.set(requester, keys);
+  }
+  const holders = identityHolders(ctx, headers.user);
+  for (const k of keys) if (holders.has(k)) return true;
+  return false;
+}
+
 // DRA005 and full-control reach ask about the same holders for several targets; the candidates
 // depend on the holder only (each is a few who-can questions of the whole RBAC index).
 /** Grants (binding subjects) that could let someone impersonate the holder; RBAC only. */
@@ -61,7 +111,7 @@ function readCandidates(ctx: AnalysisContext, holder: SubjectRef): SubjectRef[] 
   const asks = impersonationIdentityChecks(holder);
   const out = new Map<string, SubjectRef>();
   for (const resource of asks)
-    for (const subject of ctx.engine.whoCanRbacSubjects({ resource })) {
+    for (const subject of rbacSubjectsOf(ctx, resource)) {
       const s = canonicalSubject(subject);
       if (!isMastersGroup(s) && !isNodeIdentity(s)) out.set(refKey(s), s);
     }

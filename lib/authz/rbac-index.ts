@@ -51,9 +51,10 @@ export interface RbacIndex {
   roleBindingsByRole: Map<string, Map<string, IndexedBinding[]>>;
   /** Resource rules by exact group and resource (or resource/subresource). */
   ruleBuckets: Map<string, RuleRef[]>;
-  // Resource rules with a wildcard group, a wildcard resource or a "*" + "/sub" resource.
-  wildcardRules: RuleRef[];
-  /** The wildcard rules by each group and resource they list, wildcards as written (see candidateRules). */
+  /**
+   * The wildcard rules (a wildcard group, a wildcard resource or a "*" + "/sub" resource) by each
+   * group and resource they list, wildcards as written (see candidateRules).
+   */
   wildcardBuckets: Map<string, RuleRef[]>;
   nonResourceRules: RuleRef[];
   notes: string[];
@@ -145,30 +146,20 @@ export function buildRbacIndex(state: Pick<ClusterState, 'clusterRoles' | 'roles
     }
   }
 
-  const ruleBuckets = new Map<string, RuleRef[]>();
-  const wildcardRules: RuleRef[] = [];
-  const wildcardBuckets = new Map<string, RuleRef[]>();
+  // The rule buckets are filled on first read (see RuleBuckets); the short list of non-resource rules is made now.
   const nonResourceRules: RuleRef[] = [];
-  const allRoles: CompiledRole[] = [...clusterRoles.values()];
-  for (const inNs of roles.values()) allRoles.push(...inNs.values());
+  const allRoles = rolesOf(clusterRoles, roles);
   for (const role of allRoles) {
-    role.rules.forEach(({ rule }, ruleIndex) => {
-      const ref: RuleRef = { role, ruleIndex };
-      if (rule.nonResourceURLs && rule.nonResourceURLs.length > 0) nonResourceRules.push(ref);
-      if (!rule.resources || rule.resources.length === 0 || !rule.apiGroups || rule.apiGroups.length === 0) return;
-      const wildcard = isWildcardRule(rule);
-      if (wildcard) wildcardRules.push(ref);
-      const seen = new Set<string>();
-      for (const g of rule.apiGroups) {
-        for (const r of rule.resources) {
-          const key = bucketKey(g, r);
-          if (seen.has(key)) continue;
-          seen.add(key);
-          pushTo(wildcard ? wildcardBuckets : ruleBuckets, key, ref);
-        }
-      }
-    });
+    const rules = role.rules;
+    for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
+      const urls = rules[ruleIndex].rule.nonResourceURLs;
+      if (urls && urls.length > 0) nonResourceRules.push({ role, ruleIndex });
+    }
   }
+  const filling: Filling = {};
+  const ruleBuckets = new RuleBuckets(filling);
+  const wildcardBuckets = new RuleBuckets(filling);
+  filling.fill = () => fillRuleBuckets(allRoles, ruleBuckets, wildcardBuckets);
 
   return {
     clusterRoles,
@@ -180,11 +171,109 @@ export function buildRbacIndex(state: Pick<ClusterState, 'clusterRoles' | 'roles
     clusterBindingsByRole,
     roleBindingsByRole,
     ruleBuckets,
-    wildcardRules,
     wildcardBuckets,
     nonResourceRules,
     notes,
   };
+}
+
+function rolesOf(clusterRoles: Map<string, CompiledRole>, roles: Map<string, Map<string, CompiledRole>>): CompiledRole[] {
+  const all: CompiledRole[] = [...clusterRoles.values()];
+  for (const inNs of roles.values()) for (const role of inNs.values()) all.push(role);
+  return all;
+}
+
+const hasResources = (rule: PolicyRule) => !!rule.resources && rule.resources.length > 0 && !!rule.apiGroups && rule.apiGroups.length > 0;
+
+interface Filling {
+  /** Fills both bucket maps of an index; cleared before it runs. */
+  fill?: () => void;
+}
+
+/**
+ * The rule buckets of an index, filled on first read: an engine made for a few identities (a fix's
+ * holder-scoped engine, ~1,350 of them in one analysis of a large cluster) mostly only authorizes,
+ * which reads the subject indexes, and bucketing its roles' rules was most of its cost. A class
+ * (not getters on each index object) so that every index keeps one shape.
+ */
+class RuleBuckets extends Map<string, RuleRef[]> {
+  constructor(private readonly filling: Filling) {
+    super();
+  }
+
+  private filled(): void {
+    const fill = this.filling.fill;
+    if (fill) {
+      this.filling.fill = undefined;
+      fill();
+    }
+  }
+
+  override get(key: string): RuleRef[] | undefined {
+    this.filled();
+    return super.get(key);
+  }
+
+  override has(key: string): boolean {
+    this.filled();
+    return super.has(key);
+  }
+
+  override get size(): number {
+    this.filled();
+    return super.size;
+  }
+
+  override forEach(callback: (value: RuleRef[], key: string, map: Map<string, RuleRef[]>) => void, thisArg?: unknown): void {
+    this.filled();
+    super.forEach(callback, thisArg);
+  }
+
+  override keys(): MapIterator<string> {
+    this.filled();
+    return super.keys();
+  }
+
+  override values(): MapIterator<RuleRef[]> {
+    this.filled();
+    return super.values();
+  }
+
+  override entries(): MapIterator<[string, RuleRef[]]> {
+    this.filled();
+    return super.entries();
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, RuleRef[]]> {
+    this.filled();
+    return super[Symbol.iterator]();
+  }
+}
+
+// Map's own get: the buckets' get would first ask whether they are filled, on every call of the fill.
+const mapGet = Map.prototype.get;
+
+/** Every resource rule by the group and resource it lists: wildcard rules (isWildcardRule) in `wildcardBuckets`, the others in `ruleBuckets`. */
+function fillRuleBuckets(allRoles: readonly CompiledRole[], ruleBuckets: Map<string, RuleRef[]>, wildcardBuckets: Map<string, RuleRef[]>): void {
+  for (const role of allRoles) {
+    const rules = role.rules;
+    for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
+      const rule = rules[ruleIndex].rule;
+      if (!hasResources(rule)) continue;
+      const ref: RuleRef = { role, ruleIndex };
+      const buckets = isWildcardRule(rule) ? wildcardBuckets : ruleBuckets;
+      for (const g of rule.apiGroups!) {
+        for (const r of rule.resources!) {
+          const key = bucketKey(g, r);
+          const list = mapGet.call(buckets, key) as RuleRef[] | undefined;
+          // A rule that lists a group or resource twice is put in its bucket once: the rule's
+          // pushes come one after another, so it is then that bucket's last entry.
+          if (!list) buckets.set(key, [ref]);
+          else if (list[list.length - 1] !== ref) list.push(ref);
+        }
+      }
+    }
+  }
 }
 
 /**

@@ -16,7 +16,8 @@ export function isForbiddenKey(key: string): boolean {
 const pathStack: (string | number)[] = [];
 
 export function resetPath(): void {
-  pathStack.length = 0;
+  // Empty after every object that did not fail: setting the length is a call even then.
+  if (pathStack.length !== 0) pathStack.length = 0;
 }
 
 export function enter(segment: string | number): void {

@@ -9,6 +9,8 @@
 import { normalizeConditions, normalizeLabelSelector, normalizeMeta, normalizeNameRefs, normalizeTaints } from './normalize-common';
 import { normalizeResourceClaim, normalizeResourceClaimTemplate } from './normalize-dra';
 import { normalizeDeviceClass, normalizeResourceSlice } from './normalize-dra-slices';
+import { isNormalResourceClaim } from './normalize-fast-claim';
+import { isNormalPod } from './normalize-fast-pod';
 import {
   asObject,
   enter,
@@ -43,6 +45,7 @@ import type {
   PersistentVolumeClaim,
   Pod,
   ReplicaSet,
+  ResourceClaim,
   ResourceQuota,
   ServiceAccount,
   StatefulSet,
@@ -58,8 +61,9 @@ export function normalizeObject(raw: unknown, kind: string, apiVersion: string):
   resetPath();
   const o = asObject(raw);
   switch (kind) {
+    // The bulk kinds try the fast path first: an already minimal object is kept after one pass.
     case 'Pod':
-      return normalizePod(o, apiVersion);
+      return isNormalPod(o, apiVersion) ? (o as unknown as Pod) : normalizePod(o, apiVersion);
     case 'Namespace':
       return normalizeNamespace(o, apiVersion);
     case 'Node':
@@ -86,7 +90,7 @@ export function normalizeObject(raw: unknown, kind: string, apiVersion: string):
     case 'ClusterRoleBinding':
       return normalizeBinding(o, kind, apiVersion);
     case 'ResourceClaim':
-      return normalizeResourceClaim(o);
+      return isNormalResourceClaim(o) ? (o as unknown as ResourceClaim) : normalizeResourceClaim(o);
     case 'ResourceClaimTemplate':
       return normalizeResourceClaimTemplate(o);
     case 'ResourceSlice':
@@ -139,7 +143,8 @@ function normalizePodStatus(value: unknown): Pod['status'] {
   return out;
 }
 
-function normalizePod(o: RawObject, apiVersion: string): Pod {
+/** The plain pod normaliser (normalizeObject tries isNormalPod first); the fast path's tests compare the two. */
+export function normalizePod(o: RawObject, apiVersion: string): Pod {
   const metadata = normalizeMeta(o.metadata);
   const spec = normalizePodSpec(o.spec, 'spec');
   const status = normalizePodStatus(o.status);

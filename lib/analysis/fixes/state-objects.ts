@@ -1,12 +1,12 @@
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { pushTo } from '@/lib/k8s/push-to';
-import type { ClusterRole, Role } from '@/lib/k8s/types';
+import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '@/lib/k8s/types';
 
-// The snapshot's roles by namespace and name, for fixes that look up the role of every grant behind
-// an issue: on a large cluster with many such issues, scans of 3,000 ClusterRoles and 10,000 Roles
-// each. A list is scanned for its first few lookups (a cluster with few such issues asks a handful,
-// less than a map of the list would cost) and indexed once per state from then on. The first object
-// under a name wins, as the scan finds it.
+// The snapshot's roles and bindings by namespace and name, for fixes that look up the role or the
+// binding of every grant behind an issue: on a large cluster with many such issues, scans of 3,000
+// ClusterRoles, 10,000 Roles or 32,000 RoleBindings each. A list is scanned for its first few
+// lookups (a cluster with few such issues asks a handful, less than a map of the list would cost) and
+// indexed once per state from then on. The first object under a name wins, as the scan finds it.
 
 type Named = { metadata: { name: string; namespace?: string } };
 
@@ -42,6 +42,8 @@ class Lookup<T extends Named> {
 interface Lookups {
   clusterRoles?: Lookup<ClusterRole>;
   roles?: Lookup<Role>;
+  clusterRoleBindings?: Lookup<ClusterRoleBinding>;
+  roleBindings?: Lookup<RoleBinding>;
 }
 
 const lookups = new WeakMap<ClusterState, Lookups>();
@@ -61,6 +63,18 @@ export function clusterRolesNamed(state: ClusterState, name: string): readonly C
 export function roleNamed(state: ClusterState, namespace: string, name: string): Role | undefined {
   const l = lookupsOf(state);
   return (l.roles ??= new Lookup(state.roles, true)).all(namespace, name)[0];
+}
+
+/** The first ClusterRoleBinding of that name, in the state's order. */
+export function clusterRoleBindingNamed(state: ClusterState, name: string): ClusterRoleBinding | undefined {
+  const l = lookupsOf(state);
+  return (l.clusterRoleBindings ??= new Lookup(state.clusterRoleBindings, false)).all('', name)[0];
+}
+
+/** The first RoleBinding of that namespace and name, in the state's order. */
+export function roleBindingNamed(state: ClusterState, namespace: string, name: string): RoleBinding | undefined {
+  const l = lookupsOf(state);
+  return (l.roleBindings ??= new Lookup(state.roleBindings, true)).all(namespace, name)[0];
 }
 
 // Positions of the ClusterRoles in the state's list, to put the roles an aggregation picks in order.

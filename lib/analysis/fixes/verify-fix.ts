@@ -6,7 +6,7 @@ import type { Capability } from '@/lib/analysis/capabilities';
 import { holdingOf } from '@/lib/analysis/capability-holders';
 import type { FixChange, FixProbe, IssueFix } from '@/lib/analysis/types';
 import { holderEngine, noRbacChanges } from './holder-engine';
-import { attrsOf, reviewOf, userOf, type Holder } from './holder';
+import { reviewOf, userOf, type Holder } from './holder';
 import { allowedToday, holderNeeds, type ObservedRequests } from './holder-needs';
 import type { RbacEdits } from './role-edits';
 import { decideWrite, withStateLists, type StateLists } from './write-probes';
@@ -71,7 +71,7 @@ export function verifyProposal(ctx: AnalysisContext, p: Proposed, observed?: Obs
         continue;
       }
       allowed = d.allowed;
-    } else allowed = after.authorize({ user: userOf(probe.review), resource: attrsOf(probe.review) }).allowed;
+    } else allowed = after.authorize({ user: userOf(probe.review), resource: probe.review.resourceAttributes }).allowed;
     if (allowed !== (probe.expect === 'allowed')) failures.push(`${probe.text} would be ${allowed ? 'allowed' : 'refused'}`);
     probes.push(probe);
   }

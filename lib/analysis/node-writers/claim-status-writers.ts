@@ -358,14 +358,14 @@ export class ClaimWriterAnalysis {
       const identityKey = `sa|${sa.namespace}/${sa.name}|${node}`;
       for (let i = start; i < end; i++) {
         if (this.strictNodes[at[i]] !== node) continue;
-        const d = this.cachedDecision(identityKey, this.allocatedClaims[at[i]], driver, () => serviceAccountUser(sa.namespace, sa.name, node));
+        // The claim's strict allocated node is `node` (tested above): not read from the claim again.
+        const d = this.cachedDecision(identityKey, this.allocatedClaims[at[i]], driver, () => serviceAccountUser(sa.namespace, sa.name, node), node);
         if (d?.mode === 'associated-node') {
-          writers.set(writerKey(driver, 'associated-node', subject), {
-            driver,
-            subject,
-            mode: 'associated-node',
-            via: [...d.via, { type: 'note', text: `its pods on ${node} carry tokens bound to ${node}, the claim's allocated node` }],
-          });
+          // The decision's evidence is normalised once and the node's note placed into it: normalising
+          // each node's copy serialised every grant again (~10,000 nodes with a plugin account each).
+          const via = withNote(this.normalise(d.via), { type: 'note', text: `its pods on ${node} carry tokens bound to ${node}, the claim's allocated node` });
+          this.normalised.set(via, via);
+          writers.set(writerKey(driver, 'associated-node', subject), { driver, subject, mode: 'associated-node', via });
           listed.add(sa);
           break;
         }
@@ -497,12 +497,13 @@ export class ClaimWriterAnalysis {
    * A decision depends on the identity, the claim's namespace, the driver and the allocated node; on
    * the claim's name only when some resourceclaims/status rule lists resourceNames.
    */
-  private cachedDecision(identityKey: string, claim: ResourceClaim, driver: string, user: () => UserInfo): WriteDecision | undefined {
+  private cachedDecision(identityKey: string, claim: ResourceClaim, driver: string, user: () => UserInfo, allocatedNode?: string): WriteDecision | undefined {
     const ns = claim.metadata.namespace ?? '';
     // Claims whose names no rule lists are decided alike: one engine question covers them all.
     const name = this.listedName(claim);
-    // The allocated node only matters to identities whose tokens name a node (associated-node).
-    const node = identityKey.startsWith('subject|') ? '' : (allocatedNodeName(claim) ?? '');
+    // The allocated node only matters to identities whose tokens name a node (associated-node); a
+    // caller that knows it (allocatedNodeName(claim)) passes it.
+    const node = identityKey.startsWith('subject|') ? '' : (allocatedNode ?? allocatedNodeName(claim) ?? '');
     const key = `${identityKey}|${ns}|${driver}|${node}|${name}`;
     let d = this.decisionCache.get(key);
     if (d === undefined) this.decisionCache.set(key, (d = this.decide(user(), claim, driver) ?? null));
@@ -520,6 +521,21 @@ export class ClaimWriterAnalysis {
     }
     return undefined;
   }
+}
+
+/**
+ * normaliseEvidence([...normalised, note]) for a list normaliseEvidence made: notes sort after grants
+ * and fields, among themselves by their JSON text, and a note already there is not repeated.
+ */
+export function withNote(normalised: readonly Evidence[], note: Evidence & { type: 'note' }): Evidence[] {
+  const key = JSON.stringify(note);
+  let at = normalised.length;
+  for (; at > 0 && normalised[at - 1].type === 'note'; at--) {
+    const c = compareStrings(JSON.stringify(normalised[at - 1]), key);
+    if (c === 0) return normalised as Evidence[];
+    if (c < 0) break;
+  }
+  return [...normalised.slice(0, at), note, ...normalised.slice(at)];
 }
 
 /** Group members after the groups, so a member is only decided once its groups' answers are known. */

@@ -16,7 +16,7 @@ import { compareSubjects, refKey } from '@/lib/k8s/refs';
 import { describeSource } from '@/lib/authz/cluster-config';
 
 import { WriterAccumulator, type NodeStatusWriterMap } from './node-writer-accumulator';
-import { impersonationIdentityChecks } from '@/lib/analysis/impersonation-reach';
+import { impersonationIdentityChecks, mayImpersonate, rbacSubjectsOf } from '@/lib/analysis/impersonation-reach';
 // DESIGN §3: for every node, each identity that can update or patch its nodes/status, with the mode
 // (node-authorizer, constrained-impersonation, rbac, impersonation) and the scope (own-node,
 // all-nodes, named). Candidates come from who-can queries on the engine's rule index; every
@@ -44,7 +44,7 @@ export function listNodeStatusWriters(ctx: AnalysisContext): NodeStatusWriterMap
     addAssociatedNode(ctx, nodeSet, rbac, acc);
     addArbitraryNode(engine, nodeSet, rbac, acc);
   }
-  addImpersonation(engine, nodeSet, rbac, acc);
+  addImpersonation(ctx, nodeSet, rbac, acc);
   return acc.result();
 }
 
@@ -362,7 +362,8 @@ interface ImpersonationTarget {
  * modes above, subjects that already write every node's status through RBAC are not repeated (they
  * gain nothing, and admins would otherwise appear under every mode).
  */
-function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rbac: RbacWriters, acc: WriterAccumulator): void {
+function addImpersonation(ctx: AnalysisContext, nodeSet: ReadonlySet<string>, rbac: RbacWriters, acc: WriterAccumulator): void {
+  const engine = ctx.engine;
   const probeUser = PROBE_NAME;
   const targets: ImpersonationTarget[] = [
     { headers: { user: nodeUsername(PROBE_NAME), groups: ['system:nodes'] }, description: 'any node identity (system:node:<name> with group system:nodes)' },
@@ -441,7 +442,7 @@ function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
   // Only the subjects are kept (as rbacEntries gives them, without merging their grants): ~1,000
   // questions on the bench cluster.
   const ask = (verb: string, group: string, resource: string, name: string, namespace = '') => {
-    for (const s of engine.whoCanRbacSubjects({ resource: { verb, group, resource, subresource: '', namespace, name } })) {
+    for (const s of rbacSubjectsOf(ctx, { verb, group, resource, subresource: '', namespace, name })) {
       const subject = canonicalSubject(s);
       requesters.set(refKey(subject), subject);
     }
@@ -485,10 +486,10 @@ function addImpersonation(engine: AuthzEngine, nodeSet: ReadonlySet<string>, rba
       ]),
     ];
     const decide = (target: ImpersonationTarget, node: string): ImpersonatedDecision | undefined => {
-      const d = decideTarget(engine, user, target.headers, node);
+      const d = decideTarget(ctx, user, target.headers, node);
       if (d || !target.headers.groups?.length || target.headers.user !== PROBE_NAME) return d;
       for (const name of userNames) {
-        const other = decideTarget(engine, user, { ...target.headers, user: name }, node);
+        const other = decideTarget(ctx, user, { ...target.headers, user: name }, node);
         if (other) return other;
       }
       return undefined;
@@ -558,13 +559,14 @@ function targetEvidence(engine: AuthzEngine, d: ImpersonatedDecision, target: Im
 }
 
 function decideTarget(
-  engine: AuthzEngine,
+  ctx: AnalysisContext,
   requester: ReturnType<typeof userForSubject>,
   headers: ImpersonationHeaders,
   node: string,
 ): ImpersonatedDecision | undefined {
   // Most requesters cannot act as most targets at all: refused before deciding each verb.
-  if (!engine.mayImpersonate(requester, headers)) return undefined;
+  if (!mayImpersonate(ctx, requester, headers)) return undefined;
+  const engine = ctx.engine;
   // A node identity writes (through NodeRestriction) only its own Node: the written node follows the header.
   // Without NodeRestriction it writes any node.
   const writtenNode = headers.user.startsWith('system:node:') && nodeRestricted(engine) ? headers.user.slice('system:node:'.length) : node;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { stateOf } from '@/lib/authz/__fixtures__/builders';
 import type { DeviceRequest, ResourceClaim, ResourceQuota } from '@/lib/k8s/types';
+import { formatQuantity, quantityFromInteger } from '@/lib/k8s/quantity';
+import { createRandom } from '@/scripts/bench/prng';
 import { analyseQuotas, atOrAboveWatermark, claimDeviceUsage, computeQuotaUsage, parseDraQuotaKey, usageDisagrees } from './quota-usage';
 
 // dra-facts §6: usage as the ResourceQuota evaluator computes it from claim specs.
@@ -149,5 +151,71 @@ describe('atOrAboveWatermark', () => {
     ['x', '10', 0.9, false],
   ])('%s of %s at %s → %s', (used, hard, w, expected) => {
     expect(atOrAboveWatermark(used, hard, w)).toBe(expected);
+  });
+});
+
+describe('analyseQuotas on random claims', () => {
+  // The namespace totals are summed as numbers and again as bigints only when a total leaves the
+  // safe integers: held here to a plain bigint sum of the evaluator's charges (dra-facts §6), with
+  // counts from 0 to far past 2^53, odd modes and firstAvailable subrequests.
+  const CLASSES = ['gpu', 'nic', 'fpga'];
+  const COUNTS = [undefined, 0, 1, 2, 3, -1, 2.7, 2 ** 52, 2 ** 53 - 1, 2 ** 53, 2 ** 60, 1e300, Number.NaN, Number.POSITIVE_INFINITY];
+  const MODES = [undefined, '', 'ExactCount', 'All', 'Unknown'];
+  const charge = (mode: string | undefined, count: number | undefined): bigint => {
+    if (mode === undefined || mode === '' || mode === 'ExactCount') {
+      const n = count ?? 1;
+      return Number.isFinite(n) && n > 0 ? BigInt(Math.trunc(n)) : 0n;
+    }
+    return mode === 'All' ? 32n : 0n;
+  };
+
+  it('computes what a bigint sum of the charges gives, on 300 random clusters', () => {
+    const r = createRandom(23);
+    let large = 0;
+    for (let round = 0; round < 300; round++) {
+      const claims: ResourceClaim[] = [];
+      const expected = new Map<string, bigint>();
+      const add = (ns: string, cls: string, n: bigint) => expected.set(`${ns}/${cls}`, (expected.get(`${ns}/${cls}`) ?? 0n) + n);
+      const nss = ['a', 'b', 'c'];
+      for (let i = 0; i < 12; i++) {
+        const ns = r.pick(nss);
+        const requests: DeviceRequest[] = [];
+        for (let j = r.int(3); j >= 0; j--) {
+          const big = r.chance(0.05);
+          const pickCount = () => (big ? r.pick(COUNTS) : r.pick(COUNTS.slice(0, 7)));
+          if (r.chance(0.3)) {
+            const subs = Array.from({ length: 1 + r.int(3) }, () => ({
+              name: 's',
+              deviceClassName: r.pick(CLASSES),
+              allocationMode: r.pick(MODES),
+              count: pickCount(),
+            }));
+            requests.push({ name: `r${j}`, firstAvailable: subs } as DeviceRequest);
+            const max = new Map<string, bigint>();
+            for (const s of subs) {
+              const n = charge(s.allocationMode, s.count);
+              if (!max.has(s.deviceClassName) || n > max.get(s.deviceClassName)!) max.set(s.deviceClassName, n);
+            }
+            for (const [cls, n] of max) add(ns, cls, n);
+          } else {
+            const exactly = { deviceClassName: r.pick(CLASSES), allocationMode: r.pick(MODES), count: pickCount() };
+            requests.push({ name: `r${j}`, exactly } as DeviceRequest);
+            add(ns, exactly.deviceClassName, charge(exactly.allocationMode, exactly.count));
+          }
+        }
+        claims.push(claim(ns, `c${i}`, requests));
+      }
+      if ([...expected.values()].some((n) => n > BigInt(Number.MAX_SAFE_INTEGER))) large++;
+      const hard = Object.fromEntries(CLASSES.map((c) => [`${c}.deviceclass.resource.k8s.io/devices`, '10']));
+      const rows = computeQuotaUsage(stateOf({ resourceClaims: claims, resourceQuotas: nss.map((ns) => quota(ns, 'q', hard)) }));
+      expect(rows).toHaveLength(9);
+      for (const row of rows) {
+        const cls = row.resource.slice(0, -'.deviceclass.resource.k8s.io/devices'.length);
+        expect(row.computedUsed).toBe(formatQuantity(quantityFromInteger(expected.get(`${row.namespace}/${cls}`) ?? 0n)));
+      }
+    }
+    // Some clusters have totals past the safe integers (summed as bigints), most do not.
+    expect(large).toBeGreaterThan(10);
+    expect(large).toBeLessThan(150);
   });
 });

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { createAuthzEngine } from '@/lib/authz/authz-engine';
+import { clusterRole, crb, Group, rb, role, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
+import { serviceAccountUser } from '@/lib/authz/user-info';
+import type { ResourceAttributes, UserInfo } from '@/lib/authz/types';
+import type { ClusterState } from '@/lib/k8s/cluster-state';
+import type { PolicyRule, Subject } from '@/lib/k8s/types';
+import { createRandom } from '@/scripts/bench/prng';
+import { holderEngine, type RbacChanges } from './holder-engine';
+
+// The engine after a fix, built from the bindings that name the fix's users (found through an
+// inverted index of the original engine's bindings) and the roles they point at, must decide every
+// request of those users as an engine built on the whole cluster with the changes applied. Checked on
+// random RBAC (aggregated roles included) and random changes to roles, bindings and new bindings.
+
+const NSS = ['a', 'b', 'c'];
+const GROUPS = ['team-1', 'team-2', 'system:authenticated'];
+const RESOURCES = ['pods', 'resourceclaims', 'resourceslices', 'nodes/status', '*'];
+const VERBS = ['get', 'create', 'update', '*'];
+
+const replaced = <T extends { metadata: { name: string; namespace?: string } }>(list: readonly T[], changed: readonly T[]) => {
+  const key = (o: T) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+  const byKey = new Map(changed.map((o) => [key(o), o]));
+  const kept = list.map((o) => byKey.get(key(o)) ?? o);
+  const known = new Set(list.map(key));
+  return [...kept, ...changed.filter((o) => !known.has(key(o)))];
+};
+
+function applied(state: ClusterState, c: RbacChanges): ClusterState {
+  return {
+    ...state,
+    clusterRoles: replaced(state.clusterRoles, c.clusterRoles),
+    roles: replaced(state.roles, c.roles),
+    clusterRoleBindings: replaced(state.clusterRoleBindings, c.clusterRoleBindings),
+    roleBindings: replaced(state.roleBindings, c.roleBindings),
+  };
+}
+
+describe('holderEngine', () => {
+  let allowedSeen = 0;
+  for (let seed = 1; seed <= 40; seed++) {
+    it(`decides the fix's users as a whole engine with the changes applied (seed ${seed})`, () => {
+      const r = createRandom(3100 + seed);
+      const some = <T>(list: readonly T[], max: number) => [...new Set(Array.from({ length: 1 + r.int(max) }, () => r.pick(list)))];
+      const rule = (): PolicyRule => ({ apiGroups: some(['', 'resource.k8s.io'], 2), resources: some(RESOURCES, 2), verbs: some(VERBS, 2) });
+      const rules = () => Array.from({ length: r.int(3) }, rule);
+      const tier = () => (r.chance(0.5) ? { labels: { tier: r.pick(['one', 'two']) } } : {});
+      const clusterRoles = [
+        ...Array.from({ length: 6 }, (_, i) => clusterRole(`c${i}`, rules(), tier())),
+        clusterRole('agg-one', [], { aggregate: [{ matchLabels: { tier: 'one' } }] }),
+        clusterRole('agg-two', [], { aggregate: [{ matchLabels: { tier: 'two' } }], labels: { tier: 'one' } }),
+      ];
+      const roles = NSS.flatMap((ns) => Array.from({ length: 2 }, (_, i) => role(ns, `r${i}`, rules())));
+      const users: UserInfo[] = [
+        { name: 'alice', groups: [r.pick(GROUPS), 'system:authenticated'] },
+        serviceAccountUser(r.pick(NSS), 'app'),
+        { name: 'bob', groups: ['system:authenticated'] },
+      ];
+      const subject = (): Subject =>
+        r.pick([User('alice'), User('bob'), User('carol'), Group(r.pick(GROUPS)), SA(r.pick(NSS), 'app'), SA(r.pick(NSS), 'other')]);
+      const subjects = () => Array.from({ length: 1 + r.int(3) }, subject);
+      const clusterRef = () => ({ kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name });
+      const state = stateOf({
+        clusterRoles,
+        roles,
+        clusterRoleBindings: Array.from({ length: 5 }, (_, i) => crb(`crb${i}`, clusterRef(), subjects())),
+        roleBindings: Array.from({ length: 10 }, (_, i) => {
+          const ns = r.pick(NSS);
+          return rb(ns, `rb${i}`, r.chance(0.4) ? { kind: 'Role', name: `r${r.int(2)}` } : clusterRef(), subjects());
+        }),
+      });
+      const changes: RbacChanges = {
+        clusterRoles: r.chance(0.7) ? [clusterRole(r.pick(clusterRoles).metadata.name, rules(), tier())] : [],
+        roles: r.chance(0.5) ? [role(r.pick(NSS), `r${r.int(2)}`, rules())] : [],
+        clusterRoleBindings: r.chance(0.5) ? [crb(`crb${r.int(6)}`, clusterRef(), subjects())] : [],
+        roleBindings: r.chance(0.5) ? [rb(r.pick(NSS), `rb${r.int(12)}`, clusterRef(), subjects())] : [],
+      };
+      const engine = createAuthzEngine(state);
+      const asked = users.filter((_, i) => i === 0 || r.chance(0.6));
+      const scoped = holderEngine(engine, asked, changes);
+      const whole = createAuthzEngine(applied(state, changes));
+      for (const user of asked)
+        for (const resource of RESOURCES.filter((x) => x !== '*'))
+          for (const verb of VERBS.filter((v) => v !== '*'))
+            for (const namespace of ['', ...NSS]) {
+              const [res, subresource = ''] = resource.split('/');
+              const group = res === 'resourceclaims' || res === 'resourceslices' ? 'resource.k8s.io' : '';
+              const attrs: ResourceAttributes = { verb, group, resource: res, subresource, namespace, name: 'x' };
+              const expected = whole.authorize({ user, resource: attrs });
+              expect(scoped.authorize({ user, resource: attrs }).allowed, `${user.name} ${verb} ${resource} in ${namespace}`).toBe(expected.allowed);
+              if (expected.allowed) allowedSeen++;
+            }
+    });
+  }
+  it('was checked on requests some of which are allowed', () => expect(allowedSeen).toBeGreaterThan(100));
+});

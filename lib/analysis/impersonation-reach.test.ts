@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-context';
+import { DEFAULT_SETTINGS } from '@/lib/analysis/settings';
+import { clusterRole, crb, Group, rb, role, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
+import { createAuthzEngine } from '@/lib/authz/authz-engine';
+import type { ImpersonationHeaders } from '@/lib/authz/impersonation';
+import type { AuthorizerName, UserInfo } from '@/lib/authz/types';
+import { serviceAccountUser } from '@/lib/authz/user-info';
+import type { PolicyRule, Subject } from '@/lib/k8s/types';
+import { createRandom } from '@/scripts/bench/prng';
+import { mayImpersonate, rbacSubjectsOf } from './impersonation-reach';
+
+// The node-status writers filter requester and target pairs with mayImpersonate, read from the
+// who-can answers the analysis keeps (rbacSubjectsOf) instead of the engine's own: it must answer
+// as AuthzEngine.mayImpersonate does, for every requester and impersonated user, on random
+// impersonation grants (legacy and constrained, named and unnamed, bound to users, service accounts
+// in both spellings and groups, cluster-wide and per namespace) and authorizer chains.
+
+const AUTHN = 'authentication.k8s.io';
+const NSS = ['a', 'b'];
+const RULES: PolicyRule[] = [
+  { apiGroups: [''], resources: ['users'], verbs: ['impersonate'] },
+  { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: ['alice', 'system:node:n1'] },
+  { apiGroups: [''], resources: ['groups'], verbs: ['impersonate'] },
+  { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['impersonate'] },
+  { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['*'], resourceNames: ['app'] },
+  { apiGroups: ['*'], resources: ['*'], verbs: ['impersonate'] },
+  { apiGroups: [AUTHN], resources: ['users', 'groups'], verbs: ['impersonate:user-info'] },
+  { apiGroups: [AUTHN], resources: ['users'], verbs: ['impersonate:user-info'], resourceNames: ['probe'] },
+  { apiGroups: [AUTHN], resources: ['serviceaccounts'], verbs: ['impersonate:serviceaccount'] },
+  { apiGroups: [AUTHN], resources: ['serviceaccounts'], verbs: ['impersonate:serviceaccount'], resourceNames: ['ci'] },
+  { apiGroups: [AUTHN], resources: ['nodes'], verbs: ['impersonate:arbitrary-node'], resourceNames: ['n1'] },
+  { apiGroups: [AUTHN], resources: ['nodes'], verbs: ['impersonate:associated-node'] },
+  { apiGroups: [''], resources: ['nodes/status'], verbs: ['update', 'patch'] },
+];
+const SUBJECTS: Subject[] = [
+  SA('a', 'app'),
+  SA('b', 'ci'),
+  User('bob'),
+  User('system:serviceaccount:b:app'),
+  User('system:node:n2'),
+  Group('ops'),
+  Group('system:serviceaccounts:a'),
+  Group('system:serviceaccounts'),
+  Group('system:authenticated'),
+  Group('system:masters'),
+];
+const REQUESTERS: UserInfo[] = [
+  serviceAccountUser('a', 'app'),
+  serviceAccountUser('b', 'ci'),
+  serviceAccountUser('b', 'app'),
+  serviceAccountUser('a', 'app', 'n1'),
+  { name: 'bob', groups: ['system:authenticated'] },
+  { name: 'carol', groups: ['ops', 'system:authenticated'] },
+  { name: 'probe:member-of:system:serviceaccounts', groups: ['system:serviceaccounts'] },
+  { name: 'system:node:n2', groups: ['system:nodes', 'system:authenticated'] },
+  { name: 'root', groups: ['system:masters'] },
+  { name: 'dave', groups: ['system:authenticated'] },
+];
+const HEADERS: ImpersonationHeaders[] = [
+  { user: 'alice' },
+  { user: 'probe', groups: ['ops'] },
+  { user: 'system:serviceaccount:a:app' },
+  { user: 'system:serviceaccount:b:ci' },
+  { user: 'system:node:n1', groups: ['system:nodes'] },
+  { user: 'system:node:n3' },
+];
+const CHAINS: (AuthorizerName[] | undefined)[] = [undefined, ['RBAC'], ['Node', 'RBAC', 'AlwaysAllow'], ['AlwaysDeny', 'RBAC'], ['Node']];
+
+describe('mayImpersonate (analysis)', () => {
+  let yes = 0;
+  let no = 0;
+  for (let seed = 1; seed <= 60; seed++) {
+    it(`answers as AuthzEngine.mayImpersonate (seed ${seed})`, () => {
+      const r = createRandom(1500 + seed);
+      const some = <T>(list: readonly T[], max: number) => Array.from({ length: 1 + r.int(max) }, () => r.pick(list));
+      const clusterRoles = Array.from({ length: 5 }, (_, i) => clusterRole(`c${i}`, some(RULES, 3)));
+      const roles = NSS.map((ns, i) => role(ns, `r${i}`, some(RULES, 3)));
+      const state = stateOf({
+        clusterRoles,
+        roles,
+        clusterRoleBindings: Array.from({ length: r.int(4) }, (_, i) =>
+          crb(`crb${i}`, { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name }, some(SUBJECTS, 2)),
+        ),
+        roleBindings: Array.from({ length: 1 + r.int(5) }, (_, i) => {
+          const ns = r.pick(NSS);
+          const roleRef = r.chance(0.5)
+            ? { kind: 'Role', name: roles[NSS.indexOf(ns)].metadata.name }
+            : { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name };
+          return rb(ns, `rb${i}`, roleRef, some(SUBJECTS, 2));
+        }),
+      });
+      for (const chain of CHAINS) {
+        const engine = createAuthzEngine(state, chain ? { chain } : {});
+        const ctx = buildAnalysisContext(state, engine, DEFAULT_SETTINGS);
+        for (const requester of REQUESTERS)
+          for (const headers of HEADERS) {
+            const expected = engine.mayImpersonate(requester, headers);
+            expect([requester.name, headers.user, chain, mayImpersonate(ctx, requester, headers)]).toEqual([requester.name, headers.user, chain, expected]);
+            if (expected) yes++;
+            else no++;
+          }
+      }
+    });
+  }
+  it('lets pairs through and filters pairs out (the cases above are not vacuous)', () => {
+    expect(yes).toBeGreaterThan(1000);
+    expect(no).toBeGreaterThan(1000);
+  });
+
+  it('rbacSubjectsOf answers as the engine, once per analysis and question', () => {
+    const state = stateOf({
+      clusterRoles: [clusterRole('imp', [RULES[0]])],
+      clusterRoleBindings: [crb('imp', { kind: 'ClusterRole', name: 'imp' }, [User('bob'), Group('ops')])],
+    });
+    const engine = createAuthzEngine(state);
+    const ctx = buildAnalysisContext(state, engine, DEFAULT_SETTINGS);
+    const q = { verb: 'impersonate', group: '', resource: 'users', subresource: '', namespace: '', name: 'x' };
+    const first = rbacSubjectsOf(ctx, q);
+    expect(first).toEqual(engine.whoCanRbacSubjects({ resource: q }));
+    expect(first.map((s) => s.name)).toEqual(['ops', 'bob']);
+    expect(rbacSubjectsOf(ctx, { ...q })).toBe(first);
+    expect(rbacSubjectsOf(ctx, { ...q, name: 'y' })).not.toBe(first);
+  });
+});
