@@ -4,7 +4,7 @@
 // copied) and device statuses answer false and take the plain normaliser (normalize-dra.ts).
 
 import { DRA_API_VERSION } from './normalize-dra';
-import { isNormalMeta, isNormalNodeSelector, isPlain } from './normalize-fast-common';
+import { isNormalNodeSelector, isNormalTopLevel, isPlain } from './normalize-fast-common';
 import type { RawObject } from './normalize-helpers';
 
 function isNormalSelector(s: unknown): boolean {
@@ -154,21 +154,5 @@ function isNormalStatus(s: unknown): boolean {
 
 /** True when normalizeObject(o, 'ResourceClaim', …) would return `o` itself, unchanged. */
 export function isNormalResourceClaim(o: RawObject): boolean {
-  if (o.constructor !== Object || o.kind !== 'ResourceClaim' || o.apiVersion !== DRA_API_VERSION) return false;
-  if (!isNormalMeta(o.metadata) || !isNormalSpec(o.spec)) return false;
-  for (const k in o) {
-    switch (k) {
-      case 'apiVersion':
-      case 'kind':
-      case 'metadata':
-      case 'spec':
-        break;
-      case 'status':
-        if (!isNormalStatus(o.status)) return false;
-        break;
-      default:
-        return false;
-    }
-  }
-  return true;
+  return isNormalTopLevel(o, 'ResourceClaim', DRA_API_VERSION, isNormalSpec, isNormalStatus);
 }

@@ -129,3 +129,33 @@ export function isNormalNodeSelector(s: unknown): boolean {
   }
   return true;
 }
+
+/**
+ * The top level of a bulk object: its kind and apiVersion, normal metadata and spec, an optional
+ * status its kind's test accepts, and no other key.
+ */
+export function isNormalTopLevel(
+  o: RawObject,
+  kind: string,
+  apiVersion: string,
+  isNormalSpec: (spec: unknown) => boolean,
+  isNormalStatus: (status: unknown) => boolean,
+): boolean {
+  if (o.constructor !== Object || o.kind !== kind || o.apiVersion !== apiVersion) return false;
+  if (!isNormalMeta(o.metadata) || !isNormalSpec(o.spec)) return false;
+  for (const k in o) {
+    switch (k) {
+      case 'apiVersion':
+      case 'kind':
+      case 'metadata':
+      case 'spec':
+        break;
+      case 'status':
+        if (!isNormalStatus(o.status)) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}

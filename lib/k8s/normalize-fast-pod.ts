@@ -2,7 +2,7 @@
 // takes. Env vars, projected, CSI and ephemeral volumes and anything rarer answer false and take the
 // plain normaliser (normalize-pod.ts).
 
-import { isNormalMeta, isPlain, isStringArray } from './normalize-fast-common';
+import { isNormalTopLevel, isPlain, isStringArray } from './normalize-fast-common';
 import type { RawObject } from './normalize-helpers';
 
 function isNormalSecurityContext(s: unknown): boolean {
@@ -244,21 +244,5 @@ function isNormalPodStatus(s: unknown): boolean {
 
 /** True when normalizeObject(o, 'Pod', apiVersion) would return `o` itself, unchanged. */
 export function isNormalPod(o: RawObject, apiVersion: string): boolean {
-  if (o.constructor !== Object || o.kind !== 'Pod' || o.apiVersion !== apiVersion) return false;
-  if (!isNormalMeta(o.metadata) || !isNormalPodSpec(o.spec)) return false;
-  for (const k in o) {
-    switch (k) {
-      case 'apiVersion':
-      case 'kind':
-      case 'metadata':
-      case 'spec':
-        break;
-      case 'status':
-        if (!isNormalPodStatus(o.status)) return false;
-        break;
-      default:
-        return false;
-    }
-  }
-  return true;
+  return isNormalTopLevel(o, 'Pod', apiVersion, isNormalPodSpec, isNormalPodStatus);
 }
