@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findingId, findingIdInput, fnv1a64 } from './finding-id';
+import { refKey } from '@/lib/k8s/refs';
+import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
 
 describe('fnv1a64', () => {
   it('matches the published FNV-1a 64-bit test vectors', () => {
@@ -50,5 +52,30 @@ describe('findingId', () => {
   });
   it('hashes a readable canonical string', () => {
     expect(findingIdInput('NODE001', [sa], [role, crb])).toBe('NODE001\nServiceAccount/drivers/plugin\nClusterRole//x\u001fClusterRoleBinding//x');
+  });
+  it('is the plain canonical text (distinct keys, sorted, joined) for any refs, duplicates and order', () => {
+    const plain = (check: string, subjects: readonly SubjectRef[], objects: readonly ObjectRef[]) =>
+      [check, [...new Set(subjects.map(refKey))].sort().join('\u001f'), [...new Set(objects.map(refKey))].sort().join('\u001f')].join('\n');
+    const pool: ObjectRef[] = [
+      sa,
+      group,
+      crb,
+      role,
+      { kind: 'Node', name: 'n1' },
+      { kind: 'Node', name: 'n10' },
+      { kind: 'Pod', namespace: 'a', name: 'p' },
+      { kind: 'Pod', namespace: 'a/b', name: '' },
+      { kind: 'Pod', namespace: 'a', name: 'b/' },
+      { kind: 'ResourceClaim', namespace: 'é', name: 'claim' },
+    ];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const subjectPool: SubjectRef[] = [sa, group, { kind: 'User', name: 'alice' }, { kind: 'ServiceAccount', namespace: 'drivers', name: 'plugin-2' }];
+    const refs = <T>(from: readonly T[]) => Array.from({ length: next() % 6 }, () => from[next() % from.length]);
+    for (let i = 0; i < 500; i++) {
+      const subjects = refs(subjectPool);
+      const objects = refs(pool);
+      expect(findingIdInput('CHK', subjects, objects)).toBe(plain('CHK', subjects, objects));
+    }
   });
 });

@@ -20,7 +20,32 @@ export function fnv1a64(text: string): string {
   let h1 = 0x8422;
   let h2 = 0x9ce4;
   let h3 = 0xcbf2;
-  for (const byte of encoder.encode(text)) {
+  // An ASCII text is its own UTF-8 bytes: hashed from its char codes, with no byte array per finding;
+  // any other text is hashed from its encoding.
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return fnv1a64Bytes(encoder.encode(text));
+  for (let i = 0; i < text.length; i++) {
+    h0 ^= text.charCodeAt(i);
+    const t0 = h0 * 0x1b3;
+    let t1 = h1 * 0x1b3;
+    let t2 = h2 * 0x1b3 + (h0 << 8);
+    let t3 = h3 * 0x1b3 + (h1 << 8);
+    t1 += t0 >>> 16;
+    t2 += t1 >>> 16;
+    t3 += t2 >>> 16;
+    h0 = t0 & 0xffff;
+    h1 = t1 & 0xffff;
+    h2 = t2 & 0xffff;
+    h3 = t3 & 0xffff;
+  }
+  return hex16(h3) + hex16(h2) + hex16(h1) + hex16(h0);
+}
+
+function fnv1a64Bytes(bytes: Uint8Array): string {
+  let h0 = 0x2325;
+  let h1 = 0x8422;
+  let h2 = 0x9ce4;
+  let h3 = 0xcbf2;
+  for (const byte of bytes) {
     h0 ^= byte;
     const t0 = h0 * 0x1b3;
     let t1 = h1 * 0x1b3;
@@ -37,11 +62,19 @@ export function fnv1a64(text: string): string {
   return hex16(h3) + hex16(h2) + hex16(h1) + hex16(h0);
 }
 
+/** The refs' distinct keys, sorted and joined: sorting first, a duplicate is next to its twin (no set per finding). */
+function joinedKeys(refs: readonly (SubjectRef | ObjectRef)[]): string {
+  if (refs.length === 0) return '';
+  if (refs.length === 1) return refKey(refs[0]);
+  const keys = refs.map(refKey).sort();
+  let out = keys[0];
+  for (let i = 1; i < keys.length; i++) if (keys[i] !== keys[i - 1]) out += SEP + keys[i];
+  return out;
+}
+
 /** The canonical text a finding ID hashes: independent of the order subjects and objects are listed in. */
 export function findingIdInput(check: string, subjects: readonly SubjectRef[], objects: readonly ObjectRef[]): string {
-  const s = [...new Set(subjects.map(refKey))].sort();
-  const o = [...new Set(objects.map(refKey))].sort();
-  return [check, s.join(SEP), o.join(SEP)].join('\n');
+  return `${check}\n${joinedKeys(subjects)}\n${joinedKeys(objects)}`;
 }
 
 /** A stable short hash of a check ID and the refs a finding is about. */

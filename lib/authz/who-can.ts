@@ -4,7 +4,7 @@ import { authorizeNode, withoutNodeRestriction } from './node-authorizer';
 import type { NodeGraph, VertexType } from './node-graph';
 import type { RbacIndex, RuleRef } from './rbac-index';
 import { bindingsOfRoleIn, candidateRulesFor } from './rbac-index';
-import { combinedResource, ruleAllowsNonResource, ruleAllowsResource } from './rule-matches';
+import { apiGroupMatches, combinedResource, resourceMatches, resourceNameMatches, ruleAllowsNonResource, verbMatches } from './rule-matches';
 import type { BindingRef, NonResourceAttributes, ResourceAttributes, RoleRefResolved } from './types';
 import { nodeUser } from './user-info';
 import { compareStrings } from '@/lib/k8s/refs';
@@ -128,24 +128,87 @@ function candidateNodes(graph: NodeGraph, query: WhoCanQuery): Set<string> {
 
 /** Each role with a rule that allows the request, with its first such rule (through the rule index). */
 function matchedRoles(index: RbacIndex, query: WhoCanQuery): Map<string, RuleRef> {
-  const matched = new Map<string, RuleRef>();
-  const consider = (refs: RuleRef[] | undefined, test: (ref: RuleRef) => boolean) => {
-    for (const ref of refs ?? []) {
-      const existing = matched.get(ref.role.key);
-      if (existing && existing.ruleIndex <= ref.ruleIndex) continue;
-      if (test(ref)) matched.set(ref.role.key, ref);
-    }
-  };
   const res = query.resource;
-  if (res) {
-    const combined = combinedResource(res);
-    const attrs: ResourceAttributes = res;
-    const test = (ref: RuleRef) => ruleAllowsResource(ref.role.rules[ref.ruleIndex].rule, attrs, combined);
-    consider(candidateRulesFor(index, res.verb, res.group, res.resource, res.subresource), test);
-  } else if (query.nonResource) {
+  if (res) return matchedRolesByName(openMatchesOf(index, res.verb, res.group, res.resource, res.subresource), res.name);
+  const matched = new Map<string, RuleRef>();
+  if (query.nonResource) {
     const attrs = query.nonResource;
-    consider(index.nonResourceRules, (ref) => ruleAllowsNonResource(ref.role.rules[ref.ruleIndex].rule, attrs));
+    firstMatchPerRole(matched, index.nonResourceRules, (ref) => ruleAllowsNonResource(ref.role.rules[ref.ruleIndex].rule, attrs));
   }
+  return matched;
+}
+
+/**
+ * Adds, for each role, its first ref that passes the test (lowest rule index), in the order each role
+ * first passes; a role already in `matched` keeps its place when a lower rule index replaces its ref.
+ */
+function firstMatchPerRole(matched: Map<string, RuleRef>, refs: readonly RuleRef[], test: (ref: RuleRef) => boolean): void {
+  for (const ref of refs) {
+    const existing = matched.get(ref.role.key);
+    if (existing && existing.ruleIndex <= ref.ruleIndex) continue;
+    if (test(ref)) matched.set(ref.role.key, ref);
+  }
+}
+
+/**
+ * The candidate rules of one verb and resource that allow the request apart from its name (and a rule
+ * never looks at the namespace). Rules without resourceNames allow every name, so their roles are
+ * matched once; a question then tests only the rules that list names, and most names are listed by none.
+ */
+interface OpenMatches {
+  /** Every candidate rule that allows the request for some name, in candidate order. */
+  open: RuleRef[];
+  /** matchedRoles' answer for a name no rule lists: the open rules without resourceNames, matched as firstMatchPerRole does. Shared: not to be changed. */
+  unnamed: Map<string, RuleRef>;
+  /** The open rules that list resourceNames: each name they list. */
+  listedNames: Set<string>;
+}
+
+// Per RBAC index (an index does not change once built), per verb and resource.
+const openMatchesPerIndex = new WeakMap<RbacIndex, Map<string, OpenMatches>>();
+
+/**
+ * The answers of rbacSubjects and rbacSubjectKeys per namespace, kept beside a shared matchedRoles
+ * answer (OpenMatches.unnamed): every name no rule lists has the same answer in a namespace (the
+ * impersonation checks ask one per user name, ~1,000 on a large cluster).
+ */
+interface SharedAnswers {
+  subjects: Map<string, SubjectRef[]>;
+  keys: Map<string, Set<string>>;
+}
+
+const sharedAnswers = new WeakMap<Map<string, RuleRef>, SharedAnswers>();
+
+function openMatchesOf(index: RbacIndex, verb: string, group: string, resource: string, subresource: string): OpenMatches {
+  let perKey = openMatchesPerIndex.get(index);
+  if (!perKey) openMatchesPerIndex.set(index, (perKey = new Map()));
+  const key = `${verb}\u0000${group}\u0000${resource}\u0000${subresource}`;
+  let found = perKey.get(key);
+  if (found) return found;
+  const combined = combinedResource({ resource, subresource });
+  const open: RuleRef[] = [];
+  const unscoped: RuleRef[] = [];
+  const listedNames = new Set<string>();
+  for (const ref of candidateRulesFor(index, verb, group, resource, subresource)) {
+    const rule = ref.role.rules[ref.ruleIndex].rule;
+    if (!(verbMatches(rule, verb) && apiGroupMatches(rule, group) && resourceMatches(rule, combined, subresource))) continue;
+    open.push(ref);
+    const names = rule.resourceNames;
+    if (!names || names.length === 0) unscoped.push(ref);
+    else for (const n of names) listedNames.add(n);
+  }
+  const unnamed = new Map<string, RuleRef>();
+  firstMatchPerRole(unnamed, unscoped, () => true);
+  sharedAnswers.set(unnamed, { subjects: new Map(), keys: new Map() });
+  perKey.set(key, (found = { open, unnamed, listedNames }));
+  return found;
+}
+
+/** matchedRoles for one name: the shared unnamed answer unless some open rule lists the name. */
+function matchedRolesByName(matches: OpenMatches, name: string): Map<string, RuleRef> {
+  if (!matches.listedNames.has(name)) return matches.unnamed;
+  const matched = new Map<string, RuleRef>();
+  firstMatchPerRole(matched, matches.open, (ref) => resourceNameMatches(ref.role.rules[ref.ruleIndex].rule, name));
   return matched;
 }
 
@@ -175,15 +238,23 @@ const subjectKey = (subject: SubjectRef) => `${subject.kind}/${subject.namespace
  * whoCan's RBAC entries without their grants, for questions asked of many identities in turn.
  */
 export function rbacSubjectKeys(index: RbacIndex, query: WhoCanQuery): Set<string> {
-  const out = new Set<string>();
-  forEachRbacSubject(index, query, (_subject, key) => out.add(key));
-  return out;
+  const matched = matchedRoles(index, query);
+  const namespace = query.resource?.namespace ?? '';
+  const shared = sharedAnswers.get(matched);
+  let keys = shared?.keys.get(namespace);
+  if (!keys) {
+    keys = new Set<string>();
+    const out = keys;
+    forEachRbacSubject(index, matched, namespace, (_subject, key) => out.add(key));
+    shared?.keys.set(namespace, keys);
+  }
+  // A copy: callers may add to it; the kept one answers the next name no rule lists.
+  return shared ? new Set(keys) : keys;
 }
 
-/** Each subject (with its key) of every binding whose role has a rule allowing the request; a subject bound several times comes several times. */
-function forEachRbacSubject(index: RbacIndex, query: WhoCanQuery, visit: (subject: SubjectRef, key: string) => void): void {
-  const namespace = query.resource?.namespace ?? '';
-  for (const ref of matchedRoles(index, query).values())
+/** Each subject (with its key) of every binding whose role is matched and applies in the namespace; a subject bound several times comes several times. */
+function forEachRbacSubject(index: RbacIndex, matched: Map<string, RuleRef>, namespace: string, visit: (subject: SubjectRef, key: string) => void): void {
+  for (const ref of matched.values())
     for (const binding of bindingsOfRoleIn(index, ref.role.key, namespace)) for (const subject of binding.subjects) visit(subject, subjectKey(subject));
 }
 
@@ -193,11 +264,19 @@ function forEachRbacSubject(index: RbacIndex, query: WhoCanQuery, visit: (subjec
  * building, merging and sorting each answer's grants was most of their cost).
  */
 export function rbacSubjects(index: RbacIndex, query: WhoCanQuery): SubjectRef[] {
-  const out = new Map<string, SubjectRef>();
-  forEachRbacSubject(index, query, (subject, key) => {
-    if (!out.has(key)) out.set(key, subject);
-  });
-  return [...out.values()].sort(compareEntrySubjects);
+  const matched = matchedRoles(index, query);
+  const namespace = query.resource?.namespace ?? '';
+  const shared = sharedAnswers.get(matched);
+  let subjects = shared?.subjects.get(namespace);
+  if (!subjects) {
+    const out = new Map<string, SubjectRef>();
+    forEachRbacSubject(index, matched, namespace, (subject, key) => {
+      if (!out.has(key)) out.set(key, subject);
+    });
+    subjects = [...out.values()].sort(compareEntrySubjects);
+    shared?.subjects.set(namespace, subjects);
+  }
+  return shared ? subjects.slice() : subjects;
 }
 
 const KIND_ORDER: Record<string, number> = { Group: 0, User: 1, ServiceAccount: 2 };

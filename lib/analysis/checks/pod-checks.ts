@@ -21,25 +21,31 @@ interface Workload {
   pod: Pod;
   /** Prefix of field paths on the owner: the pod itself, or the workload's pod template. */
   base: string;
+  /** Its observed pods (not template stand-ins) among the pods grouped. */
+  observed: number;
 }
 
 function byWorkload(ctx: AnalysisContext, pods: readonly Pod[]): Workload[] {
+  // Sort keys read once per pod, not per comparison, and the pods counted while grouping: on a large
+  // cluster thousands of component pods, counted per workload by a scan of all of them before.
+  const keyed = pods.map((pod) => ({ pod, template: isTemplatePod(pod), name: podName(pod) }));
+  keyed.sort((a, b) => Number(a.template) - Number(b.template) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const groups = new Map<string, Workload>();
-  const sorted = [...pods].sort(
-    (a, b) => Number(isTemplatePod(a)) - Number(isTemplatePod(b)) || (podName(a) < podName(b) ? -1 : podName(a) > podName(b) ? 1 : 0),
-  );
-  for (const pod of sorted) {
+  for (const { pod, template } of keyed) {
     const owner = ctx.ownerOf(pod);
     const key = refKey(owner);
-    if (!groups.has(key)) groups.set(key, { owner, pod, base: owner.kind === 'Pod' ? 'spec' : 'spec.template.spec' });
+    let w = groups.get(key);
+    if (!w) groups.set(key, (w = { owner, pod, base: owner.kind === 'Pod' ? 'spec' : 'spec.template.spec', observed: 0 }));
+    if (!template) w.observed++;
   }
-  return [...groups.values()].sort((a, b) => (refKey(a.owner) < refKey(b.owner) ? -1 : refKey(a.owner) > refKey(b.owner) ? 1 : 0));
+  return [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, w]) => w);
 }
 
 const podName = (p: Pod) => `${p.metadata.namespace ?? ''}/${p.metadata.name}`;
 
-function podsText(ctx: AnalysisContext, w: Workload, pods: readonly Pod[]): string {
-  const n = pods.filter((p) => !isTemplatePod(p) && refKey(ctx.ownerOf(p)) === refKey(w.owner)).length;
+/** The workload's observed pods, counted by byWorkload over the same pods the check reports. */
+function podsText(w: Workload): string {
+  const n = w.observed;
   if (n === 0) return ' (from its pod template; no pod observed)';
   return w.owner.kind === 'Pod' ? '' : ` (${n} pod${n === 1 ? '' : 's'})`;
 }
@@ -108,7 +114,6 @@ export const pod001: Check = {
   id: 'POD001',
   run(ctx) {
     const out: FindingDraft[] = [];
-    const pods = componentPodList(ctx);
     for (const w of componentWorkloads(ctx)) {
       const containers = allContainers(w.pod.spec);
       const privileged = containers.filter((c) => c.container.securityContext?.privileged === true);
@@ -130,7 +135,7 @@ export const pod001: Check = {
       out.push({
         subjects: [sa(w.pod)],
         objects: [w.owner],
-        message: `${label(w)} ${describeRef(w.owner)}${podsText(ctx, w, pods)} ${does.join('; ')}. ${why.join(' ')}`,
+        message: `${label(w)} ${describeRef(w.owner)}${podsText(w)} ${does.join('; ')}. ${why.join(' ')}`,
         evidence: [
           ...privileged.map((h): Evidence => ({
             type: 'field',
@@ -183,7 +188,6 @@ export const pod002: Check = {
   id: 'POD002',
   run(ctx) {
     const out: FindingDraft[] = [];
-    const pods = componentPodList(ctx);
     for (const w of componentWorkloads(ctx)) {
       const spec = w.pod.spec;
       const issues: string[] = [];
@@ -206,7 +210,7 @@ export const pod002: Check = {
         subjects: [sa(w.pod)],
         objects: [w.owner],
         message:
-          `${label(w)} ${describeRef(w.owner)}${podsText(ctx, w, pods)} uses ${list(issues)}: it sees and can touch host processes, network or kernel state beyond its devices.` +
+          `${label(w)} ${describeRef(w.owner)}${podsText(w)} uses ${list(issues)}: it sees and can touch host processes, network or kernel state beyond its devices.` +
           (sockets.has('runtime')
             ? ' Through the container runtime socket it controls every container on the node: it can create privileged containers and exec into or stop any of them.'
             : '') +
@@ -327,7 +331,7 @@ export const pod004: Check = {
         subjects: [sa(w.pod)],
         objects: [w.owner],
         message:
-          `${describeRef(w.owner)}${podsText(ctx, w, pods)} in tenant namespace ${w.owner.namespace} mounts ${list(mounts.map((m) => `hostPath ${m.path} (volume ${m.volume})`))} ` +
+          `${describeRef(w.owner)}${podsText(w)} in tenant namespace ${w.owner.namespace} mounts ${list(mounts.map((m) => `hostPath ${m.path} (volume ${m.volume})`))} ` +
           `but is not a DRA driver pod. It can connect to ${list(sockets)} on its node (and, with write access, plant or replace sockets).`,
         evidence: mounts.map((m): Evidence => ({
           type: 'field',

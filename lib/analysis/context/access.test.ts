@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import { clusterRole, crb, Group, rb, role, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
 import { serviceAccountUser } from '@/lib/authz/user-info';
-import { AccessIndex, type AccessEntry, type AccessQuestion } from './access';
+import { AccessIndex, applyingKeys, subjectsApplyingTo, type AccessEntry, type AccessQuestion } from './access';
+import { canonicalSubject, subjectAppliesTo } from './identities';
+import { refKey } from '@/lib/k8s/refs';
 import type { PolicyRule, Subject, SubjectRef } from '@/lib/k8s/types';
 import { createRandom } from '@/scripts/bench/prng';
 import { Q } from './questions';
@@ -208,6 +210,13 @@ describe('AccessIndex.whoCanAmong', () => {
     return `${c.kind}/${c.namespace ?? ''}/${c.name}`;
   };
 
+  it('looks up the keys of the subjects that apply to an identity', () => {
+    for (const s of pool) {
+      const id = canonicalSubject(asRef(s));
+      expect(applyingKeys(id), key(id)).toEqual(subjectsApplyingTo(id).map((x) => refKey(canonicalSubject(x))));
+    }
+  });
+
   for (let seed = 1; seed <= 60; seed++) {
     it(`gives the asked subjects' entries of the whole question (seed ${seed})`, () => {
       const r = createRandom(1000 + seed);
@@ -223,6 +232,14 @@ describe('AccessIndex.whoCanAmong', () => {
           // What one identity holds, from the bindings naming it and its groups, as from the whole answer.
           const identity = asRef(r.pick(pool));
           expect(index.rbacEntriesFor(q, identity)).toEqual(index.entriesFor(index.rbacWhoCan(q), identity));
+          // entriesFor looks entries up by key: the same as testing every entry of the answer.
+          const all = index.whoCan(q);
+          // A namespace listed twice reads its bindings twice: each grant is still listed once.
+          if (q.namespaces) expect(new AccessIndex(engine).whoCan({ ...q, namespaces: [...q.namespaces, ...q.namespaces] })).toEqual(all);
+          // Where only RoleBindings allow it: each namespace of its RoleBinding grants, once, sorted.
+          for (const e of all.filter((x) => !x.everyNamespace))
+            expect(e.namespaces, key(e.subject)).toEqual([...new Set(e.grants.map((g) => g.binding.namespace ?? ''))].sort());
+          expect(index.entriesFor(all, identity)).toEqual(all.filter((e) => subjectAppliesTo(e.subject, identity)));
         }
       }
     });

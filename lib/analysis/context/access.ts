@@ -1,5 +1,5 @@
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
-import { ruleAllowsResource } from '@/lib/authz/rule-matches';
+import { apiGroupMatches, combinedResource, resourceMatches, ruleAllowsResource, verbMatches } from '@/lib/authz/rule-matches';
 import type { ResourceAttributes } from '@/lib/authz/types';
 import { candidateRules, type CompiledRole, type IndexedBinding, type SubjectEntry, type SubjectIndex } from '@/lib/authz/rbac-index';
 import type { WhoCanGrant } from '@/lib/authz/who-can';
@@ -55,7 +55,6 @@ export class AccessIndex {
   private readonly mayMatchCache = new Map<string, Set<string>>();
   private readonly clusterBindingCache = new WeakMap<Set<string>, IndexedBinding[]>();
   private readonly entryIndexes = new WeakMap<readonly AccessEntry[], Map<string, AccessEntry[]>>();
-  private readonly openRules = new WeakMap<PolicyRule, PolicyRule>();
   private readonly everywhereCache = new Map<string, Set<string>>();
   private readonly rbacAnswers = new WeakMap<readonly AccessEntry[], AccessEntry[]>();
   private readonly plans = new WeakMap<AccessQuestion, QuestionPlan>();
@@ -115,11 +114,13 @@ export class AccessIndex {
     const indexes: (SubjectIndex | undefined)[] = [rbac.clusterBindings];
     const everywhere = q.scope === 'namespaced' && !q.namespaces;
     if (q.scope === 'namespaced' && q.namespaces) for (const ns of q.namespaces) if (ns !== '') indexes.push(rbac.namespaceBindings.get(ns));
+    let special = false;
     for (const subject of subjects) {
       const id = canonicalSubject(subject);
       const key = refKey(id);
       if (only.has(key)) continue;
       only.add(key);
+      if (key === MASTERS_KEY || isNodeKey(key)) special = true;
       for (const index of indexes) {
         const named: SubjectEntry[] | undefined = id.kind === 'Group' ? index?.byGroup.get(id.name) : index?.byUser.get(usernameOf(id));
         for (const { binding } of named ?? []) bindings.add(binding);
@@ -129,9 +130,7 @@ export class AccessIndex {
     // Most identities hold most questions through no binding at all: answered without computing,
     // unless system:masters or a node identity (not found through bindings) is asked about.
     const plan = this.planOf(q);
-    let named = false;
-    for (const b of bindings) if (b.role && plan.candidates.has(b.role.key)) named = true;
-    if (!named && !only.has(MASTERS_KEY) && ![...only].some(isNodeKey)) return [];
+    if (!special && !someCandidate(bindings, plan.candidates)) return [];
     return compute(this, q, { only, bindings: [...bindings], plan });
   }
 
@@ -149,7 +148,8 @@ export class AccessIndex {
       q,
       subjectsApplyingTo(id).filter((s) => !isNodeIdentity(s)),
     );
-    return entries.length === 0 ? entries : this.entriesFor(entries.filter(isOrdinaryRbac), id);
+    // entriesFor without its index: this answer is used once, and is already in entriesFor's order (compute sorts by subject).
+    return entries.length === 0 ? entries : entries.filter((e) => isOrdinaryRbac(e) && subjectAppliesTo(e.subject, id));
   }
 
   /** RoleBindings (any namespace) that name a subject, by its canonical key; the index is built on first use. */
@@ -267,8 +267,12 @@ export class AccessIndex {
     }
     const id = canonicalSubject(identity);
     const out: AccessEntry[] = [];
-    for (const s of subjectsApplyingTo(id)) for (const e of index.get(subjectIndexKey(s)) ?? []) if (subjectAppliesTo(e.subject, id)) out.push(e);
-    return out.sort((a, b) => compareSubjects(a.subject, b.subject));
+    // By key, without making the subjects: asked for every subject of many findings, and most miss.
+    for (const key of applyingKeys(id)) {
+      const list = index.get(key);
+      if (list) for (const e of list) if (subjectAppliesTo(e.subject, id)) out.push(e);
+    }
+    return out.length > 1 ? out.sort((a, b) => compareSubjects(a.subject, b.subject)) : out;
   }
 
   private findRolesThatMayMatch(q: AccessQuestion): Set<string> {
@@ -276,27 +280,26 @@ export class AccessIndex {
     // Only roles with a rule in the question's bucket of the RBAC index, or a wildcard rule, can match.
     const subresource = q.subresource ?? '';
     const combined = subresource ? `${q.resource}/${subresource}` : q.resource;
-    const refs = candidateRules(this.engine.rbac, q.group, q.resource, subresource);
-    const attrs = q.verbs.map((verb): ResourceAttributes => ({ verb, group: q.group, resource: q.resource, subresource, namespace: '', name: '' }));
-    for (const { role, ruleIndex } of refs) {
+    for (const { role, ruleIndex } of candidateRules(this.engine.rbac, q.group, q.resource, subresource)) {
       if (set.has(role.key)) continue;
-      const rule = this.openRule(role.rules[ruleIndex].rule);
-      for (const a of attrs) {
-        if (ruleAllowsResource(rule, a, combined)) {
-          set.add(role.key);
-          break;
-        }
-      }
+      // What the rule allows for some name: the rule test without its resourceNames.
+      if (ruleAllowsSomeName(role.rules[ruleIndex].rule, q.verbs, q.group, combined, subresource)) set.add(role.key);
     }
     return set;
   }
+}
 
-  /** The rule without its resourceNames (what it allows for some name), made once per rule. */
-  private openRule(rule: PolicyRule): PolicyRule {
-    let open = this.openRules.get(rule);
-    if (!open) this.openRules.set(rule, (open = { ...rule, resourceNames: undefined }));
-    return open;
-  }
+/** Whether the rule allows one of the verbs on the resource for some name (ruleAllowsResource without the resourceNames test). */
+function ruleAllowsSomeName(rule: PolicyRule, verbs: readonly string[], group: string, combined: string, subresource: string): boolean {
+  if (!apiGroupMatches(rule, group) || !resourceMatches(rule, combined, subresource)) return false;
+  for (const verb of verbs) if (verbMatches(rule, verb)) return true;
+  return false;
+}
+
+/** Whether some binding's role may match (is among the candidates). */
+function someCandidate(bindings: Iterable<IndexedBinding>, candidates: Set<string>): boolean {
+  for (const b of bindings) if (b.role && candidates.has(b.role.key)) return true;
+  return false;
 }
 
 const subjectIndexKey = (s: SubjectRef) => refKey(canonicalSubject(s));
@@ -318,6 +321,15 @@ export function subjectsApplyingTo(id: SubjectRef): SubjectRef[] {
   return [id, group('system:authenticated'), group('system:nodes')];
 }
 
+/** The index keys (refKey of the canonical form) of subjectsApplyingTo(id), for a canonical id. */
+export function applyingKeys(id: SubjectRef): string[] {
+  const own = refKey(id);
+  if (id.kind === 'Group') return [own];
+  if (id.kind === 'ServiceAccount')
+    return [own, 'Group//system:authenticated', 'Group//system:serviceaccounts', `Group//system:serviceaccounts:${id.namespace ?? ''}`];
+  return [own, 'Group//system:authenticated', 'Group//system:nodes'];
+}
+
 const NAMELESS_VERBS = new Set(['create', 'deletecollection']);
 
 /** See AccessIndex.planOf. */
@@ -335,6 +347,7 @@ interface RoleMatch {
 
 function matchRole(role: CompiledRole, q: AccessQuestion): RoleMatch | undefined {
   const subresource = q.subresource ?? '';
+  const combined = combinedResource({ resource: q.resource, subresource });
   const rules = new Map<number, { verbs: string[]; names: string[] }>();
   // One attributes object per role, its verb and name set as the loops go (no closure per rule:
   // this runs for every role of every question).
@@ -349,7 +362,13 @@ function matchRole(role: CompiledRole, q: AccessQuestion): RoleMatch | undefined
         const unscoped = !rule.resourceNames || rule.resourceNames.length === 0;
         if (unscoped) names = ruleAllowsResource(rule, attrs) ? ['*'] : undefined;
         // Requests without a name (create, deletecollection) never match resourceNames.
-        else if (q.names === 'any' && !NAMELESS_VERBS.has(verb) && ruleAllowsResource({ ...rule, resourceNames: undefined }, attrs))
+        else if (
+          q.names === 'any' &&
+          !NAMELESS_VERBS.has(verb) &&
+          verbMatches(rule, verb) &&
+          apiGroupMatches(rule, q.group) &&
+          resourceMatches(rule, combined, subresource)
+        )
           names = [...rule.resourceNames!];
       } else {
         let hit: string[] | undefined;
@@ -398,6 +417,24 @@ function addAll<T>(list: T[], items: readonly T[]): void {
   for (const x of items) if (!list.includes(x)) list.push(x);
 }
 
+/** Whether the grants hold this binding's grant of this rule (bindings and roles compared as grants are deduplicated: by kind, namespace and name). */
+function hasGrant(grants: readonly WhoCanGrant[], b: IndexedBinding, ruleIndex: number): boolean {
+  for (const g of grants) if (g.ruleIndex === ruleIndex && sameRef(g.binding, b.ref) && sameRef(g.role, b.role!.ref)) return true;
+  return false;
+}
+
+const sameRef = (a: { kind: string; namespace?: string; name: string }, b: { kind: string; namespace?: string; name: string }) =>
+  a.kind === b.kind && (a.namespace ?? '') === (b.namespace ?? '') && a.name === b.name;
+
+/** The strings sorted (default order) without repeats, in place. */
+function sortedUnique(list: string[]): string[] {
+  list.sort();
+  let n = 0;
+  for (let i = 0; i < list.length; i++) if (i === 0 || list[i] !== list[n - 1]) list[n++] = list[i];
+  list.length = n;
+  return list;
+}
+
 /** The entry of a subject in `out` (made on first use), or undefined when `only` leaves it out. */
 function entryIn(out: Map<string, AccessEntry>, only: ReadonlySet<string> | undefined, subject: SubjectRef, via: AccessEntry['via']): AccessEntry | undefined {
   const key = refKey(subject);
@@ -411,7 +448,8 @@ function compute(index: AccessIndex, q: AccessQuestion, { roleBindingsOnly = fal
   const engine = index.engine;
   const out = new Map<string, AccessEntry>();
   // Beside the entries rather than in them: the entries are returned as they are, not copied without it.
-  const grantKeys = new Map<AccessEntry, Set<string>>();
+  const lastBinding = new Map<AccessEntry, IndexedBinding>();
+  const visited = new Set<IndexedBinding>();
 
   // system:masters may do everything.
   const masters = roleBindingsOnly ? undefined : entryIn(out, only, MASTERS, 'privileged-group');
@@ -458,24 +496,28 @@ function compute(index: AccessIndex, q: AccessQuestion, { roleBindingsOnly = fal
     let match = matches.get(b.role.key);
     if (match === undefined) matches.set(b.role.key, (match = matchRole(b.role, q) ?? null));
     if (!match) continue;
+    const again = visited.has(b);
+    if (!again) visited.add(b);
     for (const s of b.subjects) {
       const entry = entryIn(out, only, canonicalSubject(s), 'rbac');
       if (!entry) continue;
-      let keys = grantKeys.get(entry);
-      if (!keys) grantKeys.set(entry, (keys = new Set()));
+      // The entry may hold this binding's grants already only when the binding came before (listed
+      // twice) or names the subject twice; otherwise its grants are new (the state keeps one binding
+      // per kind, namespace and name), and no key is made for each.
+      const fresh = !again && lastBinding.get(entry) !== b;
+      lastBinding.set(entry, b);
       for (const [ruleIndex, r] of match.rules) {
         addAll(entry.verbs, r.verbs);
         addAll(entry.names, r.names);
-        const gk = `${b.ref.kind}/${ns}/${b.ref.name}/${b.role.key}/${ruleIndex}`;
-        if (keys.has(gk)) continue;
-        keys.add(gk);
+        if (!fresh && hasGrant(entry.grants, b, ruleIndex)) continue;
         const grant: WhoCanGrant = { binding: b.ref, role: b.role.ref, ruleIndex };
         const from = b.role.rules[ruleIndex].from;
         if (from) grant.aggregatedFrom = from;
         entry.grants.push(grant);
       }
       if (b.ref.kind === 'ClusterRoleBinding') entry.everyNamespace = true;
-      else addAll(entry.namespaces, [ns]);
+      // Deduplicated once sorted, below: a group bound in thousands of namespaces made includes() quadratic.
+      else if (entry.namespaces[entry.namespaces.length - 1] !== ns) entry.namespaces.push(ns);
     }
   }
 
@@ -483,7 +525,7 @@ function compute(index: AccessIndex, q: AccessQuestion, { roleBindingsOnly = fal
     .map((entry) => {
       entry.grants.sort(compareGrants);
       entry.verbs.sort((a, b) => q.verbs.indexOf(a) - q.verbs.indexOf(b));
-      entry.namespaces = entry.everyNamespace ? [] : entry.namespaces.sort();
+      entry.namespaces = entry.everyNamespace ? [] : sortedUnique(entry.namespaces);
       entry.names = entry.names.includes('*') ? ['*'] : entry.names.sort();
       return entry;
     })

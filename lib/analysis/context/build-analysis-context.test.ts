@@ -154,6 +154,30 @@ describe('buildAnalysisContext', () => {
     orphan.metadata.ownerReferences = [{ kind: 'ReplicaSet', name: 'api-7c9d5', controller: true }];
     expect(ctx.ownerOf(orphan)).toEqual({ kind: 'Deployment', namespace: 'tenant-a', name: 'api' });
   });
+
+  it('lists the pods of a service account (spec.serviceAccountName, else spec.serviceAccount, else default), in pod order', () => {
+    // Namespaces and accounts interleaved: the pods of one account are not one run of the list.
+    const spread = [
+      pod('a', 'p1', { serviceAccountName: 'x' }),
+      pod('a', 'p2', {}),
+      pod('b', 'p3', { serviceAccountName: 'x' }),
+      pod('a', 'p4', { serviceAccountName: 'x' }),
+      pod('a', 'p5', { serviceAccount: 'x' }),
+      pod('a', 'p6', { serviceAccountName: 'y', serviceAccount: 'x' }),
+      pod('b', 'p7', { serviceAccountName: 'x' }),
+      pod('a', 'p8', { serviceAccountName: 'default' }),
+      pod('b', 'p9', {}),
+    ];
+    const c = contextOf({ namespaces: [namespace('a'), namespace('b')], pods: spread }, DEFAULT_SETTINGS);
+    const of = (ns: string, name: string) => c.podsOfServiceAccount(ns, name).map((p) => p.metadata.name);
+    expect(of('a', 'x')).toEqual(['p1', 'p4', 'p5']);
+    expect(of('a', 'y')).toEqual(['p6']);
+    expect(of('a', 'default')).toEqual(['p2', 'p8']);
+    expect(of('b', 'x')).toEqual(['p3', 'p7']);
+    expect(of('b', 'default')).toEqual(['p9']);
+    expect(of('b', 'y')).toEqual([]);
+    expect(of('c', 'x')).toEqual([]);
+  });
 });
 
 describe('host paths', () => {
@@ -165,5 +189,26 @@ describe('host paths', () => {
     expect(exposesPluginDir('/var/lib/kubelet/plugins_registry')).toBe(true);
     expect(exposesPluginDir('/var/lib/kubelet/pod-resources')).toBe(false);
     expect(exposesPluginDir('/var/lib/kubelet/pluginsX')).toBe(false);
+  });
+
+  it('normalises any path as splitting on "/" and resolving "." and ".." does (already normal paths are returned as they are)', () => {
+    const plain = (path: string) => {
+      const out: string[] = [];
+      for (const seg of path.split('/')) {
+        if (seg === '' || seg === '.') continue;
+        if (seg === '..') out.pop();
+        else out.push(seg);
+      }
+      return `/${out.join('/')}`;
+    };
+    const parts = ['/', '/', '.', '..', 'var', 'lib', 'kubelet', 'plugins', '.hidden', 'a..b', 'x.'];
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let i = 0; i < 2000; i++) {
+      let path = '';
+      for (let k = next() % 8; k > 0; k--) path += parts[next() % parts.length];
+      expect(normaliseHostPath(path)).toBe(plain(path));
+    }
+    for (const path of ['', '/', '//', '/.', '/..', '/var/', '/var/.', 'var/lib', '/var/lib', '/var/..x']) expect(normaliseHostPath(path)).toBe(plain(path));
   });
 });

@@ -12,43 +12,63 @@ export interface ServiceAccountName {
 
 const compareServiceAccounts = (a: ServiceAccountName, b: ServiceAccountName) => compareStrings(a.namespace, b.namespace) || compareStrings(a.name, b.name);
 
+/** An account and its nodes: one node as a string (most accounts), a Set from the second; sorted on first ask. */
+interface AccountNodes {
+  readonly account: ServiceAccountName;
+  nodes: string | Set<string>;
+  sorted?: string[];
+}
+
 export class PodIndex {
   private readonly accountsByNode = new Map<string, ServiceAccountName[]>();
   /** namespace → name → the account: nested, so that no key string is built per pod (200,000 on a large cluster). */
-  private readonly accounts = new Map<string, Map<string, ServiceAccountName>>();
-  /** An account's nodes: one node as a string (most accounts), a Set from the second. */
-  private readonly nodesByAccount = new Map<ServiceAccountName, string | Set<string>>();
-  private readonly sortedNodes = new Map<ServiceAccountName, string[]>();
+  private readonly accounts = new Map<string, Map<string, AccountNodes>>();
   /** Service accounts with at least one scheduled pod, sorted by namespace and name. */
   readonly scheduledServiceAccounts: ServiceAccountName[];
 
   constructor(pods: readonly Pod[]) {
     // One object per account, shared by every node it runs on (callers may key maps by it).
-    const byNode = new Map<string, Set<ServiceAccountName>>();
-    const all: ServiceAccountName[] = [];
+    const all: AccountNodes[] = [];
+    // A list from the API server is in key order (namespace, then name) and a workload's pods share an
+    // account: the last namespace and account are kept, so such runs of pods cost no map lookup.
+    let lastNamespace: string | undefined;
+    let inNamespace: Map<string, AccountNodes> | undefined;
+    let last: AccountNodes | undefined;
     for (const pod of pods) {
       const node = pod.spec?.nodeName;
       if (!node) continue;
       const namespace = pod.metadata.namespace ?? '';
       const name = podServiceAccount(pod);
-      let inNamespace = this.accounts.get(namespace);
-      if (!inNamespace) this.accounts.set(namespace, (inNamespace = new Map()));
-      let account = inNamespace.get(name);
-      if (!account) {
-        inNamespace.set(name, (account = { namespace, name }));
-        this.nodesByAccount.set(account, node);
-        all.push(account);
-      } else {
-        const nodes = this.nodesByAccount.get(account)!;
-        if (typeof nodes !== 'string') nodes.add(node);
-        else if (nodes !== node) this.nodesByAccount.set(account, new Set([nodes, node]));
+      if (namespace !== lastNamespace || !inNamespace) {
+        lastNamespace = namespace;
+        inNamespace = this.accounts.get(namespace);
+        if (!inNamespace) this.accounts.set(namespace, (inNamespace = new Map()));
+        last = undefined;
       }
-      let onNode = byNode.get(node);
-      if (!onNode) byNode.set(node, (onNode = new Set()));
-      onNode.add(account);
+      if (!last || last.account.name !== name) {
+        last = inNamespace.get(name);
+        if (!last) {
+          inNamespace.set(name, (last = { account: { namespace, name }, nodes: node }));
+          all.push(last);
+          continue;
+        }
+      }
+      const nodes = last.nodes;
+      if (typeof nodes !== 'string') nodes.add(node);
+      else if (nodes !== node) last.nodes = new Set([nodes, node]);
     }
-    for (const [node, onNode] of byNode) this.accountsByNode.set(node, [...onNode].sort(compareServiceAccounts));
-    this.scheduledServiceAccounts = all.sort(compareServiceAccounts);
+    all.sort((a, b) => compareServiceAccounts(a.account, b.account));
+    // Each node's accounts from the sorted accounts: already sorted and distinct, with no set per node.
+    const onNode = (node: string, account: ServiceAccountName) => {
+      const list = this.accountsByNode.get(node);
+      if (list) list.push(account);
+      else this.accountsByNode.set(node, [account]);
+    };
+    for (const { account, nodes } of all) {
+      if (typeof nodes === 'string') onNode(nodes, account);
+      else for (const node of nodes) onNode(node, account);
+    }
+    this.scheduledServiceAccounts = all.map((a) => a.account);
   }
 
   /** Service accounts of the pods running on a node, sorted; the same object for an account on every node. */
@@ -58,14 +78,9 @@ export class PodIndex {
 
   /** Nodes where pods of this service account run, sorted. */
   nodesOfServiceAccount(namespace: string, name: string): readonly string[] {
-    const account = this.accounts.get(namespace)?.get(name);
-    if (!account) return [];
-    let nodes = this.sortedNodes.get(account);
-    if (!nodes) {
-      const found = this.nodesByAccount.get(account)!;
-      this.sortedNodes.set(account, (nodes = typeof found === 'string' ? [found] : [...found].sort()));
-    }
-    return nodes;
+    const found = this.accounts.get(namespace)?.get(name);
+    if (!found) return [];
+    return (found.sorted ??= typeof found.nodes === 'string' ? [found.nodes] : [...found.nodes].sort());
   }
 }
 

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { Pod } from '@/lib/k8s/types';
+import { PodIndex } from './pod-index';
+
+// PodIndex keeps the last namespace and account while reading the pods and builds each node's
+// accounts from the sorted accounts; it must answer what a plain reading of the pods gives: a
+// scheduled pod (spec.nodeName) runs as spec.serviceAccountName (else the deprecated
+// spec.serviceAccount, else "default") of its namespace on its node; unscheduled pods run nowhere.
+
+/** A small deterministic generator (mulberry32), so a failure can be replayed. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const pick = <T>(rnd: () => number, xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
+
+function randomPods(rnd: () => number, n: number, grouped: boolean): Pod[] {
+  const namespaces = ['', 'a', 'b', 'kube-system', 'team-1'];
+  const accounts = [undefined, 'default', 'sa', 'driver', 'b'];
+  const nodes = [undefined, 'n1', 'n2', 'n10', 'N3', 'node-b'];
+  const pods: Pod[] = [];
+  for (let i = 0; i < n; i++) {
+    const namespace = pick(rnd, namespaces);
+    const r = rnd();
+    const spec: Pod['spec'] = { containers: [] };
+    const node = pick(rnd, nodes);
+    if (node) spec.nodeName = node;
+    const account = pick(rnd, accounts);
+    if (r < 0.4) spec.serviceAccountName = account;
+    else if (r < 0.6) spec.serviceAccount = account;
+    else if (r < 0.7) {
+      spec.serviceAccountName = account;
+      spec.serviceAccount = 'legacy';
+    }
+    pods.push({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `p${i}`, ...(namespace ? { namespace } : {}) }, spec });
+  }
+  // A list's order groups pods by namespace; the shuffled order must give the same answers.
+  return grouped ? pods.sort((a, b) => ((a.metadata.namespace ?? '') < (b.metadata.namespace ?? '') ? -1 : 1)) : pods;
+}
+
+/** The plain reading: every (namespace, account, node) of a scheduled pod, as sorted lists. */
+function plainIndex(pods: readonly Pod[]) {
+  const key = (ns: string, name: string) => JSON.stringify([ns, name]);
+  const nodesOf = new Map<string, Set<string>>();
+  const accountsOn = new Map<string, Set<string>>();
+  for (const p of pods) {
+    if (!p.spec?.nodeName) continue;
+    const k = key(p.metadata.namespace ?? '', p.spec.serviceAccountName || p.spec.serviceAccount || 'default');
+    if (!nodesOf.has(k)) nodesOf.set(k, new Set());
+    nodesOf.get(k)!.add(p.spec.nodeName);
+    if (!accountsOn.has(p.spec.nodeName)) accountsOn.set(p.spec.nodeName, new Set());
+    accountsOn.get(p.spec.nodeName)!.add(k);
+  }
+  const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const parse = (k: string) => {
+    const [namespace, name] = JSON.parse(k) as [string, string];
+    return { namespace, name };
+  };
+  const sortAccounts = (keys: Iterable<string>) => [...keys].map(parse).sort((a, b) => byCodeUnits(a.namespace, b.namespace) || byCodeUnits(a.name, b.name));
+  return {
+    accounts: sortAccounts(nodesOf.keys()),
+    nodesOf: (ns: string, name: string) => [...(nodesOf.get(key(ns, name)) ?? [])].sort(byCodeUnits),
+    accountsOn: (node: string) => sortAccounts(accountsOn.get(node) ?? []),
+  };
+}
+
+describe('PodIndex', () => {
+  it('answers as the plain reading of the pods, grouped by namespace or shuffled', () => {
+    const rnd = random(23);
+    for (let round = 0; round < 200; round++) {
+      const pods = randomPods(rnd, Math.floor(rnd() * 40), round % 2 === 0);
+      const index = new PodIndex(pods);
+      const plain = plainIndex(pods);
+      expect(index.scheduledServiceAccounts).toEqual(plain.accounts);
+      for (const node of ['n1', 'n2', 'n10', 'N3', 'node-b', 'absent']) expect(index.serviceAccountsOnNode(node)).toEqual(plain.accountsOn(node));
+      for (const ns of ['', 'a', 'b', 'kube-system', 'team-1'])
+        for (const name of ['default', 'sa', 'driver', 'b', 'legacy', 'absent']) {
+          expect(index.nodesOfServiceAccount(ns, name)).toEqual(plain.nodesOf(ns, name));
+          // Asked again: the same sorted answer.
+          expect(index.nodesOfServiceAccount(ns, name)).toEqual(plain.nodesOf(ns, name));
+        }
+    }
+  });
+
+  it('shares one object per account across the nodes it runs on', () => {
+    const pod = (name: string, node: string): Pod => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'x' },
+      spec: { containers: [], nodeName: node, serviceAccountName: 'agent' },
+    });
+    const index = new PodIndex([pod('a', 'n2'), pod('b', 'n1'), pod('c', 'n2')]);
+    expect(index.serviceAccountsOnNode('n1')[0]).toBe(index.serviceAccountsOnNode('n2')[0]);
+    expect(index.nodesOfServiceAccount('x', 'agent')).toEqual(['n1', 'n2']);
+    expect(index.scheduledServiceAccounts).toEqual([{ namespace: 'x', name: 'agent' }]);
+  });
+});
