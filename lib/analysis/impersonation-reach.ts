@@ -2,7 +2,7 @@ import type { ImpersonatedDecision } from '@/lib/authz/authz-engine';
 import { identityChecksOf, type ImpersonationHeaders } from '@/lib/authz/impersonation';
 import type { AuthzRequest, UserInfo } from '@/lib/authz/types';
 import type { ResourceAttributes } from '@/lib/authz/types';
-import { parseServiceAccountUsername, serviceAccountUsername } from '@/lib/authz/user-info';
+import { serviceAccountUsername, subjectKeysOf } from '@/lib/authz/user-info';
 import { consultedAuthorizers } from '@/lib/authz/who-can';
 import { compareSubjects, refKey } from '@/lib/k8s/refs';
 import type { SubjectRef } from '@/lib/k8s/types';
@@ -73,9 +73,6 @@ const identityHolders: (ctx: AnalysisContext, user: string) => ReadonlySet<strin
   },
 );
 
-/** The subject keys an identity matches as (its user, its service account, its groups), made once per identity object. */
-const subjectKeys = new WeakMap<UserInfo, string[]>();
-
 /**
  * engine.mayImpersonate (whether any mode's identity check can pass), from the answers of
  * rbacSubjectsOf: the node-status writers ask it for ~110,000 requester and target pairs, and the
@@ -87,18 +84,8 @@ export function mayImpersonate(ctx: AnalysisContext, requester: UserInfo, header
   if (!consultedAuthorizers(engine.chain).includes('RBAC')) return engine.mayImpersonate(requester, headers);
   // Only RBAC grants impersonation: system:masters, a node identity and a chain with AlwaysAllow are not filtered.
   if (requester.groups.includes('system:masters') || requester.name.startsWith('system:node:') || engine.chain.includes('AlwaysAllow')) return true;
-  let keys = subjectKeys.get(requester);
-  if (!keys) {
-    const sa = parseServiceAccountUsername(requester.name);
-    keys = [
-      `User//${requester.name}`,
-      ...(sa ? [refKey({ kind: 'ServiceAccount', namespace: sa.namespace, name: sa.name })] : []),
-      ...requester.groups.map((g) => `Group//${g}`),
-    ];
-    subjectKeys.set(requester, keys);
-  }
   const holders = identityHolders(ctx, headers.user);
-  for (const k of keys) if (holders.has(k)) return true;
+  for (const k of subjectKeysOf(requester)) if (holders.has(k)) return true;
   return false;
 }
 

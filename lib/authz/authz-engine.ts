@@ -10,7 +10,7 @@ import { buildNodeGraph, type NodeGraph } from './node-graph';
 import { rulesFor } from './rbac-authorizer';
 import { buildRbacIndex, type RbacIndex } from './rbac-index';
 import type { AuthorizerName, AuthzRequest, Decision, RbacGrant, UserInfo } from './types';
-import { parseServiceAccountUsername } from './user-info';
+import { subjectKeysOf } from './user-info';
 import { consultedAuthorizers, rbacSubjectKeys, rbacSubjects, whoCan, type WhoCanEntry, type WhoCanQuery } from './who-can';
 
 export interface AuthzEngineOptions {
@@ -97,17 +97,6 @@ export function createAuthzEngine(state: ClusterState, options: AuthzEngineOptio
     }
     return set;
   };
-  // The subject keys an identity matches as: its user (and service account), and its groups.
-  const subjectKeys = new WeakMap<UserInfo, string[]>();
-  const keysOf = (user: UserInfo) => {
-    let keys = subjectKeys.get(user);
-    if (!keys) {
-      const sa = parseServiceAccountUsername(user.name);
-      keys = [`User//${user.name}`, ...(sa ? [`ServiceAccount/${sa.namespace}/${sa.name}`] : []), ...user.groups.map((g) => `Group//${g}`)];
-      subjectKeys.set(user, keys);
-    }
-    return keys;
-  };
 
   return {
     state,
@@ -137,7 +126,7 @@ export function createAuthzEngine(state: ClusterState, options: AuthzEngineOptio
       if (requester.groups.includes('system:masters') || requester.name.startsWith('system:node:') || !chain.includes('RBAC') || chain.includes('AlwaysAllow'))
         return true;
       const holders = holdersOf(headers);
-      return keysOf(requester).some((k) => holders.has(k));
+      return subjectKeysOf(requester).some((k) => holders.has(k));
     },
     whoCan: (query) => whoCan(ctx, nodeNames, query),
     // RBAC answers only when the chain consults it (an AlwaysAllow or AlwaysDeny before it ends the chain).

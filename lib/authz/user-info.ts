@@ -73,3 +73,20 @@ export function withAuthenticationGroup(name: string, groups: readonly string[])
   }
   return out;
 }
+
+// Kept per identity object: the node-status writers ask about the same requester objects ~100,000 times.
+const subjectKeysByUser = new WeakMap<UserInfo, string[]>();
+
+/**
+ * The binding-subject keys (refKey form) an identity matches as: its user, its service account, its
+ * groups. Made once per identity object (do not change it after asking).
+ */
+export function subjectKeysOf(user: UserInfo): string[] {
+  let keys = subjectKeysByUser.get(user);
+  if (!keys) {
+    const sa = parseServiceAccountUsername(user.name);
+    keys = [`User//${user.name}`, ...(sa ? [`ServiceAccount/${sa.namespace}/${sa.name}`] : []), ...user.groups.map((g) => `Group//${g}`)];
+    subjectKeysByUser.set(user, keys);
+  }
+  return keys;
+}
