@@ -1,5 +1,5 @@
 import { createAuthzEngine, type AuthzEngine } from '@/lib/authz/authz-engine';
-import { subjectUsername, type IndexedBinding } from '@/lib/authz/rbac-index';
+import { subjectUsername } from '@/lib/authz/rbac-index';
 import type { UserInfo } from '@/lib/authz/types';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { matchesLabelSelector } from '@/lib/k8s/label-selector';
@@ -30,6 +30,9 @@ interface StateLookup {
   roles: Map<string, Role>;
   clusterRoleBindings: Map<string, ClusterRoleBinding>;
   roleBindings: Map<string, RoleBinding>;
+  /** clusterRoles by name alone (those keyed "/name"), and roles by namespace, then name: looked up with the binding's own strings, no key built per lookup. */
+  clusterRolesByName: Map<string, ClusterRole>;
+  rolesByNamespace: Map<string, Map<string, Role>>;
 }
 
 // One lookup per cluster state, shared by every fix verified on it.
@@ -39,11 +42,22 @@ function lookupOf(state: ClusterState): StateLookup {
   let found = lookups.get(state);
   if (!found) {
     const byKey = <T extends { metadata: { name: string; namespace?: string } }>(list: readonly T[]) => new Map(list.map((o) => [keyOf(o), o]));
+    const clusterRolesByName = new Map<string, ClusterRole>();
+    for (const cr of state.clusterRoles) if ((cr.metadata.namespace ?? '') === '') clusterRolesByName.set(cr.metadata.name, cr);
+    const rolesByNamespace = new Map<string, Map<string, Role>>();
+    for (const r of state.roles) {
+      const ns = r.metadata.namespace ?? '';
+      let inNs = rolesByNamespace.get(ns);
+      if (!inNs) rolesByNamespace.set(ns, (inNs = new Map()));
+      inNs.set(r.metadata.name, r);
+    }
     found = {
       clusterRoles: byKey(state.clusterRoles),
       roles: byKey(state.roles),
       clusterRoleBindings: byKey(state.clusterRoleBindings),
       roleBindings: byKey(state.roleBindings),
+      clusterRolesByName,
+      rolesByNamespace,
     };
     lookups.set(state, found);
   }
@@ -54,6 +68,8 @@ interface BindingsBySubject {
   /** The positions, in the index's sorted list, of the bindings that name each user or service account (as its username), and each group. */
   byUser: Map<string, number[]>;
   byGroup: Map<string, number[]>;
+  /** The state's object of the binding at each position, as lookupOf finds it by namespace and name (found once, not per fix). */
+  objects: (ClusterRoleBinding | RoleBinding | undefined)[];
 }
 
 // One inverted index per engine: a fix's users are looked up directly, not in each of 20,000 namespaces.
@@ -63,13 +79,18 @@ const bySubject = new WeakMap<object, BindingsBySubject>();
 function bindingsBySubject(engine: AuthzEngine): BindingsBySubject {
   let found = bySubject.get(engine.rbac);
   if (!found) {
-    found = { byUser: new Map(), byGroup: new Map() };
+    const look = lookupOf(engine.state);
+    found = { byUser: new Map(), byGroup: new Map(), objects: [] };
     const bindings = engine.rbac.bindings;
-    for (let i = 0; i < bindings.length; i++)
+    for (let i = 0; i < bindings.length; i++) {
+      const ref = bindings[i].ref;
+      const key = `${ref.namespace ?? ''}/${ref.name}`;
+      found.objects.push(ref.kind === 'ClusterRoleBinding' ? look.clusterRoleBindings.get(key) : look.roleBindings.get(key));
       for (const s of bindings[i].subjects) {
         if (s.kind === 'Group') pushTo(found.byGroup, s.name, i);
         else pushTo(found.byUser, subjectUsername(s), i);
       }
+    }
     bySubject.set(engine.rbac, found);
   }
   return found;
@@ -150,9 +171,8 @@ function flattened(engine: AuthzEngine, role: ClusterRole): ClusterRole {
   return { ...role, aggregationRule: undefined, rules };
 }
 
-/** The bindings of the original index that name one of these users or a group they carry, in the index's order. */
-function bindingsNaming(engine: AuthzEngine, users: readonly UserInfo[]): IndexedBinding[] {
-  const index = bindingsBySubject(engine);
+/** The positions of the bindings of the original index that name one of these users or a group they carry, in the index's order, each once. */
+function positionsNaming(index: BindingsBySubject, users: readonly UserInfo[]): number[] {
   const positions: number[] = [];
   const add = (list: readonly number[] | undefined) => {
     if (list) for (const p of list) positions.push(p);
@@ -162,10 +182,9 @@ function bindingsNaming(engine: AuthzEngine, users: readonly UserInfo[]): Indexe
     for (const g of u.groups) add(index.byGroup.get(g));
   }
   positions.sort((a, b) => a - b);
-  const all = engine.rbac.bindings;
-  const out: IndexedBinding[] = [];
+  const out: number[] = [];
   // A binding named twice (two subjects, or two users) is taken once: its positions are now side by side.
-  for (let i = 0; i < positions.length; i++) if (i === 0 || positions[i] !== positions[i - 1]) out.push(all[positions[i]]);
+  for (let i = 0; i < positions.length; i++) if (i === 0 || positions[i] !== positions[i - 1]) out.push(positions[i]);
   return out;
 }
 
@@ -183,31 +202,43 @@ export function holderEngine(engine: AuthzEngine, users: readonly UserInfo[], ch
   };
   const clusterRoleOf = replace(look.clusterRoles, changes.clusterRoles);
   const roleOf = replace(look.roles, changes.roles);
-  const crbOf = replace(look.clusterRoleBindings, changes.clusterRoleBindings);
-  const rbOf = replace(look.roleBindings, changes.roleBindings);
 
-  const crbs = new Map<string, ClusterRoleBinding>();
-  const rbs = new Map<string, RoleBinding>();
-  for (const b of bindingsNaming(engine, users)) {
-    const key = `${b.ref.namespace ?? ''}/${b.ref.name}`;
-    if (b.ref.kind === 'ClusterRoleBinding') crbs.set(key, crbOf(key)!);
-    else rbs.set(key, rbOf(key)!);
+  // The bindings that name the holders, each under its slot: the state's object of its namespace and
+  // name (lookupOf's, one per name), so that a change to it replaces it in place. Slots are objects,
+  // not "namespace/name" keys: building and hashing a key per binding and role was most of this
+  // function's own cost (~1,350 fixes of ~20 bindings and ~15 roles each on the diverse bench cluster).
+  const index = bindingsBySubject(engine);
+  const crbs = new Map<ClusterRoleBinding, ClusterRoleBinding>();
+  const rbs = new Map<RoleBinding, RoleBinding>();
+  const all = engine.rbac.bindings;
+  for (const pos of positionsNaming(index, users)) {
+    const object = index.objects[pos];
+    if (!object) continue;
+    if (all[pos].ref.kind === 'ClusterRoleBinding') crbs.set(object as ClusterRoleBinding, object as ClusterRoleBinding);
+    else rbs.set(object as RoleBinding, object as RoleBinding);
   }
   // New and changed bindings are read whoever they name (a fix may add a binding for the holder).
-  for (const b of changes.clusterRoleBindings) crbs.set(keyOf(b), b);
-  for (const b of changes.roleBindings) rbs.set(keyOf(b), b);
+  for (const b of changes.clusterRoleBindings) crbs.set(look.clusterRoleBindings.get(keyOf(b)) ?? b, b);
+  for (const b of changes.roleBindings) rbs.set(look.roleBindings.get(keyOf(b)) ?? b, b);
+
+  // Roles by the binding's own strings (no key built): a changed one as changed.
+  const changedClusterRoles = new Map<string, ClusterRole>();
+  for (const cr of changes.clusterRoles) if ((cr.metadata.namespace ?? '') === '') changedClusterRoles.set(cr.metadata.name, cr);
+  const clusterRoleNamed = (name: string) => changedClusterRoles.get(name) ?? look.clusterRolesByName.get(name);
+  const roleNamed = (ns: string, name: string) => (changes.roles.length > 0 ? roleOf(`${ns}/${name}`) : look.rolesByNamespace.get(ns)?.get(name));
 
   const clusterRoles = new Map<string, ClusterRole>();
-  const roles = new Map<string, Role>();
-  const bindings = [...crbs.values(), ...rbs.values()].filter((b) => b !== undefined);
+  // A Role once, by identity: the state's (or a fix's) object of a namespace and name.
+  const roles = new Set<Role>();
+  const bindings = [...crbs.values(), ...rbs.values()];
   for (const b of bindings) {
     const ns = b.metadata.namespace ?? '';
     if (b.roleRef?.kind === 'ClusterRole') {
-      const cr = clusterRoleOf(`/${b.roleRef.name}`);
+      const cr = clusterRoleNamed(b.roleRef.name);
       if (cr) clusterRoles.set(cr.metadata.name, cr);
     } else if (b.roleRef?.kind === 'Role' && ns !== '') {
-      const r = roleOf(`${ns}/${b.roleRef.name}`);
-      if (r) roles.set(`${ns}/${r.metadata.name}`, r);
+      const r = roleNamed(ns, b.roleRef.name);
+      if (r) roles.add(r);
     }
   }
   // An aggregated role's rules come from the roles its selectors pick (with the changes, as the
@@ -240,7 +271,7 @@ export function holderEngine(engine: AuthzEngine, users: readonly UserInfo[], ch
   const scoped: ClusterState = {
     ...state,
     clusterRoles: [...clusterRoles.values()],
-    roles: [...roles.values()],
+    roles: [...roles],
     clusterRoleBindings: bindings.filter((b): b is ClusterRoleBinding => b.metadata.namespace === undefined || b.metadata.namespace === ''),
     roleBindings: bindings.filter((b): b is RoleBinding => !!b.metadata.namespace),
   };
