@@ -4,6 +4,8 @@ import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { contextOf, namespace, pluginPod, sliceWriter } from '../__fixtures__/builders';
 import type { Check } from './check-types';
 import { dra001, dra002, dra003, dra004, dra005, dra006, dra007, dra008, dra009 } from './dra-checks';
+import { boundRoles } from './dra-shared';
+import type { SubjectRef } from '@/lib/k8s/types';
 
 type Parts = Partial<Omit<ClusterState, 'source' | 'warnings'>>;
 
@@ -518,5 +520,36 @@ describe('DRA009', () => {
       }),
     );
     expect(out).toStrictEqual([]);
+  });
+});
+
+// boundRoles is listed once per analysis, and someSubject answers from the raw bindings (DRA009 skips
+// roles bound to no DRA component without building their bindings): the same as testing the bindings.
+describe('boundRoles', () => {
+  it('is one list per analysis, and someSubject agrees with the built bindings', () => {
+    const ctx = contextOf(
+      merge(driver, {
+        clusterRoles: [clusterRole('r', [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }])],
+        clusterRoleBindings: [
+          crb('r-users', { kind: 'ClusterRole', name: 'r' }, [User('system:serviceaccount:drivers:plugin'), Group('ops')]),
+          crb('r-empty', { kind: 'ClusterRole', name: 'r' }, []),
+        ],
+        roles: [role('tenant-a', 'local', [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }])],
+        roleBindings: [rb('tenant-a', 'local', { kind: 'Role', name: 'local' }, [SA('tenant-a', 'app')])],
+      }),
+    );
+    const bound = boundRoles(ctx);
+    expect(boundRoles(ctx)).toBe(bound);
+    expect(bound.map((b) => b.role.key).length).toBeGreaterThanOrEqual(3);
+    const tests = [
+      (s: SubjectRef) => s.kind === 'ServiceAccount' && ctx.isDraComponent(s),
+      (s: SubjectRef) => s.kind === 'Group',
+      (s: SubjectRef) => s.kind === 'User',
+      (s: SubjectRef) => s.namespace === 'tenant-a',
+    ];
+    for (const b of bound)
+      for (const test of tests) expect([b.role.key, b.someSubject(test)]).toEqual([b.role.key, b.bindings.some((x) => x.subjects.some(test))]);
+    // The user named system:serviceaccount:drivers:plugin is the driver's account.
+    expect(bound.find((b) => b.role.ref.name === 'r')?.someSubject(tests[0])).toBe(true);
   });
 });

@@ -7,7 +7,6 @@ import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { mergeGrants, type AccessEntry } from '@/lib/analysis/context/access';
 import { usernameOf } from '@/lib/analysis/context/identities';
-import { podServiceAccount } from '@/lib/analysis/context/pod-facts';
 import { Q } from '@/lib/analysis/context/questions';
 import { capabilitiesOf, capability, type Capability } from '@/lib/analysis/capabilities';
 import { holdingOf, type Holding } from '@/lib/analysis/capability-holders';
@@ -75,7 +74,9 @@ export const dra002: Check = {
     for (const bound of boundRoles(ctx)) {
       const role = bound.role;
       if (isBootstrapOrClusterAdmin(role)) continue;
-      const idx = role.rules.map((r, i) => (isWildcardDraRule(r.rule) ? i : -1)).filter((i) => i >= 0);
+      // A loop that allocates only for a hit: every bound role of the cluster is walked, few have one.
+      const idx: number[] = [];
+      for (let i = 0; i < role.rules.length; i++) if (isWildcardDraRule(role.rules[i].rule)) idx.push(i);
       if (idx.length === 0) continue;
       const bindings = bound.bindings;
       const roleRef = toObjectRef(role.ref);
@@ -163,7 +164,11 @@ export const dra004: Check = {
     const drivers = ctx.knownDrivers;
     for (const bound of boundRoles(ctx)) {
       const role = bound.role;
-      const hits = role.rules.map((r, i) => ({ i, verbs: unscopedDriverVerbs(r.rule) })).filter((h) => h.verbs.length > 0);
+      const hits: { i: number; verbs: string[] }[] = [];
+      for (let i = 0; i < role.rules.length; i++) {
+        const verbs = unscopedDriverVerbs(role.rules[i].rule);
+        if (verbs.length > 0) hits.push({ i, verbs });
+      }
       if (hits.length === 0) continue;
       const bindings = bound.bindings;
       const roleRef = toObjectRef(role.ref);
@@ -308,8 +313,8 @@ function groupMembers(group: string): string {
 
 function workloadsOf(ctx: AnalysisContext, sa: SubjectRef): ObjectRef[] {
   const out: ObjectRef[] = [];
-  for (const pod of ctx.pods) {
-    if ((pod.metadata.namespace ?? '') !== sa.namespace || podServiceAccount(pod) !== sa.name) continue;
+  // The account's pods from the context's index, in the same order (this scanned every pod of the cluster per account).
+  for (const pod of sa.namespace === undefined ? [] : ctx.podsOfServiceAccount(sa.namespace, sa.name)) {
     const owner = ctx.ownerOf(pod);
     if (owner.kind === 'DaemonSet' || ctx.isDriverPod(pod)) out.push(owner);
   }
@@ -462,6 +467,8 @@ export const dra009: Check = {
     for (const bound of boundRoles(ctx)) {
       const role = bound.role;
       if (isBootstrapOrClusterAdmin(role)) continue;
+      // Most roles are bound to no DRA component: their bindings are not built.
+      if (!bound.someSubject((s) => s.kind === 'ServiceAccount' && ctx.isDraComponent(s))) continue;
       const used = bound.bindings
         // Admin-equivalent components are reported by DRA001 only.
         .map((b) => ({ ref: b.ref, subjects: b.subjects.filter((s) => s.kind === 'ServiceAccount' && ctx.isDraComponent(s) && !ctx.isAdminEquivalent(s)) }))

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { clusterRole, crb, rb, stateOf, User } from '@/lib/authz/__fixtures__/builders';
+import { clusterRole, crb, Group, rb, role, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
+import { contextOf } from '../__fixtures__/builders';
+import { canonicalSubject } from '@/lib/analysis/context/identities';
+import { refKey } from '@/lib/k8s/refs';
+import { createRandom } from '@/scripts/bench/prng';
+import { dra010 as escalationCheck } from './dra-escalation-check';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import { simulateWrite } from '@/lib/authz/simulate-write';
 import { buildReport } from '@/lib/report/build-report';
@@ -73,4 +78,50 @@ describe('DRA010', () => {
     });
     expect(dra010(nsRoles).map((f) => f.subjects[0].name)).toEqual(['eve']);
   });
+});
+
+// DRA010 asks the create/write questions about the holders of bind and escalate only (whoCanAmong);
+// on random RBAC it must report what it reports when every question is the whole cluster's answer.
+describe('DRA010 on random RBAC', () => {
+  const NSS = ['t0', 't1'];
+  const RULES = [
+    { verbs: ['bind'], apiGroups: [RBAC], resources: ['clusterroles'] },
+    { verbs: ['bind'], apiGroups: [RBAC], resources: ['clusterroles'], resourceNames: ['c0'] },
+    { verbs: ['escalate', 'update'], apiGroups: [RBAC], resources: ['clusterroles', 'roles'] },
+    { verbs: ['create'], apiGroups: [RBAC], resources: ['clusterrolebindings'] },
+    { verbs: ['create'], apiGroups: [RBAC], resources: ['rolebindings'] },
+    { verbs: ['create', 'patch'], apiGroups: [RBAC], resources: ['roles'] },
+    { verbs: ['*'], apiGroups: [RBAC], resources: ['*'] },
+    { verbs: ['update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'] },
+    { verbs: ['get'], apiGroups: [''], resources: ['pods'] },
+  ];
+  const pool = [User('mallory'), User('eve'), Group('devs'), SA('t0', 'app'), SA('t1', 'ci'), Group('system:serviceaccounts:t1')];
+
+  for (let seed = 1; seed <= 60; seed++) {
+    it(`reports as from the whole answers (seed ${seed})`, () => {
+      const r = createRandom(seed);
+      const some = <T>(list: readonly T[], max: number) => Array.from({ length: 1 + r.int(max) }, () => r.pick(list));
+      const clusterRoles = RULES.map((rule, i) => clusterRole(`c${i}`, some(RULES, 2).concat(rule)));
+      const parts = {
+        clusterRoles,
+        roles: NSS.map((ns) => role(ns, 'local', some(RULES, 3))),
+        clusterRoleBindings: Array.from({ length: 1 + r.int(6) }, (_, i) =>
+          crb(`crb${i}`, { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name }, some(pool, 2)),
+        ),
+        roleBindings: Array.from({ length: 2 + r.int(6) }, (_, i) => {
+          const ns = r.pick(NSS);
+          const roleRef = r.chance(0.5) ? { kind: 'Role', name: 'local' } : { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name };
+          return rb(ns, `rb${i}`, roleRef, some(pool, 2));
+        }),
+      };
+      const fast = escalationCheck.run(contextOf(parts));
+      // The plain path: whoCanAmong answered from the whole cluster's answer.
+      const ctx = contextOf(parts);
+      ctx.access.whoCanAmong = (q, subjects) => {
+        const keys = new Set(subjects.map((s) => refKey(canonicalSubject(s))));
+        return ctx.access.whoCan(q).filter((e) => keys.has(refKey(e.subject)));
+      };
+      expect(fast).toEqual(escalationCheck.run(ctx));
+    });
+  }
 });

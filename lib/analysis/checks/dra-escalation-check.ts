@@ -1,6 +1,6 @@
 import { mergeGrants, type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
 import { describeGrants, PROBE_NAME, PROBE_NAMESPACE } from '@/lib/analysis/evidence';
-import { ruleAllowsResource } from '@/lib/authz/rule-matches';
+import { combinedResource, ruleAllowsResource } from '@/lib/authz/rule-matches';
 import type { CompiledRole } from '@/lib/authz/rbac-index';
 import type { ResourceAttributes } from '@/lib/authz/types';
 import { describeSubject, refKey } from '@/lib/k8s/refs';
@@ -31,9 +31,17 @@ const DRA_WRITES: { label: string; attrs: Omit<ResourceAttributes, 'namespace'> 
   { label: 'rewrite nodes/status', attrs: { verb: 'patch', group: '', resource: 'nodes', subresource: 'status', name: PROBE_NAME } },
 ];
 
+// Each write's request in the probe namespace, made once: draWritesOf tries every rule of every ClusterRole.
+const DRA_WRITE_REQUESTS = DRA_WRITES.map((w) => {
+  const attrs: ResourceAttributes = { ...w.attrs, namespace: PROBE_NAMESPACE };
+  return { label: w.label, attrs, combined: combinedResource(attrs) };
+});
+
 /** What DRA writes a role grants, in DRA_WRITES order. */
 export function draWritesOf(role: CompiledRole): string[] {
-  return DRA_WRITES.filter((w) => role.rules.some(({ rule }) => ruleAllowsResource(rule, { ...w.attrs, namespace: PROBE_NAMESPACE }))).map((w) => w.label);
+  const out: string[] = [];
+  for (const w of DRA_WRITE_REQUESTS) if (role.rules.some(({ rule }) => ruleAllowsResource(rule, w.attrs, w.combined))) out.push(w.label);
+  return out;
 }
 
 const BIND: AccessQuestion = { verbs: ['bind'], group: RBAC, resource: 'clusterroles', scope: 'namespaced', names: 'any' };
@@ -54,13 +62,22 @@ export const dra010: Check = {
       for (const e of entries) pushTo(m, refKey(e.subject), e);
       return m;
     };
-    const crb = bySubject(of(CREATE_CRB));
-    const rb = bySubject(of(CREATE_RB));
-    const writeCluster = bySubject(of(WRITE_CLUSTER_ROLES));
-    const writeRoles = bySubject(of(WRITE_ROLES));
+    const binders = bySubject(of(BIND));
     const escalateRoles = bySubject(of(ESCALATE_ROLES));
     const escalate = bySubject(of(ESCALATE));
-    const draRoles = [...ctx.engine.rbac.clusterRoles.values()].map((role) => ({ role, writes: draWritesOf(role) })).filter((r) => r.writes.length > 0);
+    // Only holders of bind or escalate can take a path: the other questions are asked about them
+    // (whoCanAmong gives their entries of the whole answer), not of the whole cluster, whose answer
+    // lists everyone a namespace's admin role lets create RoleBindings or write Roles there.
+    const holders = [...binders.values(), ...escalate.values(), ...escalateRoles.values()].map((entries) => entries[0].subject);
+    const ofHolders = (q: AccessQuestion) => (holders.length === 0 ? [] : ctx.access.whoCanAmong(q, holders).filter((e) => e.via === 'rbac' && ordinary(e)));
+    const crb = bySubject(ofHolders(CREATE_CRB));
+    const rb = bySubject(ofHolders(CREATE_RB));
+    const writeCluster = bySubject(ofHolders(WRITE_CLUSTER_ROLES));
+    const writeRoles = bySubject(ofHolders(WRITE_ROLES));
+    // Only a holder of bind that can also create bindings reads them.
+    let draRoles: { role: CompiledRole; writes: string[] }[] | undefined;
+    const rolesWithDraWrites = () =>
+      (draRoles ??= [...ctx.engine.rbac.clusterRoles.values()].map((role) => ({ role, writes: draWritesOf(role) })).filter((r) => r.writes.length > 0));
 
     const paths = new Map<string, { subject: SubjectRef; texts: string[]; writes: Set<string>; entries: AccessEntry[] }>();
     const add = (subject: SubjectRef, text: string, writes: readonly string[], entries: AccessEntry[]) => {
@@ -73,11 +90,11 @@ export const dra010: Check = {
     };
 
     // bind: a binding to the role is accepted without holding its rules.
-    for (const [key, binds] of bySubject(of(BIND))) {
+    for (const [key, binds] of binders) {
       const creates = [...(crb.get(key) ?? []), ...(rb.get(key) ?? [])];
       if (creates.length === 0) continue;
       const names = new Set(binds.flatMap((e) => e.names));
-      const reachable = draRoles.filter((r) => names.has('*') || names.has(r.role.ref.name));
+      const reachable = rolesWithDraWrites().filter((r) => names.has('*') || names.has(r.role.ref.name));
       if (reachable.length === 0) continue;
       const shown = reachable.slice(0, 5).map((r) => `ClusterRole ${r.role.ref.name}`);
       const more = reachable.length > 5 ? ` and ${reachable.length - 5} more` : '';

@@ -6,7 +6,7 @@ import type { CompiledRole } from '@/lib/authz/rbac-index';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
 import { canonicalSubject } from '@/lib/analysis/context/identities';
-import { memoPerSubject } from '@/lib/analysis/context/memo-per-analysis';
+import { memoPerAnalysis, memoPerSubject } from '@/lib/analysis/context/memo-per-analysis';
 import { mountedHostPaths } from '@/lib/analysis/context/pod-facts';
 import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
 import { nodeLocalDriver } from '@/lib/personas/node-local-driver';
@@ -29,14 +29,20 @@ export function rbacEntries(ctx: AnalysisContext, q: AccessQuestion): AccessEntr
 export interface BoundRole {
   role: CompiledRole;
   readonly bindings: { ref: ObjectRef; subjects: SubjectRef[] }[];
+  /** Whether a binding with subjects names one (canonical) that passes `test`, without building `bindings`. */
+  someSubject(test: (subject: SubjectRef) => boolean): boolean;
 }
 
 /**
  * Roles (with their effective rules) that some binding with at least one subject points at. The
  * checks that walk them read the bindings of the few roles they report: on a large cluster building
- * every role's bindings (45,000 of them) was most of each walk.
+ * every role's bindings (45,000 of them) was most of each walk. Listed once per analysis (DRA002,
+ * DRA004, DRA009 and NODE004 each walk them; ~13,000 roles sorted by key on the diverse bench
+ * cluster); callers do not change the list.
  */
-export function boundRoles(ctx: AnalysisContext): BoundRole[] {
+export const boundRoles: (ctx: AnalysisContext) => readonly BoundRole[] = memoPerAnalysis(() => '', listBoundRoles);
+
+function listBoundRoles(ctx: AnalysisContext): BoundRole[] {
   const out: BoundRole[] = [];
   const roles: CompiledRole[] = [...ctx.engine.rbac.clusterRoles.values()];
   for (const inNs of ctx.engine.rbac.roles.values()) roles.push(...inNs.values());
@@ -48,6 +54,10 @@ export function boundRoles(ctx: AnalysisContext): BoundRole[] {
       role,
       get bindings() {
         return (bindings ??= raw.filter((b) => b.subjects.length > 0).map((b) => ({ ref: toObjectRef(b.ref), subjects: b.subjects.map(canonicalSubject) })));
+      },
+      someSubject(test) {
+        for (const b of raw) for (const s of b.subjects) if (test(canonicalSubject(s))) return true;
+        return false;
       },
     });
   }

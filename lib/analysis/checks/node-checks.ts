@@ -11,6 +11,7 @@ import { clusterRoleBindingYaml, clusterRoleYaml, grantObjects, grantsEvidence, 
 import { compareSubjects, describeRef, describeSubject, objectRef, refKey, sortRefs, sortSubjects, toObjectRef } from '@/lib/k8s/refs';
 import { describeEvidence, describeGrants, describeRule, normaliseEvidence, plainRule, roleRuleEvidence } from '@/lib/analysis/evidence';
 import { NODE_RULES } from '@/lib/authz/node-rules';
+import { memoPerAnalysis } from '@/lib/analysis/context/memo-per-analysis';
 import { uncoveredRules } from '@/lib/authz/covers';
 
 /**
@@ -19,16 +20,17 @@ import { uncoveredRules } from '@/lib/authz/covers';
  * identities (controller-manager controllers, scheduler): their node access is by design.
  */
 function nonAdminEntries(ctx: AnalysisContext, q: AccessQuestion, skipSystem: boolean): AccessEntry[] {
-  return ctx.access
-    .whoCan(q)
-    .filter(
-      (e) =>
-        e.via === 'rbac' &&
-        !isMastersGroup(e.subject) &&
-        !isNodeIdentity(e.subject) &&
-        !ctx.isAdminEquivalent(e.subject) &&
-        !(skipSystem && ctx.isSystemIdentity(e.subject)),
-    );
+  return ctx.access.whoCan(q).filter((e) => isNonAdminEntry(ctx, e, skipSystem));
+}
+
+function isNonAdminEntry(ctx: AnalysisContext, e: AccessEntry, skipSystem: boolean): boolean {
+  return (
+    e.via === 'rbac' &&
+    !isMastersGroup(e.subject) &&
+    !isNodeIdentity(e.subject) &&
+    !ctx.isAdminEquivalent(e.subject) &&
+    !(skipSystem && ctx.isSystemIdentity(e.subject))
+  );
 }
 
 const roleRules = (grants: { role: { kind: string; name: string; namespace?: string }; ruleIndex: number }[]) =>
@@ -179,7 +181,7 @@ function otherNodeRemediation(w: OtherNodeWriter, grants: Extract<Evidence, { ty
 
 // ---------------------------------------------------------------- NODE002
 
-const LEGACY: { what: string; q: AccessQuestion; dangerous(e: AccessEntry): boolean }[] = [
+const LEGACY: { what: string; q: AccessQuestion; dangerous(e: AccessEntry): boolean; everywhereOnly?: boolean }[] = [
   {
     what: 'users',
     q: { verbs: ['impersonate'], group: '', resource: 'users', scope: 'cluster', names: 'any' },
@@ -196,19 +198,37 @@ const LEGACY: { what: string; q: AccessQuestion; dangerous(e: AccessEntry): bool
     // Cluster-wide only: the stock `edit`/`admin` roles grant impersonate on service accounts of their own namespace.
     q: { verbs: ['impersonate'], group: '', resource: 'serviceaccounts', scope: 'namespaced', names: 'any' },
     dangerous: (e) => e.everyNamespace,
+    // So only the entries allowed everywhere are read (rbacEverywhere), not everyone's in some namespace.
+    everywhereOnly: true,
   },
 ];
 
-/** Keys of the subjects NODE002 reports: legacy impersonation of any or system:* users and groups, or of service accounts cluster-wide. */
-export function legacyImpersonators(ctx: AnalysisContext): Set<string> {
-  return new Set([...legacyImpersonation(ctx).values()].map((s) => refKey(s.subject)));
+/**
+ * Keys of the subjects NODE002 reports: legacy impersonation of any or system:* users and groups, or
+ * of service accounts cluster-wide. Read once per analysis (NODE001 and DRA005 ask it; callers only
+ * test membership).
+ */
+export const legacyImpersonators: (ctx: AnalysisContext) => ReadonlySet<string> = memoPerAnalysis(
+  () => '',
+  (ctx) => new Set([...legacyImpersonation(ctx).values()].map((s) => refKey(s.subject))),
+);
+
+interface LegacyImpersonator {
+  subject: SubjectRef;
+  parts: string[];
+  entries: AccessEntry[];
 }
 
-function legacyImpersonation(ctx: AnalysisContext): Map<string, { subject: SubjectRef; parts: string[]; entries: AccessEntry[] }> {
-  const bySubject = new Map<string, { subject: SubjectRef; parts: string[]; entries: AccessEntry[] }>();
+// NODE001, NODE002 and DRA005 each read it: the service-account question's entries (one per namespace
+// whose RoleBindings grant impersonate, tens of thousands) were filtered three times. Not changed once read.
+const legacyImpersonation: (ctx: AnalysisContext) => ReadonlyMap<string, LegacyImpersonator> = memoPerAnalysis(() => '', readLegacyImpersonation);
+
+function readLegacyImpersonation(ctx: AnalysisContext): Map<string, LegacyImpersonator> {
+  const bySubject = new Map<string, LegacyImpersonator>();
   for (const l of LEGACY) {
-    for (const e of nonAdminEntries(ctx, l.q, false)) {
-      if (!l.dangerous(e)) continue;
+    // Whether an entry is dangerous is decided first (a cheap test; most entries are not).
+    for (const e of l.everywhereOnly ? ctx.access.rbacEverywhere(l.q) : ctx.access.whoCan(l.q)) {
+      if (!l.dangerous(e) || !isNonAdminEntry(ctx, e, false)) continue;
       const key = `${e.subject.kind}/${e.subject.namespace ?? ''}/${e.subject.name}`;
       let s = bySubject.get(key);
       if (!s) bySubject.set(key, (s = { subject: e.subject, parts: [], entries: [] }));

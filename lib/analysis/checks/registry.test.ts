@@ -5,7 +5,10 @@ import { SEVERITIES } from '@/lib/analysis/types';
 import { contextOf, namespace, pluginPod, sliceWriter } from '../__fixtures__/builders';
 import { CATALOG, CHECK_IDS } from '../catalog';
 import { findingId } from '../finding-id';
-import { CHECK_LIST, CHECKS, compareFindings, runChecks } from './registry';
+import { CHECK_LIST, CHECKS, compareFindings, runChecks, sortFindings } from './registry';
+import type { Finding } from '@/lib/analysis/types';
+import type { SubjectRef } from '@/lib/k8s/types';
+import { createRandom } from '@/scripts/bench/prng';
 
 type Parts = Partial<Omit<ClusterState, 'source' | 'warnings'>>;
 
@@ -88,6 +91,33 @@ describe('registry', () => {
     }
     expect([...findings].sort(compareFindings)).toEqual(findings);
   });
+
+  // sortFindings joins each finding's keys once; it must order exactly as sorting with compareFindings,
+  // ties (same keys, same ID) kept in the order given.
+  for (let seed = 1; seed <= 30; seed++) {
+    it(`sorts as compareFindings does (random findings, seed ${seed})`, () => {
+      const r = createRandom(seed);
+      const refs: SubjectRef[] = [
+        { kind: 'ServiceAccount', namespace: 'a', name: 'x' },
+        { kind: 'ServiceAccount', namespace: 'a', name: 'x-1' },
+        { kind: 'Group', name: 'a' },
+        { kind: 'User', name: 'a\nb' },
+        { kind: 'User', name: 'a' },
+      ];
+      const findings = Array.from({ length: 1 + r.int(80) }, (_, n) => ({
+        id: r.pick(['f1', 'f2', 'f3']),
+        check: r.pick(['DRA001', 'DRA002', 'NODE001']),
+        severity: r.pick([...SEVERITIES, 'unknown']),
+        subjects: Array.from({ length: r.int(3) }, () => r.pick(refs)),
+        objects: Array.from({ length: r.int(3) }, () => ({ kind: 'ClusterRole', name: r.pick(['r', 'r2', 's']) })),
+        n,
+      })) as unknown as (Finding & { n: number })[];
+      const plain = [...findings].sort(compareFindings).map((f) => f.n);
+      const given = [...findings];
+      expect(sortFindings(given).map((f) => f.n)).toEqual(plain);
+      expect(given.map((f) => f.n)).toEqual(plain);
+    });
+  }
 
   it('gives the same findings when the cluster lists objects in another order', () => {
     const reversed: Parts = Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, [...(v as unknown[])].reverse()]));

@@ -35,6 +35,30 @@ export function compareFindings(a: Finding, b: Finding): number {
   );
 }
 
+/**
+ * The findings in compareFindings order, in place, each finding's subject and object keys joined once:
+ * the comparison joined them again for every pair it compared (~27,000 findings on the diverse bench
+ * cluster, most of a check's findings tied on severity and check). The sort is stable, as with compareFindings.
+ */
+export function sortFindings<T extends Finding>(findings: T[]): T[] {
+  const keyed = findings.map((f) => ({
+    f,
+    rank: SEVERITY_RANK.get(f.severity) ?? 99,
+    subjects: f.subjects.map(refKey).join('\n'),
+    objects: f.objects.map(refKey).join('\n'),
+  }));
+  keyed.sort(
+    (a, b) =>
+      a.rank - b.rank ||
+      compareStrings(a.f.check, b.f.check) ||
+      compareStrings(a.subjects, b.subjects) ||
+      compareStrings(a.objects, b.objects) ||
+      compareStrings(a.f.id, b.f.id),
+  );
+  for (let i = 0; i < keyed.length; i++) findings[i] = keyed[i].f;
+  return findings;
+}
+
 /** Runs the given checks (all by default) and returns complete findings in a deterministic order. */
 export function runChecks(ctx: AnalysisContext, checks: readonly Check[] = CHECK_LIST): DetailedFinding[] {
   const findings: DetailedFinding[] = [];
@@ -56,5 +80,5 @@ export function runChecks(ctx: AnalysisContext, checks: readonly Check[] = CHECK
       });
     }
   }
-  return findings.sort(compareFindings);
+  return sortFindings(findings);
 }

@@ -156,6 +156,32 @@ describe('AccessIndex.whoCan in one namespace', () => {
   }
 });
 
+// grantedInNamespace answers without computing where no RoleBinding of the namespace may match.
+describe('AccessIndex.grantedInNamespace', () => {
+  it('is empty where the RoleBindings grant other roles or there are none, and reads them where one may match', () => {
+    const engine = createAuthzEngine(
+      stateOf({
+        clusterRoles: [
+          clusterRole('claims', [{ verbs: ['create'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'] }]),
+          clusterRole('pods', [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }]),
+        ],
+        clusterRoleBindings: [crb('everyone-claims', { kind: 'ClusterRole', name: 'claims' }, [Group('devs')])],
+        roleBindings: [
+          rb('t0', 'pods', { kind: 'ClusterRole', name: 'pods' }, [SA('t0', 'app')]),
+          rb('t1', 'claims', { kind: 'ClusterRole', name: 'claims' }, [SA('t1', 'app'), Group('devs')]),
+        ],
+      }),
+    );
+    const index = new AccessIndex(engine);
+    expect(index.grantedInNamespace(Q.claimCreate, 't0')).toEqual([]);
+    expect(index.grantedInNamespace(Q.claimCreate, 'no-bindings')).toEqual([]);
+    // devs is allowed everywhere through its ClusterRoleBinding: only the account is the namespace's own.
+    const t1 = index.grantedInNamespace(Q.claimCreate, 't1');
+    expect(t1.map((e) => [refKey(e.subject), e.namespaces, e.grants.map((g) => g.binding.name)])).toEqual([['ServiceAccount/t1/app', ['t1'], ['claims']]]);
+    expect(t1).toEqual(index.whoCan({ ...Q.claimCreate, namespaces: ['t1'] }).filter((e) => !e.everyNamespace && e.namespaces.includes('t1')));
+  });
+});
+
 // whoCanAmong reads only the bindings that name the asked subjects (the engine's subject index);
 // it must give exactly their entries of the whole question, whatever else the bindings name.
 describe('AccessIndex.whoCanAmong', () => {
@@ -244,6 +270,66 @@ describe('AccessIndex.whoCanAmong', () => {
       }
     });
   }
+});
+
+// rbacEverywhere reads only the entries of ClusterRoleBinding subjects (NODE002's service-account
+// impersonation); it must give exactly the entries of the whole answer allowed in every namespace.
+describe('AccessIndex.rbacEverywhere', () => {
+  const NSS = ['t0', 't1', 't2'];
+  const RULES = [
+    { verbs: ['impersonate'], apiGroups: [''], resources: ['serviceaccounts'] },
+    { verbs: ['impersonate'], apiGroups: [''], resources: ['serviceaccounts'], resourceNames: ['app'] },
+    { verbs: ['impersonate', 'get'], apiGroups: [''], resources: ['users', 'groups'] },
+    { verbs: ['*'], apiGroups: [''], resources: ['*'] },
+    { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+    { verbs: ['create'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'] },
+    { verbs: ['get'], apiGroups: [''], resources: ['pods'] },
+  ];
+  const pool = [
+    ...NSS.flatMap((ns) => [SA(ns, 'app'), Group(`system:serviceaccounts:${ns}`)]),
+    User('alice'),
+    User('system:serviceaccount:t1:app'),
+    Group('devs'),
+    Group('system:serviceaccounts'),
+    Group('system:masters'),
+    Group('system:nodes'),
+    User('system:node:n1'),
+  ];
+  const questions: AccessQuestion[] = [
+    { verbs: ['impersonate'], group: '', resource: 'serviceaccounts', scope: 'namespaced', names: 'any' },
+    { verbs: ['impersonate'], group: '', resource: 'serviceaccounts', scope: 'namespaced', names: 'unscoped' },
+    { verbs: ['impersonate'], group: '', resource: 'users', scope: 'cluster', names: 'any' },
+    Q.claimCreate,
+    { verbs: ['get', 'create'], group: '', resource: 'pods', scope: 'namespaced', names: 'any' },
+  ];
+
+  for (let seed = 1; seed <= 60; seed++) {
+    it(`gives the entries allowed in every namespace of the whole answer (seed ${seed})`, () => {
+      const r = createRandom(2000 + seed);
+      const engine = randomRbacEngine(r, NSS, RULES, pool, { roleRules: 3, clusterBindings: 5 });
+      const index = new AccessIndex(engine);
+      for (const q of questions) {
+        const whole = new AccessIndex(engine).rbacWhoCan(q).filter((e) => e.everyNamespace);
+        expect(index.rbacEverywhere(q)).toEqual(whole);
+      }
+    });
+  }
+
+  it('finds a ClusterRoleBinding subject and leaves out those allowed in their namespace only', () => {
+    const q = questions[0];
+    const engine = createAuthzEngine(
+      stateOf({
+        clusterRoles: [clusterRole('imp', [RULES[0]]), clusterRole('view-pods', [RULES[6]])],
+        clusterRoleBindings: [
+          crb('imp-alice', { kind: 'ClusterRole', name: 'imp' }, [User('alice')]),
+          crb('pods-devs', { kind: 'ClusterRole', name: 'view-pods' }, [Group('devs')]),
+        ],
+        roleBindings: [rb('t0', 'imp-app', { kind: 'ClusterRole', name: 'imp' }, [SA('t0', 'app'), User('alice')])],
+      }),
+    );
+    const everywhere = new AccessIndex(engine).rbacEverywhere(q);
+    expect(everywhere.map((e) => [refKey(e.subject), e.grants.map((g) => g.binding.name)])).toEqual([['User//alice', ['imp-alice', 'imp-app']]]);
+  });
 });
 
 /**
