@@ -138,4 +138,20 @@ describe('writeManifestYaml', () => {
       'apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: dra-quota\n  namespace: tenant-a\nspec:\n  hard:\n    count/resourceclaims.resource.k8s.io: "10"',
     );
   });
+
+  // scalarText tests FAST_PLAIN first: strings that start with a letter and still read as a
+  // reserved word or a number must come out quoted, as the Document prints them.
+  it('quotes letter-first strings YAML would read as a word or a number, as the Document does', () => {
+    const words = ['e5', 'E', 'e', 'eE', 'e-1', 'E+2', 'ee', 'e5x', 'off', 'OFF', 'Y', 'n', 'NULL', 'Yes', 'ON', 'nope', 'truex', 'x5', 'a.b/c@d-e_f'];
+    let quoted = 0;
+    for (const w of words) {
+      const value: YamlValue = { kind: w, list: [w, 'v'], nested: { [w]: w } };
+      const fast = writeManifestYaml(value);
+      expect(fast, w).toBeDefined();
+      expect(fast, w).toBe(manifestYamlByDocument(value));
+      if (fast!.startsWith('kind: "')) quoted++;
+    }
+    expect(quoted).toBeGreaterThan(5);
+    expect(quoted).toBeLessThan(words.length);
+  });
 });

@@ -39,7 +39,14 @@ function isNormalPath(path: string): boolean {
  */
 export function exposesPluginDir(hostPath: string): boolean {
   const p = normaliseHostPath(hostPath);
-  return KUBELET_PLUGIN_DIRS.some((dir) => p === dir || p === '/' || dir.startsWith(`${p}/`) || p.startsWith(`${dir}/`));
+  if (p === '/') return true;
+  for (const dir of KUBELET_PLUGIN_DIRS) if (p === dir || isInside(dir, p) || isInside(p, dir)) return true;
+  return false;
+}
+
+/** `path.startsWith(`${dir}/`)` without building the string (asked for every hostPath volume of every pod). */
+function isInside(path: string, dir: string): boolean {
+  return path.length > dir.length && path.charCodeAt(dir.length) === 0x2f && path.startsWith(dir);
 }
 
 export function allContainers(spec: PodSpec): { container: Container; field: 'containers' | 'initContainers' | 'ephemeralContainers'; index: number }[] {
@@ -116,6 +123,16 @@ export function ownerOfPod(replicaSets: ReadonlyMap<string, ReplicaSet>, pod: Po
     }
   }
   return { kind: owner.kind, namespace, name: owner.name };
+}
+
+/**
+ * Whether ownerOfPod(…, pod).kind is 'DaemonSet', without its ReplicaSet lookup and its result object:
+ * a DaemonSet owner is returned as it is (asked for every pod of the cluster by the context).
+ */
+export function ownerIsDaemonSet(pod: Pod): boolean {
+  const refs = pod.metadata.ownerReferences;
+  if (refs === undefined || refs.length === 0) return false;
+  return (refs.find((r) => r.controller) ?? refs[0]).kind === 'DaemonSet';
 }
 
 const TEMPLATE_ANNOTATION = 'dra-posture.io/from-pod-template';
