@@ -26,11 +26,12 @@ export const claim001: Check = {
   id: 'CLAIM001',
   run(ctx) {
     const out: FindingDraft[] = [];
+    let adminClaims: Map<string, ObjectRef[]> | undefined;
     for (const ns of [...ctx.state.namespaces].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))) {
       const name = ns.metadata.name;
       if (ns.metadata.labels?.[ADMIN_ACCESS_LABEL] !== 'true' || !ctx.isTenantNamespace(name)) continue;
       const object = objectRef('Namespace', name);
-      const users = adminClaims(ctx, name);
+      const users = (adminClaims ??= adminClaimsByNamespace(ctx)).get(name) ?? [];
       out.push({
         subjects: [],
         objects: [object],
@@ -49,16 +50,23 @@ export const claim001: Check = {
   },
 };
 
-/** Claims and templates of a namespace whose requests use adminAccess. */
-function adminClaims(ctx: AnalysisContext, namespace: string): ObjectRef[] {
-  const out: ObjectRef[] = [];
+/**
+ * Claims and templates whose requests use adminAccess, by namespace (templates first, each in the
+ * state's order): one pass, where each labelled namespace read every claim of the cluster.
+ */
+function adminClaimsByNamespace(ctx: AnalysisContext): Map<string, ObjectRef[]> {
+  const out = new Map<string, ObjectRef[]>();
   for (const t of ctx.state.resourceClaimTemplates)
-    if (t.metadata.namespace === namespace && adminRequests(t.spec?.spec?.devices?.requests).length > 0)
-      out.push(objectRef('ResourceClaimTemplate', t.metadata.name, namespace));
+    if (t.metadata.namespace !== undefined && hasAdminRequest(t.spec?.spec?.devices?.requests))
+      pushTo(out, t.metadata.namespace, objectRef('ResourceClaimTemplate', t.metadata.name, t.metadata.namespace));
   for (const c of ctx.state.resourceClaims)
-    if (c.metadata.namespace === namespace && adminRequests(c.spec?.devices?.requests).length > 0)
-      out.push(objectRef('ResourceClaim', c.metadata.name, namespace));
+    if (c.metadata.namespace !== undefined && hasAdminRequest(c.spec?.devices?.requests))
+      pushTo(out, c.metadata.namespace, objectRef('ResourceClaim', c.metadata.name, c.metadata.namespace));
   return out;
+}
+
+function hasAdminRequest(requests: DeviceRequest[] | undefined): boolean {
+  return requests?.some((r) => r.exactly?.adminAccess === true) ?? false;
 }
 
 function adminRequests(requests: DeviceRequest[] | undefined): number[] {
@@ -77,17 +85,19 @@ export const claim002: Check = {
   id: 'CLAIM002',
   run(ctx) {
     const out: FindingDraft[] = [];
-    const objects: { obj: ResourceClaim | ResourceClaimTemplate; requests: DeviceRequest[] | undefined; base: string }[] = [
-      ...ctx.state.resourceClaimTemplates.map((t) => ({ obj: t, requests: t.spec?.spec?.devices?.requests, base: 'spec.spec.devices.requests' })),
-      ...ctx.state.resourceClaims.map((c) => ({ obj: c, requests: c.spec?.devices?.requests, base: 'spec.devices.requests' })),
-    ];
-    for (const { obj, requests, base } of objects) {
+    // Whether each namespace name carries the label, as a search of the list finds it (its first
+    // object of that name): searching 20,000 namespaces again for each admin-access claim, and two
+    // arrays per claim to find none, were most of this check on a large cluster.
+    const labelledNs = new Map<string, boolean>();
+    for (const n of ctx.state.namespaces)
+      if (!labelledNs.has(n.metadata.name)) labelledNs.set(n.metadata.name, n.metadata.labels?.[ADMIN_ACCESS_LABEL] === 'true');
+    const report = (obj: ResourceClaim | ResourceClaimTemplate, requests: DeviceRequest[] | undefined, base: string) => {
+      if (!hasAdminRequest(requests)) return;
       const ns = obj.metadata.namespace ?? '';
-      if (!ctx.isTenantNamespace(ns)) continue;
+      if (!ctx.isTenantNamespace(ns)) return;
       const idx = adminRequests(requests);
-      if (idx.length === 0) continue;
       const object = objectRef(obj.kind, obj.metadata.name, ns);
-      const labelled = ctx.state.namespaces.find((n) => n.metadata.name === ns)?.metadata.labels?.[ADMIN_ACCESS_LABEL] === 'true';
+      const labelled = labelledNs.get(ns) === true;
       const reqs = idx.map((i) => requests![i]);
       const live = obj.kind === 'ResourceClaim' ? (obj.status?.allocation?.devices?.results ?? []).filter((r) => r.adminAccess === true) : [];
       out.push({
@@ -105,7 +115,9 @@ export const claim002: Check = {
           `Remove adminAccess from ${describeRef(object)} (or delete it) and run device monitoring that needs admin access from a platform namespace; ` +
           `guard claim creation with a ValidatingAdmissionPolicy that rejects adminAccess outside platform namespaces (see CLAIM004).`,
       });
-    }
+    };
+    for (const t of ctx.state.resourceClaimTemplates) report(t, t.spec?.spec?.devices?.requests, 'spec.spec.devices.requests');
+    for (const c of ctx.state.resourceClaims) report(c, c.spec?.devices?.requests, 'spec.devices.requests');
     return out;
   },
 };
@@ -115,12 +127,15 @@ export const claim002: Check = {
 function isMemberOf(ctx: AnalysisContext, subject: SubjectRef, namespace: string): boolean {
   if (subject.kind === 'ServiceAccount' && subject.namespace === namespace) return true;
   if (subject.kind === 'Group' && subject.name === `system:serviceaccounts:${namespace}`) return true;
-  return ctx.roleBindingMembers.byNamespace.get(namespace)?.has(refKey(subject)) ?? false;
+  return ctx.roleBindingMembers.namesIn(namespace, refKey(subject));
 }
 
-/** The namespaces `subject` is an identity of (as isMemberOf), found without testing every namespace. */
-function namespacesOfMember(ctx: AnalysisContext, subject: SubjectRef): string[] {
-  const out = [...(ctx.roleBindingMembers.bySubject.get(refKey(subject)) ?? [])];
+/**
+ * The namespaces `subject` is an identity of (as isMemberOf), found without testing every namespace;
+ * `naming` holds the RoleBinding namespaces of the subjects asked (Membership.namespacesNaming).
+ */
+function namespacesOfMember(naming: ReadonlyMap<string, ReadonlySet<string>>, subject: SubjectRef): string[] {
+  const out = [...(naming.get(refKey(subject)) ?? [])];
   if (subject.kind === 'ServiceAccount' && subject.namespace) out.push(subject.namespace);
   const SA_GROUP = 'system:serviceaccounts:';
   if (subject.kind === 'Group' && subject.name.startsWith(SA_GROUP)) out.push(subject.name.slice(SA_GROUP.length));
@@ -135,25 +150,36 @@ const NS_WRITE: AccessQuestion = { verbs: ['update', 'patch'], group: '', resour
  * Not only the names the cluster-wide answer lists: it lists, per verb, the names of the first rule
  * that matches, and a later rule of the same role may cover every name.
  */
-function candidateNamespaces(ctx: AnalysisContext): string[] {
+function candidateNamespaces(ctx: AnalysisContext, writers: readonly ClusterWriter[]): string[] {
   const out = new Set(ctx.access.roleBindingNamespaces(NS_WRITE));
   const known = new Set(ctx.namespaces);
-  for (const e of clusterNamespaceWriters(ctx)) {
-    if (e.via !== 'rbac') continue;
-    for (const ns of namespacesOfMember(ctx, e.subject)) if (known.has(ns)) out.add(ns);
+  for (const { entry, namespaces } of writers) {
+    if (entry.via !== 'rbac') continue;
+    for (const ns of namespaces) if (known.has(ns)) out.add(ns);
   }
   return [...out].filter((ns) => ctx.isTenantNamespace(ns)).sort();
 }
 
-/** Whoever may write some Namespace through a ClusterRoleBinding (and system:masters, node identities). */
-function clusterNamespaceWriters(ctx: AnalysisContext): AccessEntry[] {
-  return ctx.access.whoCan({ ...NS_WRITE, scope: 'cluster' });
+interface ClusterWriter {
+  entry: AccessEntry;
+  /** The namespaces it is a member of (namespacesOfMember). */
+  namespaces: string[];
 }
 
-/** The cluster-wide Namespace writers (clusterNamespaceWriters) by each namespace they are a member of. */
-function clusterWritersByNamespace(ctx: AnalysisContext): Map<string, SubjectRef[]> {
+/**
+ * Whoever may write some Namespace through a ClusterRoleBinding (and system:masters, node
+ * identities), with the namespaces each is a member of: the RoleBindings read once for all of them.
+ */
+function clusterNamespaceWriters(ctx: AnalysisContext): ClusterWriter[] {
+  const entries = ctx.access.whoCan({ ...NS_WRITE, scope: 'cluster' });
+  const naming = ctx.roleBindingMembers.namespacesNaming(new Set(entries.map((e) => refKey(e.subject))));
+  return entries.map((entry) => ({ entry, namespaces: namespacesOfMember(naming, entry.subject) }));
+}
+
+/** The cluster-wide Namespace writers by each namespace they are a member of. */
+function clusterWritersByNamespace(writers: readonly ClusterWriter[]): Map<string, SubjectRef[]> {
   const out = new Map<string, SubjectRef[]>();
-  for (const e of clusterNamespaceWriters(ctx)) for (const ns of namespacesOfMember(ctx, e.subject)) pushTo(out, ns, e.subject);
+  for (const { entry, namespaces } of writers) for (const ns of namespaces) pushTo(out, ns, entry.subject);
   return out;
 }
 
@@ -201,8 +227,9 @@ export const claim003: Check = {
   id: 'CLAIM003',
   run(ctx) {
     const out: FindingDraft[] = [];
-    const clusterWriters = clusterWritersByNamespace(ctx);
-    for (const ns of candidateNamespaces(ctx)) {
+    const writers = clusterNamespaceWriters(ctx);
+    const clusterWriters = clusterWritersByNamespace(writers);
+    for (const ns of candidateNamespaces(ctx, writers)) {
       const q: AccessQuestion = { ...NS_WRITE, namespaces: [ns], names: [ns] };
       // Asked of the namespace's members only, through the engine's subject index: asking the whole
       // question built, for each namespace, the entries of everyone allowed everywhere.
@@ -312,8 +339,15 @@ function claimProbes(ctx: AnalysisContext): ClaimProbe[] {
   ];
 }
 
-/** For one resource: the probes some tenant namespace lets through (or cannot decide), with where. */
-function leaks(ctx: AnalysisContext, resource: ClaimResource, probes: ClaimProbe[]): { through: Map<string, string[]>; unknown: Map<string, string> } {
+/** What the probes are evaluated against: the tenant namespaces, the cluster's policies and which namespaces they cannot tell apart. */
+interface ProbeScope {
+  tenants: string[];
+  evaluator: ReturnType<typeof clusterPolicies>;
+  keyOf: ReturnType<typeof namespaceEquivalence>;
+}
+
+/** Read once per run: both resources are probed in the same namespaces under the same policies. */
+function probeScope(ctx: AnalysisContext): ProbeScope {
   const tenants = ctx.state.namespaces
     .map((n) => n.metadata.name)
     .filter((n) => ctx.isTenantNamespace(n))
@@ -322,8 +356,15 @@ function leaks(ctx: AnalysisContext, resource: ClaimResource, probes: ClaimProbe
     tenants.length > 0
       ? ctx.state
       : { ...ctx.state, namespaces: [...ctx.state.namespaces, { apiVersion: 'v1', kind: 'Namespace' as const, metadata: { name: PROBE_NAMESPACE } }] };
-  const evaluator = clusterPolicies(state);
-  const keyOf = namespaceEquivalence(state);
+  return { tenants, evaluator: clusterPolicies(state), keyOf: namespaceEquivalence(state) };
+}
+
+/** For one resource: the probes some tenant namespace lets through (or cannot decide), with where. */
+function leaks(
+  { tenants, evaluator, keyOf }: ProbeScope,
+  resource: ClaimResource,
+  probes: ClaimProbe[],
+): { through: Map<string, string[]>; unknown: Map<string, string> } {
   // Namespaces the policies cannot tell apart get the same answers: evaluated once per key and probe.
   const answers = new Map<string, ReturnType<typeof evaluator.admit>[]>();
   const through = new Map<string, string[]>();
@@ -351,6 +392,7 @@ export const claim004: Check = {
       s.validatingAdmissionPolicyBindings.filter((b) => (b.spec?.validationActions ?? []).includes('Deny')).map((b) => b.spec?.policyName ?? ''),
     );
     const probes = claimProbes(ctx);
+    let scope: ProbeScope | undefined;
     const notes: Evidence[] = [];
     const uncovered: string[] = [];
     const leaky: string[] = [];
@@ -360,7 +402,7 @@ export const claim004: Check = {
       const bound = covering.filter((p) => denyBound.has(p.metadata.name));
       if (bound.length > 0) {
         // Bound: it counts only if it refuses v1 probes with adminAccess or an unzeroed class, in every tenant namespace.
-        const { through, unknown } = leaks(ctx, resource, probes);
+        const { through, unknown } = leaks((scope ??= probeScope(ctx)), resource, probes);
         if (through.size === 0) continue;
         leaky.push(resource);
         for (const [what, where] of through)

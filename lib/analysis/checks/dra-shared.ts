@@ -6,7 +6,7 @@ import type { CompiledRole } from '@/lib/authz/rbac-index';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
 import { canonicalSubject } from '@/lib/analysis/context/identities';
-import { memoPerAnalysis, memoPerSubject } from '@/lib/analysis/context/memo-per-analysis';
+import { memoPerSubject, oncePerAnalysis } from '@/lib/analysis/context/memo-per-analysis';
 import { mountedHostPaths } from '@/lib/analysis/context/pod-facts';
 import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
 import { nodeLocalDriver } from '@/lib/personas/node-local-driver';
@@ -40,7 +40,7 @@ export interface BoundRole {
  * DRA004, DRA009 and NODE004 each walk them; ~13,000 roles sorted by key on the diverse bench
  * cluster); callers do not change the list.
  */
-export const boundRoles: (ctx: AnalysisContext) => readonly BoundRole[] = memoPerAnalysis(() => '', listBoundRoles);
+export const boundRoles: (ctx: AnalysisContext) => readonly BoundRole[] = oncePerAnalysis(listBoundRoles);
 
 function listBoundRoles(ctx: AnalysisContext): BoundRole[] {
   const out: BoundRole[] = [];

@@ -11,7 +11,7 @@ import { clusterRoleBindingYaml, clusterRoleYaml, grantObjects, grantsEvidence, 
 import { compareSubjects, describeRef, describeSubject, objectRef, refKey, sortRefs, sortSubjects, toObjectRef } from '@/lib/k8s/refs';
 import { describeEvidence, describeGrants, describeRule, normaliseEvidence, plainRule, roleRuleEvidence } from '@/lib/analysis/evidence';
 import { NODE_RULES } from '@/lib/authz/node-rules';
-import { memoPerAnalysis } from '@/lib/analysis/context/memo-per-analysis';
+import { oncePerAnalysis } from '@/lib/analysis/context/memo-per-analysis';
 import { uncoveredRules } from '@/lib/authz/covers';
 
 /**
@@ -208,8 +208,7 @@ const LEGACY: { what: string; q: AccessQuestion; dangerous(e: AccessEntry): bool
  * of service accounts cluster-wide. Read once per analysis (NODE001 and DRA005 ask it; callers only
  * test membership).
  */
-export const legacyImpersonators: (ctx: AnalysisContext) => ReadonlySet<string> = memoPerAnalysis(
-  () => '',
+export const legacyImpersonators: (ctx: AnalysisContext) => ReadonlySet<string> = oncePerAnalysis(
   (ctx) => new Set([...legacyImpersonation(ctx).values()].map((s) => refKey(s.subject))),
 );
 
@@ -221,7 +220,7 @@ interface LegacyImpersonator {
 
 // NODE001, NODE002 and DRA005 each read it: the service-account question's entries (one per namespace
 // whose RoleBindings grant impersonate, tens of thousands) were filtered three times. Not changed once read.
-const legacyImpersonation: (ctx: AnalysisContext) => ReadonlyMap<string, LegacyImpersonator> = memoPerAnalysis(() => '', readLegacyImpersonation);
+const legacyImpersonation: (ctx: AnalysisContext) => ReadonlyMap<string, LegacyImpersonator> = oncePerAnalysis(readLegacyImpersonation);
 
 function readLegacyImpersonation(ctx: AnalysisContext): Map<string, LegacyImpersonator> {
   const bySubject = new Map<string, LegacyImpersonator>();

@@ -5,7 +5,9 @@ import { DEFAULT_SETTINGS } from '@/lib/analysis/settings';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import { clusterRole, rb, role, stateOf, User } from '@/lib/authz/__fixtures__/builders';
 import type { DeviceRequest, Namespace, ResourceClaim, ResourceClaimTemplate, ResourceQuota } from '@/lib/k8s/types';
-import { quota001, quota002, quota003, quota004, QUOTA_CHECKS } from './quota-checks';
+import { createRandom } from '@/scripts/bench/prng';
+import { classesOfSpec } from '@/lib/analysis/zeroing/device-classes';
+import { quota001, quota002, quota003, quota004, QUOTA_CHECKS, specOf, usersByClass } from './quota-checks';
 
 // DESIGN §4 QUOTA001-QUOTA004.
 
@@ -150,4 +152,30 @@ describe('QUOTA checks', () => {
       },
     ]);
   });
+});
+
+describe('usersByClass (QUOTA002) on random claims and templates', () => {
+  // The plain reading: the classes are those classesOfSpec reads from some object, and a class's
+  // users the objects, in order, whose classes include it.
+  for (let seed = 0; seed < 40; seed++) {
+    it(`seed ${seed}`, () => {
+      const r = createRandom(2300 + seed);
+      const cls = () => (r.chance(0.1) ? '' : r.pick(['a', 'b', 'c', 'gpu.example.com']));
+      const objects = Array.from({ length: r.int(8) }, (_, i): ResourceClaim | ResourceClaimTemplate => {
+        const requests = Array.from({ length: r.int(3) }, (_, j): DeviceRequest =>
+          r.chance(0.6)
+            ? { name: `r${j}`, exactly: { deviceClassName: cls() } }
+            : { name: `r${j}`, firstAvailable: Array.from({ length: 1 + r.int(3) }, (_, k) => ({ name: `s${k}`, deviceClassName: cls() })) },
+        );
+        const metadata = { name: `o${i}`, namespace: 'ns' };
+        return r.chance(0.3)
+          ? { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaimTemplate', metadata, spec: { spec: { devices: { requests } } } }
+          : { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata, spec: { devices: { requests } } };
+      });
+      const classesOf = objects.map((o) => classesOfSpec(specOf(o)));
+      const expected = [...new Set(classesOf.flat())].sort().map((c) => [c, objects.filter((_, i) => classesOf[i].includes(c))]);
+      const got = usersByClass(objects);
+      expect([...got.keys()].sort().map((c) => [c, got.get(c)])).toEqual(expected);
+    });
+  }
 });

@@ -13,7 +13,6 @@ import {
   usageDisagrees,
 } from '@/lib/analysis/quota/quota-usage';
 import { pushTo } from '@/lib/k8s/push-to';
-import { classesOfSpec } from '@/lib/analysis/zeroing/device-classes';
 import type { ObjectRef, ResourceClaim, ResourceClaimSpec, ResourceClaimTemplate, ResourceQuota } from '@/lib/k8s/types';
 import type { Evidence, QuotaUsage } from '@/lib/analysis/types';
 import { manifestYaml } from '@/lib/k8s/manifest-yaml';
@@ -175,12 +174,10 @@ export const quota002: Check = {
       const here = objects.get(ns) ?? [];
       if (here.length === 0) continue;
       const keys = limitedKeys(ctx, ns);
-      // Each object's classes read once (they were read again for every class of the namespace).
-      const classesOf = here.map((o) => classesOfSpec(specOf(o)));
-      const classes = [...new Set(classesOf.flat())].sort();
-      for (const cls of classes) {
+      const byClass = usersByClass(here);
+      for (const cls of [...byClass.keys()].sort()) {
         if (limitsClassDevices(keys, cls)) continue;
-        const users = here.filter((_, i) => classesOf[i].includes(cls));
+        const users = byClass.get(cls)!;
         out.push({
           subjects: [],
           objects: [objectRef('Namespace', ns), objectRef('DeviceClass', cls)],
@@ -196,6 +193,32 @@ export const quota002: Check = {
     return out;
   },
 };
+
+/**
+ * The objects that request each class (as classesOfSpec reads a spec), each in the namespace's order
+ * and once: one pass over their requests (a list of classes per object, flattened and searched again
+ * per class, was most of QUOTA002 on a large cluster).
+ */
+export function usersByClass<T extends ResourceClaim | ResourceClaimTemplate>(objects: readonly T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const o of objects) {
+    const requests = specOf(o)?.devices?.requests;
+    if (!requests) continue;
+    for (const r of requests) {
+      if (r.exactly) addUser(out, r.exactly.deviceClassName, o);
+      if (r.firstAvailable) for (const sub of r.firstAvailable) addUser(out, sub.deviceClassName, o);
+    }
+  }
+  return out;
+}
+
+// A module function, not a closure per namespace (20,000 of them).
+function addUser<T>(out: Map<string, T[]>, cls: string | undefined, o: T): void {
+  if (!cls) return;
+  const users = out.get(cls);
+  if (!users) out.set(cls, [o]);
+  else if (users[users.length - 1] !== o) users.push(o);
+}
 
 // ---------------------------------------------------------------- QUOTA003
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { SubjectRef } from '@/lib/k8s/types';
-import { memoPerAnalysis, memoPerSubject } from './memo-per-analysis';
+import { memoPerAnalysis, memoPerSubject, oncePerAnalysis } from './memo-per-analysis';
 
 // The memo only keys by the context object and the subject: plain objects stand in for contexts.
 const ctxA = {} as AnalysisContext;
@@ -41,5 +41,17 @@ describe('memoPerAnalysis', () => {
     );
     expect([sum(ctxA, 1, 2), sum(ctxA, 1, 2), sum(ctxA, 2, 1), sum(ctxB, 1, 2)]).toEqual([3, 3, 3, 3]);
     expect(reads).toEqual(['1+2', '2+1', '1+2']);
+  });
+});
+
+describe('oncePerAnalysis', () => {
+  it('reads once per context, keeps an undefined answer, and reads again for another analysis', () => {
+    const reads: AnalysisContext[] = [];
+    const fact = oncePerAnalysis((ctx): number | undefined => {
+      reads.push(ctx);
+      return ctx === ctxA ? undefined : reads.length;
+    });
+    expect([fact(ctxA), fact(ctxA), fact(ctxB), fact(ctxB)]).toEqual([undefined, undefined, 2, 2]);
+    expect(reads).toEqual([ctxA, ctxB]);
   });
 });

@@ -24,6 +24,19 @@ export function memoPerAnalysis<A extends unknown[], T>(
   };
 }
 
+/**
+ * `read(ctx)` answered once per analysis: a fact of the whole state several checks read (a WeakMap
+ * by context, no key to build per call).
+ */
+export function oncePerAnalysis<T>(read: (ctx: AnalysisContext) => T): (ctx: AnalysisContext) => T {
+  const byContext = new WeakMap<AnalysisContext, { value: T }>();
+  return (ctx) => {
+    let known = byContext.get(ctx);
+    if (!known) byContext.set(ctx, (known = { value: read(ctx) }));
+    return known.value;
+  };
+}
+
 /** memoPerAnalysis keyed by one subject. */
 export function memoPerSubject<T>(read: (ctx: AnalysisContext, subject: SubjectRef) => T): (ctx: AnalysisContext, subject: SubjectRef) => T {
   return memoPerAnalysis((subject: SubjectRef) => refKey(subject), read);

@@ -6,7 +6,8 @@ import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import { slice, stateOf } from '@/lib/authz/__fixtures__/builders';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { DeviceClass, DeviceRequest, ResourceClaim, ResourceClaimTemplate } from '@/lib/k8s/types';
-import { deviceClassReports, driverFromSelectors } from './device-classes';
+import { createRandom } from '@/scripts/bench/prng';
+import { analyseDeviceClasses, classesOfSpec, deviceClassReports, driverFromSelectors } from './device-classes';
 
 // DESIGN §4 zeroing indicators, dra-facts §9.
 
@@ -193,4 +194,55 @@ describe('ZERO002 accelerators from the class and its driver', () => {
     const { ctx } = analyse(DEFAULT_SETTINGS, annotated);
     expect(zero002.run(ctx).map((d) => d.objects[0].name)).toEqual(['big-xpu']);
   });
+});
+
+describe('analyseDeviceClasses on random claims', () => {
+  // The plain readings: a class is used by a namespace when a request or subrequest of one of its
+  // claims or templates names it (classesOfSpec); a class's drivers from allocation are those of the
+  // results whose request (or request/subrequest) named it.
+  const CLASSES = ['c0', 'c1', 'c2', 'c3'];
+  const randomRequests = (r: ReturnType<typeof createRandom>): DeviceRequest[] =>
+    Array.from({ length: r.int(3) }, (_, i): DeviceRequest => {
+      const cls = () => (r.chance(0.1) ? '' : r.pick(CLASSES));
+      return r.chance(0.6)
+        ? { name: `r${i}`, exactly: { deviceClassName: cls() } }
+        : { name: `r${i}`, firstAvailable: Array.from({ length: 1 + r.int(2) }, (_, j) => ({ name: `s${j}`, deviceClassName: cls() })) };
+    });
+
+  for (let seed = 0; seed < 40; seed++) {
+    it(`seed ${seed}: using namespaces and drivers from allocation as the plain reading`, () => {
+      const r = createRandom(1600 + seed);
+      const claims: ResourceClaim[] = [];
+      const templates: ResourceClaimTemplate[] = [];
+      for (let i = 0; i < 30; i++) {
+        const ns = `ns-${r.int(5)}`;
+        const requests = randomRequests(r);
+        if (r.chance(0.3)) {
+          templates.push(template(ns, `t${i}`, requests));
+          continue;
+        }
+        const names = requests.flatMap((q) => (q.exactly ? [q.name] : (q.firstAvailable ?? []).map((s) => `${q.name}/${s.name}`)));
+        const results = r.chance(0.5) ? names.filter(() => r.chance(0.7)).map((request) => ({ request, driver: r.pick(['d1', 'd2']) })) : undefined;
+        claims.push(claim(ns, `c${i}`, requests, results && (results.length > 0 || r.chance(0.5)) ? results : undefined));
+      }
+      const state = stateOf({ deviceClasses: CLASSES.map((c) => dc(c)), resourceClaims: claims, resourceClaimTemplates: templates });
+
+      const usedBy = new Map<string, Set<string>>();
+      const drivers = new Map<string, Set<string>>();
+      const add = (m: Map<string, Set<string>>, k: string, v: string) => m.set(k, (m.get(k) ?? new Set()).add(v));
+      for (const c of claims) for (const cls of classesOfSpec(c.spec)) add(usedBy, cls, c.metadata.namespace!);
+      for (const t of templates) for (const cls of classesOfSpec(t.spec?.spec)) add(usedBy, cls, t.metadata.namespace!);
+      for (const c of claims)
+        for (const res of c.status?.allocation?.devices?.results ?? [])
+          for (const q of c.spec?.devices?.requests ?? []) {
+            if (q.exactly && q.name === res.request && q.exactly.deviceClassName) add(drivers, q.exactly.deviceClassName, res.driver);
+            for (const sub of q.firstAvailable ?? [])
+              if (`${q.name}/${sub.name}` === res.request && sub.deviceClassName) add(drivers, sub.deviceClassName, res.driver);
+          }
+
+      const got = analyseDeviceClasses({ state, settings: DEFAULT_SETTINGS });
+      expect(got.map((c) => c.usedByNamespaces)).toEqual(CLASSES.map((c) => [...(usedBy.get(c) ?? [])].sort()));
+      expect(got.map((c) => c.driver)).toEqual(CLASSES.map((c) => (drivers.get(c)?.size === 1 ? [...drivers.get(c)!][0] : null)));
+    });
+  }
 });
