@@ -8,7 +8,7 @@ import type { AuthorizerName, UserInfo } from '@/lib/authz/types';
 import { serviceAccountUser } from '@/lib/authz/user-info';
 import type { PolicyRule, Subject } from '@/lib/k8s/types';
 import { createRandom } from '@/scripts/bench/prng';
-import { mayImpersonate, rbacSubjectsOf } from './impersonation-reach';
+import { impersonationFilter, mayImpersonate, rbacSubjectsOf } from './impersonation-reach';
 
 // The node-status writers filter requester and target pairs with mayImpersonate, read from the
 // who-can answers the analysis keeps (rbacSubjectsOf) instead of the engine's own: it must answer
@@ -93,13 +93,17 @@ describe('mayImpersonate (analysis)', () => {
       for (const chain of CHAINS) {
         const engine = createAuthzEngine(state, chain ? { chain } : {});
         const ctx = buildAnalysisContext(state, engine, DEFAULT_SETTINGS);
-        for (const requester of REQUESTERS)
+        for (const requester of REQUESTERS) {
+          // One filter per requester, asked about every target in turn (as the node-status writers ask it).
+          const filter = impersonationFilter(ctx, requester);
           for (const headers of HEADERS) {
             const expected = engine.mayImpersonate(requester, headers);
             expect([requester.name, headers.user, chain, mayImpersonate(ctx, requester, headers)]).toEqual([requester.name, headers.user, chain, expected]);
+            expect([requester.name, headers.user, chain, filter(headers)]).toEqual([requester.name, headers.user, chain, expected]);
             if (expected) yes++;
             else no++;
           }
+        }
       }
     });
   }

@@ -79,15 +79,29 @@ const identityHolders: (ctx: AnalysisContext, user: string) => ReadonlySet<strin
  * engine's own filter asked again the questions their requesters came from.
  */
 export function mayImpersonate(ctx: AnalysisContext, requester: UserInfo, headers: ImpersonationHeaders): boolean {
+  return impersonationFilter(ctx, requester)(headers);
+}
+
+/**
+ * mayImpersonate for one requester and any headers: what depends on the requester alone (the chain,
+ * its privileged groups, its binding-subject keys) is read once, not for each of the ~100 targets
+ * the node-status writers try for each of ~1,000 requesters.
+ */
+export function impersonationFilter(ctx: AnalysisContext, requester: UserInfo): (headers: ImpersonationHeaders) => boolean {
   const engine = ctx.engine;
   // Where RBAC is not consulted its who-can answers are empty: the engine decides.
-  if (!consultedAuthorizers(engine.chain).includes('RBAC')) return engine.mayImpersonate(requester, headers);
+  if (!consultedAuthorizers(engine.chain).includes('RBAC')) return (headers) => engine.mayImpersonate(requester, headers);
   // Only RBAC grants impersonation: system:masters, a node identity and a chain with AlwaysAllow are not filtered.
-  if (requester.groups.includes('system:masters') || requester.name.startsWith('system:node:') || engine.chain.includes('AlwaysAllow')) return true;
-  const holders = identityHolders(ctx, headers.user);
-  for (const k of subjectKeysOf(requester)) if (holders.has(k)) return true;
-  return false;
+  if (requester.groups.includes('system:masters') || requester.name.startsWith('system:node:') || engine.chain.includes('AlwaysAllow')) return PASS_ALL;
+  const keys = subjectKeysOf(requester);
+  return (headers) => {
+    const holders = identityHolders(ctx, headers.user);
+    for (const k of keys) if (holders.has(k)) return true;
+    return false;
+  };
 }
+
+const PASS_ALL = () => true;
 
 // DRA005 and full-control reach ask about the same holders for several targets; the candidates
 // depend on the holder only (each is a few who-can questions of the whole RBAC index).

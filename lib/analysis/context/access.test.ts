@@ -270,6 +270,27 @@ describe('AccessIndex.whoCanAmong', () => {
       }
     });
   }
+
+  // A group's RoleBindings whose role may match are kept per candidate set (rolesThatMayMatch): one
+  // index asked about every identity for every question, in turn, answers as the whole question does.
+  for (let seed = 1; seed <= 20; seed++) {
+    it(`answers each identity of each question alike after other questions about its groups (seed ${seed})`, () => {
+      const r = createRandom(1400 + seed);
+      const engine = randomRbacEngine(r, NSS, RULES, pool, { roleRules: 3, clusterBindings: 4 });
+      const index = new AccessIndex(engine);
+      const whole = new AccessIndex(engine);
+      let held = 0;
+      for (const ns of NSS)
+        for (const q of questions(ns))
+          for (const s of pool) {
+            const identity = asRef(s);
+            const expected = whole.entriesFor(whole.rbacWhoCan(q), identity);
+            expect(index.rbacEntriesFor(q, identity), `${key(identity)} ${JSON.stringify(q)}`).toEqual(expected);
+            held += expected.length > 0 ? 1 : 0;
+          }
+      expect(held).toBeGreaterThan(0);
+    });
+  }
 });
 
 // rbacEverywhere reads only the entries of ClusterRoleBinding subjects (NODE002's service-account

@@ -61,6 +61,7 @@ export class AccessIndex {
   private readonly plans = new WeakMap<AccessQuestion, QuestionPlan>();
   private readonly plansByVerbs = new WeakMap<readonly string[], Map<string, QuestionPlan>>();
   private readonly everywhereByQuestion = new WeakMap<AccessQuestion, Set<string>>();
+  private readonly groupRoleBindings = new WeakMap<Set<string>, Map<string, readonly IndexedBinding[]>>();
 
   constructor(readonly engine: AuthzEngine) {}
 
@@ -119,6 +120,9 @@ export class AccessIndex {
     const indexes: (SubjectIndex | undefined)[] = [rbac.clusterBindings];
     const everywhere = q.scope === 'namespaced' && !q.namespaces;
     if (q.scope === 'namespaced' && q.namespaces) for (const ns of q.namespaces) if (ns !== '') indexes.push(rbac.namespaceBindings.get(ns));
+    // Only bindings of a role that may match are kept: compute skips the others, and a group bound in
+    // thousands of namespaces (asked about for each of its members) adds none of them.
+    const candidates = this.rolesThatMayMatch(q);
     let special = false;
     for (const subject of subjects) {
       const id = canonicalSubject(subject);
@@ -128,14 +132,14 @@ export class AccessIndex {
       if (key === MASTERS_KEY || isNodeKey(key)) special = true;
       for (const index of indexes) {
         const named: SubjectEntry[] | undefined = id.kind === 'Group' ? index?.byGroup.get(id.name) : index?.byUser.get(usernameOf(id));
-        for (const { binding } of named ?? []) bindings.add(binding);
+        if (named) for (const { binding } of named) if (binding.role && candidates.has(binding.role.key)) bindings.add(binding);
       }
-      if (everywhere) for (const binding of this.roleBindingsOf(key)) bindings.add(binding);
+      if (everywhere) for (const binding of this.roleBindingsMayMatch(key, id.kind === 'Group', candidates)) bindings.add(binding);
     }
     // Most identities hold most questions through no binding at all: answered without computing,
     // unless system:masters or a node identity (not found through bindings) is asked about. Tested
     // before the plan is made: a question naming its object (CLAIM003's names: [ns]) has a plan of its own.
-    if (!special && !someCandidate(bindings, this.rolesThatMayMatch(q))) return [];
+    if (!special && bindings.size === 0) return [];
     return compute(this, q, { only, bindings: [...bindings], plan: this.planOf(q) });
   }
 
@@ -169,6 +173,27 @@ export class AccessIndex {
     for (const b of this.candidateClusterBindings(this.rolesThatMayMatch(q))) for (const s of b.subjects) subjects.push(s);
     if (subjects.length === 0) return [];
     return this.whoCanAmong(q, subjects).filter((e) => e.everyNamespace && isOrdinaryRbac(e));
+  }
+
+  /**
+   * roleBindingsOf(key) whose role is among `candidates` (rolesThatMayMatch of a question). A group's
+   * list is kept per candidate set: every member of a group (system:serviceaccounts:<ns>, a team) is
+   * asked about with it, and a group bound in thousands of namespaces was read whole for each member.
+   */
+  private roleBindingsMayMatch(key: string, isGroup: boolean, candidates: Set<string>): readonly IndexedBinding[] {
+    let byKey: Map<string, readonly IndexedBinding[]> | undefined;
+    if (isGroup) {
+      byKey = this.groupRoleBindings.get(candidates);
+      const known = byKey?.get(key);
+      if (known) return known;
+    }
+    const all = this.roleBindingsOf(key);
+    const list = all.length === 0 ? NO_BINDINGS : all.filter((b) => b.role !== undefined && candidates.has(b.role.key));
+    if (isGroup) {
+      if (!byKey) this.groupRoleBindings.set(candidates, (byKey = new Map()));
+      byKey.set(key, list.length === 0 ? NO_BINDINGS : list);
+    }
+    return list;
   }
 
   /** RoleBindings (any namespace) that name a subject, by its canonical key; the index is built on first use. */
@@ -322,6 +347,8 @@ function ruleAllowsSomeName(rule: PolicyRule, verbs: readonly string[], group: s
   for (const verb of verbs) if (verbMatches(rule, verb)) return true;
   return false;
 }
+
+const NO_BINDINGS: readonly IndexedBinding[] = Object.freeze([]);
 
 /** Whether some binding's role may match (is among the candidates). */
 function someCandidate(bindings: Iterable<IndexedBinding>, candidates: Set<string>): boolean {

@@ -16,7 +16,7 @@ import { compareSubjects, refKey } from '@/lib/k8s/refs';
 import { describeSource } from '@/lib/authz/cluster-config';
 
 import { WriterAccumulator, type NodeStatusWriterMap } from './node-writer-accumulator';
-import { impersonationIdentityChecks, mayImpersonate, rbacSubjectsOf } from '@/lib/analysis/impersonation-reach';
+import { impersonationFilter, impersonationIdentityChecks, rbacSubjectsOf } from '@/lib/analysis/impersonation-reach';
 // DESIGN §3: for every node, each identity that can update or patch its nodes/status, with the mode
 // (node-authorizer, constrained-impersonation, rbac, impersonation) and the scope (own-node,
 // all-nodes, named). Candidates come from who-can queries on the engine's rule index; every
@@ -485,11 +485,12 @@ function addImpersonation(ctx: AnalysisContext, nodeSet: ReadonlySet<string>, rb
         ...resourceNamesInGrants(rules, AUTHN, 'users', '', ['impersonate:user-info']),
       ]),
     ];
+    const may = impersonationFilter(ctx, user);
     const decide = (target: ImpersonationTarget, node: string): ImpersonatedDecision | undefined => {
-      const d = decideTarget(ctx, user, target.headers, node);
+      const d = decideTarget(ctx, user, may, target.headers, node);
       if (d || !target.headers.groups?.length || target.headers.user !== PROBE_NAME) return d;
       for (const name of userNames) {
-        const other = decideTarget(ctx, user, { ...target.headers, user: name }, node);
+        const other = decideTarget(ctx, user, may, { ...target.headers, user: name }, node);
         if (other) return other;
       }
       return undefined;
@@ -561,11 +562,13 @@ function targetEvidence(engine: AuthzEngine, d: ImpersonatedDecision, target: Im
 function decideTarget(
   ctx: AnalysisContext,
   requester: ReturnType<typeof userForSubject>,
+  mayImpersonate: (headers: ImpersonationHeaders) => boolean,
   headers: ImpersonationHeaders,
   node: string,
 ): ImpersonatedDecision | undefined {
-  // Most requesters cannot act as most targets at all: refused before deciding each verb.
-  if (!mayImpersonate(ctx, requester, headers)) return undefined;
+  // Most requesters cannot act as most targets at all: refused before deciding each verb
+  // (impersonationFilter of the requester).
+  if (!mayImpersonate(headers)) return undefined;
   const engine = ctx.engine;
   // A node identity writes (through NodeRestriction) only its own Node: the written node follows the header.
   // Without NodeRestriction it writes any node.
