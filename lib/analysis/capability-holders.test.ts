@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-context';
 import { DEFAULT_SETTINGS } from '@/lib/analysis/settings';
-import { clusterRole, crb, Group, node, rb, role, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
+import { Group, node, SA, User } from '@/lib/authz/__fixtures__/builders';
+import { randomRbacState } from '@/lib/authz/__fixtures__/random-rbac';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import type { PolicyRule, Subject, SubjectRef } from '@/lib/k8s/types';
 import { createRandom } from '@/scripts/bench/prng';
@@ -57,24 +58,20 @@ describe('AccessIndex.rbacEntriesFor on the capability questions', () => {
   for (let seed = 1; seed <= 40; seed++) {
     it(`equals entriesFor(rbacWhoCan(q)) (seed ${seed})`, () => {
       const r = createRandom(2300 + seed);
-      const some = <T>(list: readonly T[], max: number) => Array.from({ length: 1 + r.int(max) }, () => r.pick(list));
-      const clusterRoles = Array.from({ length: 6 }, (_, i) => clusterRole(`c${i}`, some(RULES, 4)));
-      const roles = NSS.map((ns, i) => role(ns, `r${i}`, some(RULES, 4)));
-      const state = stateOf({
-        nodes: [node('n1')],
-        clusterRoles,
-        roles,
-        clusterRoleBindings: Array.from({ length: 1 + r.int(4) }, (_, i) =>
-          crb(`crb${i}`, { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name }, some(SUBJECTS, 3)),
-        ),
-        roleBindings: Array.from({ length: 1 + r.int(6) }, (_, i) => {
-          const ns = r.pick(NSS);
-          const roleRef = r.chance(0.5)
-            ? { kind: 'Role', name: roles[NSS.indexOf(ns)].metadata.name }
-            : { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name };
-          return rb(ns, `rb${i}`, roleRef, some(SUBJECTS, 3));
-        }),
-      });
+      const state = randomRbacState(
+        r,
+        {
+          rules: RULES,
+          subjects: SUBJECTS,
+          namespaces: NSS,
+          clusterRoles: 6,
+          rulesPerRole: 4,
+          subjectsPerBinding: 3,
+          clusterRoleBindings: { min: 1, spread: 4 },
+          roleBindings: { min: 1, spread: 6 },
+        },
+        { nodes: [node('n1')] },
+      );
       const ctx = buildAnalysisContext(state, createAuthzEngine(state), DEFAULT_SETTINGS);
       for (const cap of CAPABILITIES)
         for (const q of cap.questions)

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-context';
 import { DEFAULT_SETTINGS } from '@/lib/analysis/settings';
-import { clusterRole, crb, Group, rb, role, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
+import { clusterRole, crb, Group, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
+import { randomRbacState } from '@/lib/authz/__fixtures__/random-rbac';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import type { ImpersonationHeaders } from '@/lib/authz/impersonation';
 import type { AuthorizerName, UserInfo } from '@/lib/authz/types';
@@ -73,22 +74,15 @@ describe('mayImpersonate (analysis)', () => {
   for (let seed = 1; seed <= 60; seed++) {
     it(`answers as AuthzEngine.mayImpersonate (seed ${seed})`, () => {
       const r = createRandom(1500 + seed);
-      const some = <T>(list: readonly T[], max: number) => Array.from({ length: 1 + r.int(max) }, () => r.pick(list));
-      const clusterRoles = Array.from({ length: 5 }, (_, i) => clusterRole(`c${i}`, some(RULES, 3)));
-      const roles = NSS.map((ns, i) => role(ns, `r${i}`, some(RULES, 3)));
-      const state = stateOf({
-        clusterRoles,
-        roles,
-        clusterRoleBindings: Array.from({ length: r.int(4) }, (_, i) =>
-          crb(`crb${i}`, { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name }, some(SUBJECTS, 2)),
-        ),
-        roleBindings: Array.from({ length: 1 + r.int(5) }, (_, i) => {
-          const ns = r.pick(NSS);
-          const roleRef = r.chance(0.5)
-            ? { kind: 'Role', name: roles[NSS.indexOf(ns)].metadata.name }
-            : { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name };
-          return rb(ns, `rb${i}`, roleRef, some(SUBJECTS, 2));
-        }),
+      const state = randomRbacState(r, {
+        rules: RULES,
+        subjects: SUBJECTS,
+        namespaces: NSS,
+        clusterRoles: 5,
+        rulesPerRole: 3,
+        subjectsPerBinding: 2,
+        clusterRoleBindings: { min: 0, spread: 4 },
+        roleBindings: { min: 1, spread: 5 },
       });
       for (const chain of CHAINS) {
         const engine = createAuthzEngine(state, chain ? { chain } : {});

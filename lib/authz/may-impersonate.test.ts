@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyRule } from '@/lib/k8s/types';
 import { createRandom } from '@/scripts/bench/prng';
-import { clusterRole, crb, Group, rb, role, SA, stateOf, User } from './__fixtures__/builders';
+import { Group, SA, User } from './__fixtures__/builders';
+import { randomRbacState } from './__fixtures__/random-rbac';
 import { createAuthzEngine } from './authz-engine';
 import type { ImpersonationHeaders } from './impersonation';
 import type { UserInfo } from './types';
@@ -75,22 +76,15 @@ describe('AuthzEngine.mayImpersonate', () => {
   for (let seed = 1; seed <= 100; seed++) {
     it(`says no only where authorizeImpersonated refuses (seed ${seed})`, () => {
       const r = createRandom(700 + seed);
-      const some = <T>(list: readonly T[], max: number) => Array.from({ length: 1 + r.int(max) }, () => r.pick(list));
-      const clusterRoles = Array.from({ length: 5 }, (_, i) => clusterRole(`c${i}`, some(IDENTITY_RULES, 3)));
-      const roles = NSS.map((ns, i) => role(ns, `r${i}`, some(IDENTITY_RULES, 3)));
-      const state = stateOf({
-        clusterRoles,
-        roles,
-        clusterRoleBindings: Array.from({ length: r.int(4) }, (_, i) =>
-          crb(`crb${i}`, { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name }, some(SUBJECTS, 2)),
-        ),
-        roleBindings: Array.from({ length: 1 + r.int(5) }, (_, i) => {
-          const ns = r.pick(NSS);
-          const roleRef = r.chance(0.5)
-            ? { kind: 'Role', name: roles[NSS.indexOf(ns)].metadata.name }
-            : { kind: 'ClusterRole', name: r.pick(clusterRoles).metadata.name };
-          return rb(ns, `rb${i}`, roleRef, some(SUBJECTS, 2));
-        }),
+      const state = randomRbacState(r, {
+        rules: IDENTITY_RULES,
+        subjects: SUBJECTS,
+        namespaces: NSS,
+        clusterRoles: 5,
+        rulesPerRole: 3,
+        subjectsPerBinding: 2,
+        clusterRoleBindings: { min: 0, spread: 4 },
+        roleBindings: { min: 1, spread: 5 },
       });
       for (const constrainedImpersonation of [true, false]) {
         const engine = createAuthzEngine(state, { features: { constrainedImpersonation } });
