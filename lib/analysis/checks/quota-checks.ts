@@ -2,6 +2,7 @@ import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
 import type { AccessEntry } from '@/lib/analysis/context/access';
 import { Q } from '@/lib/analysis/context/questions';
+import { claimRequestsByNamespace, specOf, usersByClass, type NamespaceClaimRequests } from '@/lib/analysis/context/claim-requests';
 import {
   ALL_MODE_DEVICES,
   atOrAboveWatermark,
@@ -13,7 +14,7 @@ import {
   usageDisagrees,
 } from '@/lib/analysis/quota/quota-usage';
 import { pushTo } from '@/lib/k8s/push-to';
-import type { ObjectRef, ResourceClaim, ResourceClaimSpec, ResourceClaimTemplate, ResourceQuota } from '@/lib/k8s/types';
+import type { ObjectRef, ResourceClaim, ResourceClaimTemplate, ResourceQuota } from '@/lib/k8s/types';
 import type { Evidence, QuotaUsage } from '@/lib/analysis/types';
 import { manifestYaml } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
@@ -46,30 +47,13 @@ function tenantNamespaces(ctx: AnalysisContext): string[] {
   return ctx.namespaces.filter((ns) => ctx.isTenantNamespace(ns));
 }
 
-// QUOTA001 and QUOTA002 both read them: grouped and sorted once per state.
-const claimObjectsByState = new WeakMap<AnalysisContext['state'], Map<string, (ResourceClaim | ResourceClaimTemplate)[]>>();
+// The claim and template facts several checks read, grouped once per state (claim-requests.ts).
+export { specOf, usersByClass };
 
-/** Claims and templates per namespace, sorted by kind then name. */
-export function claimObjectsByNamespace(ctx: AnalysisContext): Map<string, (ResourceClaim | ResourceClaimTemplate)[]> {
-  let found = claimObjectsByState.get(ctx.state);
-  if (!found) claimObjectsByState.set(ctx.state, (found = groupClaimObjects(ctx)));
-  return found;
-}
+const NO_CLAIM_REQUESTS: NamespaceClaimRequests = { objects: [], classes: [] };
 
-function groupClaimObjects(ctx: AnalysisContext): Map<string, (ResourceClaim | ResourceClaimTemplate)[]> {
-  const out = new Map<string, (ResourceClaim | ResourceClaimTemplate)[]>();
-  for (const o of [...ctx.state.resourceClaims, ...ctx.state.resourceClaimTemplates]) {
-    const ns = o.metadata.namespace ?? '';
-    let list = out.get(ns);
-    if (!list) out.set(ns, (list = []));
-    list.push(o);
-  }
-  for (const list of out.values()) list.sort((a, b) => compareStrings(a.kind, b.kind) || compareStrings(a.metadata.name, b.metadata.name));
-  return out;
-}
-
-export function specOf(o: ResourceClaim | ResourceClaimTemplate): ResourceClaimSpec | undefined {
-  return o.kind === 'ResourceClaimTemplate' ? (o as ResourceClaimTemplate).spec?.spec : (o as ResourceClaim).spec;
+function claimRequestsIn(ctx: AnalysisContext, namespace: string): NamespaceClaimRequests {
+  return claimRequestsByNamespace(ctx.state).get(namespace) ?? NO_CLAIM_REQUESTS;
 }
 
 const specPath = (o: ResourceClaim | ResourceClaimTemplate) => (o.kind === 'ResourceClaimTemplate' ? 'spec.spec.devices.requests' : 'spec.devices.requests');
@@ -120,10 +104,9 @@ export const quota001: Check = {
   id: 'QUOTA001',
   run(ctx) {
     const out: FindingDraft[] = [];
-    const objects = claimObjectsByNamespace(ctx);
     for (const ns of tenantNamespaces(ctx)) {
       if (limitsClaimCount(limitedKeys(ctx, ns))) continue;
-      const here = objects.get(ns) ?? [];
+      const here = claimRequestsIn(ctx, ns).objects;
       const creators = creatorsIn(ctx, ns);
       if (here.length === 0 && creators.length === 0) continue;
       const subjects = sortSubjects(creators.map((e) => e.subject));
@@ -169,14 +152,15 @@ export const quota002: Check = {
   id: 'QUOTA002',
   run(ctx) {
     const out: FindingDraft[] = [];
-    const objects = claimObjectsByNamespace(ctx);
     for (const ns of tenantNamespaces(ctx)) {
-      const here = objects.get(ns) ?? [];
-      if (here.length === 0) continue;
+      const { objects: here, classes } = claimRequestsIn(ctx, ns);
+      if (classes.length === 0) continue;
       const keys = limitedKeys(ctx, ns);
+      const open = classes.filter((cls) => !limitsClassDevices(keys, cls));
+      // Which objects name a class is read only for a namespace with a finding.
+      if (open.length === 0) continue;
       const byClass = usersByClass(here);
-      for (const cls of [...byClass.keys()].sort()) {
-        if (limitsClassDevices(keys, cls)) continue;
+      for (const cls of open) {
         const users = byClass.get(cls)!;
         out.push({
           subjects: [],
@@ -193,32 +177,6 @@ export const quota002: Check = {
     return out;
   },
 };
-
-/**
- * The objects that request each class (as classesOfSpec reads a spec), each in the namespace's order
- * and once: one pass over their requests (a list of classes per object, flattened and searched again
- * per class, was most of QUOTA002 on a large cluster).
- */
-export function usersByClass<T extends ResourceClaim | ResourceClaimTemplate>(objects: readonly T[]): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const o of objects) {
-    const requests = specOf(o)?.devices?.requests;
-    if (!requests) continue;
-    for (const r of requests) {
-      if (r.exactly) addUser(out, r.exactly.deviceClassName, o);
-      if (r.firstAvailable) for (const sub of r.firstAvailable) addUser(out, sub.deviceClassName, o);
-    }
-  }
-  return out;
-}
-
-// A module function, not a closure per namespace (20,000 of them).
-function addUser<T>(out: Map<string, T[]>, cls: string | undefined, o: T): void {
-  if (!cls) return;
-  const users = out.get(cls);
-  if (!users) out.set(cls, [o]);
-  else if (users[users.length - 1] !== o) users.push(o);
-}
 
 // ---------------------------------------------------------------- QUOTA003
 

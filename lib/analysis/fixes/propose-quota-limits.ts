@@ -1,5 +1,5 @@
 import type { AnalysisContext } from '@/lib/analysis/context-types';
-import { claimObjectsByNamespace, specOf } from '@/lib/analysis/checks/quota-checks';
+import { claimRequestsByNamespace, specOf } from '@/lib/analysis/context/claim-requests';
 import { list } from '@/lib/analysis/checks/check-helpers';
 import {
   addClaimDeviceUsage,
@@ -119,10 +119,10 @@ function proposal(ctx: AnalysisContext, plans: QuotaPlan[], closes: Parameters<t
 
 /** QUOTA001: a claim-count quota per namespace of the issue. */
 export function proposeClaimCountQuota(ctx: AnalysisContext, findings: readonly Finding[]): Proposed {
-  const objects = claimObjectsByNamespace(ctx);
+  const objects = claimRequestsByNamespace(ctx.state);
   const existing = quotasByNamespace(ctx);
   const plans = namespacesOf(findings).map((namespace): QuotaPlan => {
-    const held = BigInt((objects.get(namespace) ?? []).length);
+    const held = BigInt(objects.get(namespace)?.objects.length ?? 0);
     const hard = 2n * held > BigInt(MIN_CLAIMS) ? 2n * held : BigInt(MIN_CLAIMS);
     return {
       namespace,
@@ -151,13 +151,13 @@ export function proposeDeviceQuota(ctx: AnalysisContext, findings: readonly Find
     if (!set) classesByNs.set(ns, (set = new Set()));
     set.add(cls);
   }
-  const objects = claimObjectsByNamespace(ctx);
+  const objects = claimRequestsByNamespace(ctx.state);
   const existing = quotasByNamespace(ctx);
   const plans = [...classesByNs.keys()].sort(compareStrings).map((namespace): QuotaPlan => {
     const classes = [...classesByNs.get(namespace)!].sort(compareStrings);
     const charged = new Map<string, bigint>();
     // What each claim charges at admission; a template charges what each claim made from it will.
-    for (const o of objects.get(namespace) ?? []) addClaimDeviceUsage(specOf(o), charged);
+    for (const o of objects.get(namespace)?.objects ?? []) addClaimDeviceUsage(specOf(o), charged);
     const hard: Record<string, string> = {};
     const used: Record<string, bigint> = {};
     for (const cls of classes) {

@@ -5,6 +5,8 @@ import type { DeviceClass, ResourceClaimSpec } from '@/lib/k8s/types';
 import type { DeviceClassReport } from '@/lib/analysis/types';
 import { compareStrings } from '@/lib/k8s/refs';
 import { acceleratorReason, memoryDevicesByDriver } from './accelerators';
+import { claimRequestsByNamespace } from '@/lib/analysis/context/claim-requests';
+import { pushTo } from '@/lib/k8s/push-to';
 
 // DESIGN §4 zeroing indicators / dra-facts §9: no real driver exposes "zero on release", so the
 // evidence is configurable per driver (settings.zeroingIndicators; "*" applies to every driver).
@@ -54,7 +56,7 @@ export function analyseDeviceClasses(ctx: Pick<AnalysisContext, 'state' | 'setti
       name,
       driver,
       zeroing,
-      usedByNamespaces: [...(usedBy.get(name) ?? [])].sort(),
+      usedByNamespaces: usedBy.get(name)?.sort() ?? [],
       matchedIndicators: matched,
       driverSource,
       acceleratorReason: acceleratorReason({ name, driver }, memoryDevices, ctx.settings),
@@ -115,32 +117,11 @@ export function classesOfSpec(spec: ResourceClaimSpec | undefined): string[] {
   return [...out];
 }
 
-/**
- * The namespaces whose claims or templates request each class (as classesOfSpec reads a spec). Read
- * straight from the requests, without a list of classes per object (100,000 claims on the bench
- * cluster), and a class of the namespace just added is not added again (a namespace's claims are
- * mostly listed together).
- */
-function namespacesByClass(state: ClusterState): Map<string, Set<string>> {
-  const out = new Map<string, Set<string>>();
-  let lastClass: string | undefined;
-  let lastNs: string | undefined;
-  const add = (cls: string | undefined, ns: string) => {
-    if (!cls || (cls === lastClass && ns === lastNs)) return;
-    lastClass = cls;
-    lastNs = ns;
-    let set = out.get(cls);
-    if (!set) out.set(cls, (set = new Set()));
-    set.add(ns);
-  };
-  const addSpec = (spec: ResourceClaimSpec | undefined, ns: string) => {
-    for (const r of spec?.devices?.requests ?? []) {
-      add(r.exactly?.deviceClassName, ns);
-      for (const sub of r.firstAvailable ?? []) add(sub.deviceClassName, ns);
-    }
-  };
-  for (const c of state.resourceClaims) addSpec(c.spec, c.metadata.namespace ?? '');
-  for (const t of state.resourceClaimTemplates) addSpec(t.spec?.spec, t.metadata.namespace ?? '');
+/** The namespaces whose claims or templates request each class (as classesOfSpec reads a spec). */
+function namespacesByClass(state: ClusterState): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  // A namespace's classes are distinct keys, so each namespace is added to a class once.
+  for (const [ns, { classes }] of claimRequestsByNamespace(state)) for (const cls of classes) pushTo(out, cls, ns);
   return out;
 }
 
