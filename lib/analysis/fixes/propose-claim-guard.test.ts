@@ -8,6 +8,11 @@ import type { DeviceClass, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyB
 import { claim, namespace } from '@/lib/analysis/__fixtures__/builders';
 import type { Issue } from '@/lib/analysis/types';
 import { buildReport } from '@/lib/report/build-report';
+import type { AnalysisContext } from '@/lib/analysis/context-types';
+import { compareStrings } from '@/lib/k8s/refs';
+import type { DeviceRequest, ResourceClaim, ResourceClaimTemplate } from '@/lib/k8s/types';
+import { createRandom } from '@/scripts/bench/prng';
+import { refusedToday } from './propose-claim-guard';
 
 // CLAIM004's fix: a ValidatingAdmissionPolicy and binding for the tenant namespaces. Judged by a fresh
 // engine's write simulation on the cluster with the objects added (the API server's chain: RBAC, the
@@ -179,5 +184,68 @@ describe('CLAIM004 with classes that are not accelerators', () => {
     expect(create(guarded, dev, 'tenant-a', 'ResourceClaim', { deviceClassName: NIC })).toBe(true);
     expect(create(guarded, dev, 'tenant-a', 'ResourceClaim', { deviceClassName: NIC, adminAccess: true })).toBe(false);
     expect(create(nics, dev, 'tenant-a', 'ResourceClaim', { deviceClassName: NIC, adminAccess: true })).toBe(true);
+  });
+});
+
+describe('the claims of today the guard would refuse, on random claims and templates', () => {
+  // The plain reading, from the policy's CEL: a tenant object is refused when a request sets
+  // adminAccess, or names a class off the list in exactly (when set) or in any firstAvailable
+  // subrequest; all of them sorted by "Kind namespace/name", the first `max` shown.
+  function plain(claims: ResourceClaim[], templates: ResourceClaimTemplate[], tenant: (ns: string) => boolean, allowed: Set<string>, max: number) {
+    const refused = (requests: DeviceRequest[] | undefined) =>
+      (requests ?? []).some((r) =>
+        r.exactly
+          ? r.exactly.adminAccess === true || !allowed.has(r.exactly.deviceClassName)
+          : (r.firstAvailable ?? []).some((s) => !allowed.has(s.deviceClassName)),
+      );
+    const texts = [
+      ...templates.filter((t) => refused(t.spec?.spec?.devices?.requests)).map((t) => ({ kind: t.kind, metadata: t.metadata })),
+      ...claims.filter((c) => refused(c.spec?.devices?.requests)).map((c) => ({ kind: c.kind, metadata: c.metadata })),
+    ]
+      .filter((o) => tenant(o.metadata.namespace ?? ''))
+      .map((o) => `${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}`)
+      .sort(compareStrings);
+    return { first: texts.slice(0, max), count: texts.length };
+  }
+
+  it('finds the same claims, count and first ones as the plain reading', () => {
+    const CLASSES = ['a', 'b', 'gpu.example.com', ''];
+    let refusedSeen = 0;
+    for (let seed = 1; seed <= 200; seed++) {
+      const r = createRandom(seed);
+      const cls = () => r.pick(CLASSES);
+      const requests = (): DeviceRequest[] =>
+        Array.from({ length: r.int(3) }, (_, j): DeviceRequest => {
+          const exactly = { deviceClassName: cls(), ...(r.chance(0.2) ? { adminAccess: r.chance(0.5) } : {}) };
+          const firstAvailable = Array.from({ length: r.int(3) }, (_, k) => ({ name: `s${k}`, deviceClassName: cls() }));
+          // exactly, firstAvailable, both (invalid: exactly decides) or neither (invalid: refuses nothing).
+          const pick = r.int(4);
+          return { name: `r${j}`, ...(pick === 0 || pick === 2 ? { exactly } : {}), ...(pick >= 1 && pick <= 2 ? { firstAvailable } : {}) } as DeviceRequest;
+        });
+      const claims: ResourceClaim[] = [];
+      const templates: ResourceClaimTemplate[] = [];
+      for (let i = 0; i < 30; i++) {
+        const metadata = { name: `o${r.int(40)}`, namespace: r.chance(0.05) ? undefined : `ns-${r.int(5)}` };
+        if (r.chance(0.3))
+          templates.push({
+            apiVersion: 'resource.k8s.io/v1',
+            kind: 'ResourceClaimTemplate',
+            metadata,
+            spec: r.chance(0.1) ? ({} as ResourceClaimTemplate['spec']) : { spec: { devices: { requests: requests() } } },
+          });
+        else
+          claims.push({ apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata, spec: r.chance(0.1) ? {} : { devices: { requests: requests() } } });
+      }
+      const tenants = new Set(['ns-0', 'ns-1', 'ns-2', 'ns-3'].filter(() => r.chance(0.7)));
+      const tenant = (ns: string) => tenants.has(ns);
+      const allowed = new Set(CLASSES.filter(() => r.chance(0.5)));
+      const max = 1 + r.int(6);
+      const ctx = { state: { resourceClaims: claims, resourceClaimTemplates: templates }, isTenantNamespace: tenant } as unknown as AnalysisContext;
+      const expected = plain(claims, templates, tenant, allowed, max);
+      expect(refusedToday(ctx, allowed, max), `seed ${seed}`).toEqual(expected);
+      refusedSeen += expected.count;
+    }
+    // The random input exercised the refusals, not only empty answers.
+    expect(refusedSeen).toBeGreaterThan(100);
   });
 });
