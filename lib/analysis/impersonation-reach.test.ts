@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-context';
 import { DEFAULT_SETTINGS } from '@/lib/analysis/settings';
 import { clusterRole, crb, Group, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
-import { randomRbacState } from '@/lib/authz/__fixtures__/random-rbac';
+import { randomRbacState, SMALL_RBAC } from '@/lib/authz/__fixtures__/random-rbac';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import type { ImpersonationHeaders } from '@/lib/authz/impersonation';
 import type { AuthorizerName, UserInfo } from '@/lib/authz/types';
@@ -74,16 +74,7 @@ describe('mayImpersonate (analysis)', () => {
   for (let seed = 1; seed <= 60; seed++) {
     it(`answers as AuthzEngine.mayImpersonate (seed ${seed})`, () => {
       const r = createRandom(1500 + seed);
-      const state = randomRbacState(r, {
-        rules: RULES,
-        subjects: SUBJECTS,
-        namespaces: NSS,
-        clusterRoles: 5,
-        rulesPerRole: 3,
-        subjectsPerBinding: 2,
-        clusterRoleBindings: { min: 0, spread: 4 },
-        roleBindings: { min: 1, spread: 5 },
-      });
+      const state = randomRbacState(r, { ...SMALL_RBAC, rules: RULES, subjects: SUBJECTS, namespaces: NSS });
       for (const chain of CHAINS) {
         const engine = createAuthzEngine(state, chain ? { chain } : {});
         const ctx = buildAnalysisContext(state, engine, DEFAULT_SETTINGS);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PolicyRule } from '@/lib/k8s/types';
 import { createRandom } from '@/scripts/bench/prng';
 import { Group, SA, User } from './__fixtures__/builders';
-import { randomRbacState } from './__fixtures__/random-rbac';
+import { randomRbacState, SMALL_RBAC } from './__fixtures__/random-rbac';
 import { createAuthzEngine } from './authz-engine';
 import type { ImpersonationHeaders } from './impersonation';
 import type { UserInfo } from './types';
@@ -76,16 +76,7 @@ describe('AuthzEngine.mayImpersonate', () => {
   for (let seed = 1; seed <= 100; seed++) {
     it(`says no only where authorizeImpersonated refuses (seed ${seed})`, () => {
       const r = createRandom(700 + seed);
-      const state = randomRbacState(r, {
-        rules: IDENTITY_RULES,
-        subjects: SUBJECTS,
-        namespaces: NSS,
-        clusterRoles: 5,
-        rulesPerRole: 3,
-        subjectsPerBinding: 2,
-        clusterRoleBindings: { min: 0, spread: 4 },
-        roleBindings: { min: 1, spread: 5 },
-      });
+      const state = randomRbacState(r, { ...SMALL_RBAC, rules: IDENTITY_RULES, subjects: SUBJECTS, namespaces: NSS });
       for (const constrainedImpersonation of [true, false]) {
         const engine = createAuthzEngine(state, { features: { constrainedImpersonation } });
         for (const requester of REQUESTERS)

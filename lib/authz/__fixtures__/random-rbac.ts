@@ -17,6 +17,15 @@ export interface RandomRbacShape {
   roleBindings: { min: number; spread: number };
 }
 
+/** The small shape the impersonation-filter tests draw: five ClusterRoles of up to three rules, bindings of up to two subjects. */
+export const SMALL_RBAC = {
+  clusterRoles: 5,
+  rulesPerRole: 3,
+  subjectsPerBinding: 2,
+  clusterRoleBindings: { min: 0, spread: 4 },
+  roleBindings: { min: 1, spread: 5 },
+} as const satisfies Omit<RandomRbacShape, 'rules' | 'subjects' | 'namespaces'>;
+
 /**
  * ClusterRoles c0…, one Role per namespace, and ClusterRoleBindings and RoleBindings (to a Role of
  * their namespace or a ClusterRole, half and half) of random subjects: the random RBAC the
