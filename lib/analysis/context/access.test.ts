@@ -291,6 +291,40 @@ describe('AccessIndex.whoCanAmong', () => {
       expect(held).toBeGreaterThan(0);
     });
   }
+
+  // A subject's RoleBindings of every namespace are gathered by username and group name (the engine's
+  // per-namespace subject indexes), not by canonical key: a username also names malformed subjects of
+  // another canonical form (a ':' in a service account's name), which must not be counted for it.
+  const odd = [
+    ...pool,
+    SA('t1', 'a:b'),
+    User('system:serviceaccount:t1:a:b'),
+    User('system:serviceaccount:t1:a'),
+    SA('t1', 'a'),
+    User('system:serviceaccount:t2:ci'),
+  ];
+  for (let seed = 1; seed <= 20; seed++) {
+    it(`gives each subject's entries of every namespace as the whole question, malformed names too (seed ${seed})`, () => {
+      const r = createRandom(1700 + seed);
+      const engine = randomRbacEngine(r, NSS, RULES, odd, { roleRules: 3, clusterBindings: 3 });
+      const index = new AccessIndex(engine);
+      const whole = new AccessIndex(engine);
+      let held = 0;
+      for (const q of [
+        Q.claimStatus,
+        Q.claimCreate,
+        { verbs: ['get', 'create'], group: '', resource: 'pods', scope: 'namespaced', names: 'any' } as AccessQuestion,
+      ])
+        for (const s of odd) {
+          const asked = asRef(s);
+          const k = refKey(canonicalSubject(asked));
+          const expected = whole.whoCan(q).filter((e) => refKey(e.subject) === k);
+          expect(index.whoCanAmong(q, [asked]), `${k} ${JSON.stringify(q)}`).toEqual(expected);
+          held += expected.length;
+        }
+      expect(held).toBeGreaterThan(0);
+    });
+  }
 });
 
 // rbacEverywhere reads only the entries of ClusterRoleBinding subjects (NODE002's service-account

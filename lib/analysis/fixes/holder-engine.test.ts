@@ -97,3 +97,46 @@ describe('holderEngine', () => {
   }
   it('was checked on requests some of which are allowed', () => expect(allowedSeen).toBeGreaterThan(100));
 });
+
+// The scoped engine reads the bindings that name the fix's users (found through the engine's own
+// subject indexes, gathered by username and group name): exactly those of the plain reading, which
+// tests every subject of every binding, in the index's order. A User written as a service account's
+// username names that service account.
+describe('holderEngine bindings', () => {
+  for (let seed = 1; seed <= 30; seed++) {
+    it(`reads exactly the bindings naming the users, in the index's order (seed ${seed})`, () => {
+      const r = createRandom(3300 + seed);
+      const pool: Subject[] = [
+        User('alice'),
+        User('bob'),
+        User('system:serviceaccount:a:app'),
+        Group('team-1'),
+        Group('system:authenticated'),
+        Group('system:serviceaccounts'),
+        ...NSS.flatMap((ns) => [SA(ns, 'app'), SA(ns, 'other')]),
+      ];
+      const clusterRoles = [clusterRole('c0', [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }])];
+      const ref = { kind: 'ClusterRole', name: 'c0' };
+      const subjects = () => Array.from({ length: 1 + r.int(3) }, () => r.pick(pool));
+      const state = stateOf({
+        clusterRoles,
+        clusterRoleBindings: Array.from({ length: 1 + r.int(6) }, (_, i) => crb(`crb${i}`, ref, subjects())),
+        roleBindings: Array.from({ length: 1 + r.int(20) }, (_, i) => rb(r.pick(NSS), `rb${r.int(40)}-${i}`, ref, subjects())),
+      });
+      const engine = createAuthzEngine(state);
+      const candidates: UserInfo[] = [
+        { name: 'alice', groups: ['team-1', 'system:authenticated'] },
+        { name: 'bob', groups: ['system:authenticated'] },
+        serviceAccountUser('a', 'app'),
+        serviceAccountUser(r.pick(NSS), 'other'),
+      ];
+      const users = candidates.filter(() => r.chance(0.5));
+      const names = (u: UserInfo, s: { kind: string; name: string; namespace?: string }) =>
+        s.kind === 'Group' ? u.groups.includes(s.name) : (s.kind === 'User' ? s.name : `system:serviceaccount:${s.namespace}:${s.name}`) === u.name;
+      const expected = engine.rbac.bindings.filter((b) => b.subjects.some((s) => users.some((u) => names(u, s)))).map((b) => b.ref);
+      expect(holderEngine(engine, users, { clusterRoles: [], roles: [], clusterRoleBindings: [], roleBindings: [] }).rbac.bindings.map((b) => b.ref)).toEqual(
+        expected,
+      );
+    });
+  }
+});

@@ -1,5 +1,5 @@
 import { createAuthzEngine, type AuthzEngine } from '@/lib/authz/authz-engine';
-import { subjectUsername } from '@/lib/authz/rbac-index';
+import type { IndexedBinding, SubjectEntry } from '@/lib/authz/rbac-index';
 import type { UserInfo } from '@/lib/authz/types';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { matchesLabelSelector } from '@/lib/k8s/label-selector';
@@ -27,12 +27,28 @@ const keyOf = (o: { metadata: { name: string; namespace?: string } }) => `${o.me
 
 interface StateLookup {
   clusterRoles: Map<string, ClusterRole>;
-  roles: Map<string, Role>;
   clusterRoleBindings: Map<string, ClusterRoleBinding>;
-  roleBindings: Map<string, RoleBinding>;
-  /** clusterRoles by name alone (those keyed "/name"), and roles by namespace, then name: looked up with the binding's own strings, no key built per lookup. */
+  /**
+   * clusterRoles by name alone (those keyed "/name"), roles and roleBindings by namespace, then name:
+   * looked up with the object's own strings, no key built per object (a "namespace/name" key for
+   * each of 32,000 RoleBindings, built here and again per binding of the index, was most of the
+   * first fix's ~180 ms on the diverse bench cluster).
+   */
   clusterRolesByName: Map<string, ClusterRole>;
   rolesByNamespace: Map<string, Map<string, Role>>;
+  roleBindingsByNamespace: Map<string, Map<string, RoleBinding>>;
+}
+
+/** `list` by namespace ('' for none), then name; the last of a namespace and name wins, as in a Map built from the list. */
+function byNamespaceAndName<T extends { metadata: { name: string; namespace?: string } }>(list: readonly T[]): Map<string, Map<string, T>> {
+  const out = new Map<string, Map<string, T>>();
+  for (const o of list) {
+    const ns = o.metadata.namespace ?? '';
+    let inNs = out.get(ns);
+    if (!inNs) out.set(ns, (inNs = new Map()));
+    inNs.set(o.metadata.name, o);
+  }
+  return out;
 }
 
 // One lookup per cluster state, shared by every fix verified on it.
@@ -44,20 +60,12 @@ function lookupOf(state: ClusterState): StateLookup {
     const byKey = <T extends { metadata: { name: string; namespace?: string } }>(list: readonly T[]) => new Map(list.map((o) => [keyOf(o), o]));
     const clusterRolesByName = new Map<string, ClusterRole>();
     for (const cr of state.clusterRoles) if ((cr.metadata.namespace ?? '') === '') clusterRolesByName.set(cr.metadata.name, cr);
-    const rolesByNamespace = new Map<string, Map<string, Role>>();
-    for (const r of state.roles) {
-      const ns = r.metadata.namespace ?? '';
-      let inNs = rolesByNamespace.get(ns);
-      if (!inNs) rolesByNamespace.set(ns, (inNs = new Map()));
-      inNs.set(r.metadata.name, r);
-    }
     found = {
       clusterRoles: byKey(state.clusterRoles),
-      roles: byKey(state.roles),
       clusterRoleBindings: byKey(state.clusterRoleBindings),
-      roleBindings: byKey(state.roleBindings),
       clusterRolesByName,
-      rolesByNamespace,
+      rolesByNamespace: byNamespaceAndName(state.roles),
+      roleBindingsByNamespace: byNamespaceAndName(state.roleBindings),
     };
     lookups.set(state, found);
   }
@@ -65,35 +73,40 @@ function lookupOf(state: ClusterState): StateLookup {
 }
 
 interface BindingsBySubject {
-  /** The positions, in the index's sorted list, of the bindings that name each user or service account (as its username), and each group. */
-  byUser: Map<string, number[]>;
-  byGroup: Map<string, number[]>;
-  /** The state's object of the binding at each position, as lookupOf finds it by namespace and name (found once, not per fix). */
-  objects: (ClusterRoleBinding | RoleBinding | undefined)[];
+  /**
+   * The engine's subject entries (rbac.clusterBindings and each namespace's) gathered by username
+   * (users and service accounts) and by group name: the keys and lists the engine's index already
+   * has, where a username string per service account subject cost most of this index's build.
+   */
+  byUser: Map<string, SubjectEntry[][]>;
+  byGroup: Map<string, SubjectEntry[][]>;
+  /** Each binding's position in the index's sorted list: a fix's bindings are put back in that order by a sort of numbers. */
+  position: Map<IndexedBinding, number>;
 }
 
 // One inverted index per engine: a fix's users are looked up directly, not in each of 20,000 namespaces.
-// Positions rather than bindings: a fix's bindings are put back in the index's order by a sort of numbers.
 const bySubject = new WeakMap<object, BindingsBySubject>();
 
 function bindingsBySubject(engine: AuthzEngine): BindingsBySubject {
   let found = bySubject.get(engine.rbac);
   if (!found) {
-    const look = lookupOf(engine.state);
-    found = { byUser: new Map(), byGroup: new Map(), objects: [] };
-    const bindings = engine.rbac.bindings;
-    for (let i = 0; i < bindings.length; i++) {
-      const ref = bindings[i].ref;
-      const key = `${ref.namespace ?? ''}/${ref.name}`;
-      found.objects.push(ref.kind === 'ClusterRoleBinding' ? look.clusterRoleBindings.get(key) : look.roleBindings.get(key));
-      for (const s of bindings[i].subjects) {
-        if (s.kind === 'Group') pushTo(found.byGroup, s.name, i);
-        else pushTo(found.byUser, subjectUsername(s), i);
-      }
+    const rbac = engine.rbac;
+    found = { byUser: new Map(), byGroup: new Map(), position: new Map() };
+    for (let i = 0; i < rbac.bindings.length; i++) found.position.set(rbac.bindings[i], i);
+    for (const index of [rbac.clusterBindings, ...rbac.namespaceBindings.values()]) {
+      for (const [name, entries] of index.byUser) pushTo(found.byUser, name, entries);
+      for (const [name, entries] of index.byGroup) pushTo(found.byGroup, name, entries);
     }
     bySubject.set(engine.rbac, found);
   }
   return found;
+}
+
+/** The state's object of an indexed binding, by its namespace and name (as a change to it is found). */
+function objectOf(look: StateLookup, ref: IndexedBinding['ref']): ClusterRoleBinding | RoleBinding | undefined {
+  return ref.kind === 'ClusterRoleBinding'
+    ? look.clusterRoleBindings.get(`${ref.namespace ?? ''}/${ref.name}`)
+    : look.roleBindingsByNamespace.get(ref.namespace ?? '')?.get(ref.name);
 }
 
 // The ClusterRoles each aggregating role's selectors pick in the unchanged state (also the sources of its rules, ruleSources).
@@ -174,8 +187,8 @@ function flattened(engine: AuthzEngine, role: ClusterRole): ClusterRole {
 /** The positions of the bindings of the original index that name one of these users or a group they carry, in the index's order, each once. */
 function positionsNaming(index: BindingsBySubject, users: readonly UserInfo[]): number[] {
   const positions: number[] = [];
-  const add = (list: readonly number[] | undefined) => {
-    if (list) for (const p of list) positions.push(p);
+  const add = (lists: readonly SubjectEntry[][] | undefined) => {
+    if (lists) for (const entries of lists) for (const e of entries) positions.push(index.position.get(e.binding)!);
   };
   for (const u of users) {
     add(index.byUser.get(u.name));
@@ -201,7 +214,7 @@ export function holderEngine(engine: AuthzEngine, users: readonly UserInfo[], ch
     return (key: string) => m.get(key) ?? base.get(key);
   };
   const clusterRoleOf = replace(look.clusterRoles, changes.clusterRoles);
-  const roleOf = replace(look.roles, changes.roles);
+  const changedRoles = new Map(changes.roles.map((r) => [keyOf(r), r]));
 
   // The bindings that name the holders, each under its slot: the state's object of its namespace and
   // name (lookupOf's, one per name), so that a change to it replaces it in place. Slots are objects,
@@ -212,20 +225,21 @@ export function holderEngine(engine: AuthzEngine, users: readonly UserInfo[], ch
   const rbs = new Map<RoleBinding, RoleBinding>();
   const all = engine.rbac.bindings;
   for (const pos of positionsNaming(index, users)) {
-    const object = index.objects[pos];
+    const object = objectOf(look, all[pos].ref);
     if (!object) continue;
     if (all[pos].ref.kind === 'ClusterRoleBinding') crbs.set(object as ClusterRoleBinding, object as ClusterRoleBinding);
     else rbs.set(object as RoleBinding, object as RoleBinding);
   }
   // New and changed bindings are read whoever they name (a fix may add a binding for the holder).
   for (const b of changes.clusterRoleBindings) crbs.set(look.clusterRoleBindings.get(keyOf(b)) ?? b, b);
-  for (const b of changes.roleBindings) rbs.set(look.roleBindings.get(keyOf(b)) ?? b, b);
+  for (const b of changes.roleBindings) rbs.set(look.roleBindingsByNamespace.get(b.metadata.namespace ?? '')?.get(b.metadata.name) ?? b, b);
 
   // Roles by the binding's own strings (no key built): a changed one as changed.
   const changedClusterRoles = new Map<string, ClusterRole>();
   for (const cr of changes.clusterRoles) if ((cr.metadata.namespace ?? '') === '') changedClusterRoles.set(cr.metadata.name, cr);
   const clusterRoleNamed = (name: string) => changedClusterRoles.get(name) ?? look.clusterRolesByName.get(name);
-  const roleNamed = (ns: string, name: string) => (changes.roles.length > 0 ? roleOf(`${ns}/${name}`) : look.rolesByNamespace.get(ns)?.get(name));
+  const roleNamed = (ns: string, name: string) =>
+    (changedRoles.size > 0 ? changedRoles.get(`${ns}/${name}`) : undefined) ?? look.rolesByNamespace.get(ns)?.get(name);
 
   const clusterRoles = new Map<string, ClusterRole>();
   // A Role once, by identity: the state's (or a fix's) object of a namespace and name.
