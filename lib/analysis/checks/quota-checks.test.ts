@@ -7,7 +7,8 @@ import { clusterRole, rb, role, stateOf, User } from '@/lib/authz/__fixtures__/b
 import type { DeviceRequest, Namespace, ResourceClaim, ResourceClaimTemplate, ResourceQuota } from '@/lib/k8s/types';
 import { createRandom } from '@/scripts/bench/prng';
 import { classesOfSpec } from '@/lib/analysis/zeroing/device-classes';
-import { quota001, quota002, quota003, quota004, QUOTA_CHECKS, specOf, usersByClass } from './quota-checks';
+import { specOf, usersByClass } from '@/lib/analysis/context/claim-requests';
+import { quota001, quota002, quota003, quota004, QUOTA_CHECKS } from './quota-checks';
 
 // DESIGN §4 QUOTA001-QUOTA004.
 

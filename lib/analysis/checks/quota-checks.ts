@@ -47,9 +47,6 @@ function tenantNamespaces(ctx: AnalysisContext): string[] {
   return ctx.namespaces.filter((ns) => ctx.isTenantNamespace(ns));
 }
 
-// The claim and template facts several checks read, grouped once per state (claim-requests.ts).
-export { specOf, usersByClass };
-
 const NO_CLAIM_REQUESTS: NamespaceClaimRequests = { objects: [], classes: [] };
 
 function claimRequestsIn(ctx: AnalysisContext, namespace: string): NamespaceClaimRequests {
