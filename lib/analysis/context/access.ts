@@ -6,9 +6,8 @@ import type { WhoCanGrant } from '@/lib/authz/who-can';
 import { pushTo } from '@/lib/k8s/push-to';
 import { compareStrings, compareSubjects, refKey } from '@/lib/k8s/refs';
 import type { PolicyRule, SubjectRef } from '@/lib/k8s/types';
-import { parseServiceAccountUsername } from '@/lib/authz/user-info';
 import { PROBE_NAME, PROBE_NAMESPACE } from '@/lib/analysis/evidence';
-import { canonicalSubject, isMastersGroup, isNodeIdentity, subjectAppliesTo, usernameOf } from './identities';
+import { canonicalSubject, isMastersGroup, isNodeIdentity, sameCanonicalSubject, subjectAppliesTo, usernameOf } from './identities';
 
 // "Who can do X somewhere?": every binding whose role has a rule that matches the question (the
 // engine's exact rule matching, lib/authz/rule-matches) for some namespace and some name, merged
@@ -367,18 +366,6 @@ function ruleAllowsSomeName(rule: PolicyRule, verbs: readonly string[], group: s
 }
 
 const NO_BINDINGS: readonly IndexedBinding[] = Object.freeze([]);
-
-/** Whether canonicalSubject(s) is `id` (itself canonical), without making it: the subjects under id's username or group name. */
-function sameCanonicalSubject(s: SubjectRef, id: SubjectRef): boolean {
-  if (s.kind !== id.kind) {
-    // A User named system:serviceaccount:<ns>:<name> is that service account.
-    if (id.kind !== 'ServiceAccount' || s.kind !== 'User') return false;
-    const sa = parseServiceAccountUsername(s.name);
-    return sa !== undefined && sa.namespace === id.namespace && sa.name === id.name;
-  }
-  if (s.kind === 'User') return s.name === id.name && parseServiceAccountUsername(s.name) === undefined;
-  return s.name === id.name && (s.kind === 'Group' || (s.namespace ?? '') === (id.namespace ?? ''));
-}
 
 /** Whether some binding's role may match (is among the candidates). */
 function someCandidate(bindings: Iterable<IndexedBinding>, candidates: Set<string>): boolean {

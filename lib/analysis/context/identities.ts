@@ -16,6 +16,18 @@ export function canonicalSubject(subject: SubjectRef): SubjectRef {
   return { kind: subject.kind, name: subject.name };
 }
 
+/** Whether canonicalSubject(s) is `id` (itself canonical), without making it: the subjects under id's username or group name. */
+export function sameCanonicalSubject(s: SubjectRef, id: SubjectRef): boolean {
+  if (s.kind !== id.kind) {
+    // A User named system:serviceaccount:<ns>:<name> is that service account.
+    if (id.kind !== 'ServiceAccount' || s.kind !== 'User') return false;
+    const sa = parseServiceAccountUsername(s.name);
+    return sa !== undefined && sa.namespace === id.namespace && sa.name === id.name;
+  }
+  if (s.kind === 'User') return s.name === id.name && parseServiceAccountUsername(s.name) === undefined;
+  return s.name === id.name && (s.kind === 'Group' || (s.namespace ?? '') === (id.namespace ?? ''));
+}
+
 export function serviceAccountRef(namespace: string, name: string): SubjectRef {
   return { kind: 'ServiceAccount', namespace, name };
 }
