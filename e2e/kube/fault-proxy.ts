@@ -18,6 +18,7 @@ import https from 'node:https';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { createRandom } from '../../scripts/bench/prng';
 
 export interface ProxyLogEntry {
   /** Sequence number. */
@@ -98,17 +99,6 @@ export interface FaultProxy {
 }
 
 const REDACTED = new Set(['authorization', 'proxy-authorization', 'cookie']);
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function selfSignedCert(dir: string): { key: Buffer; cert: Buffer } {
   const key = path.join(dir, 'proxy.key');
@@ -451,7 +441,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     log,
     kubeconfig,
     addRule(rule) {
-      const r = { ...rule, seen: 0, hits: 0, rand: mulberry32(rule.seed ?? 1) };
+      const r = { ...rule, seen: 0, hits: 0, rand: createRandom(rule.seed ?? 1).next };
       rules.push(r);
       return {
         remove: () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createRandom } from '@/scripts/bench/prng';
 import { lineChunks } from './line-chunks';
 
 // lineChunks must write exactly the text the renderers built before it (lines joined, trailing blank
@@ -6,21 +7,10 @@ import { lineChunks } from './line-chunks';
 
 const joined = (lines: string[]) => `${lines.join('\n').replace(/\n+$/, '')}\n`;
 
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('lineChunks', () => {
   it('concatenates to the joined, trimmed text, each piece ending with a newline, for any lines and piece size', () => {
     const shapes = ['', '\n', '\n\n', 'a', 'bb\n', 'c\nd', '| x |', '```\ncode\n```'];
-    const rnd = random(7);
+    const rnd = createRandom(7).next;
     for (let round = 0; round < 2000; round++) {
       const lines = Array.from({ length: Math.floor(rnd() * 12) }, () => shapes[Math.floor(rnd() * shapes.length)]);
       const chunkChars = 1 + Math.floor(rnd() * 8);

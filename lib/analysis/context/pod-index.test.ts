@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createRandom } from '@/scripts/bench/prng';
 import type { Pod } from '@/lib/k8s/types';
 import { PodIndex } from './pod-index';
 
@@ -6,17 +7,6 @@ import { PodIndex } from './pod-index';
 // accounts from the sorted accounts; it must answer what a plain reading of the pods gives: a
 // scheduled pod (spec.nodeName) runs as spec.serviceAccountName (else the deprecated
 // spec.serviceAccount, else "default") of its namespace on its node; unscheduled pods run nowhere.
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(rnd: () => number, xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
 
@@ -72,7 +62,7 @@ function plainIndex(pods: readonly Pod[]) {
 
 describe('PodIndex', () => {
   it('answers as the plain reading of the pods, grouped by namespace or shuffled', () => {
-    const rnd = random(23);
+    const rnd = createRandom(23).next;
     for (let round = 0; round < 200; round++) {
       const pods = randomPods(rnd, Math.floor(rnd() * 40), round % 2 === 0);
       const index = new PodIndex(pods);
