@@ -3,7 +3,8 @@ import { clusterRole, crb, Group, node, pod, rb, SA, User } from '@/lib/authz/__
 import type { ReplicaSet } from '@/lib/k8s/types';
 import { contextOf, daemonSet, namespace, pluginPod, sliceWriter } from '../__fixtures__/builders';
 import { DEFAULT_SETTINGS } from '../settings';
-import { exposesPluginDir, normaliseHostPath } from './pod-facts';
+import { createRandom } from '@/scripts/bench/prng';
+import { exposesPluginDir, normaliseHostPath, resolvePathSegments } from './pod-facts';
 
 const star = clusterRole('star', [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }]);
 const draStar = clusterRole('dra-star', [{ verbs: ['*'], apiGroups: ['resource.k8s.io'], resources: ['*'] }]);
@@ -192,23 +193,14 @@ describe('host paths', () => {
   });
 
   it('normalises any path as splitting on "/" and resolving "." and ".." does (already normal paths are returned as they are)', () => {
-    const plain = (path: string) => {
-      const out: string[] = [];
-      for (const seg of path.split('/')) {
-        if (seg === '' || seg === '.') continue;
-        if (seg === '..') out.pop();
-        else out.push(seg);
-      }
-      return `/${out.join('/')}`;
-    };
     const parts = ['/', '/', '.', '..', 'var', 'lib', 'kubelet', 'plugins', '.hidden', 'a..b', 'x.'];
-    let seed = 11;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const r = createRandom(11);
     for (let i = 0; i < 2000; i++) {
       let path = '';
-      for (let k = next() % 8; k > 0; k--) path += parts[next() % parts.length];
-      expect(normaliseHostPath(path)).toBe(plain(path));
+      for (let k = r.int(8); k > 0; k--) path += r.pick(parts);
+      expect(normaliseHostPath(path)).toBe(resolvePathSegments(path));
     }
-    for (const path of ['', '/', '//', '/.', '/..', '/var/', '/var/.', 'var/lib', '/var/lib', '/var/..x']) expect(normaliseHostPath(path)).toBe(plain(path));
+    for (const path of ['', '/', '//', '/.', '/..', '/var/', '/var/.', 'var/lib', '/var/lib', '/var/..x'])
+      expect(normaliseHostPath(path)).toBe(resolvePathSegments(path));
   });
 });

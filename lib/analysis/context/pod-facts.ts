@@ -9,7 +9,11 @@ export const KUBELET_PLUGIN_DIRS = ['/var/lib/kubelet/plugins', '/var/lib/kubele
 /** Collapses repeated slashes, resolves `.`/`..` segments and drops a trailing slash ("/" stays "/"). */
 export function normaliseHostPath(path: string): string {
   // Most paths are already normal (read for every hostPath volume of 200,000 pods): returned as they are.
-  if (isNormalPath(path)) return path;
+  return isNormalPath(path) ? path : resolvePathSegments(path);
+}
+
+/** The path split on "/", empty and "." segments dropped and ".." resolved, joined from "/": normaliseHostPath without its shortcut. */
+export function resolvePathSegments(path: string): string {
   const out: string[] = [];
   for (const seg of path.split('/')) {
     if (seg === '' || seg === '.') continue;
