@@ -392,13 +392,16 @@ export function subjectsApplyingTo(id: SubjectRef): SubjectRef[] {
   return [id, group('system:authenticated'), group('system:nodes')];
 }
 
+const AUTHENTICATED_KEY = refKey(group('system:authenticated'));
+const SERVICE_ACCOUNTS_KEY = refKey(group('system:serviceaccounts'));
+const NODES_KEY = refKey(group('system:nodes'));
+
 /** The index keys (refKey of the canonical form) of subjectsApplyingTo(id), for a canonical id. */
 export function applyingKeys(id: SubjectRef): string[] {
   const own = refKey(id);
   if (id.kind === 'Group') return [own];
-  if (id.kind === 'ServiceAccount')
-    return [own, 'Group//system:authenticated', 'Group//system:serviceaccounts', `Group//system:serviceaccounts:${id.namespace ?? ''}`];
-  return [own, 'Group//system:authenticated', 'Group//system:nodes'];
+  if (id.kind === 'ServiceAccount') return [own, AUTHENTICATED_KEY, SERVICE_ACCOUNTS_KEY, refKey(group(`system:serviceaccounts:${id.namespace ?? ''}`))];
+  return [own, AUTHENTICATED_KEY, NODES_KEY];
 }
 
 const NAMELESS_VERBS = new Set(['create', 'deletecollection']);
