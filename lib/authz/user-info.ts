@@ -1,3 +1,4 @@
+import { refKey } from '@/lib/k8s/refs';
 import type { UserInfo } from './types';
 
 const SA_USER_PREFIX = 'system:serviceaccount:';
@@ -85,7 +86,11 @@ export function subjectKeysOf(user: UserInfo): string[] {
   let keys = subjectKeysByUser.get(user);
   if (!keys) {
     const sa = parseServiceAccountUsername(user.name);
-    keys = [`User//${user.name}`, ...(sa ? [`ServiceAccount/${sa.namespace}/${sa.name}`] : []), ...user.groups.map((g) => `Group//${g}`)];
+    keys = [
+      refKey({ kind: 'User', name: user.name }),
+      ...(sa ? [refKey({ kind: 'ServiceAccount', namespace: sa.namespace, name: sa.name })] : []),
+      ...user.groups.map((g) => refKey({ kind: 'Group', name: g })),
+    ];
     subjectKeysByUser.set(user, keys);
   }
   return keys;

@@ -7,7 +7,7 @@ import { bindingsOfRoleIn, candidateRulesFor } from './rbac-index';
 import { apiGroupMatches, combinedResource, resourceMatches, resourceNameMatches, ruleAllowsNonResource, verbMatches } from './rule-matches';
 import type { BindingRef, NonResourceAttributes, ResourceAttributes, RoleRefResolved } from './types';
 import { nodeUser } from './user-info';
-import { compareStrings } from '@/lib/k8s/refs';
+import { compareStrings, refKey } from '@/lib/k8s/refs';
 
 export interface WhoCanGrant {
   binding: BindingRef;
@@ -221,7 +221,7 @@ function addRbacSubjects(index: RbacIndex, query: WhoCanQuery, out: Map<string, 
       const from = role.rules[ref.ruleIndex].from;
       if (from) grant.aggregatedFrom = from;
       for (const subject of binding.subjects) {
-        const key = subjectKey(subject);
+        const key = refKey(subject);
         let entry = out.get(key);
         if (!entry) out.set(key, (entry = { subject, via: 'rbac', grants: [] }));
         entry.grants.push(grant);
@@ -230,8 +230,6 @@ function addRbacSubjects(index: RbacIndex, query: WhoCanQuery, out: Map<string, 
   }
   for (const entry of out.values()) entry.grants.sort(compareGrants);
 }
-
-const subjectKey = (subject: SubjectRef) => `${subject.kind}/${subject.namespace ?? ''}/${subject.name}`;
 
 /**
  * Keys (kind/namespace/name, as binding subjects are written) of the subjects RBAC allows the request:
@@ -255,7 +253,7 @@ export function rbacSubjectKeys(index: RbacIndex, query: WhoCanQuery): Set<strin
 /** Each subject (with its key) of every binding whose role is matched and applies in the namespace; a subject bound several times comes several times. */
 function forEachRbacSubject(index: RbacIndex, matched: Map<string, RuleRef>, namespace: string, visit: (subject: SubjectRef, key: string) => void): void {
   for (const ref of matched.values())
-    for (const binding of bindingsOfRoleIn(index, ref.role.key, namespace)) for (const subject of binding.subjects) visit(subject, subjectKey(subject));
+    for (const binding of bindingsOfRoleIn(index, ref.role.key, namespace)) for (const subject of binding.subjects) visit(subject, refKey(subject));
 }
 
 /**
