@@ -1,7 +1,7 @@
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
 import { apiGroupMatches, combinedResource, resourceMatches, ruleAllowsResource, verbMatches } from '@/lib/authz/rule-matches';
 import type { ResourceAttributes } from '@/lib/authz/types';
-import { candidateRules, type CompiledRole, type IndexedBinding, type SubjectEntry, type SubjectIndex } from '@/lib/authz/rbac-index';
+import { candidateRules, roleBindingSubjects, type CompiledRole, type IndexedBinding, type SubjectEntry, type SubjectIndex } from '@/lib/authz/rbac-index';
 import type { WhoCanGrant } from '@/lib/authz/who-can';
 import { pushTo } from '@/lib/k8s/push-to';
 import { compareStrings, compareSubjects, refKey } from '@/lib/k8s/refs';
@@ -50,7 +50,6 @@ export interface AccessEntry {
 export class AccessIndex {
   private readonly answers = new Map<string, AccessEntry[]>();
   private byNamespace?: Map<string, IndexedBinding[]>;
-  private roleBindingsBySubject?: { byUser: Map<string, SubjectEntry[][]>; byGroup: Map<string, SubjectEntry[][]> };
   private readonly roleMatchCache = new Map<string, Map<string, RoleMatch | null>>();
   private readonly mayMatchCache = new Map<string, Set<string>>();
   private readonly mayMatchByVerbs = new WeakMap<readonly string[], Map<string, Set<string>>>();
@@ -199,24 +198,13 @@ export class AccessIndex {
 
   /**
    * RoleBindings (any namespace) that name a subject given in its canonical form (canonicalSubject),
-   * in the index's order. Read from the engine's per-namespace subject indexes, gathered by username
-   * and group name on first use: those keys exist already, where a canonical key string per subject
-   * of 32,000 RoleBindings cost ~170 ms on the diverse bench cluster. A username gathers the subjects
+   * in the index's order, from the engine's per-namespace subject indexes (roleBindingSubjects). A username gathers the subjects
    * whose canonical form is `id` and, for malformed names only (a ':' in a service account's name),
    * others: sameCanonicalSubject keeps the former.
    */
   private roleBindingsOf(id: SubjectRef): readonly IndexedBinding[] {
-    if (!this.roleBindingsBySubject) {
-      const byUser = new Map<string, SubjectEntry[][]>();
-      const byGroup = new Map<string, SubjectEntry[][]>();
-      // Namespaces in the index's order (it was filled from the sorted bindings), so each name's lists follow the bindings' order.
-      for (const index of this.engine.rbac.namespaceBindings.values()) {
-        for (const [name, entries] of index.byUser) pushTo(byUser, name, entries);
-        for (const [name, entries] of index.byGroup) pushTo(byGroup, name, entries);
-      }
-      this.roleBindingsBySubject = { byUser, byGroup };
-    }
-    const lists = id.kind === 'Group' ? this.roleBindingsBySubject.byGroup.get(id.name) : this.roleBindingsBySubject.byUser.get(usernameOf(id));
+    const subjects = roleBindingSubjects(this.engine.rbac);
+    const lists = id.kind === 'Group' ? subjects.byGroup.get(id.name) : subjects.byUser.get(usernameOf(id));
     if (!lists) return NO_BINDINGS;
     const out: IndexedBinding[] = [];
     for (const entries of lists) for (const e of entries) if (sameCanonicalSubject(e.subject, id)) out.push(e.binding);

@@ -1,10 +1,9 @@
 import { createAuthzEngine, type AuthzEngine } from '@/lib/authz/authz-engine';
-import type { IndexedBinding, SubjectEntry } from '@/lib/authz/rbac-index';
+import { roleBindingSubjects, type IndexedBinding, type RoleBindingSubjects, type SubjectEntry, type SubjectIndex } from '@/lib/authz/rbac-index';
 import type { UserInfo } from '@/lib/authz/types';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { matchesLabelSelector } from '@/lib/k8s/label-selector';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '@/lib/k8s/types';
-import { pushTo } from '@/lib/k8s/push-to';
 
 // The engine after a fix, for the identities the fix is about. Questions about one identity read only
 // the bindings that name it (its user, service account or groups) and the roles they point at, so the
@@ -74,12 +73,12 @@ function lookupOf(state: ClusterState): StateLookup {
 
 interface BindingsBySubject {
   /**
-   * The engine's subject entries (rbac.clusterBindings and each namespace's) gathered by username
-   * (users and service accounts) and by group name: the keys and lists the engine's index already
-   * has, where a username string per service account subject cost most of this index's build.
+   * The engine's subject entries by username (users and service accounts) and by group name: its
+   * ClusterRoleBinding index, and every namespace's gathered (roleBindingSubjects), the keys and
+   * lists the engine's index already has.
    */
-  byUser: Map<string, SubjectEntry[][]>;
-  byGroup: Map<string, SubjectEntry[][]>;
+  cluster: SubjectIndex;
+  roleBindings: RoleBindingSubjects;
   /** Each binding's position in the index's sorted list: a fix's bindings are put back in that order by a sort of numbers. */
   position: Map<IndexedBinding, number>;
 }
@@ -91,12 +90,8 @@ function bindingsBySubject(engine: AuthzEngine): BindingsBySubject {
   let found = bySubject.get(engine.rbac);
   if (!found) {
     const rbac = engine.rbac;
-    found = { byUser: new Map(), byGroup: new Map(), position: new Map() };
+    found = { cluster: rbac.clusterBindings, roleBindings: roleBindingSubjects(rbac), position: new Map() };
     for (let i = 0; i < rbac.bindings.length; i++) found.position.set(rbac.bindings[i], i);
-    for (const index of [rbac.clusterBindings, ...rbac.namespaceBindings.values()]) {
-      for (const [name, entries] of index.byUser) pushTo(found.byUser, name, entries);
-      for (const [name, entries] of index.byGroup) pushTo(found.byGroup, name, entries);
-    }
     bySubject.set(engine.rbac, found);
   }
   return found;
@@ -187,12 +182,19 @@ function flattened(engine: AuthzEngine, role: ClusterRole): ClusterRole {
 /** The positions of the bindings of the original index that name one of these users or a group they carry, in the index's order, each once. */
 function positionsNaming(index: BindingsBySubject, users: readonly UserInfo[]): number[] {
   const positions: number[] = [];
+  const addEntries = (entries: readonly SubjectEntry[] | undefined) => {
+    if (entries) for (const e of entries) positions.push(index.position.get(e.binding)!);
+  };
   const add = (lists: readonly SubjectEntry[][] | undefined) => {
-    if (lists) for (const entries of lists) for (const e of entries) positions.push(index.position.get(e.binding)!);
+    if (lists) for (const entries of lists) addEntries(entries);
   };
   for (const u of users) {
-    add(index.byUser.get(u.name));
-    for (const g of u.groups) add(index.byGroup.get(g));
+    addEntries(index.cluster.byUser.get(u.name));
+    add(index.roleBindings.byUser.get(u.name));
+    for (const g of u.groups) {
+      addEntries(index.cluster.byGroup.get(g));
+      add(index.roleBindings.byGroup.get(g));
+    }
   }
   positions.sort((a, b) => a - b);
   const out: number[] = [];
