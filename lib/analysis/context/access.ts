@@ -7,7 +7,7 @@ import { pushTo } from '@/lib/k8s/push-to';
 import { compareStrings, compareSubjects, refKey } from '@/lib/k8s/refs';
 import type { PolicyRule, SubjectRef } from '@/lib/k8s/types';
 import { PROBE_NAME, PROBE_NAMESPACE } from '@/lib/analysis/evidence';
-import { canonicalSubject, isMastersGroup, isNodeIdentity, sameCanonicalSubject, subjectAppliesTo, usernameOf } from './identities';
+import { canonicalKey, canonicalSubject, isMastersGroup, isNodeIdentity, sameCanonicalSubject, subjectAppliesTo, usernameOf } from './identities';
 
 // "Who can do X somewhere?": every binding whose role has a rule that matches the question (the
 // engine's exact rule matching, lib/authz/rule-matches) for some namespace and some name, merged
@@ -319,7 +319,7 @@ export class AccessIndex {
     let index = this.entryIndexes.get(entries);
     if (!index) {
       index = new Map();
-      for (const e of entries) pushTo(index, subjectIndexKey(e.subject), e);
+      for (const e of entries) pushTo(index, canonicalKey(e.subject), e);
       this.entryIndexes.set(entries, index);
     }
     const id = canonicalSubject(identity);
@@ -360,8 +360,6 @@ function someCandidate(bindings: Iterable<IndexedBinding>, candidates: Set<strin
   for (const b of bindings) if (b.role && candidates.has(b.role.key)) return true;
   return false;
 }
-
-const subjectIndexKey = (s: SubjectRef) => refKey(canonicalSubject(s));
 
 /** An entry granted through RBAC to an ordinary identity (not system:masters, not a node identity). */
 const isOrdinaryRbac = (e: AccessEntry) => e.via === 'rbac' && !isMastersGroup(e.subject) && !isNodeIdentity(e.subject);

@@ -28,6 +28,11 @@ export function sameCanonicalSubject(s: SubjectRef, id: SubjectRef): boolean {
   return s.name === id.name && (s.kind === 'Group' || (s.namespace ?? '') === (id.namespace ?? ''));
 }
 
+/** The key (refKey) of a subject's canonical form: a service account's username counts as the account. */
+export function canonicalKey(subject: SubjectRef): string {
+  return refKey(canonicalSubject(subject));
+}
+
 export function serviceAccountRef(namespace: string, name: string): SubjectRef {
   return { kind: 'ServiceAccount', namespace, name };
 }

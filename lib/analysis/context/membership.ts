@@ -1,7 +1,5 @@
 import type { IndexedBinding, RbacIndex } from '@/lib/authz/rbac-index';
-import { refKey } from '@/lib/k8s/refs';
-import type { SubjectRef } from '@/lib/k8s/types';
-import { canonicalSubject } from './identities';
+import { canonicalKey } from './identities';
 
 /**
  * Tenant membership: the subjects of each namespace's RoleBindings (canonical keys), plus, by
@@ -15,11 +13,6 @@ export interface Membership {
   namesIn(namespace: string, key: string): boolean;
   /** For each of the canonical keys, the namespaces whose RoleBindings name it (in binding order); keys named nowhere are left out. */
   namespacesNaming(keys: ReadonlySet<string>): Map<string, Set<string>>;
-}
-
-/** The key a binding subject is a member as (a service account's username counts as the account). */
-export function canonicalKey(subject: SubjectRef): string {
-  return refKey(canonicalSubject(subject));
 }
 
 export function roleBindingMembership(rbac: Pick<RbacIndex, 'bindings'>): Membership {
