@@ -3,7 +3,7 @@ import { tenantAllowedClasses, unzeroedAccelerators } from '@/lib/analysis/zeroi
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { Evidence } from '@/lib/analysis/types';
 import { subjectsApplyingTo, type AccessEntry, type AccessQuestion } from '@/lib/analysis/context/access';
-import { isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
+import { isMastersGroup, isNodeIdentity, subjectAppliesTo } from '@/lib/analysis/context/identities';
 import { Q } from '@/lib/analysis/context/questions';
 import { manifestYamlDocs } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
@@ -127,7 +127,7 @@ export const claim002: Check = {
 function isMemberOf(ctx: AnalysisContext, subject: SubjectRef, namespace: string): boolean {
   if (subject.kind === 'ServiceAccount' && subject.namespace === namespace) return true;
   if (subject.kind === 'Group' && subject.name === `system:serviceaccounts:${namespace}`) return true;
-  return ctx.roleBindingMembers.namesIn(namespace, refKey(subject));
+  return ctx.roleBindingMembers.namesIn(namespace, subject);
 }
 
 /**
@@ -172,7 +172,7 @@ interface ClusterWriter {
  */
 function clusterNamespaceWriters(ctx: AnalysisContext): ClusterWriter[] {
   const entries = ctx.access.whoCan({ ...NS_WRITE, scope: 'cluster' });
-  const naming = ctx.roleBindingMembers.namespacesNaming(new Set(entries.map((e) => refKey(e.subject))));
+  const naming = ctx.roleBindingMembers.namespacesNaming(entries.map((e) => e.subject));
   return entries.map((entry) => ({ entry, namespaces: namespacesOfMember(naming, entry.subject) }));
 }
 
@@ -231,6 +231,9 @@ export const claim003: Check = {
     const clusterWriters = clusterWritersByNamespace(writers);
     for (const ns of candidateNamespaces(ctx, writers)) {
       const q: AccessQuestion = { ...NS_WRITE, namespaces: [ns], names: [ns] };
+      // One object per question and namespace: the index keeps what it derives per question object.
+      const claimCreate: AccessQuestion = { ...Q.claimCreate, namespaces: [ns] };
+      const templateCreate: AccessQuestion = { ...Q.templateCreate, namespaces: [ns] };
       // Asked of the namespace's members only, through the engine's subject index: asking the whole
       // question built, for each namespace, the entries of everyone allowed everywhere.
       for (const e of ctx.access.whoCanAmong(q, membersToAsk(ctx, ns, clusterWriters))) {
@@ -238,13 +241,11 @@ export const claim003: Check = {
         if (ctx.isAdminEquivalent(e.subject) || ctx.isSystemIdentity(e.subject)) continue;
         if (!isMemberOf(ctx, e.subject, ns)) continue;
         const object = objectRef('Namespace', ns);
-        // Creators that apply to it (itself or a group it carries), asked in this namespace.
-        const applying = subjectsApplyingTo(e.subject);
-        const creators = [
-          ...ctx.access.whoCanAmong({ ...Q.claimCreate, namespaces: [ns] }, applying),
-          ...ctx.access.whoCanAmong({ ...Q.templateCreate, namespaces: [ns] }, applying),
-        ];
-        const canClaim = ctx.access.entriesFor(creators, e.subject).some((c) => c.everyNamespace || c.namespaces.includes(ns));
+        // Whether it may create claims there, itself or through a group it carries. Every entry of a
+        // question asked in this namespace holds there (a ClusterRoleBinding's or one of its
+        // RoleBindings'): whether there is one is enough.
+        const applying = subjectsApplyingTo(e.subject).filter((s) => subjectAppliesTo(s, e.subject));
+        const canClaim = ctx.access.someAmong(claimCreate, applying) || ctx.access.someAmong(templateCreate, applying);
         const roles = [...new Set(e.grants.map((g) => `${describeRef(g.role)} rule #${g.ruleIndex}`))];
         out.push({
           subjects: [e.subject],

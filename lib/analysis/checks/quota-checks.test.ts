@@ -8,7 +8,8 @@ import type { DeviceRequest, Namespace, ResourceClaim, ResourceClaimTemplate, Re
 import { createRandom } from '@/scripts/bench/prng';
 import { classesOfSpec } from '@/lib/analysis/zeroing/device-classes';
 import { specOf, usersByClass } from '@/lib/analysis/context/claim-requests';
-import { quota001, quota002, quota003, quota004, QUOTA_CHECKS } from './quota-checks';
+import { atOrAboveWatermark } from '@/lib/analysis/quota/quota-usage';
+import { classFields, quota001, quota002, quota003, quota004, QUOTA_CHECKS, usageAtWatermark } from './quota-checks';
 
 // DESIGN §4 QUOTA001-QUOTA004.
 
@@ -179,4 +180,56 @@ describe('usersByClass (QUOTA002) on random claims and templates', () => {
       expect([...got.keys()].sort().map((c) => [c, got.get(c)])).toEqual(expected);
     });
   }
+});
+
+describe('classFields (QUOTA002 evidence) on random claims and templates', () => {
+  // The plain reading: every field naming the class, object by object, then capped at ten with a note
+  // counting the rest.
+  for (let seed = 0; seed < 40; seed++) {
+    it(`seed ${seed}`, () => {
+      const r = createRandom(2400 + seed);
+      const cls = () => r.pick(['a', 'b', 'gpu.example.com']);
+      const objects = Array.from({ length: r.int(16) }, (_, i): ResourceClaim | ResourceClaimTemplate => {
+        const requests = Array.from({ length: r.int(4) }, (_, j): DeviceRequest =>
+          r.chance(0.6)
+            ? { name: `r${j}`, exactly: { deviceClassName: cls() } }
+            : { name: `r${j}`, firstAvailable: Array.from({ length: 1 + r.int(3) }, (_, k) => ({ name: `s${k}`, deviceClassName: cls() })) },
+        );
+        const metadata = { name: `o${i}`, namespace: 'ns' };
+        return r.chance(0.3)
+          ? { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaimTemplate', metadata, spec: { spec: { devices: { requests } } } }
+          : { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata, spec: { devices: { requests } } };
+      });
+      for (const c of ['a', 'b', 'gpu.example.com', 'none']) {
+        const all = objects.flatMap((o) => {
+          const base = o.kind === 'ResourceClaimTemplate' ? 'spec.spec.devices.requests' : 'spec.devices.requests';
+          const object = { kind: o.kind, name: o.metadata.name, namespace: 'ns' };
+          return (specOf(o)?.devices?.requests ?? []).flatMap((q, i) => [
+            ...(q.exactly?.deviceClassName === c ? [{ type: 'field', object, path: `${base}[${i}].exactly.deviceClassName`, value: c }] : []),
+            ...(q.firstAvailable ?? []).flatMap((s, j) =>
+              s.deviceClassName === c ? [{ type: 'field', object, path: `${base}[${i}].firstAvailable[${j}].deviceClassName`, value: c }] : [],
+            ),
+          ]);
+        });
+        const expected = all.length <= 10 ? all : [...all.slice(0, 10), { type: 'note', text: `and ${all.length - 10} more requests` }];
+        expect(classFields(objects, c)).toEqual(expected);
+      }
+    });
+  }
+});
+
+describe('usageAtWatermark (QUOTA003) on random quantities', () => {
+  it('answers as atOrAboveWatermark, a zero limit flagging any charge, asked again and again', () => {
+    const r = createRandom(2500);
+    const texts = ['0', '1', '9', '10', '36', '40', '1k', '1100', '500m', '2Gi', 'x', ''];
+    for (const watermark of [0, 0.5, 0.9, 1, 1.25]) {
+      const test = usageAtWatermark(watermark);
+      for (let i = 0; i < 400; i++) {
+        const used = r.pick(texts);
+        const hard = r.pick(texts);
+        const plain = hard === '0' ? used !== '0' : atOrAboveWatermark(used, hard, watermark);
+        expect([watermark, used, hard, test(used, hard)]).toEqual([watermark, used, hard, plain]);
+      }
+    }
+  });
 });

@@ -59,23 +59,35 @@ function objRef(o: { kind: string; metadata: { name: string; namespace?: string 
   return objectRef(o.kind, o.metadata.name, o.metadata.namespace);
 }
 
-/** Where a spec names a class: one field evidence per request or subrequest. */
-function classFields(o: ResourceClaim | ResourceClaimTemplate, deviceClass: string): Evidence[] {
+/**
+ * Where the objects' specs name a class (one field evidence per request or subrequest, in order),
+ * capped as capped() caps evidence: the fields past MAX_EVIDENCE are counted, not made (a namespace
+ * can name a class in thousands of requests, and QUOTA002 reports every namespace of a large cluster).
+ */
+export function classFields(objects: readonly (ResourceClaim | ResourceClaimTemplate)[], deviceClass: string): Evidence[] {
   const out: Evidence[] = [];
-  specOf(o)?.devices?.requests?.forEach((r, i) => {
-    if (r.exactly?.deviceClassName === deviceClass)
-      out.push({ type: 'field', object: objRef(o), path: `${specPath(o)}[${i}].exactly.deviceClassName`, value: deviceClass });
-    r.firstAvailable?.forEach((s, j) => {
-      if (s.deviceClassName === deviceClass)
-        out.push({ type: 'field', object: objRef(o), path: `${specPath(o)}[${i}].firstAvailable[${j}].deviceClassName`, value: deviceClass });
+  let more = 0;
+  const field = (o: ResourceClaim | ResourceClaimTemplate, path: string) => {
+    if (out.length < MAX_EVIDENCE) out.push({ type: 'field', object: objRef(o), path, value: deviceClass });
+    else more++;
+  };
+  for (const o of objects) {
+    specOf(o)?.devices?.requests?.forEach((r, i) => {
+      if (r.exactly?.deviceClassName === deviceClass) field(o, `${specPath(o)}[${i}].exactly.deviceClassName`);
+      r.firstAvailable?.forEach((s, j) => {
+        if (s.deviceClassName === deviceClass) field(o, `${specPath(o)}[${i}].firstAvailable[${j}].deviceClassName`);
+      });
     });
-  });
+  }
+  if (more > 0) out.push(moreNote(more, 'requests'));
   return out;
 }
 
+const moreNote = (n: number, what: string): Evidence => ({ type: 'note', text: `and ${n} more ${what}` });
+
 function capped(evidence: Evidence[], what: string): Evidence[] {
   if (evidence.length <= MAX_EVIDENCE) return evidence;
-  return [...evidence.slice(0, MAX_EVIDENCE), { type: 'note', text: `and ${evidence.length - MAX_EVIDENCE} more ${what}` }];
+  return [...evidence.slice(0, MAX_EVIDENCE), moreNote(evidence.length - MAX_EVIDENCE, what)];
 }
 
 function quotaYaml(namespace: string, hard: Record<string, string>): string {
@@ -163,10 +175,7 @@ export const quota002: Check = {
           subjects: [],
           objects: [objectRef('Namespace', ns), objectRef('DeviceClass', cls)],
           message: `Tenant namespace ${ns} requests devices of DeviceClass ${cls} (${list(users.map((o) => `${o.kind} ${o.metadata.name}`))}) but no ResourceQuota limits ${devicesQuotaKey(cls)}: nothing caps how many ${cls} devices it can hold.`,
-          evidence: capped(
-            users.flatMap((o) => classFields(o, cls)),
-            'requests',
-          ),
+          evidence: classFields(users, cls),
           remediation: `Add the per-class device limit to the namespace's ResourceQuota (allocationMode All charges ${ALL_MODE_DEVICES}):\n${quotaYaml(ns, { [devicesQuotaKey(cls)]: '4' })}`,
         });
       }
@@ -188,9 +197,10 @@ export const quota003: Check = {
   id: 'QUOTA003',
   run(ctx) {
     const watermark = ctx.settings.quotaHighWatermark;
+    const atWatermark = usageAtWatermark(watermark);
     const byQuota = new Map<string, QuotaUsage[]>();
     for (const q of ctx.quotas.quotas) {
-      const hits = [q.used, q.computedUsed].some((u) => u !== null && usageAtWatermark(u, q.hard, watermark));
+      const hits = (q.used !== null && atWatermark(q.used, q.hard)) || atWatermark(q.computedUsed, q.hard);
       if (!hits) continue;
       const key = `${q.namespace}/${q.name}`;
       let list = byQuota.get(key);
@@ -226,7 +236,23 @@ export const quota003: Check = {
   },
 };
 
-function usageAtWatermark(used: string, hard: string, watermark: number): boolean {
+/**
+ * Whether a usage is at the watermark of a hard limit, answered once per pair of texts: the quotas
+ * of a large cluster repeat a few limits and usages, and each exact comparison parses three
+ * quantities into bigints.
+ */
+export function usageAtWatermark(watermark: number): (used: string, hard: string) => boolean {
+  const byHard = new Map<string, Map<string, boolean>>();
+  return (used, hard) => {
+    let byUsed = byHard.get(hard);
+    if (!byUsed) byHard.set(hard, (byUsed = new Map()));
+    let hit = byUsed.get(used);
+    if (hit === undefined) byUsed.set(used, (hit = atWatermark(used, hard, watermark)));
+    return hit;
+  };
+}
+
+function atWatermark(used: string, hard: string, watermark: number): boolean {
   // A hard limit of 0 forbids the resource: only flag it when something is charged.
   if (hard === '0') return used !== '0';
   return atOrAboveWatermark(used, hard, watermark);

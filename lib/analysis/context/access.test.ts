@@ -116,6 +116,7 @@ describe('AccessIndex.whoCan in one namespace', () => {
     { verbs: ['create', 'get'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaimtemplates'] },
     { verbs: ['*'], apiGroups: ['resource.k8s.io'], resources: ['*'] },
     { verbs: ['create'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'], resourceNames: ['named'] },
+    { verbs: ['update'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'], resourceNames: ['named'] },
     { verbs: ['get'], apiGroups: [''], resources: ['pods'] },
   ];
   const subjectPool = [
@@ -132,7 +133,15 @@ describe('AccessIndex.whoCan in one namespace', () => {
       const r = createRandom(seed);
       const engine = randomRbacEngine(r, NSS, CREATE, subjectPool, { roleRules: 2, clusterBindings: 3 });
       const index = new AccessIndex(engine);
-      for (const q of [Q.claimCreate, Q.templateCreate]) {
+      // And a question whose names can mix '*' with resourceNames (update is not a nameless verb).
+      const writeClaims: AccessQuestion = {
+        verbs: ['create', 'update'],
+        group: 'resource.k8s.io',
+        resource: 'resourceclaims',
+        scope: 'namespaced',
+        names: 'any',
+      };
+      for (const q of [Q.claimCreate, Q.templateCreate, writeClaims]) {
         const whole = index.whoCan(q);
         for (const ns of NSS) {
           const here = index.whoCan({ ...q, namespaces: [ns] }, { keep: false });
@@ -255,6 +264,23 @@ describe('AccessIndex.whoCanAmong', () => {
           const keys = new Set(asked.map(key));
           const whole = new AccessIndex(engine).whoCan(q).filter((e) => keys.has(key(e.subject)));
           expect(index.whoCanAmong(q, asked)).toEqual(whole);
+          expect([q, asked, index.someAmong(q, asked)]).toEqual([q, asked, whole.length > 0]);
+          // CLAIM003's "may this identity create claims here": whether an entry of its own or a
+          // group it carries holds in the namespace, from the subjects that apply to it.
+          const member = canonicalSubject(asRef(r.pick(pool)));
+          const applying = subjectsApplyingTo(member);
+          const holds = index
+            .entriesFor(index.whoCanAmong(q, applying), member)
+            .some((e) => e.everyNamespace || (q.namespaces ?? []).every((n) => e.namespaces.includes(n)));
+          if (q.namespaces?.length === 1)
+            expect([
+              q,
+              member,
+              index.someAmong(
+                q,
+                applying.filter((x) => subjectAppliesTo(x, member)),
+              ),
+            ]).toEqual([q, member, holds]);
           // What one identity holds, from the bindings naming it and its groups, as from the whole answer.
           const identity = asRef(r.pick(pool));
           expect(index.rbacEntriesFor(q, identity)).toEqual(index.entriesFor(index.rbacWhoCan(q), identity));

@@ -97,12 +97,14 @@ export class AccessIndex {
    * everyone allowed everywhere. Not kept: for checks that ask each of thousands of namespaces once.
    */
   grantedInNamespace(q: AccessQuestion, ns: string): AccessEntry[] {
+    // Namespace '' has no RoleBindings (its list holds the ClusterRoleBindings).
+    if (ns === '') return [];
     const plan = this.planOf(q);
+    const bindings = this.bindingsByNamespace().get(ns) ?? [];
     // Only the namespace's RoleBindings count: where none may match, nothing is computed (most
     // namespaces of a cluster whose RoleBindings grant other roles).
-    if (ns !== '' && !someCandidate(this.bindingsByNamespace().get(ns) ?? [], plan.candidates)) return [];
-    const everywhere = this.everywhereSubjects(q);
-    return compute(this, { ...q, namespaces: [ns] }, { roleBindingsOnly: true, plan }).filter((e) => !everywhere.has(refKey(e.subject)));
+    if (!someCandidate(bindings, plan.candidates)) return [];
+    return grantedBy(q, ns, bindings, plan, this.everywhereSubjects(q));
   }
 
   /**
@@ -113,6 +115,39 @@ export class AccessIndex {
    * holdings, no longer builds everyone allowed everywhere. Not kept.
    */
   whoCanAmong(q: AccessQuestion, subjects: readonly SubjectRef[]): AccessEntry[] {
+    const found = this.bindingsAmong(q, subjects);
+    if (!found) return [];
+    return compute(this, q, { only: found.only, bindings: [...found.bindings], plan: this.planOf(q) });
+  }
+
+  /**
+   * Whether whoCanAmong(q, subjects) has an entry, without making the entries: CLAIM003 asks, for
+   * each of ~3,800 identities it reports, only whether it may create claims in the namespace.
+   */
+  someAmong(q: AccessQuestion, subjects: readonly SubjectRef[]): boolean {
+    const found = this.bindingsAmong(q, subjects);
+    if (!found) return false;
+    // system:masters and node identities have entries of their own, not from bindings.
+    if (found.special) return this.whoCanAmong(q, subjects).length > 0;
+    const { matches } = this.planOf(q);
+    for (const b of found.bindings) {
+      const role = b.role!;
+      let match = matches.get(role.key);
+      if (match === undefined) matches.set(role.key, (match = matchRole(role, q) ?? null));
+      if (match) for (const s of b.subjects) if (found.only.has(canonicalKey(s))) return true;
+    }
+    return false;
+  }
+
+  /**
+   * What whoCanAmong computes from: the canonical keys of the subjects, the bindings that name them
+   * (of a role that may match), and whether system:masters or a node identity is among them;
+   * undefined when it has no entry to compute.
+   */
+  private bindingsAmong(
+    q: AccessQuestion,
+    subjects: readonly SubjectRef[],
+  ): { only: Set<string>; bindings: Set<IndexedBinding>; special: boolean } | undefined {
     const only = new Set<string>();
     const bindings = new Set<IndexedBinding>();
     const rbac = this.engine.rbac;
@@ -138,8 +173,8 @@ export class AccessIndex {
     // Most identities hold most questions through no binding at all: answered without computing,
     // unless system:masters or a node identity (not found through bindings) is asked about. Tested
     // before the plan is made: a question naming its object (CLAIM003's names: [ns]) has a plan of its own.
-    if (!special && bindings.size === 0) return [];
-    return compute(this, q, { only, bindings: [...bindings], plan: this.planOf(q) });
+    if (!special && bindings.size === 0) return undefined;
+    return { only, bindings, special };
   }
 
   /**
@@ -277,6 +312,8 @@ export class AccessIndex {
 
   /** Keys of the roles with a rule that matches the question's verbs and resource for some name. */
   rolesThatMayMatch(q: AccessQuestion): Set<string> {
+    const plan = this.plans.get(q);
+    if (plan) return plan.candidates;
     // By the verbs array first (copies of a question share it), without a JSON key: asked for every
     // namespace or identity some checks ask about. Names do not change the answer.
     let byResource = this.mayMatchByVerbs.get(q.verbs);
@@ -590,6 +627,52 @@ function compute(index: AccessIndex, q: AccessQuestion, { roleBindingsOnly = fal
       return entry;
     })
     .sort((a, b) => compareSubjects(a.subject, b.subject));
+}
+
+/**
+ * compute(index, { ...q, namespaces: [ns] }, { roleBindingsOnly: true, plan }) without the entries
+ * of the `everywhere` subjects, from the namespace's bindings: no system:masters, no node identities,
+ * no ClusterRoleBindings, and a subject allowed everywhere skipped before its entry is made.
+ * Its own object and array literals, not compute's: V8 pretenures an allocation site whose objects
+ * survive (compute's, through the answers whoCan keeps), and QUOTA001's 40,000 per-namespace answers,
+ * dropped at once, went straight to the old generation (~13 MiB of the peak on the diverse bench cluster).
+ */
+function grantedBy(q: AccessQuestion, ns: string, bindings: readonly IndexedBinding[], plan: QuestionPlan, everywhere: ReadonlySet<string>): AccessEntry[] {
+  const { matches, candidates } = plan;
+  const out = new Map<string, AccessEntry>();
+  const lastBinding = new Map<AccessEntry, IndexedBinding>();
+  for (const b of bindings) {
+    if (!b.role || b.subjects.length === 0 || !candidates.has(b.role.key)) continue;
+    let match = matches.get(b.role.key);
+    if (match === undefined) matches.set(b.role.key, (match = matchRole(b.role, q) ?? null));
+    if (!match) continue;
+    for (const s of b.subjects) {
+      const subject = canonicalSubject(s);
+      const key = refKey(subject);
+      if (everywhere.has(key)) continue;
+      let entry = out.get(key);
+      if (!entry) out.set(key, (entry = { subject, via: 'rbac', grants: [], verbs: [], everyNamespace: false, namespaces: [ns], names: [] }));
+      // A namespace's list holds each binding once: only a binding naming the subject twice repeats its grants.
+      const fresh = lastBinding.get(entry) !== b;
+      lastBinding.set(entry, b);
+      for (const [ruleIndex, r] of match.rules) {
+        addAll(entry.verbs, r.verbs);
+        addAll(entry.names, r.names);
+        if (!fresh && hasGrant(entry.grants, b, ruleIndex)) continue;
+        const grant: WhoCanGrant = { binding: b.ref, role: b.role.ref, ruleIndex };
+        const from = b.role.rules[ruleIndex].from;
+        if (from) grant.aggregatedFrom = from;
+        entry.grants.push(grant);
+      }
+    }
+  }
+  const entries = [...out.values()];
+  for (const entry of entries) {
+    entry.grants.sort(compareGrants);
+    entry.verbs.sort((a, b) => q.verbs.indexOf(a) - q.verbs.indexOf(b));
+    entry.names = entry.names.includes('*') ? ['*'] : entry.names.sort();
+  }
+  return entries.sort((a, b) => compareSubjects(a.subject, b.subject));
 }
 
 export function compareGrants(a: WhoCanGrant, b: WhoCanGrant): number {

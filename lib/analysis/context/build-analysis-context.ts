@@ -13,6 +13,7 @@ import type { AnalysisSettings } from '@/lib/analysis/settings';
 import { AccessIndex, type AccessEntry, type AccessQuestion } from './access';
 import { roleBindingMembership, type Membership } from './membership';
 import { podIndexOf, type PodIndex } from './pod-index';
+import { podsByAccount } from './pods-by-account';
 import { canonicalSubject, isBroadGroup, isMastersGroup, serviceAccountRef, usernameOf } from './identities';
 import { findComponentPods, type ComponentPod } from './component-pods';
 import { slicePinningPolicies, type PinningPolicy } from './slice-pinning';
@@ -140,7 +141,7 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
   };
 
   let podIndex: PodIndex | undefined;
-  let podsByAccount: Map<string, Map<string, Pod[]>> | undefined;
+  let podsOfAccount: ((namespace: string, name: string) => readonly Pod[]) | undefined;
   let claimWriters: ClaimWriterAnalysis | undefined;
   let nodeStatusWriters: NodeStatusWriterMap | undefined;
   let workloadAccounts: SubjectRef[] | undefined;
@@ -180,20 +181,7 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
     ownerOf: (pod) => ownerOfPod(replicaSets, pod),
     pods,
     podsOfServiceAccount(namespace, name) {
-      if (!podsByAccount) {
-        // namespace → name, nested: no key string per pod (200,000 on a large cluster).
-        podsByAccount = new Map();
-        for (const p of pods) {
-          const ns = p.metadata.namespace ?? '';
-          let inNs = podsByAccount.get(ns);
-          if (!inNs) podsByAccount.set(ns, (inNs = new Map()));
-          const sa = podServiceAccount(p);
-          const list = inNs.get(sa);
-          if (list) list.push(p);
-          else inNs.set(sa, [p]);
-        }
-      }
-      return podsByAccount.get(namespace)?.get(name) ?? [];
+      return (podsOfAccount ??= podsByAccount(pods))(namespace, name);
     },
     access: accessIndex,
     get podIndex() {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stateOf } from '@/lib/authz/__fixtures__/builders';
 import type { DeviceRequest, ResourceClaim, ResourceQuota } from '@/lib/k8s/types';
-import { formatQuantity, quantityFromInteger } from '@/lib/k8s/quantity';
+import { formatQuantity, parseQuantity, quantityFromInteger } from '@/lib/k8s/quantity';
 import { createRandom } from '@/scripts/bench/prng';
 import { analyseQuotas, atOrAboveWatermark, claimDeviceUsage, computeQuotaUsage, parseDraQuotaKey, usageDisagrees } from './quota-usage';
 
@@ -217,5 +217,50 @@ describe('analyseQuotas on random claims', () => {
     // Some clusters have totals past the safe integers (summed as bigints), most do not.
     expect(large).toBeGreaterThan(10);
     expect(large).toBeLessThan(150);
+  });
+});
+
+describe('analyseQuotas texts on random quotas', () => {
+  // Each text is canonicalised once per analysis and each total formatted once: every row must still
+  // read as the plain reading, a text that parses as a quantity in its canonical form, any other as written.
+  it('canonicalises each hard and used text and formats each total as the plain reading', () => {
+    const r = createRandom(31);
+    const texts: unknown[] = ['10', '010', '1k', '1000', '1e3', '0.5', '500m', '2Gi', 'x', '', 10, 1.5];
+    const plain = (t: unknown) => {
+      const s = typeof t === 'number' ? String(t) : typeof t === 'string' ? t : '';
+      const q = parseQuantity(s);
+      return q ? formatQuantity(q) : s;
+    };
+    for (let round = 0; round < 50; round++) {
+      const nss = ['a', 'b', 'c'];
+      const claims = Array.from({ length: r.int(10) }, (_, i) =>
+        claim(r.pick(nss), `c${i}`, [{ name: 'r', exactly: { deviceClassName: r.pick(['gpu', 'nic']), count: 1 + r.int(40) } } as DeviceRequest]),
+      );
+      const keys = ['count/resourceclaims.resource.k8s.io', 'gpu.deviceclass.resource.k8s.io/devices', 'nic.deviceclass.resource.k8s.io/devices'];
+      const quotas = Array.from({ length: 1 + r.int(6) }, (_, i) => {
+        const hard = Object.fromEntries(keys.filter(() => r.chance(0.7)).map((k) => [k, r.pick(texts)]));
+        const used = Object.fromEntries(
+          Object.keys(hard)
+            .filter(() => r.chance(0.6))
+            .map((k) => [k, r.pick(texts)]),
+        );
+        return quota(r.pick(nss), `q${i}`, hard as Record<string, string>, used as Record<string, string>);
+      });
+      const rows = analyseQuotas(stateOf({ resourceClaims: claims, resourceQuotas: quotas })).quotas;
+      for (const row of rows) {
+        const rq = quotas.find((q) => q.metadata.namespace === row.namespace && q.metadata.name === row.name)!;
+        const used = rq.status?.used?.[row.resource];
+        const computed = row.resource.startsWith('count/')
+          ? claims.filter((c) => c.metadata.namespace === row.namespace).length
+          : claims
+              .filter((c) => c.metadata.namespace === row.namespace && c.spec!.devices!.requests![0].exactly!.deviceClassName === row.resource.split('.')[0])
+              .reduce((n, c) => n + c.spec!.devices!.requests![0].exactly!.count!, 0);
+        expect([row.hard, row.used, row.computedUsed]).toEqual([
+          plain(rq.spec!.hard![row.resource]),
+          used === undefined ? null : plain(used),
+          formatQuantity(quantityFromInteger(computed)),
+        ]);
+      }
+    }
   });
 });

@@ -141,6 +141,20 @@ export function analyseQuotas(state: ClusterState): QuotaAnalysis {
 
   const quotas: QuotaUsage[] = [];
   const notes: string[] = [];
+  // A large cluster's quotas repeat a few limits, usages and totals: each text is canonicalised and
+  // each total formatted once, and the rows share the strings (kept with the report).
+  const canonicalOf = new Map<unknown, string>();
+  const canonicalText = (text: unknown) => {
+    let found = canonicalOf.get(text);
+    if (found === undefined) canonicalOf.set(text, (found = canonical(text)));
+    return found;
+  };
+  const formatted = new Map<bigint | number, string>();
+  const formatTotal = (n: bigint | number) => {
+    let found = formatted.get(n);
+    if (found === undefined) formatted.set(n, (found = formatQuantity(quantityFromInteger(n))));
+    return found;
+  };
   for (const rq of state.resourceQuotas) {
     const ns = rq.metadata.namespace ?? '';
     const hardMap = rq.spec?.hard ?? rq.status?.hard ?? {};
@@ -164,9 +178,9 @@ export function analyseQuotas(state: ClusterState): QuotaAnalysis {
         namespace: ns,
         name: rq.metadata.name,
         resource: key,
-        hard: canonical(hardMap[key]),
-        used: used === undefined || used === null ? null : canonical(used),
-        computedUsed: formatQuantity(quantityFromInteger(computed)),
+        hard: canonicalText(hardMap[key]),
+        used: used === undefined || used === null ? null : canonicalText(used),
+        computedUsed: formatTotal(computed),
       });
     }
   }
