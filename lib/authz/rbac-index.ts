@@ -1,7 +1,7 @@
 import { pushTo } from '@/lib/k8s/push-to';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { PolicyRule, RoleRef, Subject, SubjectRef } from '@/lib/k8s/types';
-import { aggregateClusterRoles, type AggregatedRule } from './aggregate-cluster-roles';
+import { aggregateClusterRoles, ownRules, type AggregatedRule } from './aggregate-cluster-roles';
 import type { BindingRef, RoleRefResolved } from './types';
 import { serviceAccountUsername } from './user-info';
 import { compareStrings } from '@/lib/k8s/refs';
@@ -84,7 +84,7 @@ export function buildRbacIndex(state: Pick<ClusterState, 'clusterRoles' | 'roles
     let inNs = roles.get(ns);
     if (!inNs) roles.set(ns, (inNs = new Map()));
     const ref: RoleRefResolved = { kind: 'Role', name: role.metadata.name, namespace: ns };
-    inNs.set(role.metadata.name, { ref, key: roleKey(ref), rules: (role.rules ?? []).map((rule) => ({ rule })) });
+    inNs.set(role.metadata.name, { ref, key: roleKey(ref), rules: ownRules(role.rules) });
   }
 
   const bindings: IndexedBinding[] = [];
@@ -119,19 +119,15 @@ export function buildRbacIndex(state: Pick<ClusterState, 'clusterRoles' | 'roles
 
   const clusterBindings = emptySubjectIndex();
   const namespaceBindings = new Map<string, SubjectIndex>();
-  const bindingsByRole = new Map<string, IndexedBinding[]>();
-  const clusterBindingsByRole = new Map<string, IndexedBinding[]>();
-  const roleBindingsByRole = new Map<string, Map<string, IndexedBinding[]>>();
+  // The bindings by role are filled on first read too (see FilledOnRead): a holder-scoped engine
+  // mostly only authorizes, and their lists and per-role maps were ~5 of the ~50 MiB that the
+  // ~1,350 holder engines' indexes promoted on the diverse bench cluster.
+  const byRoleFilling: Filling = {};
+  const bindingsByRole = new FilledOnRead<IndexedBinding[]>(byRoleFilling);
+  const clusterBindingsByRole = new FilledOnRead<IndexedBinding[]>(byRoleFilling);
+  const roleBindingsByRole = new FilledOnRead<Map<string, IndexedBinding[]>>(byRoleFilling);
+  byRoleFilling.fill = () => fillBindingsByRole(bindings, bindingsByRole, clusterBindingsByRole, roleBindingsByRole);
   for (const b of bindings) {
-    if (b.role) {
-      pushTo(bindingsByRole, b.role.key, b);
-      if (b.ref.kind === 'ClusterRoleBinding') pushTo(clusterBindingsByRole, b.role.key, b);
-      else {
-        let byNs = roleBindingsByRole.get(b.role.key);
-        if (!byNs) roleBindingsByRole.set(b.role.key, (byNs = new Map()));
-        pushTo(byNs, b.ref.namespace ?? '', b);
-      }
-    }
     let target = clusterBindings;
     if (b.ref.kind === 'RoleBinding') {
       const ns = b.ref.namespace ?? '';
@@ -146,7 +142,7 @@ export function buildRbacIndex(state: Pick<ClusterState, 'clusterRoles' | 'roles
     }
   }
 
-  // The rule buckets are filled on first read (see RuleBuckets); the short list of non-resource rules is made now.
+  // The rule buckets are filled on first read (see FilledOnRead); the short list of non-resource rules is made now.
   const nonResourceRules: RuleRef[] = [];
   const allRoles = rolesOf(clusterRoles, roles);
   for (const role of allRoles) {
@@ -157,8 +153,8 @@ export function buildRbacIndex(state: Pick<ClusterState, 'clusterRoles' | 'roles
     }
   }
   const filling: Filling = {};
-  const ruleBuckets = new RuleBuckets(filling);
-  const wildcardBuckets = new RuleBuckets(filling);
+  const ruleBuckets = new FilledOnRead<RuleRef[]>(filling);
+  const wildcardBuckets = new FilledOnRead<RuleRef[]>(filling);
   filling.fill = () => fillRuleBuckets(allRoles, ruleBuckets, wildcardBuckets);
 
   return {
@@ -186,17 +182,17 @@ function rolesOf(clusterRoles: Map<string, CompiledRole>, roles: Map<string, Map
 const hasResources = (rule: PolicyRule) => !!rule.resources && rule.resources.length > 0 && !!rule.apiGroups && rule.apiGroups.length > 0;
 
 interface Filling {
-  /** Fills both bucket maps of an index; cleared before it runs. */
+  /** Fills the maps that share it; cleared before it runs. */
   fill?: () => void;
 }
 
 /**
- * The rule buckets of an index, filled on first read: an engine made for a few identities (a fix's
- * holder-scoped engine, ~1,350 of them in one analysis of a large cluster) mostly only authorizes,
- * which reads the subject indexes, and bucketing its roles' rules was most of its cost. A class
- * (not getters on each index object) so that every index keeps one shape.
+ * Maps of an index filled on first read: an engine made for a few identities (a fix's holder-scoped
+ * engine, ~1,350 of them in one analysis of a large cluster) mostly only authorizes, which reads the
+ * subject indexes, and bucketing its roles' rules was most of its cost. A class (not getters on each
+ * index object) so that every index keeps one shape.
  */
-class RuleBuckets extends Map<string, RuleRef[]> {
+class FilledOnRead<V> extends Map<string, V> {
   constructor(private readonly filling: Filling) {
     super();
   }
@@ -209,7 +205,7 @@ class RuleBuckets extends Map<string, RuleRef[]> {
     }
   }
 
-  override get(key: string): RuleRef[] | undefined {
+  override get(key: string): V | undefined {
     this.filled();
     return super.get(key);
   }
@@ -224,7 +220,7 @@ class RuleBuckets extends Map<string, RuleRef[]> {
     return super.size;
   }
 
-  override forEach(callback: (value: RuleRef[], key: string, map: Map<string, RuleRef[]>) => void, thisArg?: unknown): void {
+  override forEach(callback: (value: V, key: string, map: Map<string, V>) => void, thisArg?: unknown): void {
     this.filled();
     super.forEach(callback, thisArg);
   }
@@ -234,17 +230,17 @@ class RuleBuckets extends Map<string, RuleRef[]> {
     return super.keys();
   }
 
-  override values(): MapIterator<RuleRef[]> {
+  override values(): MapIterator<V> {
     this.filled();
     return super.values();
   }
 
-  override entries(): MapIterator<[string, RuleRef[]]> {
+  override entries(): MapIterator<[string, V]> {
     this.filled();
     return super.entries();
   }
 
-  override [Symbol.iterator](): MapIterator<[string, RuleRef[]]> {
+  override [Symbol.iterator](): MapIterator<[string, V]> {
     this.filled();
     return super[Symbol.iterator]();
   }
@@ -252,6 +248,32 @@ class RuleBuckets extends Map<string, RuleRef[]> {
 
 // Map's own get: the buckets' get would first ask whether they are filled, on every call of the fill.
 const mapGet = Map.prototype.get;
+
+/** Pushes `value` onto the list of `key` in a FilledOnRead map while it is being filled (its own get would ask whether it is filled). */
+function pushDuringFill<V>(map: Map<string, V[]>, key: string, value: V): void {
+  const list = mapGet.call(map, key) as V[] | undefined;
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** The bindings with a resolved role by the role's key: all of them, the ClusterRoleBindings, and the RoleBindings by namespace. */
+function fillBindingsByRole(
+  bindings: readonly IndexedBinding[],
+  bindingsByRole: Map<string, IndexedBinding[]>,
+  clusterBindingsByRole: Map<string, IndexedBinding[]>,
+  roleBindingsByRole: Map<string, Map<string, IndexedBinding[]>>,
+): void {
+  for (const b of bindings) {
+    if (!b.role) continue;
+    pushDuringFill(bindingsByRole, b.role.key, b);
+    if (b.ref.kind === 'ClusterRoleBinding') pushDuringFill(clusterBindingsByRole, b.role.key, b);
+    else {
+      let byNs = mapGet.call(roleBindingsByRole, b.role.key) as Map<string, IndexedBinding[]> | undefined;
+      if (!byNs) roleBindingsByRole.set(b.role.key, (byNs = new Map()));
+      pushTo(byNs, b.ref.namespace ?? '', b);
+    }
+  }
+}
 
 /** Every resource rule by the group and resource it lists: wildcard rules (isWildcardRule) in `wildcardBuckets`, the others in `ruleBuckets`. */
 function fillRuleBuckets(allRoles: readonly CompiledRole[], ruleBuckets: Map<string, RuleRef[]>, wildcardBuckets: Map<string, RuleRef[]>): void {
@@ -375,17 +397,28 @@ function isWildcardRule(rule: PolicyRule): boolean {
  * match nothing, and a ServiceAccount without a namespace takes the binding's (none in a
  * ClusterRoleBinding: it matches nothing).
  */
-function normaliseSubjects(subjects: Subject[] | null | undefined, bindingNamespace: string): SubjectRef[] {
+export function normaliseSubjects(subjects: Subject[] | null | undefined, bindingNamespace: string): SubjectRef[] {
+  if (!subjects) return [];
+  // Most bindings keep every subject: their list is made at its size. Pushing onto an empty array
+  // reserves 17 slots, which ~36,000 bindings of a large cluster then kept.
+  let kept = true;
+  for (const s of subjects) if (!keepsSubject(s, bindingNamespace)) kept = false;
+  if (kept) return subjects.map((s) => normaliseSubject(s, bindingNamespace));
   const out: SubjectRef[] = [];
-  for (const s of subjects ?? []) {
-    if (s.kind === 'User' || s.kind === 'Group') out.push({ kind: s.kind, name: s.name });
-    else if (s.kind === 'ServiceAccount') {
-      const namespace = s.namespace || bindingNamespace;
-      if (namespace === '') continue;
-      out.push({ kind: 'ServiceAccount', name: s.name, namespace });
-    }
-  }
+  for (const s of subjects) if (keepsSubject(s, bindingNamespace)) out.push(normaliseSubject(s, bindingNamespace));
   return out;
+}
+
+/** Whether the RBAC authorizer can ever match a binding subject (see normaliseSubjects). */
+function keepsSubject(s: Subject, bindingNamespace: string): boolean {
+  if (s.kind === 'User' || s.kind === 'Group') return true;
+  return s.kind === 'ServiceAccount' && (s.namespace || bindingNamespace) !== '';
+}
+
+/** A subject keepsSubject accepts, as normaliseSubjects gives it. */
+function normaliseSubject(s: Subject, bindingNamespace: string): SubjectRef {
+  if (s.kind === 'ServiceAccount') return { kind: 'ServiceAccount', name: s.name, namespace: s.namespace || bindingNamespace };
+  return { kind: s.kind as 'User' | 'Group', name: s.name };
 }
 
 export function subjectUsername(subject: SubjectRef): string {

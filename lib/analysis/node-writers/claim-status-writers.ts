@@ -4,6 +4,7 @@ import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { AuthzEngine } from '@/lib/authz/authz-engine';
 import { allocatedNodeName, type ClaimStatusDecision } from '@/lib/authz/dra-status';
 import type { UserInfo } from '@/lib/authz/types';
+import { roleBindingSubjects, type SubjectEntry } from '@/lib/authz/rbac-index';
 
 import { serviceAccountUser } from '@/lib/authz/user-info';
 
@@ -77,8 +78,8 @@ export class ClaimWriterAnalysis {
   private readonly decisionCache = new Map<string, WriteDecision | null>();
   /** Writers of every claim of a driver, by writerKey; filled as drivers are met. */
   private readonly everywhere = new Map<string, ClaimStatusWriter>();
-  /** Per driver, those candidates by user name and by group. */
-  private readonly candidateLookup = new Map<string, { byUser: Map<string, Candidate[]>; byGroup: Map<string, Candidate[]> }>();
+  /** Per driver, those candidates by user name and by group, and the namespaces whose RoleBindings name one (as user or group). */
+  private readonly candidateLookup = new Map<string, { byUser: Map<string, Candidate[]>; byGroup: Map<string, Candidate[]>; namespaces: Set<string> }>();
   /** Per driver, the ClusterRoleBinding candidates that do not write it everywhere. */
   private readonly everywhereRest = new Map<string, Candidate[]>();
   private readonly everywhereGroups = new Map<string, string[]>();
@@ -310,14 +311,24 @@ export class ClaimWriterAnalysis {
     if (!idx || candidates.length === 0) return [];
     let lookup = this.candidateLookup.get(driver);
     if (!lookup) {
-      lookup = { byUser: new Map(), byGroup: new Map() };
+      lookup = { byUser: new Map(), byGroup: new Map(), namespaces: new Set() };
+      const gathered = roleBindingSubjects(this.engine.rbac);
+      const addNamespaces = (lists: SubjectEntry[][] | undefined) => {
+        for (const entries of lists ?? []) lookup!.namespaces.add(entries[0].binding.ref.namespace ?? '');
+      };
       for (const c of candidates) {
         const user = c.user;
         pushTo(lookup.byUser, user.name, c);
-        for (const g of user.groups) pushTo(lookup.byGroup, g, c);
+        addNamespaces(gathered.byUser.get(user.name));
+        for (const g of user.groups) {
+          pushTo(lookup.byGroup, g, c);
+          addNamespaces(gathered.byGroup.get(g));
+        }
       }
       this.candidateLookup.set(driver, lookup);
     }
+    // Most namespaces with RoleBindings bind none of the candidates: answered without reading their keys.
+    if (!lookup.namespaces.has(ns)) return [];
     // Most namespaces bind none of them: no set is made for those.
     let out: Set<Candidate> | undefined;
     for (const name of idx.byUser.keys()) for (const c of lookup.byUser.get(name) ?? []) (out ??= new Set()).add(c);

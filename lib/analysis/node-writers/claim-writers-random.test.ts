@@ -131,6 +131,33 @@ describe('claim status writers on random clusters', () => {
   it('the random clusters have writers to compare', () => expect(withWriters).toBeGreaterThan(100));
 });
 
+/** Each claim on its strict allocated node, else on the nodes of the pods it reserves, under each of its drivers, in order. */
+function plainPlacement(state: ClusterState, claims: readonly ResourceClaim[]): Map<string, Map<string, ResourceClaim[]>> {
+  const out = new Map<string, Map<string, ResourceClaim[]>>();
+  for (const claim of claims) {
+    const ns = claim.metadata.namespace ?? '';
+    const strict = allocatedNodeName(claim);
+    const reserved = (claim.status?.reservedFor ?? []).filter((ref) => ref.resource === 'pods' && (ref.apiGroup ?? '') === '');
+    const nodes = strict
+      ? [strict]
+      : [
+          ...new Set(
+            reserved.flatMap((ref) => {
+              const pod =
+                state.pods.find((p) => ref.uid && p.metadata.uid === ref.uid) ??
+                state.pods.find((p) => (p.metadata.namespace ?? '') === ns && p.metadata.name === ref.name);
+              return pod && (pod.metadata.namespace ?? '') === ns && pod.spec?.nodeName ? [pod.spec.nodeName] : [];
+            }),
+          ),
+        ].sort();
+    for (const n of nodes) {
+      if (!out.has(n)) out.set(n, new Map());
+      for (const driver of driversOf(claim)) out.get(n)!.set(driver, [...(out.get(n)!.get(driver) ?? []), claim]);
+    }
+  }
+  return out;
+}
+
 describe('readAllocatedClaims and placeIndexed', () => {
   for (let seed = 1; seed <= 20; seed++) {
     it(`read each claim as the plain functions do and list the positions of placeAllocatedClaims' claims (seed ${seed})`, () => {
@@ -150,6 +177,8 @@ describe('readAllocatedClaims and placeIndexed', () => {
       expect(read.drivers).toEqual(claims.map((c) => driversOf(c)));
       const { placement, positions } = placeIndexed(state, claims, read.strictNodes, read.drivers);
       expect(placement).toEqual(placeAllocatedClaims(state));
+      expect(placement).toEqual(plainPlacement(state, claims));
+      expect([...placement.keys()]).toEqual([...plainPlacement(state, claims).keys()]);
       expect([...positions.keys()]).toEqual([...placement.keys()]);
       for (const [n, byDriver] of placement) {
         expect([...positions.get(n)!.keys()]).toEqual([...byDriver.keys()]);
@@ -163,4 +192,38 @@ describe('readAllocatedClaims and placeIndexed', () => {
       }
     });
   }
+});
+
+describe('arbitrary-node claim writers among users, against the engine claim by claim', () => {
+  // A user is never a member of the random groups: it is listed for a node and driver exactly when
+  // the engine lets it write some claim of that driver placed there (a grant through a
+  // ClusterRoleBinding completed by a RoleBinding of the claim's namespace included).
+  let found = 0;
+  for (let seed = 1; seed <= 40; seed++) {
+    it(`lists exactly the users the engine allows on some claim of the node (seed ${seed})`, () => {
+      const state = randomCluster(1700 + seed);
+      const engine = createAuthzEngine(state);
+      const writers = listNodeWriters(buildAnalysisContext(state, engine, DEFAULT_SETTINGS));
+      const placement = placeAllocatedClaims(state);
+      for (const [n, byDriver] of placement) {
+        const own = writersOfNode(writers, n).claimStatusWriters;
+        for (const [driver, claims] of byDriver) {
+          for (const name of ['alice', 'bob']) {
+            const user = { name, groups: ['system:authenticated'] };
+            const allowed = claims.some((claim) => {
+              for (const verb of ['update', 'patch'] as const) {
+                const d = engine.claimStatusWrite(user, claim, { verb, changesBinding: false, drivers: [driver] });
+                if (d.allowed) return d.drivers[0]?.mode === 'arbitrary-node';
+              }
+              return false;
+            });
+            const listed = own.some((w) => w.driver === driver && w.mode === 'arbitrary-node' && w.subject.kind === 'User' && w.subject.name === name);
+            expect(listed, `${n} ${driver} ${name}`).toBe(allowed);
+            found += listed ? 1 : 0;
+          }
+        }
+      }
+    });
+  }
+  it('the random clusters have such writers', () => expect(found).toBeGreaterThan(20));
 });
