@@ -4,6 +4,7 @@ import type { UserInfo } from '@/lib/authz/types';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { matchesLabelSelector } from '@/lib/k8s/label-selector';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '@/lib/k8s/types';
+import { roleBindingsNamed } from './state-objects';
 
 // The engine after a fix, for the identities the fix is about. Questions about one identity read only
 // the bindings that name it (its user, service account or groups) and the roles they point at, so the
@@ -28,14 +29,22 @@ interface StateLookup {
   clusterRoles: Map<string, ClusterRole>;
   clusterRoleBindings: Map<string, ClusterRoleBinding>;
   /**
-   * clusterRoles by name alone (those keyed "/name"), roles and roleBindings by namespace, then name:
+   * clusterRoles by name alone (those keyed "/name"), roles by namespace, then name:
    * looked up with the object's own strings, no key built per object (a "namespace/name" key for
    * each of 32,000 RoleBindings, built here and again per binding of the index, was most of the
    * first fix's ~180 ms on the diverse bench cluster).
    */
   clusterRolesByName: Map<string, ClusterRole>;
   rolesByNamespace: Map<string, Map<string, Role>>;
-  roleBindingsByNamespace: Map<string, Map<string, RoleBinding>>;
+}
+
+/**
+ * The state's RoleBinding of a namespace and name, the last of that namespace and name as in a Map built
+ * from the list: from the fixes' own index of the RoleBindings (state-objects), not a second one.
+ */
+function roleBindingOf(state: ClusterState, namespace: string, name: string): RoleBinding | undefined {
+  const all = roleBindingsNamed(state, namespace, name);
+  return all[all.length - 1];
 }
 
 /** `list` by namespace ('' for none), then name; the last of a namespace and name wins, as in a Map built from the list. */
@@ -64,7 +73,6 @@ function lookupOf(state: ClusterState): StateLookup {
       clusterRoleBindings: byKey(state.clusterRoleBindings),
       clusterRolesByName,
       rolesByNamespace: byNamespaceAndName(state.roles),
-      roleBindingsByNamespace: byNamespaceAndName(state.roleBindings),
     };
     lookups.set(state, found);
   }
@@ -81,6 +89,13 @@ interface BindingsBySubject {
   roleBindings: RoleBindingSubjects;
   /** Each binding's position in the index's sorted list: a fix's bindings are put back in that order by a sort of numbers. */
   position: Map<IndexedBinding, number>;
+  /**
+   * Per group name, the positions of the bindings naming it, sorted, each once: most fixes' holders
+   * carry the same few groups (system:authenticated, system:serviceaccounts and their namespace's).
+   */
+  groupPositions: Map<string, readonly number[]>;
+  /** The state's object of each binding, by position, read on first use (null: not in the state). */
+  objects: (ClusterRoleBinding | RoleBinding | null | undefined)[];
 }
 
 // One inverted index per engine: a fix's users are looked up directly, not in each of 20,000 namespaces.
@@ -90,7 +105,13 @@ function bindingsBySubject(engine: AuthzEngine): BindingsBySubject {
   let found = bySubject.get(engine.rbac);
   if (!found) {
     const rbac = engine.rbac;
-    found = { cluster: rbac.clusterBindings, roleBindings: roleBindingSubjects(rbac), position: new Map() };
+    found = {
+      cluster: rbac.clusterBindings,
+      roleBindings: roleBindingSubjects(rbac),
+      position: new Map(),
+      groupPositions: new Map(),
+      objects: new Array<ClusterRoleBinding | RoleBinding | null | undefined>(rbac.bindings.length),
+    };
     for (let i = 0; i < rbac.bindings.length; i++) found.position.set(rbac.bindings[i], i);
     bySubject.set(engine.rbac, found);
   }
@@ -98,10 +119,10 @@ function bindingsBySubject(engine: AuthzEngine): BindingsBySubject {
 }
 
 /** The state's object of an indexed binding, by its namespace and name (as a change to it is found). */
-function objectOf(look: StateLookup, ref: IndexedBinding['ref']): ClusterRoleBinding | RoleBinding | undefined {
+function objectOf(state: ClusterState, look: StateLookup, ref: IndexedBinding['ref']): ClusterRoleBinding | RoleBinding | undefined {
   return ref.kind === 'ClusterRoleBinding'
     ? look.clusterRoleBindings.get(`${ref.namespace ?? ''}/${ref.name}`)
-    : look.roleBindingsByNamespace.get(ref.namespace ?? '')?.get(ref.name);
+    : roleBindingOf(state, ref.namespace ?? '', ref.name);
 }
 
 // The ClusterRoles each aggregating role's selectors pick in the unchanged state (also the sources of its rules, ruleSources).
@@ -173,34 +194,53 @@ function affectedAggregations(state: ClusterState, changes: RbacChanges): Set<st
   return affected;
 }
 
-/** An aggregating role as a plain one holding the rules aggregation gives it today. */
+// Per index, each aggregating role as flattened: admin, edit and view hold hundreds of rules, copied for every fix that reads them.
+const flatRoles = new WeakMap<object, Map<ClusterRole, ClusterRole>>();
+
+/** An aggregating role as a plain one holding the rules aggregation gives it today (one object per index and role, read only). */
 function flattened(engine: AuthzEngine, role: ClusterRole): ClusterRole {
-  const rules = engine.rbac.clusterRoles.get(role.metadata.name)?.rules.map((r) => r.rule) ?? role.rules ?? [];
-  return { ...role, aggregationRule: undefined, rules };
+  let byRole = flatRoles.get(engine.rbac);
+  if (!byRole) flatRoles.set(engine.rbac, (byRole = new Map()));
+  let flat = byRole.get(role);
+  if (!flat) {
+    const rules = engine.rbac.clusterRoles.get(role.metadata.name)?.rules.map((r) => r.rule) ?? role.rules ?? [];
+    byRole.set(role, (flat = { ...role, aggregationRule: undefined, rules }));
+  }
+  return flat;
+}
+
+function pushPositions(index: BindingsBySubject, out: number[], entries: readonly SubjectEntry[] | undefined): void {
+  if (entries) for (const e of entries) out.push(index.position.get(e.binding)!);
+}
+
+/** `positions` sorted, each once: a binding named twice (two subjects, or two users) is then side by side. */
+function sortedOnce(positions: number[]): number[] {
+  positions.sort((a, b) => a - b);
+  const out: number[] = [];
+  for (let i = 0; i < positions.length; i++) if (i === 0 || positions[i] !== positions[i - 1]) out.push(positions[i]);
+  return out;
+}
+
+function groupPositions(index: BindingsBySubject, group: string): readonly number[] {
+  let found = index.groupPositions.get(group);
+  if (!found) {
+    const positions: number[] = [];
+    pushPositions(index, positions, index.cluster.byGroup.get(group));
+    for (const entries of index.roleBindings.byGroup.get(group) ?? []) pushPositions(index, positions, entries);
+    index.groupPositions.set(group, (found = sortedOnce(positions)));
+  }
+  return found;
 }
 
 /** The positions of the bindings of the original index that name one of these users or a group they carry, in the index's order, each once. */
 function positionsNaming(index: BindingsBySubject, users: readonly UserInfo[]): number[] {
   const positions: number[] = [];
-  const addEntries = (entries: readonly SubjectEntry[] | undefined) => {
-    if (entries) for (const e of entries) positions.push(index.position.get(e.binding)!);
-  };
-  const add = (lists: readonly SubjectEntry[][] | undefined) => {
-    if (lists) for (const entries of lists) addEntries(entries);
-  };
   for (const u of users) {
-    addEntries(index.cluster.byUser.get(u.name));
-    add(index.roleBindings.byUser.get(u.name));
-    for (const g of u.groups) {
-      addEntries(index.cluster.byGroup.get(g));
-      add(index.roleBindings.byGroup.get(g));
-    }
+    pushPositions(index, positions, index.cluster.byUser.get(u.name));
+    for (const entries of index.roleBindings.byUser.get(u.name) ?? []) pushPositions(index, positions, entries);
+    for (const g of u.groups) for (const pos of groupPositions(index, g)) positions.push(pos);
   }
-  positions.sort((a, b) => a - b);
-  const out: number[] = [];
-  // A binding named twice (two subjects, or two users) is taken once: its positions are now side by side.
-  for (let i = 0; i < positions.length; i++) if (i === 0 || positions[i] !== positions[i - 1]) out.push(positions[i]);
-  return out;
+  return sortedOnce(positions);
 }
 
 /**
@@ -227,14 +267,15 @@ export function holderEngine(engine: AuthzEngine, users: readonly UserInfo[], ch
   const rbs = new Map<RoleBinding, RoleBinding>();
   const all = engine.rbac.bindings;
   for (const pos of positionsNaming(index, users)) {
-    const object = objectOf(look, all[pos].ref);
+    let object = index.objects[pos];
+    if (object === undefined) object = index.objects[pos] = objectOf(state, look, all[pos].ref) ?? null;
     if (!object) continue;
     if (all[pos].ref.kind === 'ClusterRoleBinding') crbs.set(object as ClusterRoleBinding, object as ClusterRoleBinding);
     else rbs.set(object as RoleBinding, object as RoleBinding);
   }
   // New and changed bindings are read whoever they name (a fix may add a binding for the holder).
   for (const b of changes.clusterRoleBindings) crbs.set(look.clusterRoleBindings.get(keyOf(b)) ?? b, b);
-  for (const b of changes.roleBindings) rbs.set(look.roleBindingsByNamespace.get(b.metadata.namespace ?? '')?.get(b.metadata.name) ?? b, b);
+  for (const b of changes.roleBindings) rbs.set(roleBindingOf(state, b.metadata.namespace ?? '', b.metadata.name) ?? b, b);
 
   // Roles by the binding's own strings (no key built): a changed one as changed.
   const changedClusterRoles = new Map<string, ClusterRole>();

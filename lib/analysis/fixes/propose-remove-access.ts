@@ -4,10 +4,10 @@ import type { ClusterRoleBinding, ObjectRef, RoleBinding, SubjectRef } from '@/l
 import { isStockRole } from '@/lib/analysis/issues/root-cause';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { Capability } from '@/lib/analysis/capabilities';
-import type { Finding, FixProbe } from '@/lib/analysis/types';
+import type { Finding } from '@/lib/analysis/types';
 import { list } from '@/lib/analysis/checks/check-helpers';
-import { holderOf, reviewOf, type Holder } from './holder';
-import { describeAttrs } from './holder-needs';
+import type { DeferredProbe } from './deferred-probe';
+import { holderOf, type Holder } from './holder';
 import { RbacEdits } from './role-edits';
 import { distinctSources, ruleSitesOf } from './rule-sites';
 import { clusterRoleBindingNamed, roleBindingNamed } from './state-objects';
@@ -38,15 +38,15 @@ export function holdersOfIssue(ctx: AnalysisContext, findings: readonly Finding[
   return [...seen.values()];
 }
 
-/** Requests allowed today that the fix must refuse, as probes. */
-export function refusedProbes(ctx: AnalysisContext, holders: readonly Holder[], refused: (h: Holder) => ResourceAttributes[]): FixProbe[] {
-  const out: FixProbe[] = [];
+/** Requests allowed today that the fix must refuse, as probes (deferred: most are checked, not listed). */
+export function refusedProbes(ctx: AnalysisContext, holders: readonly Holder[], refused: (h: Holder) => ResourceAttributes[]): DeferredProbe[] {
+  const out: DeferredProbe[] = [];
   for (const h of holders) {
     let who: string | undefined;
     for (const attrs of refused(h)) {
       if (!ctx.engine.authorize({ user: h.user, resource: attrs }).allowed) continue;
       who ??= describeSubject(h.subject);
-      out.push({ expect: 'denied', text: `${who}: ${describeAttrs(attrs)}`, review: reviewOf(h.user, attrs) });
+      out.push({ deferred: true, expect: 'denied', who, user: h.user, attrs });
     }
   }
   return out;

@@ -1,4 +1,5 @@
 import { ruleAllowsResource } from '@/lib/authz/rule-matches';
+import type { ResourceAttributes } from '@/lib/authz/types';
 import { describeRef, describeSubject } from '@/lib/k8s/refs';
 import type { PolicyRule } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
@@ -68,7 +69,8 @@ export function proposeWildcardNarrowing(ctx: AnalysisContext, findings: readonl
   if (edits.empty) return { none: 'the wildcard rules are not in a role of the snapshot' };
   const holders = holdersOfIssue(ctx, findings);
   // What the old rules gave, per served path and verb (the only part the fix may drop: binding and driver through a whole *).
-  const kept: { path: string; verb: string }[] = [];
+  // Each with its request, made once: the after-check asks it for every holder (hundreds on a large cluster).
+  const kept: { path: string; verb: string; attrs: ResourceAttributes }[] = [];
   for (const path of DRA_RESOURCE_PATHS) {
     const [resource, subresource = ''] = path.split('/');
     for (const verb of verbsFor(path)) {
@@ -77,7 +79,7 @@ export function proposeWildcardNarrowing(ctx: AnalysisContext, findings: readonl
       if (viaRule.length === 0) continue;
       const onlyWholeStar =
         SYNTHETIC.has(path) && viaRule.every((r) => !(r.resources ?? []).some((x) => x === path || (x.startsWith('*/') && path.endsWith(x.slice(1)))));
-      if (!onlyWholeStar) kept.push({ path, verb });
+      if (!onlyWholeStar) kept.push({ path, verb, attrs });
     }
   }
   const probes: FixProbe[] = [];
@@ -88,9 +90,7 @@ export function proposeWildcardNarrowing(ctx: AnalysisContext, findings: readonl
       probes.push({ expect: 'denied', text: `${who}: list a resource.k8s.io resource added later`, review: reviewOf(h.user, future) });
     // One kept verb per resource as a request to show (the after-check below asks every verb).
     for (const path of new Set(kept.map((k) => k.path))) {
-      const verb = kept.find((k) => k.path === path)!.verb;
-      const [resource, subresource = ''] = path.split('/');
-      const attrs = res(verb, DRA, resource, { subresource, namespace: 'default', name: 'x' });
+      const { verb, attrs } = kept.find((k) => k.path === path)!;
       if (ctx.engine.authorize({ user: h.user, resource: attrs }).allowed)
         probes.push({ expect: 'allowed', text: `${who}: ${verb} ${path}`, review: reviewOf(h.user, attrs) });
     }
@@ -102,9 +102,7 @@ export function proposeWildcardNarrowing(ctx: AnalysisContext, findings: readonl
     after: (engine) => {
       const out: string[] = [];
       for (const h of holders) {
-        for (const { path, verb } of kept) {
-          const [resource, subresource = ''] = path.split('/');
-          const attrs = res(verb, DRA, resource, { subresource, namespace: 'default', name: 'x' });
+        for (const { path, verb, attrs } of kept) {
           if (ctx.engine.authorize({ user: h.user, resource: attrs }).allowed && !engine.authorize({ user: h.user, resource: attrs }).allowed)
             out.push(`${describeSubject(h.subject)} could no longer ${verb} ${path}`);
         }

@@ -73,8 +73,13 @@ export function clusterRoleBindingNamed(state: ClusterState, name: string): Clus
 
 /** The first RoleBinding of that namespace and name, in the state's order. */
 export function roleBindingNamed(state: ClusterState, namespace: string, name: string): RoleBinding | undefined {
+  return roleBindingsNamed(state, namespace, name)[0];
+}
+
+/** Every RoleBinding of that namespace and name, in the state's order (one in a valid snapshot). */
+export function roleBindingsNamed(state: ClusterState, namespace: string, name: string): readonly RoleBinding[] {
   const l = lookupsOf(state);
-  return (l.roleBindings ??= new Lookup(state.roleBindings, true)).all(namespace, name)[0];
+  return (l.roleBindings ??= new Lookup(state.roleBindings, true)).all(namespace, name);
 }
 
 // Positions of the ClusterRoles in the state's list, to put the roles an aggregation picks in order.

@@ -5,6 +5,7 @@ import { AccessIndex } from '@/lib/analysis/context/access';
 import type { Capability } from '@/lib/analysis/capabilities';
 import { holdingOf } from '@/lib/analysis/capability-holders';
 import type { FixChange, FixProbe, IssueFix } from '@/lib/analysis/types';
+import { deferredRequest, probeText, writtenProbe, type DeferredProbe } from './deferred-probe';
 import { holderEngine, noRbacChanges } from './holder-engine';
 import { reviewOf, userOf, type Holder } from './holder';
 import { allowedToday, holderNeeds, type ObservedRequests } from './holder-needs';
@@ -23,7 +24,7 @@ export interface Proposal {
   /** Changes to objects other than RBAC (workload patches), already checked by the proposer. */
   otherChanges?: FixChange[];
   /** Requests the fix must refuse (expect denied) or keep (expect allowed); a write probe is decided with `stateLists`. */
-  probes: FixProbe[];
+  probes: (FixProbe | DeferredProbe)[];
   /** The state's lists after the fix's other changes (a namespace relabelled, a policy added), for write probes. */
   stateLists?: StateLists;
   /** Capabilities no holder may hold after the fix. */
@@ -60,11 +61,12 @@ export function verifyProposal(ctx: AnalysisContext, p: Proposed, observed?: Obs
         rbac,
       );
   const failures: string[] = [];
-  const probes: FixProbe[] = [];
+  const probes: (FixProbe | DeferredProbe)[] = [];
   let written: AuthzEngine | undefined;
   for (const probe of p.probes) {
     let allowed: boolean;
-    if (probe.write) {
+    if ('deferred' in probe) allowed = after.authorize(deferredRequest(probe)).allowed;
+    else if (probe.write) {
       const d = decideWrite((written ??= withStateLists(after, p.stateLists)), probe);
       if ('unknown' in d) {
         failures.push(`${probe.text}: ${d.unknown}`);
@@ -72,7 +74,8 @@ export function verifyProposal(ctx: AnalysisContext, p: Proposed, observed?: Obs
       }
       allowed = d.allowed;
     } else allowed = after.authorize({ user: userOf(probe.review), resource: probe.review.resourceAttributes }).allowed;
-    if (allowed !== (probe.expect === 'allowed')) failures.push(`${probe.text} would be ${allowed ? 'allowed' : 'refused'}`);
+    if (allowed !== (probe.expect === 'allowed'))
+      failures.push(`${'deferred' in probe ? probeText(probe) : probe.text} would be ${allowed ? 'allowed' : 'refused'}`);
     probes.push(probe);
   }
   let needsChecked = 0;
@@ -115,8 +118,14 @@ export function verifyProposal(ctx: AnalysisContext, p: Proposed, observed?: Obs
 /** Reviews listed per expectation (denied, allowed) in a verified fix; writes are always listed. */
 export const LISTED_PROBES_PER_EXPECTATION = 16;
 
-/** The probes a fix lists, in their order: every write, and the first reviews of each expectation. */
-function listedProbes(probes: readonly FixProbe[]): FixProbe[] {
+/** The probes a fix lists, in their order: every write, and the first reviews of each expectation (a deferred one written now). */
+function listedProbes(probes: readonly (FixProbe | DeferredProbe)[]): FixProbe[] {
   const seen = { allowed: 0, denied: 0 };
-  return probes.filter((probe) => probe.write !== undefined || ++seen[probe.expect] <= LISTED_PROBES_PER_EXPECTATION);
+  const out: FixProbe[] = [];
+  for (const probe of probes) {
+    if ('deferred' in probe) {
+      if (++seen[probe.expect] <= LISTED_PROBES_PER_EXPECTATION) out.push(writtenProbe(probe));
+    } else if (probe.write !== undefined || ++seen[probe.expect] <= LISTED_PROBES_PER_EXPECTATION) out.push(probe);
+  }
+  return out;
 }
