@@ -17,6 +17,7 @@ import { LARGE, nodeName, ns, saName } from './generate-cluster';
 import { createRandom } from './prng';
 import { percentile } from './stats';
 import { analysisStages } from './analysis-stages';
+import { tuneHeapForOneShotAnalysis } from '@/server/cli/one-shot-heap';
 
 const [phase, path] = process.argv.slice(2);
 const MAX_BYTES = 4 * 1024 * 1024 * 1024;
@@ -72,6 +73,8 @@ function randomRequest(rnd: ReturnType<typeof createRandom>): AuthzRequest {
 }
 
 async function main() {
+  // Each phase runs as the CLI does (server/cli/run.ts); the baseline parse stays a plain process.
+  if (phase !== 'parse') tuneHeapForOneShotAnalysis();
   if (phase === 'parse') {
     const text = readFileSync(path, 'utf8');
     const times: number[] = [];

@@ -3,6 +3,7 @@ import { processIO, type CommandIO } from './command-io';
 import { UsageError } from './usage-error';
 import { COMMAND_NAMES, type CommandName } from './command-names';
 import { asksForHelp, COMMAND_HELP } from './command-help';
+import { tuneHeapForOneShotAnalysis } from './one-shot-heap';
 
 const HELP = `dra-posture: security posture of Kubernetes Dynamic Resource Allocation
 
@@ -126,6 +127,7 @@ export function flushAndExit(code: number): void {
 
 const isEntry = process.argv[1] && /server[\\/]cli[\\/]main\.ts$/.test(process.argv[1]);
 if (isEntry) {
+  tuneHeapForOneShotAnalysis();
   main(process.argv.slice(2), processIO).then(flushAndExit, (e) => {
     process.stderr.write(`dra-posture: ${errorMessage(e)}\n`);
     flushAndExit(1);
