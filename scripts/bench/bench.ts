@@ -4,31 +4,28 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { LARGE } from './generate-cluster';
 import { largeClusterFile } from './large-cluster-file';
 import { cliBench } from './cli-bench';
 import { median } from './stats';
+import { compileBenchWorker } from './compiled-worker';
 import type { Stage } from './analysis-stages';
 
-const here = dirname(fileURLToPath(import.meta.url));
 let file = '';
+/** The bench worker compiled as the CLI ships (compiled-worker.ts), made once per bench run. */
+let worker = '';
 
 function runPhase(phase: string, path = file, ...rest: string[]): Record<string, number> {
   return runWorker(phase, path, ...rest) as Record<string, number>;
 }
 
 function runWorker(phase: string, path = file, ...rest: string[]): unknown {
-  const out = execFileSync(
-    process.execPath,
-    ['--conditions=react-server', '--max-old-space-size=4096', '--import', 'tsx', join(here, 'bench-worker.ts'), phase, path, ...rest],
-    {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-      maxBuffer: 16 * 1024 * 1024,
-    },
-  );
+  const out = execFileSync(process.execPath, ['--max-old-space-size=4096', worker, phase, path, ...rest], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 16 * 1024 * 1024,
+  });
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
@@ -282,7 +279,11 @@ interface IssueFigures {
   top: { score: number; check: string; title: string; findings: number; reasons: string[] }[];
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+const compiled = await compileBenchWorker();
+worker = compiled.path;
+main()
+  .catch((e) => {
+    console.error(e);
+    process.exitCode = 1;
+  })
+  .finally(compiled.remove);

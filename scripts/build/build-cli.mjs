@@ -20,15 +20,16 @@ const serverOnlyIsEmpty = {
   },
 };
 
-export async function buildCli() {
-  const tmp = `${CLI_OUT}.tmp-${process.pid}`;
-  await rm(tmp, { recursive: true, force: true });
-  const result = await build({
+/**
+ * esbuild options that compile TypeScript entry points of this repo into plain ES modules for Node, as
+ * the CLI ships: the bench (scripts/bench/compiled-worker.ts) measures its phases in the same form.
+ */
+export function nodeBundleOptions(entryPoints, outdir) {
+  return {
     absWorkingDir: ROOT,
     metafile: true,
-    // demo: also the build step that parses the demo once (below).
-    entryPoints: { run: 'server/cli/run.ts', demo: 'server/sources/demo-source.ts' },
-    outdir: tmp,
+    entryPoints,
+    outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     splitting: true,
@@ -46,7 +47,14 @@ export async function buildCli() {
     plugins: [serverOnlyIsEmpty],
     logLevel: 'warning',
     legalComments: 'none',
-  });
+  };
+}
+
+export async function buildCli() {
+  const tmp = `${CLI_OUT}.tmp-${process.pid}`;
+  await rm(tmp, { recursive: true, force: true });
+  // demo: also the build step that parses the demo once (below).
+  const result = await build(nodeBundleOptions({ run: 'server/cli/run.ts', demo: 'server/sources/demo-source.ts' }, tmp));
   await writeFile(join(tmp, 'package.json'), '{ "type": "module" }\n');
   // The demo parsed once, with the parser just built (server/sources/parsed-demo.ts): a `--demo`
   // question then reads JSON instead of parsing YAML. Its files and folders count as sources below,
