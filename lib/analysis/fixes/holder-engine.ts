@@ -4,6 +4,7 @@ import type { UserInfo } from '@/lib/authz/types';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { matchesLabelSelector } from '@/lib/k8s/label-selector';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '@/lib/k8s/types';
+import { mergedOnce, sortedOnce } from './sorted-positions';
 import { roleBindingsNamed } from './state-objects';
 
 // The engine after a fix, for the identities the fix is about. Questions about one identity read only
@@ -35,6 +36,8 @@ interface StateLookup {
    * first fix's ~180 ms on the diverse bench cluster).
    */
   clusterRolesByName: Map<string, ClusterRole>;
+  /** clusterRoleBindings by name alone (those keyed "/name"), for the index's bindings, whose refs carry no namespace. */
+  clusterRoleBindingsByName: Map<string, ClusterRoleBinding>;
   rolesByNamespace: Map<string, Map<string, Role>>;
 }
 
@@ -68,10 +71,13 @@ function lookupOf(state: ClusterState): StateLookup {
     const byKey = <T extends { metadata: { name: string; namespace?: string } }>(list: readonly T[]) => new Map(list.map((o) => [keyOf(o), o]));
     const clusterRolesByName = new Map<string, ClusterRole>();
     for (const cr of state.clusterRoles) if ((cr.metadata.namespace ?? '') === '') clusterRolesByName.set(cr.metadata.name, cr);
+    const clusterRoleBindingsByName = new Map<string, ClusterRoleBinding>();
+    for (const b of state.clusterRoleBindings) if ((b.metadata.namespace ?? '') === '') clusterRoleBindingsByName.set(b.metadata.name, b);
     found = {
       clusterRoles: byKey(state.clusterRoles),
       clusterRoleBindings: byKey(state.clusterRoleBindings),
       clusterRolesByName,
+      clusterRoleBindingsByName,
       rolesByNamespace: byNamespaceAndName(state.roles),
     };
     lookups.set(state, found);
@@ -120,9 +126,8 @@ function bindingsBySubject(engine: AuthzEngine): BindingsBySubject {
 
 /** The state's object of an indexed binding, by its namespace and name (as a change to it is found). */
 function objectOf(state: ClusterState, look: StateLookup, ref: IndexedBinding['ref']): ClusterRoleBinding | RoleBinding | undefined {
-  return ref.kind === 'ClusterRoleBinding'
-    ? look.clusterRoleBindings.get(`${ref.namespace ?? ''}/${ref.name}`)
-    : roleBindingOf(state, ref.namespace ?? '', ref.name);
+  if (ref.kind === 'RoleBinding') return roleBindingOf(state, ref.namespace ?? '', ref.name);
+  return (ref.namespace ?? '') === '' ? look.clusterRoleBindingsByName.get(ref.name) : look.clusterRoleBindings.get(`${ref.namespace}/${ref.name}`);
 }
 
 // The ClusterRoles each aggregating role's selectors pick in the unchanged state (also the sources of its rules, ruleSources).
@@ -213,14 +218,6 @@ function pushPositions(index: BindingsBySubject, out: number[], entries: readonl
   if (entries) for (const e of entries) out.push(index.position.get(e.binding)!);
 }
 
-/** `positions` sorted, each once: a binding named twice (two subjects, or two users) is then side by side. */
-function sortedOnce(positions: number[]): number[] {
-  positions.sort((a, b) => a - b);
-  const out: number[] = [];
-  for (let i = 0; i < positions.length; i++) if (i === 0 || positions[i] !== positions[i - 1]) out.push(positions[i]);
-  return out;
-}
-
 function groupPositions(index: BindingsBySubject, group: string): readonly number[] {
   let found = index.groupPositions.get(group);
   if (!found) {
@@ -232,15 +229,23 @@ function groupPositions(index: BindingsBySubject, group: string): readonly numbe
   return found;
 }
 
-/** The positions of the bindings of the original index that name one of these users or a group they carry, in the index's order, each once. */
-function positionsNaming(index: BindingsBySubject, users: readonly UserInfo[]): number[] {
-  const positions: number[] = [];
+/**
+ * The positions of the bindings of the original index that name one of these users or a group they
+ * carry, in the index's order, each once. Each group's sorted list is merged in once, however many
+ * users carry it: a fix's holders mostly share their groups (system:authenticated, their namespace's
+ * service accounts), and pushing every holder's copy of them then sorting was most of this function's cost.
+ */
+function positionsNaming(index: BindingsBySubject, users: readonly UserInfo[]): readonly number[] {
+  const own: number[] = [];
+  const groups = new Set<string>();
   for (const u of users) {
-    pushPositions(index, positions, index.cluster.byUser.get(u.name));
-    for (const entries of index.roleBindings.byUser.get(u.name) ?? []) pushPositions(index, positions, entries);
-    for (const g of u.groups) for (const pos of groupPositions(index, g)) positions.push(pos);
+    pushPositions(index, own, index.cluster.byUser.get(u.name));
+    for (const entries of index.roleBindings.byUser.get(u.name) ?? []) pushPositions(index, own, entries);
+    for (const g of u.groups) groups.add(g);
   }
-  return sortedOnce(positions);
+  let out = sortedOnce(own) as readonly number[];
+  for (const g of groups) out = mergedOnce(out, groupPositions(index, g));
+  return out;
 }
 
 /**
