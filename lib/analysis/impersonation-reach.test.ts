@@ -7,9 +7,19 @@ import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import type { ImpersonationHeaders } from '@/lib/authz/impersonation';
 import type { AuthorizerName, UserInfo } from '@/lib/authz/types';
 import { serviceAccountUser } from '@/lib/authz/user-info';
-import type { PolicyRule, Subject } from '@/lib/k8s/types';
+import type { PolicyRule, Subject, SubjectRef } from '@/lib/k8s/types';
 import { createRandom } from '@/scripts/bench/prng';
-import { impersonationFilter, mayImpersonate, rbacSubjectsOf } from './impersonation-reach';
+import {
+  identityCheckSubjects,
+  impersonableIndex,
+  impersonationCandidates,
+  impersonationFilter,
+  impersonationIdentityChecks,
+  mayImpersonate,
+  rbacSubjectsOf,
+} from './impersonation-reach';
+import { canonicalSubject, isMastersGroup, isNodeIdentity } from './context/identities';
+import { compareSubjects, refKey } from '@/lib/k8s/refs';
 
 // The node-status writers filter requester and target pairs with mayImpersonate, read from the
 // who-can answers the analysis keeps (rbacSubjectsOf) instead of the engine's own: it must answer
@@ -92,6 +102,40 @@ describe('mayImpersonate (analysis)', () => {
       }
     });
   }
+  let indexed = 0;
+  let reaching = 0;
+  for (let seed = 1; seed <= 30; seed++) {
+    it(`impersonableIndex lists the users impersonationFilter lets each requester through for (seed ${seed})`, () => {
+      const r = createRandom(1700 + seed);
+      const state = randomRbacState(r, { ...SMALL_RBAC, rules: RULES, subjects: SUBJECTS, namespaces: NSS });
+      // Repeated names, as the node-status writers' targets repeat the probe user.
+      const users = [...HEADERS.map((h) => h.user), 'probe', 'alice'];
+      for (const chain of CHAINS) {
+        const engine = createAuthzEngine(state, chain ? { chain } : {});
+        const ctx = buildAnalysisContext(state, engine, DEFAULT_SETTINGS);
+        const index = impersonableIndex(ctx, users);
+        for (const requester of REQUESTERS) {
+          const filter = impersonationFilter(ctx, requester);
+          const marks = new Uint8Array(users.length).fill(7);
+          const at = index(requester, marks) ? users.flatMap((_, i) => (marks[i] === 1 ? [i] : [])) : undefined;
+          if (at === undefined) expect(marks.every((m) => m === 7)).toBe(true);
+          else expect(marks.every((m) => m === 0 || m === 1)).toBe(true);
+          // undefined: every user is to be asked; otherwise exactly those the filter lets through.
+          const expected = users.flatMap((user, i) => (filter({ user }) ? [i] : []));
+          if (at === undefined) continue;
+          indexed++;
+          if (at.length > 0) reaching++;
+          expect([requester.name, chain, at]).toEqual([requester.name, chain, expected]);
+        }
+      }
+    });
+  }
+  it('impersonableIndex answers for most requesters (the comparisons above are not vacuous)', () => {
+    expect(indexed).toBeGreaterThan(400);
+    expect(reaching).toBeGreaterThan(100);
+    expect(reaching).toBeLessThan(indexed);
+  });
+
   it('lets pairs through and filters pairs out (the cases above are not vacuous)', () => {
     expect(yes).toBeGreaterThan(1000);
     expect(no).toBeGreaterThan(1000);
@@ -110,5 +154,54 @@ describe('mayImpersonate (analysis)', () => {
     expect(first.map((s) => s.name)).toEqual(['ops', 'bob']);
     expect(rbacSubjectsOf(ctx, { ...q })).toBe(first);
     expect(rbacSubjectsOf(ctx, { ...q, name: 'y' })).not.toBe(first);
+  });
+});
+
+describe('impersonation candidates (shared questions)', () => {
+  // Holders in namespaces with and without RoleBindings, with names rules list and names none lists:
+  // the candidates are read from shared questions (the probe's name, the cluster-wide namespace)
+  // where those are answered alike; they must be the union of the holder's own who-can answers.
+  const HOLDERS: SubjectRef[] = [
+    { kind: 'ServiceAccount', namespace: 'a', name: 'app' },
+    { kind: 'ServiceAccount', namespace: 'a', name: 'other' },
+    { kind: 'ServiceAccount', namespace: 'b', name: 'ci' },
+    { kind: 'ServiceAccount', namespace: 'c', name: 'app' },
+    { kind: 'ServiceAccount', namespace: 'c', name: 'other' },
+    { kind: 'User', name: 'alice' },
+    { kind: 'User', name: 'bob' },
+    { kind: 'User', name: 'probe' },
+    { kind: 'Group', name: 'ops' },
+  ];
+  const plainCandidates = (engine: ReturnType<typeof createAuthzEngine>, holder: SubjectRef) => {
+    const out = new Map<string, SubjectRef>();
+    for (const resource of impersonationIdentityChecks(holder))
+      for (const subject of engine.whoCanRbacSubjects({ resource })) {
+        const s = canonicalSubject(subject);
+        if (!isMastersGroup(s) && !isNodeIdentity(s)) out.set(refKey(s), s);
+      }
+    out.delete(refKey(canonicalSubject(holder)));
+    return [...out.values()].sort(compareSubjects);
+  };
+  let found = 0;
+  for (let seed = 1; seed <= 40; seed++) {
+    it(`are the union of the holder's own who-can answers (seed ${seed})`, () => {
+      const r = createRandom(1900 + seed);
+      const state = randomRbacState(r, { ...SMALL_RBAC, rules: RULES, subjects: SUBJECTS, namespaces: NSS });
+      const engine = createAuthzEngine(state);
+      const ctx = buildAnalysisContext(state, engine, DEFAULT_SETTINGS);
+      for (const holder of HOLDERS) {
+        const expected = plainCandidates(engine, holder);
+        expect([holder, impersonationCandidates(ctx, holder)]).toEqual([holder, expected]);
+        found += expected.length;
+        // The node-status writers keep only the set of each check's subjects.
+        for (const resource of impersonationIdentityChecks(holder)) {
+          const keys = (subjects: readonly SubjectRef[]) => [...new Set(subjects.map(refKey))].sort();
+          expect([resource, keys(identityCheckSubjects(ctx, resource))]).toEqual([resource, keys(engine.whoCanRbacSubjects({ resource }))]);
+        }
+      }
+    });
+  }
+  it('finds candidates (the comparisons above are not vacuous)', () => {
+    expect(found).toBeGreaterThan(200);
   });
 });

@@ -6,11 +6,14 @@ import { serviceAccountUsername, subjectKeysOf } from '@/lib/authz/user-info';
 import { consultedAuthorizers } from '@/lib/authz/who-can';
 import { compareSubjects, refKey } from '@/lib/k8s/refs';
 import type { SubjectRef } from '@/lib/k8s/types';
+import { pushTo } from '@/lib/k8s/push-to';
 import type { AnalysisContext } from './context-types';
 import { canonicalSubject, isMastersGroup, isNodeIdentity } from './context/identities';
 import { memoPerAnalysis, memoPerSubject } from './context/memo-per-analysis';
 import { decisionEvidence, PROBE_NAME } from './evidence';
 import { userForSubject } from './node-writers/subjects';
+import { resourceNamesInRules } from './node-writers/rule-names';
+import { apiGroupMatches, combinedResource, resourceMatches, resourceNameMatches, verbMatches } from '@/lib/authz/rule-matches';
 import type { Evidence } from './types';
 
 // Who can act as a holder of a capability by impersonating it: legacy `impersonate` on the holder's
@@ -53,13 +56,17 @@ export function impersonationIdentityChecks(holder: SubjectRef): ResourceAttribu
   return asks;
 }
 
+function questionKey(r: ResourceAttributes): string {
+  return `${r.verb}\u0000${r.group}\u0000${r.resource}\u0000${r.subresource}\u0000${r.namespace}\u0000${r.name}`;
+}
+
 /**
  * engine.whoCanRbacSubjects for one resource question (without selectors), answered once per
  * analysis: the node-status writers' requesters and impersonation filter, DRA005 and full-control
  * reach ask the same identity checks about the same identities, each a walk of the RBAC index.
  */
 export const rbacSubjectsOf: (ctx: AnalysisContext, resource: ResourceAttributes) => readonly SubjectRef[] = memoPerAnalysis(
-  (r: ResourceAttributes) => `${r.verb}\u0000${r.group}\u0000${r.resource}\u0000${r.subresource}\u0000${r.namespace}\u0000${r.name}`,
+  questionKey,
   (ctx: AnalysisContext, resource: ResourceAttributes) => ctx.engine.whoCanRbacSubjects({ resource }),
 );
 
@@ -67,8 +74,25 @@ export const rbacSubjectsOf: (ctx: AnalysisContext, resource: ResourceAttributes
 const identityHolders: (ctx: AnalysisContext, user: string) => ReadonlySet<string> = memoPerAnalysis(
   (user: string) => user,
   (ctx: AnalysisContext, user: string) => {
+    const checks = identityChecksOf({ user });
+    // Without RoleBindings of its namespace, a user's holders are those of the shared cluster-wide
+    // questions: one set for the many targets that ask them (each was a set of every holder's key).
+    if (!checks.some((check) => check.namespace !== '' && namespaceSubjects(ctx, check).length > 0))
+      return clusterHolders(
+        ctx,
+        checks.map((check) => clusterQuestion(ctx, check)),
+      );
     const out = new Set<string>();
-    for (const check of identityChecksOf({ user })) for (const s of rbacSubjectsOf(ctx, check)) out.add(refKey(s));
+    for (const check of checks) for (const s of identityCheckSubjects(ctx, check)) out.add(refKey(s));
+    return out;
+  },
+);
+
+const clusterHolders: (ctx: AnalysisContext, checks: ResourceAttributes[]) => ReadonlySet<string> = memoPerAnalysis(
+  (checks: ResourceAttributes[]) => checks.map(questionKey).join('\u0001'),
+  (ctx: AnalysisContext, checks: ResourceAttributes[]) => {
+    const out = new Set<string>();
+    for (const check of checks) for (const s of rbacSubjectsOf(ctx, check)) out.add(refKey(s));
     return out;
   },
 );
@@ -91,9 +115,8 @@ export function impersonationFilter(ctx: AnalysisContext, requester: UserInfo): 
   const engine = ctx.engine;
   // Where RBAC is not consulted its who-can answers are empty: the engine decides.
   if (!consultedAuthorizers(engine.chain).includes('RBAC')) return (headers) => engine.mayImpersonate(requester, headers);
-  // Only RBAC grants impersonation: system:masters, a node identity and a chain with AlwaysAllow are not filtered.
-  if (requester.groups.includes('system:masters') || requester.name.startsWith('system:node:') || engine.chain.includes('AlwaysAllow')) return PASS_ALL;
-  const keys = subjectKeysOf(requester);
+  const keys = filterKeysOf(ctx, requester);
+  if (!keys) return PASS_ALL;
   return (headers) => {
     const holders = identityHolders(ctx, headers.user);
     for (const k of keys) if (holders.has(k)) return true;
@@ -101,23 +124,137 @@ export function impersonationFilter(ctx: AnalysisContext, requester: UserInfo): 
   };
 }
 
+/**
+ * The binding-subject keys impersonationFilter looks for among the holders of a user's identity
+ * checks; undefined where it does not filter by them (RBAC not consulted, or a requester it lets
+ * through whatever the headers).
+ */
+function filterKeysOf(ctx: AnalysisContext, requester: UserInfo): readonly string[] | undefined {
+  const engine = ctx.engine;
+  if (!consultedAuthorizers(engine.chain).includes('RBAC')) return undefined;
+  // Only RBAC grants impersonation: system:masters, a node identity and a chain with AlwaysAllow are not filtered.
+  if (requester.groups.includes('system:masters') || requester.name.startsWith('system:node:') || engine.chain.includes('AlwaysAllow')) return undefined;
+  return subjectKeysOf(requester);
+}
+
+/**
+ * For a fixed list of impersonated user names asked about for many requesters: marks (1) in
+ * `marks` the positions of those impersonationFilter lets a requester through for, the others 0;
+ * false, marks untouched, when it may let it through for any (then each must be asked). Found from
+ * the requester's few keys rather than by testing every name: the node-status writers have ~100
+ * targets for each of ~1,000 requesters, and most requesters may impersonate none of them. Marks,
+ * not lists: a list per requester outlived scavenges while its targets were decided.
+ */
+export function impersonableIndex(ctx: AnalysisContext, users: readonly string[]): (requester: UserInfo, marks: Uint8Array) => boolean {
+  let byKey: Map<string, number[]> | undefined;
+  return (requester, marks) => {
+    const keys = filterKeysOf(ctx, requester);
+    if (!keys) return false;
+    if (!byKey) {
+      byKey = new Map();
+      for (let i = 0; i < users.length; i++) for (const k of identityHolders(ctx, users[i])) pushTo(byKey, k, i);
+    }
+    marks.fill(0);
+    for (const k of keys) for (const i of byKey.get(k) ?? NONE) marks[i] = 1;
+    return true;
+  };
+}
+
+const NONE: readonly number[] = Object.freeze([]);
+
 const PASS_ALL = () => true;
 
 // DRA005 and full-control reach ask about the same holders for several targets; the candidates
 // depend on the holder only (each is a few who-can questions of the whole RBAC index).
 /** Grants (binding subjects) that could let someone impersonate the holder; RBAC only. */
-const candidates: (ctx: AnalysisContext, holder: SubjectRef) => readonly SubjectRef[] = memoPerSubject(readCandidates);
+export const impersonationCandidates: (ctx: AnalysisContext, holder: SubjectRef) => readonly SubjectRef[] = memoPerSubject(readCandidates);
 
-function readCandidates(ctx: AnalysisContext, holder: SubjectRef): SubjectRef[] {
-  const asks = impersonationIdentityChecks(holder);
-  const out = new Map<string, SubjectRef>();
-  for (const resource of asks)
-    for (const subject of rbacSubjectsOf(ctx, resource)) {
-      const s = canonicalSubject(subject);
-      if (!isMastersGroup(s) && !isNodeIdentity(s)) out.set(refKey(s), s);
-    }
-  out.delete(refKey(canonicalSubject(holder)));
-  return [...out.values()].sort(compareSubjects);
+function readCandidates(ctx: AnalysisContext, holder: SubjectRef): readonly SubjectRef[] {
+  const checks = impersonationIdentityChecks(holder);
+  // The ClusterRoleBindings' answer, shared by the holders whose names no rule lists; then what the
+  // RoleBindings of the holder's namespace add (who-can walked every ClusterRoleBinding again for
+  // each namespace: thousands of device-status writers in as many namespaces).
+  const shared = sharedCandidates(
+    ctx,
+    checks.map((check) => clusterQuestion(ctx, check)),
+  );
+  let added: Map<string, SubjectRef> | undefined;
+  for (const check of checks)
+    if (check.namespace !== '')
+      for (const subject of namespaceSubjects(ctx, check)) {
+        const s = canonicalSubject(subject);
+        const key = refKey(s);
+        if (!shared.keys.has(key) && !isMastersGroup(s) && !isNodeIdentity(s)) (added ??= new Map()).set(key, s);
+      }
+  const own = refKey(canonicalSubject(holder));
+  const others = shared.keys.has(own) ? shared.list.filter((s) => refKey(s) !== own) : shared.list;
+  if (!added) return others;
+  added.delete(own);
+  return [...others, ...added.values()].sort(compareSubjects);
+}
+
+/**
+ * The candidates of cluster-wide identity checks: canonical, without system:masters and node
+ * identities, sorted; with their keys.
+ */
+const sharedCandidates: (ctx: AnalysisContext, checks: ResourceAttributes[]) => { list: SubjectRef[]; keys: ReadonlySet<string> } = memoPerAnalysis(
+  (checks: ResourceAttributes[]) => checks.map(questionKey).join('\u0001'),
+  (ctx: AnalysisContext, checks: ResourceAttributes[]) => {
+    const out = new Map<string, SubjectRef>();
+    for (const resource of checks)
+      for (const subject of rbacSubjectsOf(ctx, resource)) {
+        const s = canonicalSubject(subject);
+        if (!isMastersGroup(s) && !isNodeIdentity(s)) out.set(refKey(s), s);
+      }
+    return { list: [...out.values()].sort(compareSubjects), keys: new Set(out.keys()) };
+  },
+);
+
+/**
+ * The check asked of the ClusterRoleBindings only (namespace ''), and for a name no rule on the
+ * resource lists, about the probe's name: every such name has the same answer.
+ */
+function clusterQuestion(ctx: AnalysisContext, check: ResourceAttributes): ResourceAttributes {
+  const listed = listedNames(ctx, check.verb, check.group, check.resource, check.subresource);
+  const name = listed.has(check.name) || listed.has(PROBE_NAME) ? check.name : PROBE_NAME;
+  return name === check.name && check.namespace === '' ? check : { ...check, name, namespace: '' };
+}
+
+const listedNames: (ctx: AnalysisContext, verb: string, group: string, resource: string, subresource: string) => ReadonlySet<string> = memoPerAnalysis(
+  (verb: string, group: string, resource: string, subresource: string) => `${verb}\u0000${group}\u0000${resource}\u0000${subresource}`,
+  (ctx: AnalysisContext, verb: string, group: string, resource: string, subresource: string) =>
+    resourceNamesInRules(ctx.engine, group, resource, subresource, [verb]),
+);
+
+/**
+ * The binding subjects rbacSubjectsOf gives for an identity check, as a set (each maybe more than
+ * once, in no set order): the shared cluster-wide answer and the RoleBindings of its namespace.
+ */
+export function identityCheckSubjects(ctx: AnalysisContext, check: ResourceAttributes): readonly SubjectRef[] {
+  const cluster = rbacSubjectsOf(ctx, clusterQuestion(ctx, check));
+  if (check.namespace === '') return cluster;
+  const local = namespaceSubjects(ctx, check);
+  return local.length === 0 ? cluster : [...cluster, ...local];
+}
+
+/** The subjects of the RoleBindings of the check's namespace whose role has a rule allowing it (as who-can matches roles). */
+function namespaceSubjects(ctx: AnalysisContext, check: ResourceAttributes): SubjectRef[] {
+  const out: SubjectRef[] = [];
+  const combined = combinedResource({ resource: check.resource, subresource: check.subresource });
+  for (const b of ctx.access.bindingsByNamespace().get(check.namespace) ?? []) {
+    if (!b.role) continue;
+    for (const { rule } of b.role.rules)
+      if (
+        verbMatches(rule, check.verb) &&
+        apiGroupMatches(rule, check.group) &&
+        resourceMatches(rule, combined, check.subresource) &&
+        resourceNameMatches(rule, check.name)
+      ) {
+        out.push(...b.subjects);
+        break;
+      }
+  }
+  return out;
 }
 
 /**
@@ -132,7 +269,7 @@ export function impersonatorsOf(
 ): Impersonator[] {
   const headers = headersFor(holder);
   const out: Impersonator[] = [];
-  for (const subject of candidates(ctx, holder)) {
+  for (const subject of impersonationCandidates(ctx, holder)) {
     if (skip?.(subject)) continue;
     const decision = ctx.engine.authorizeImpersonated(userForSubject(subject), headers, target);
     if (!decision.allowed) continue;
