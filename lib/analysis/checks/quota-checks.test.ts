@@ -163,17 +163,7 @@ describe('usersByClass (QUOTA002) on random claims and templates', () => {
     it(`seed ${seed}`, () => {
       const r = createRandom(2300 + seed);
       const cls = () => (r.chance(0.1) ? '' : r.pick(['a', 'b', 'c', 'gpu.example.com']));
-      const objects = Array.from({ length: r.int(8) }, (_, i): ResourceClaim | ResourceClaimTemplate => {
-        const requests = Array.from({ length: r.int(3) }, (_, j): DeviceRequest =>
-          r.chance(0.6)
-            ? { name: `r${j}`, exactly: { deviceClassName: cls() } }
-            : { name: `r${j}`, firstAvailable: Array.from({ length: 1 + r.int(3) }, (_, k) => ({ name: `s${k}`, deviceClassName: cls() })) },
-        );
-        const metadata = { name: `o${i}`, namespace: 'ns' };
-        return r.chance(0.3)
-          ? { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaimTemplate', metadata, spec: { spec: { devices: { requests } } } }
-          : { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata, spec: { devices: { requests } } };
-      });
+      const objects = randomClaimsAndTemplates(r, cls, 8, 3);
       const classesOf = objects.map((o) => classesOfSpec(specOf(o)));
       const expected = [...new Set(classesOf.flat())].sort().map((c) => [c, objects.filter((_, i) => classesOf[i].includes(c))]);
       const got = usersByClass(objects);
@@ -189,17 +179,7 @@ describe('classFields (QUOTA002 evidence) on random claims and templates', () =>
     it(`seed ${seed}`, () => {
       const r = createRandom(2400 + seed);
       const cls = () => r.pick(['a', 'b', 'gpu.example.com']);
-      const objects = Array.from({ length: r.int(16) }, (_, i): ResourceClaim | ResourceClaimTemplate => {
-        const requests = Array.from({ length: r.int(4) }, (_, j): DeviceRequest =>
-          r.chance(0.6)
-            ? { name: `r${j}`, exactly: { deviceClassName: cls() } }
-            : { name: `r${j}`, firstAvailable: Array.from({ length: 1 + r.int(3) }, (_, k) => ({ name: `s${k}`, deviceClassName: cls() })) },
-        );
-        const metadata = { name: `o${i}`, namespace: 'ns' };
-        return r.chance(0.3)
-          ? { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaimTemplate', metadata, spec: { spec: { devices: { requests } } } }
-          : { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata, spec: { devices: { requests } } };
-      });
+      const objects = randomClaimsAndTemplates(r, cls, 16, 4);
       for (const c of ['a', 'b', 'gpu.example.com', 'none']) {
         const all = objects.flatMap((o) => {
           const base = o.kind === 'ResourceClaimTemplate' ? 'spec.spec.devices.requests' : 'spec.devices.requests';
@@ -233,3 +213,23 @@ describe('usageAtWatermark (QUOTA003) on random quantities', () => {
     }
   });
 });
+
+/** Up to `maxObjects` (exclusive) claims and templates in namespace ns, each with up to `maxRequests` (exclusive) exactly or firstAvailable requests of cls(). */
+function randomClaimsAndTemplates(
+  r: ReturnType<typeof createRandom>,
+  cls: () => string,
+  maxObjects: number,
+  maxRequests: number,
+): (ResourceClaim | ResourceClaimTemplate)[] {
+  return Array.from({ length: r.int(maxObjects) }, (_, i): ResourceClaim | ResourceClaimTemplate => {
+    const requests = Array.from({ length: r.int(maxRequests) }, (_, j): DeviceRequest =>
+      r.chance(0.6)
+        ? { name: `r${j}`, exactly: { deviceClassName: cls() } }
+        : { name: `r${j}`, firstAvailable: Array.from({ length: 1 + r.int(3) }, (_, k) => ({ name: `s${k}`, deviceClassName: cls() })) },
+    );
+    const metadata = { name: `o${i}`, namespace: 'ns' };
+    return r.chance(0.3)
+      ? { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaimTemplate', metadata, spec: { spec: { devices: { requests } } } }
+      : { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata, spec: { devices: { requests } } };
+  });
+}

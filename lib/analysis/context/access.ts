@@ -515,6 +515,20 @@ function addAll<T>(list: T[], items: readonly T[]): void {
 }
 
 /** Whether the grants hold this binding's grant of this rule (bindings and roles compared as grants are deduplicated: by kind, namespace and name). */
+/** A matching binding's rules into a subject's entry: verbs, names and one grant per rule (none twice unless `fresh`). */
+function addMatchedRules(entry: AccessEntry, b: IndexedBinding, match: RoleMatch, fresh: boolean): void {
+  const role = b.role!;
+  for (const [ruleIndex, r] of match.rules) {
+    addAll(entry.verbs, r.verbs);
+    addAll(entry.names, r.names);
+    if (!fresh && hasGrant(entry.grants, b, ruleIndex)) continue;
+    const grant: WhoCanGrant = { binding: b.ref, role: role.ref, ruleIndex };
+    const from = role.rules[ruleIndex].from;
+    if (from) grant.aggregatedFrom = from;
+    entry.grants.push(grant);
+  }
+}
+
 function hasGrant(grants: readonly WhoCanGrant[], b: IndexedBinding, ruleIndex: number): boolean {
   for (const g of grants) if (g.ruleIndex === ruleIndex && sameRef(g.binding, b.ref) && sameRef(g.role, b.role!.ref)) return true;
   return false;
@@ -603,15 +617,7 @@ function compute(index: AccessIndex, q: AccessQuestion, { roleBindingsOnly = fal
       // per kind, namespace and name), and no key is made for each.
       const fresh = !again && lastBinding.get(entry) !== b;
       lastBinding.set(entry, b);
-      for (const [ruleIndex, r] of match.rules) {
-        addAll(entry.verbs, r.verbs);
-        addAll(entry.names, r.names);
-        if (!fresh && hasGrant(entry.grants, b, ruleIndex)) continue;
-        const grant: WhoCanGrant = { binding: b.ref, role: b.role.ref, ruleIndex };
-        const from = b.role.rules[ruleIndex].from;
-        if (from) grant.aggregatedFrom = from;
-        entry.grants.push(grant);
-      }
+      addMatchedRules(entry, b, match, fresh);
       if (b.ref.kind === 'ClusterRoleBinding') entry.everyNamespace = true;
       // Deduplicated once sorted, below: a group bound in thousands of namespaces made includes() quadratic.
       else if (entry.namespaces[entry.namespaces.length - 1] !== ns) entry.namespaces.push(ns);
@@ -633,7 +639,7 @@ function compute(index: AccessIndex, q: AccessQuestion, { roleBindingsOnly = fal
  * compute(index, { ...q, namespaces: [ns] }, { roleBindingsOnly: true, plan }) without the entries
  * of the `everywhere` subjects, from the namespace's bindings: no system:masters, no node identities,
  * no ClusterRoleBindings, and a subject allowed everywhere skipped before its entry is made.
- * Its own object and array literals, not compute's: V8 pretenures an allocation site whose objects
+ * Its own entry literals, not compute's: V8 pretenures an allocation site whose objects
  * survive (compute's, through the answers whoCan keeps), and QUOTA001's 40,000 per-namespace answers,
  * dropped at once, went straight to the old generation (~13 MiB of the peak on the diverse bench cluster).
  */
@@ -655,15 +661,7 @@ function grantedBy(q: AccessQuestion, ns: string, bindings: readonly IndexedBind
       // A namespace's list holds each binding once: only a binding naming the subject twice repeats its grants.
       const fresh = lastBinding.get(entry) !== b;
       lastBinding.set(entry, b);
-      for (const [ruleIndex, r] of match.rules) {
-        addAll(entry.verbs, r.verbs);
-        addAll(entry.names, r.names);
-        if (!fresh && hasGrant(entry.grants, b, ruleIndex)) continue;
-        const grant: WhoCanGrant = { binding: b.ref, role: b.role.ref, ruleIndex };
-        const from = b.role.rules[ruleIndex].from;
-        if (from) grant.aggregatedFrom = from;
-        entry.grants.push(grant);
-      }
+      addMatchedRules(entry, b, match, fresh);
     }
   }
   const entries = [...out.values()];
