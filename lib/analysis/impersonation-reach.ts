@@ -13,7 +13,7 @@ import { memoPerAnalysis, memoPerSubject } from './context/memo-per-analysis';
 import { decisionEvidence, PROBE_NAME } from './evidence';
 import { userForSubject } from './node-writers/subjects';
 import { resourceNamesInRules } from './node-writers/rule-names';
-import { apiGroupMatches, combinedResource, resourceMatches, resourceNameMatches, verbMatches } from '@/lib/authz/rule-matches';
+import { combinedResource, ruleAllowsResource } from '@/lib/authz/rule-matches';
 import type { Evidence } from './types';
 
 // Who can act as a holder of a capability by impersonating it: legacy `impersonate` on the holder's
@@ -244,12 +244,7 @@ function namespaceSubjects(ctx: AnalysisContext, check: ResourceAttributes): Sub
   for (const b of ctx.access.bindingsByNamespace().get(check.namespace) ?? []) {
     if (!b.role) continue;
     for (const { rule } of b.role.rules)
-      if (
-        verbMatches(rule, check.verb) &&
-        apiGroupMatches(rule, check.group) &&
-        resourceMatches(rule, combined, check.subresource) &&
-        resourceNameMatches(rule, check.name)
-      ) {
+      if (ruleAllowsResource(rule, check, combined)) {
         out.push(...b.subjects);
         break;
       }
