@@ -5,6 +5,7 @@
 import { emptyClusterState, type ClusterCollectionKey, type ClusterState, type SourceInfo } from './cluster-state';
 import { isApiServerPod } from './api-server-flags';
 import { KINDS } from './kinds';
+import { NamePositions } from './name-positions';
 import { normalizeObject } from './normalize-object';
 import { SnapshotError } from './snapshot-error';
 import type { KubeObject } from './types';
@@ -78,8 +79,8 @@ export class ClusterStateBuilder {
   private skipped = 0;
   private duplicates = 0;
   private readonly ignored = new Map<string, number>();
-  /** collection → name → index in the collection (one namespace so far) or namespace → index (several). */
-  private readonly seen = new Map<ClusterCollectionKey, Map<string, number | Map<string, number>>>();
+  /** Where each name of each collection sits in it, to find duplicates. */
+  private readonly seen = new Map<ClusterCollectionKey, NamePositions>();
 
   constructor(source: SourceInfo, options: BuildClusterStateOptions) {
     this.state = emptyClusterState({ ...source });
@@ -227,34 +228,15 @@ export class ClusterStateBuilder {
 
   private append(collection: ClusterCollectionKey, object: KubeObject, origin: RawItemOrigin): void {
     const list = this.state[collection] as KubeObject[];
-    let byName = this.seen.get(collection);
-    if (byName === undefined) {
-      byName = new Map();
-      this.seen.set(collection, byName);
+    let positions = this.seen.get(collection);
+    if (positions === undefined) {
+      positions = new NamePositions();
+      this.seen.set(collection, positions);
     }
     const name = object.metadata.name;
     const namespace = object.metadata.namespace ?? '';
-    // Keyed by name first: most names are unique per kind, so one lookup settles it; a name seen
-    // in several namespaces (every namespace has a "default" ServiceAccount) gets a per-namespace map.
-    const entry = byName.get(name);
-    let previous: number | undefined;
-    if (entry === undefined) {
-      byName.set(name, list.length);
-    } else if (typeof entry === 'number') {
-      const seenNamespace = list[entry].metadata.namespace ?? '';
-      if (seenNamespace === namespace) {
-        previous = entry;
-      } else {
-        const perNamespace = new Map<string, number>();
-        perNamespace.set(seenNamespace, entry);
-        perNamespace.set(namespace, list.length);
-        byName.set(name, perNamespace);
-      }
-    } else {
-      previous = entry.get(namespace);
-      if (previous === undefined) entry.set(namespace, list.length);
-    }
-    if (previous === undefined) {
+    const previous = positions.findOrAdd(list, namespace, name, list.length);
+    if (previous === -1) {
       list.push(object);
       return;
     }
@@ -282,7 +264,7 @@ export class ClusterStateBuilder {
       }
       warnings.push(`ignored ${plural(total, 'object', 'objects')} of kinds dra-posture does not read: ${parts.join(', ')}`);
     }
-    // The name index only finds duplicates while reading: 20 MiB on a large cluster that would
+    // The name index only finds duplicates while reading: ~8 MiB on a large cluster that would
     // otherwise live as long as whatever still holds the builder (a reader's closures).
     this.seen.clear();
     return this.state;
