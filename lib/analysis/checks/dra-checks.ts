@@ -1,5 +1,6 @@
 import { dra010 } from './dra-escalation-check';
 import { dra011, dra012 } from './dra-capability-checks';
+import { draComponentBindings } from './dra-component-bindings';
 import { legacyImpersonators } from './node-checks';
 import { impersonatorsOf } from '@/lib/analysis/impersonation-reach';
 import type { WhoCanGrant } from '@/lib/authz/who-can';
@@ -164,12 +165,13 @@ export const dra004: Check = {
     const drivers = ctx.knownDrivers;
     for (const bound of boundRoles(ctx)) {
       const role = bound.role;
-      const hits: { i: number; verbs: string[] }[] = [];
+      // A loop that allocates only for a hit: almost no rule names resourceclaims/driver.
+      let hits: { i: number; verbs: string[] }[] | undefined;
       for (let i = 0; i < role.rules.length; i++) {
         const verbs = unscopedDriverVerbs(role.rules[i].rule);
-        if (verbs.length > 0) hits.push({ i, verbs });
+        if (verbs.length > 0) (hits ??= []).push({ i, verbs });
       }
-      if (hits.length === 0) continue;
+      if (!hits) continue;
       const bindings = bound.bindings;
       const roleRef = toObjectRef(role.ref);
       const scoped = hits.map((h) => ruleYaml({ ...role.rules[h.i].rule, resourceNames: drivers.length > 0 ? drivers : ['<driver-name>'] }));
@@ -467,12 +469,8 @@ export const dra009: Check = {
     for (const bound of boundRoles(ctx)) {
       const role = bound.role;
       if (isBootstrapOrClusterAdmin(role)) continue;
-      // Most roles are bound to no DRA component: their bindings are not built.
-      if (!bound.someSubject((s) => s.kind === 'ServiceAccount' && ctx.isDraComponent(s))) continue;
-      const used = bound.bindings
-        // Admin-equivalent components are reported by DRA001 only.
-        .map((b) => ({ ref: b.ref, subjects: b.subjects.filter((s) => s.kind === 'ServiceAccount' && ctx.isDraComponent(s) && !ctx.isAdminEquivalent(s)) }))
-        .filter((b) => b.subjects.length > 0);
+      // Admin-equivalent components are reported by DRA001 only (left out of the bindings' subjects).
+      const used = draComponentBindings(ctx, role);
       const components = sortSubjects(used.flatMap((b) => b.subjects));
       const namespaces = [...new Set(components.map((s) => s.namespace ?? ''))].sort();
       if (namespaces.length < 2) continue;

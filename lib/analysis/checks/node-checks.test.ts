@@ -286,3 +286,27 @@ describe('NODE005', () => {
     expect(out).toStrictEqual([]);
   });
 });
+
+// NODE001 and NODE005 read the API server pods once per analysis: each context answers from its own pods.
+describe('API server pods read once per analysis', () => {
+  it('gives NODE001 and NODE005 on one context what each gives on a context of its own, for contexts of different pods', () => {
+    const without = (name: string) => ({
+      ...staticPod('kube-apiserver', ['kube-apiserver', '--authorization-mode=Node,RBAC', '--enable-admission-plugins=ResourceQuota']),
+      metadata: { name, namespace: 'kube-system' },
+    });
+    const states: Parts[] = [
+      { pods: [without('kube-apiserver-cp-01')] },
+      { pods: [without('kube-apiserver-cp-02'), without('kube-apiserver-cp-03')] },
+      { pods: [] },
+    ];
+    const seen: string[][] = [];
+    for (const parts of states) {
+      const ctx = contextOf(parts);
+      const shared = [node001.run(ctx), node005.run(ctx), node001.run(ctx)];
+      expect(shared).toStrictEqual([run(node001, parts), run(node005, parts), run(node001, parts)]);
+      seen.push(shared[1].flatMap((f) => f.objects.map((o) => o.name)));
+    }
+    // Each context's own servers, not the first context's.
+    expect(seen).toEqual([['kube-apiserver-cp-01'], ['kube-apiserver-cp-02', 'kube-apiserver-cp-03'], []]);
+  });
+});

@@ -1,47 +1,21 @@
-import type { Container, ObjectRef, Pod } from '@/lib/k8s/types';
+import type { Container, Pod } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { Evidence } from '@/lib/analysis/types';
 import type { ComponentPod, ComponentRole } from '@/lib/analysis/context/component-pods';
 import { serviceAccountRef } from '@/lib/analysis/context/identities';
 import { BASELINE_CAPABILITIES, HOST_LEVEL_CAPABILITIES, hostLevelCapabilities, normaliseCapability } from '@/lib/analysis/context/linux-capabilities';
-import { allContainers, exposesPluginDir, isTemplatePod, KUBELET_PLUGIN_DIRS, mountedHostPaths, podServiceAccount } from '@/lib/analysis/context/pod-facts';
+import { allContainers, exposesPluginDir, KUBELET_PLUGIN_DIRS, mountedHostPaths, podServiceAccount } from '@/lib/analysis/context/pod-facts';
 import { exposedRuntimeSockets, type RuntimeSocketKind } from '@/lib/analysis/context/runtime-sockets';
 import { manifestYaml } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
 import { list } from './check-helpers';
-import { describeRef, describeSubject, refKey } from '@/lib/k8s/refs';
+import { byWorkload, type Workload } from './pod-workloads';
+import { describeRef, describeSubject } from '@/lib/k8s/refs';
 
 // Pod checks report workloads (ownerOf), not pods: a DaemonSet with 50 pods is one finding. The
 // representative pod is the first by name (a stand-in from the workload template when no pod was seen).
 // POD001-POD003 judge every DRA component pod (ctx.draComponentPods: kubelet plugins, controllers and
 // the daemons they create); POD004 judges tenant pods that reach the plugin directories.
-
-interface Workload {
-  owner: ObjectRef;
-  pod: Pod;
-  /** Prefix of field paths on the owner: the pod itself, or the workload's pod template. */
-  base: string;
-  /** Its observed pods (not template stand-ins) among the pods grouped. */
-  observed: number;
-}
-
-function byWorkload(ctx: AnalysisContext, pods: readonly Pod[]): Workload[] {
-  // Sort keys read once per pod, not per comparison, and the pods counted while grouping: on a large
-  // cluster thousands of component pods, counted per workload by a scan of all of them before.
-  const keyed = pods.map((pod) => ({ pod, template: isTemplatePod(pod), name: podName(pod) }));
-  keyed.sort((a, b) => Number(a.template) - Number(b.template) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const groups = new Map<string, Workload>();
-  for (const { pod, template } of keyed) {
-    const owner = ctx.ownerOf(pod);
-    const key = refKey(owner);
-    let w = groups.get(key);
-    if (!w) groups.set(key, (w = { owner, pod, base: owner.kind === 'Pod' ? 'spec' : 'spec.template.spec', observed: 0 }));
-    if (!template) w.observed++;
-  }
-  return [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, w]) => w);
-}
-
-const podName = (p: Pod) => `${p.metadata.namespace ?? ''}/${p.metadata.name}`;
 
 /** The workload's observed pods, counted by byWorkload over the same pods the check reports. */
 function podsText(w: Workload): string {
