@@ -73,8 +73,22 @@ export function isApiServerPod(metadata: { namespace?: unknown; name?: unknown }
   return metadata?.namespace === 'kube-system' && typeof metadata.name === 'string' && metadata.name.startsWith('kube-apiserver');
 }
 
+// The authorizer's configuration, the admission model and several checks each ask, and each answer
+// tests every pod (200,000 on the bench cluster): one pods array is read once. A state's pods are not
+// changed once built (the length guards against a list still being filled); callers do not change
+// the answer.
+const serversByPods = new WeakMap<readonly Pod[], { length: number; servers: VisibleApiServer[] }>();
+
 /** kube-system kube-apiserver-* pods whose command line shows the API server, by name, with their flags. */
-export function visibleApiServers(pods: readonly Pod[]): VisibleApiServer[] {
+export function visibleApiServers(pods: readonly Pod[]): readonly VisibleApiServer[] {
+  const known = serversByPods.get(pods);
+  if (known && known.length === pods.length) return known.servers;
+  const servers = readVisibleApiServers(pods);
+  serversByPods.set(pods, { length: pods.length, servers });
+  return servers;
+}
+
+function readVisibleApiServers(pods: readonly Pod[]): VisibleApiServer[] {
   return pods
     .filter((p) => isApiServerPod(p.metadata))
     .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))

@@ -287,8 +287,8 @@ describe('NODE005', () => {
   });
 });
 
-// NODE001 and NODE005 read the API server pods once per analysis: each context answers from its own pods.
-describe('API server pods read once per analysis', () => {
+// The API server pods are read once per pods array (visibleApiServers): each context answers from its own pods.
+describe('API server pods read once', () => {
   it('gives NODE001 and NODE005 on one context what each gives on a context of its own, for contexts of different pods', () => {
     const without = (name: string) => ({
       ...staticPod('kube-apiserver', ['kube-apiserver', '--authorization-mode=Node,RBAC', '--enable-admission-plugins=ResourceQuota']),

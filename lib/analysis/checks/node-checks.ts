@@ -112,16 +112,12 @@ export const node001: Check = {
   },
 };
 
-// NODE001 and NODE005 both read them: each read tests every pod of the cluster (~20 ms of CPU for
-// 200,000 pods on the diverse bench cluster). Callers do not change the list.
-const apiServers = oncePerAnalysis((ctx) => visibleApiServers(ctx.state.pods));
-
 const isNodeRestrictionOff = (e: Evidence) => e.type === 'note' && e.text.startsWith('NodeRestriction admission is off');
 const isArbitraryNode = (e: Evidence) => e.type === 'note' && e.text.includes('any node identity (arbitrary-node)');
 
 /** NODE001 for Group system:nodes when NodeRestriction is off, naming who acts as a node to get there. */
 function unrestrictedKubelets(ctx: AnalysisContext, kubelets: NodeStatusWriter, through: readonly OtherNodeWriter[]): FindingDraft {
-  const servers = apiServers(ctx);
+  const servers = visibleApiServers(ctx.state.pods);
   const objects = sortRefs(servers.map(({ pod }) => objectRef('Pod', pod.metadata.name, 'kube-system')));
   const names = [...through].sort((a, b) => compareSubjects(a.subject, b.subject)).map((w) => describeSubject(w.subject));
   return {
@@ -346,7 +342,7 @@ export const node005: Check = {
   id: 'NODE005',
   run(ctx) {
     const out: FindingDraft[] = [];
-    for (const { pod, found, flags } of apiServers(ctx)) {
+    for (const { pod, found, flags } of visibleApiServers(ctx.state.pods)) {
       const object = objectRef('Pod', pod.metadata.name, 'kube-system');
       const base = `spec.containers[${found.index}]`;
       const problems: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { node, slice, SA } from '@/lib/authz/__fixtures__/builders';
+import { node, slice } from '@/lib/authz/__fixtures__/builders';
 import { contextOf, dsPod } from '@/lib/analysis/__fixtures__/builders';
 import { mountedHostPaths } from '@/lib/analysis/context/pod-facts';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
@@ -103,7 +103,7 @@ describe('servedDrivers on random accounts', () => {
       }
       const ctx = contextOf({ nodes: nodes.map(node), resourceSlices: slices, pods });
       for (const name of accounts) {
-        const sa = SA('drivers', name);
+        const sa: SubjectRef = { kind: 'ServiceAccount', namespace: 'drivers', name };
         const expected = reference(ctx, sa);
         expect([name, seed, servedDrivers(ctx, sa)]).toEqual([name, seed, expected]);
         const named = ctx
