@@ -5,6 +5,7 @@ import { CATALOG } from '@/lib/analysis/catalog';
 import { CHECK_LIST, compareFindings } from '@/lib/analysis/checks/registry';
 import type { Check } from '@/lib/analysis/checks/check-types';
 import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-context';
+import { canonicalSubject } from '@/lib/analysis/context/identities';
 import { findingId } from '@/lib/analysis/finding-id';
 import { findingTextOf } from '@/lib/analysis/finding-texts';
 import { holderEngine } from '@/lib/analysis/fixes/holder-engine';
@@ -14,7 +15,7 @@ import type { NodeStatusWriterMap } from '@/lib/analysis/node-writers/node-write
 import type { AnalysisSettings } from '@/lib/analysis/settings';
 import type { CheckId, Finding, FindingTexts, Report } from '@/lib/analysis/types';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import { refKey } from '@/lib/k8s/refs';
+import { compareSubjects, refKey } from '@/lib/k8s/refs';
 import type { SubjectRef } from '@/lib/k8s/types';
 import { bundleRbacChanges } from './bundle-rbac-changes';
 import type { RoleBundle } from './types';
@@ -191,8 +192,13 @@ export function identityFindings(
       ),
     );
     const view = { ...rbac, clusterRoles, roles };
+    // The component list agrees with isDraComponent (DRA009 finds the roles bound to components from it).
+    const own = refKey(canonicalSubject(subject));
+    const others = before.draComponents.filter((c) => refKey(c) !== own);
+    const components = ctx.isDraComponent(subject) ? [...others, canonicalSubject(subject)].sort(compareSubjects) : others;
     const overlay: AnalysisContext = Object.create(before, {
       engine: { value: Object.create(before.engine, { rbac: { value: view } }) },
+      draComponents: { value: components },
       isDraComponent: { value: (s: SubjectRef) => (refKey(s) === key ? ctx.isDraComponent(s) : before.isDraComponent(s)) },
       isAdminEquivalent: { value: (s: SubjectRef) => (refKey(s) === key ? ctx.isAdminEquivalent(s) : before.isAdminEquivalent(s)) },
     });
