@@ -163,7 +163,7 @@ function picksAny(state: ClusterState, aggregating: ClusterRole, names: Readonly
 // The aggregating ClusterRoles of a state (a few dozen of thousands), read for every fix that changes a ClusterRole.
 const aggregatingByState = new WeakMap<ClusterState, ClusterRole[]>();
 
-function aggregatingRoles(state: ClusterState): ClusterRole[] {
+export function aggregatingRoles(state: ClusterState): ClusterRole[] {
   let list = aggregatingByState.get(state);
   if (!list) aggregatingByState.set(state, (list = state.clusterRoles.filter((cr) => cr.aggregationRule)));
   return list;
@@ -173,7 +173,7 @@ function aggregatingRoles(state: ClusterState): ClusterRole[] {
  * The aggregating ClusterRoles whose rules a change can alter: changed themselves, picking a changed
  * role (as it is today or as changed), or picking one of those (nested aggregation).
  */
-function affectedAggregations(state: ClusterState, changes: RbacChanges): Set<string> {
+export function affectedAggregations(state: ClusterState, changes: RbacChanges): Set<string> {
   const affected = new Set<string>();
   if (changes.clusterRoles.length === 0) return affected;
   const changed = new Set(changes.clusterRoles.map((cr) => cr.metadata.name));
@@ -246,6 +246,11 @@ function positionsNaming(index: BindingsBySubject, users: readonly UserInfo[]): 
   let out = sortedOnce(own) as readonly number[];
   for (const g of groups) out = mergedOnce(out, groupPositions(index, g));
   return out;
+}
+
+/** The positions in `engine`'s index of the bindings that name one of these users or a group they carry: those a holder engine reads. */
+export function positionsNamingUsers(engine: AuthzEngine, users: readonly UserInfo[]): readonly number[] {
+  return positionsNaming(bindingsBySubject(engine), users);
 }
 
 /**

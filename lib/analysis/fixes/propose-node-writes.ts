@@ -118,16 +118,15 @@ export function proposeNodeWrites(ctx: AnalysisContext, findings: readonly Findi
     ...removal,
     probes: [...removal.probes, ...probes],
     // End to end: the pod's token, impersonating its own node, may still write that Node.
-    after: (engine) =>
+    after: (fixed) =>
       nodeLocal.flatMap((h) =>
         heldVerbs(ctx, h, part)
           .filter(
             (verb) =>
-              !engine.authorizeImpersonated(
-                h.user,
-                { user: nodeUser(h.node!).name },
-                { resource: res(verb, '', 'nodes', { name: h.node!, subresource: part }) },
-              ).allowed,
+              !fixed
+                .engine()
+                .authorizeImpersonated(h.user, { user: nodeUser(h.node!).name }, { resource: res(verb, '', 'nodes', { name: h.node!, subresource: part }) })
+                .allowed,
           )
           .map(
             (verb) =>

@@ -99,11 +99,11 @@ export function proposeWildcardNarrowing(ctx: AnalysisContext, findings: readonl
     holders,
     edits,
     probes,
-    after: (engine) => {
+    after: (fixed) => {
       const out: string[] = [];
       for (const h of holders) {
         for (const { path, verb, attrs } of kept) {
-          if (ctx.engine.authorize({ user: h.user, resource: attrs }).allowed && !engine.authorize({ user: h.user, resource: attrs }).allowed)
+          if (ctx.engine.authorize({ user: h.user, resource: attrs }).allowed && !fixed.allowed({ user: h.user, resource: attrs }))
             out.push(`${describeSubject(h.subject)} could no longer ${verb} ${path}`);
         }
       }
