@@ -7,6 +7,7 @@ import { ATTACK_PATH_ISSUES, attackPaths } from './attack-paths';
 import { compareStrings, describeRef, describeSubject, refKey, sortRefs, sortSubjects } from '@/lib/k8s/refs';
 import type { ObjectRef, SubjectRef } from '@/lib/k8s/types';
 import { ReachIndex } from './reach';
+import { affectedCounts, countTenantNamespaces, findingRefs, type RefTree } from './finding-refs';
 import { rootCauseOf } from './root-cause';
 
 // Findings grouped by cause and ranked by risk = severity × reach × exposure:
@@ -74,7 +75,8 @@ function buildIssue(id: string, findings: Finding[], texts: FindingTexts, ctx: A
     rootCause.length > 1 && COPIED_KINDS.has(rootCause[0].kind) && rootCause.every((r) => r.kind === rootCause[0].kind && r.name === rootCause[0].name)
       ? rootCause.length
       : 0;
-  const affected = affectedOf(findings, causes);
+  const refs = findingRefs(findings);
+  const affected = affectedCounts(refs, rootCause);
   const subjects = sortSubjects(findings.flatMap((f) => f.subjects));
   return {
     id,
@@ -85,44 +87,8 @@ function buildIssue(id: string, findings: Finding[], texts: FindingTexts, ctx: A
     affected,
     findingIds: findings.map((f) => f.id),
     remediation: remediationOf(findings, texts, entry.remediation, rootCause.length === 0, copies, rootCause[0]?.kind),
-    risk: riskOf(first.severity, subjects, findings, ctx, reach),
+    risk: riskOf(first.severity, subjects, refs, ctx, reach),
   };
-}
-
-/** Per kind (sorted), the distinct refs of the findings that are not a root cause. */
-function affectedOf(findings: readonly Finding[], causes: ReadonlyMap<string, ObjectRef>): Record<string, number> {
-  // Plain loops: an issue can have thousands of findings, and this runs for each of thousands of issues.
-  const kindOf = new Map<string, string>();
-  for (const f of findings) {
-    for (const r of f.subjects) {
-      const key = refKey(r);
-      if (!causes.has(key)) kindOf.set(key, r.kind);
-    }
-    for (const r of f.objects) {
-      const key = refKey(r);
-      if (!causes.has(key)) kindOf.set(key, r.kind);
-    }
-  }
-  const counts = new Map<string, number>();
-  for (const kind of kindOf.values()) counts.set(kind, (counts.get(kind) ?? 0) + 1);
-  const affected: Record<string, number> = {};
-  for (const kind of [...counts.keys()].sort(compareStrings)) affected[kind] = counts.get(kind)!;
-  return affected;
-}
-
-/** Tenant namespaces the findings' subjects and objects are in (a Namespace object counts as its own). */
-function tenantNamespacesOf(findings: readonly Finding[], ctx: AnalysisContext): Set<string> {
-  const tenants = new Set<string>();
-  for (const f of findings) {
-    for (const r of f.subjects) addTenant(tenants, r, ctx);
-    for (const r of f.objects) addTenant(tenants, r, ctx);
-  }
-  return tenants;
-}
-
-function addTenant(tenants: Set<string>, r: SubjectRef | ObjectRef, ctx: AnalysisContext): void {
-  const ns = r.kind === 'Namespace' ? r.name : r.namespace;
-  if (ns && !tenants.has(ns) && ctx.isTenantNamespace(ns)) tenants.add(ns);
 }
 
 function affectedText(affected: Record<string, number>): string {
@@ -149,7 +115,7 @@ function remediationOf(findings: Finding[], texts: FindingTexts, general: string
   return example ? `${general} The same fix applies to each of the ${formatCount(findings.length)} findings; for the first:\n\n${example}` : general;
 }
 
-function riskOf(severity: Severity, subjects: SubjectRef[], findings: Finding[], ctx: AnalysisContext, reach: ReachIndex): IssueRisk {
+function riskOf(severity: Severity, subjects: SubjectRef[], refs: RefTree, ctx: AnalysisContext, reach: ReachIndex): IssueRisk {
   const reasons: string[] = [];
   let reachFactor: number;
   const taker = subjects.find((s) => reach.fullControl.of(s) !== undefined);
@@ -173,9 +139,9 @@ function riskOf(severity: Severity, subjects: SubjectRef[], findings: Finding[],
     const nodes = slices ? reach.nodeCount : statusNodes;
     const claims = reach.claims(subjects);
     if (claims > 0) reasons.push(`can forge device status of ${plural(claims, 'allocated claim')}`);
-    const tenants = tenantNamespacesOf(findings, ctx);
-    if (tenants.size > 0) reasons.push(`affects ${plural(tenants.size, 'tenant namespace')}`);
-    reachFactor = 1 + Math.log10(1 + nodes + claims + tenants.size);
+    const tenants = countTenantNamespaces(refs, (ns) => ctx.isTenantNamespace(ns));
+    if (tenants > 0) reasons.push(`affects ${plural(tenants, 'tenant namespace')}`);
+    reachFactor = 1 + Math.log10(1 + nodes + claims + tenants);
   }
   let exposure = 1;
   const exposures: string[] = [];

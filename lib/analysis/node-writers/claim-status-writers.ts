@@ -11,6 +11,7 @@ import { serviceAccountUser } from '@/lib/authz/user-info';
 import type { ResourceClaim, SubjectRef } from '@/lib/k8s/types';
 import type { ClaimStatusWriter, Evidence } from '@/lib/analysis/types';
 import { resourceNamesInRules } from './rule-names';
+import { markNamespaces } from './namespace-marks';
 import { userForSubject } from './subjects';
 import { decisionEvidence, normaliseEvidence, PROBE_NAME, PROBE_NAMESPACE } from '@/lib/analysis/evidence';
 import { compareStrings, compareSubjects, refKey } from '@/lib/k8s/refs';
@@ -43,10 +44,13 @@ export type WriteDecision = { mode?: ClaimStatusWriter['mode']; via: Evidence[] 
 /** A non-associated writer of a driver's claims in one namespace. */
 type NamespaceWriter = { subject: SubjectRef; via: Evidence[] };
 
-/** Answers per namespace (by index) for one driver; unset until asked. */
+/**
+ * Answers per namespace (by index) for one driver, kept once asked: only namespaces with bindings
+ * that may add a writer (boundFlags) are asked, so maps by index rather than arrays of every namespace.
+ */
 interface NamespaceAnswers {
-  writers: (readonly NamespaceWriter[] | undefined)[];
-  local: (CandidateSet | undefined)[];
+  writers: Map<number, readonly NamespaceWriter[]>;
+  local: Map<number, CandidateSet>;
 }
 
 const NO_WRITERS: readonly NamespaceWriter[] = Object.freeze([]);
@@ -88,16 +92,22 @@ export class ClaimWriterAnalysis {
    * What run() reads of a claim, by its position in allocatedClaims: its namespace (an index into
    * `namespaces`: the claims are sorted by namespace) and strict allocated node; and per node and
    * driver the positions of the claims placed there. Reading these arrays rather than each claim's
-   * objects, and keeping answers per namespace in arrays rather than maps keyed by name, is most of
+   * objects, and keeping answers per namespace by index rather than by name, is most of
    * what visiting 100,000 claims node by node costs.
    */
   private readonly namespaceOf: Int32Array;
   private readonly namespaces: string[] = [];
-  private readonly strictNodes: readonly (string | undefined)[];
+  /** By position in allocatedClaims: allocatedNodeName and driversOf each claim (read by the issues' reach too). */
+  readonly strictNodes: readonly (string | undefined)[];
+  readonly allocatedDrivers: readonly (readonly string[])[];
   private readonly claimNames: readonly string[];
   private readonly positions: Map<string, Map<string, number[]>>;
   /** Per driver, by namespace index: namespaceWriters when no claim's name is listed, and the associated-node RoleBinding candidates. */
   private readonly perNamespace = new Map<string, NamespaceAnswers>();
+  /** By claim position: 1 when some resourceclaims/status rule lists the claim's name. */
+  private readonly listedAt: Uint8Array;
+  /** Per driver, by namespace index: 0 where no RoleBinding can add a writer (see boundFlags). */
+  private readonly boundAt = new Map<string, Uint8Array>();
 
   constructor(readonly ctx: AnalysisContext) {
     this.engine = ctx.engine;
@@ -107,6 +117,7 @@ export class ClaimWriterAnalysis {
     this.placement = placement;
     this.positions = positions;
     this.strictNodes = allocated.strictNodes;
+    this.allocatedDrivers = allocated.drivers;
     this.claimNames = allocated.names;
     this.namespaceOf = new Int32Array(allocated.claims.length);
     for (let i = 0; i < allocated.namespaces.length; i++) {
@@ -116,6 +127,8 @@ export class ClaimWriterAnalysis {
     }
     this.statusNames = resourceNamesInRules(this.engine, 'resource.k8s.io', 'resourceclaims', 'status', WRITE_VERBS);
     this.statusNamesMatter = this.statusNames.size > 0;
+    this.listedAt = new Uint8Array(allocated.claims.length);
+    if (this.statusNamesMatter) for (let i = 0; i < this.listedAt.length; i++) if (this.statusNames.has(this.claimNames[i])) this.listedAt[i] = 1;
     this.candidates = new CandidateFinder(ctx.access);
   }
 
@@ -197,10 +210,20 @@ export class ClaimWriterAnalysis {
     // The accounts already listed as associated-node writers of this driver on this node: nothing
     // more to learn about them (a driver's plugin account is on every node, with claims of many namespaces).
     const listed = new Set<ServiceAccountName>();
+    const bound = this.boundFlags(driver, kind, perNamespace);
     for (let start = 0, end = 0; start < at.length; start = end) {
       const n = namespaceOf[at[start]];
       end = start + 1;
       while (end < at.length && namespaceOf[at[end]] === n) end++;
+      // Most namespaces bind no candidate and list no claim name: no writer of their own to find
+      // (namespaceWriters and the local candidates are empty), only the cluster-wide accounts to test.
+      if (bound[n] === 0 && !this.listsAnyName(at, start, end)) {
+        if (!granular) continue;
+        clusterHits ??= cluster.size === 0 ? [] : accounts.filter((sa) => cluster.appliesToAccount(sa.namespace, sa.name));
+        if (clusterHits.length === 0 || clusterHits.every((sa) => listed.has(sa))) continue;
+        if (this.anyStrictOn(node, at, start, end)) this.collectAssociated(node, driver, at, start, end, clusterHits, writers, listed);
+        continue;
+      }
       const ns = this.namespaces[n];
       const found = this.namespaceWriters(kind, driver, n, perNamespace, at, start, end, answers);
       for (let k = 0; k < found.length; k++) {
@@ -209,7 +232,8 @@ export class ClaimWriterAnalysis {
         if (!writers.has(key)) writers.set(key, { driver, subject: w.subject, mode, via: granular ? w.via : [...w.via, LEGACY_NOTE] });
       }
       if (!granular) continue;
-      const local = (answers.local[n] ??= this.candidates.local('associated', ns, driver));
+      let local = answers.local.get(n);
+      if (!local) answers.local.set(n, (local = this.candidates.local('associated', ns, driver)));
       clusterHits ??= cluster.size === 0 ? [] : accounts.filter((sa) => cluster.appliesToAccount(sa.namespace, sa.name));
       // No account on this node that a grant could apply to: its claims need no closer look.
       if (clusterHits.length === 0 && local.size === 0) continue;
@@ -224,9 +248,28 @@ export class ClaimWriterAnalysis {
     }
   }
 
+  /**
+   * By namespace index, 1 where a RoleBinding may add a writer of `driver`: where local() may hold
+   * candidates of `kind` or of associated-node, or a RoleBinding names one of the cluster-wide
+   * candidates `perNamespace` (boundIn). Elsewhere, claims with no listed name have no non-associated
+   * writer besides the every-namespace ones and no local associated-node candidate. Made once per
+   * driver from the few namespaces with such bindings, so the others are passed over unasked.
+   */
+  private boundFlags(driver: string, kind: CandidateKind, perNamespace: Candidate[]): Uint8Array {
+    let out = this.boundAt.get(driver);
+    if (out) return out;
+    // local() is asked of every claim's namespace '' (claims without one).
+    const lists: Iterable<string>[] = [[''], this.candidates.localNamespaces(kind, driver)];
+    if (this.granular) lists.push(this.candidates.localNamespaces('associated', driver));
+    if (perNamespace.length > 0) lists.push(this.lookupOf(driver, perNamespace).namespaces);
+    out = markNamespaces(this.namespaces, lists);
+    this.boundAt.set(driver, out);
+    return out;
+  }
+
   private answersOf(driver: string): NamespaceAnswers {
     let out = this.perNamespace.get(driver);
-    if (!out) this.perNamespace.set(driver, (out = { writers: new Array(this.namespaces.length), local: new Array(this.namespaces.length) }));
+    if (!out) this.perNamespace.set(driver, (out = { writers: new Map(), local: new Map() }));
     return out;
   }
 
@@ -251,8 +294,11 @@ export class ClaimWriterAnalysis {
     // No status rule lists resourceNames, or none of these claims' names: every claim is decided
     // alike, the first is the sample, and the answer is kept per driver and namespace (asked once per
     // node holding such claims).
-    if (!this.statusNamesMatter || !this.listsAnyName(at, start, end))
-      return (answers.writers[n] ??= this.decideNamespaceWriters(kind, driver, ns, perNamespace, [['', this.allocatedClaims[at[start]]]]));
+    if (!this.statusNamesMatter || !this.listsAnyName(at, start, end)) {
+      let out = answers.writers.get(n);
+      if (!out) answers.writers.set(n, (out = this.decideNamespaceWriters(kind, driver, ns, perNamespace, [['', this.allocatedClaims[at[start]]]])));
+      return out;
+    }
     const byName = new Map<string, ResourceClaim>();
     for (let i = start; i < end; i++) {
       const claim = this.allocatedClaims[at[i]];
@@ -309,24 +355,7 @@ export class ClaimWriterAnalysis {
   private boundIn(driver: string, candidates: Candidate[], ns: string): Candidate[] {
     const idx = this.engine.rbac.namespaceBindings.get(ns);
     if (!idx || candidates.length === 0) return [];
-    let lookup = this.candidateLookup.get(driver);
-    if (!lookup) {
-      lookup = { byUser: new Map(), byGroup: new Map(), namespaces: new Set() };
-      const gathered = roleBindingSubjects(this.engine.rbac);
-      const addNamespaces = (lists: SubjectEntry[][] | undefined) => {
-        for (const entries of lists ?? []) lookup!.namespaces.add(entries[0].binding.ref.namespace ?? '');
-      };
-      for (const c of candidates) {
-        const user = c.user;
-        pushTo(lookup.byUser, user.name, c);
-        addNamespaces(gathered.byUser.get(user.name));
-        for (const g of user.groups) {
-          pushTo(lookup.byGroup, g, c);
-          addNamespaces(gathered.byGroup.get(g));
-        }
-      }
-      this.candidateLookup.set(driver, lookup);
-    }
+    const lookup = this.lookupOf(driver, candidates);
     // Most namespaces with RoleBindings bind none of the candidates: answered without reading their keys.
     if (!lookup.namespaces.has(ns)) return [];
     // Most namespaces bind none of them: no set is made for those.
@@ -336,9 +365,31 @@ export class ClaimWriterAnalysis {
     return out ? [...out] : [];
   }
 
+  /** boundIn's index of the cluster-wide candidates of `driver` (the same list every time), made once per driver. */
+  private lookupOf(driver: string, candidates: Candidate[]): { byUser: Map<string, Candidate[]>; byGroup: Map<string, Candidate[]>; namespaces: Set<string> } {
+    let lookup = this.candidateLookup.get(driver);
+    if (lookup) return lookup;
+    const made = { byUser: new Map<string, Candidate[]>(), byGroup: new Map<string, Candidate[]>(), namespaces: new Set<string>() };
+    const gathered = roleBindingSubjects(this.engine.rbac);
+    const addNamespaces = (lists: SubjectEntry[][] | undefined) => {
+      for (const entries of lists ?? []) made.namespaces.add(entries[0].binding.ref.namespace ?? '');
+    };
+    for (const c of candidates) {
+      const user = c.user;
+      pushTo(made.byUser, user.name, c);
+      addNamespaces(gathered.byUser.get(user.name));
+      for (const g of user.groups) {
+        pushTo(made.byGroup, g, c);
+        addNamespaces(gathered.byGroup.get(g));
+      }
+    }
+    this.candidateLookup.set(driver, (lookup = made));
+    return lookup;
+  }
+
   /** Whether a claim at positions at[start, end) has a name some resourceclaims/status rule lists. */
   private listsAnyName(at: readonly number[], start: number, end: number): boolean {
-    for (let i = start; i < end; i++) if (this.statusNames.has(this.claimNames[at[i]])) return true;
+    for (let i = start; i < end; i++) if (this.listedAt[at[i]] === 1) return true;
     return false;
   }
 

@@ -202,6 +202,16 @@ export class CandidateFinder {
     return (local.clusterGroups ??= groupsOf(this.cluster('arbitrary', driver).list).length > 0);
   }
 
+  /**
+   * The namespaces other than '' in which local(kind, ns, driver) may hold candidates: everywhere else
+   * it is empty. For callers that skip those namespaces without asking each (tens of thousands).
+   */
+  localNamespaces(kind: CandidateKind, driver: string): ReadonlySet<string> {
+    const cached = this.localOf(kind, driver);
+    if (kind !== 'arbitrary' || !(cached.clusterGroups ??= groupsOf(this.cluster('arbitrary', driver).list).length > 0)) return cached.bound;
+    return new Set([...cached.bound, ...this.statusHolders().byNamespace.keys()]);
+  }
+
   /** Binding subjects of the namespace's RoleBindings whose role could grant the write. */
   local(kind: CandidateKind, ns: string, driver: string): CandidateSet {
     const cached = this.localOf(kind, driver);
