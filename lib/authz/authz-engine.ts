@@ -11,7 +11,7 @@ import { rulesFor } from './rbac-authorizer';
 import { buildRbacIndex, type RbacIndex } from './rbac-index';
 import type { AuthorizerName, AuthzRequest, Decision, RbacGrant, UserInfo } from './types';
 import { subjectKeysOf } from './user-info';
-import { consultedAuthorizers, rbacSubjectKeys, rbacSubjects, whoCan, type WhoCanEntry, type WhoCanQuery } from './who-can';
+import { consultedAuthorizers, rbacSubjectKeys, rbacSubjects, whoCan, whoCanNodes, type WhoCanEntry, type WhoCanQuery } from './who-can';
 
 export interface AuthzEngineOptions {
   /** The authorizer chain after system:masters, over the cluster's own (shorthand for overrides.authorizationModes). */
@@ -65,6 +65,8 @@ export interface AuthzEngine {
    */
   mayImpersonate(requester: UserInfo, headers: ImpersonationHeaders): boolean;
   whoCan(query: WhoCanQuery): WhoCanEntry[];
+  /** The entries of whoCan(query) the Node authorizer gives (via 'node'), in its order, without grants RBAC adds to them. */
+  whoCanNodes(query: WhoCanQuery): WhoCanEntry[];
   /** The subjects of whoCan(query)'s RBAC entries (via 'rbac'), in its order, without their grants. */
   whoCanRbacSubjects(query: WhoCanQuery): SubjectRef[];
   rulesFor(user: UserInfo, namespace: string): RbacGrant[];
@@ -129,6 +131,7 @@ export function createAuthzEngine(state: ClusterState, options: AuthzEngineOptio
       return subjectKeysOf(requester).some((k) => holders.has(k));
     },
     whoCan: (query) => whoCan(ctx, nodeNames, query),
+    whoCanNodes: (query) => whoCanNodes(ctx, nodeNames, query),
     // RBAC answers only when the chain consults it (an AlwaysAllow or AlwaysDeny before it ends the chain).
     whoCanRbacSubjects: (query) => (rbacConsulted ? rbacSubjects(rbac, query) : []),
     rulesFor: (user, namespace) => rulesFor(rbac, user, namespace),

@@ -61,6 +61,19 @@ export function whoCan(ctx: AuthorizerContext, nodeNames: readonly string[], que
   return [...out.values()].sort(compareEntries);
 }
 
+/**
+ * whoCan's Node-authorizer entries alone (via 'node'), in its order, without the grants whoCan adds
+ * to one that RBAC binds too: for callers that read only who (the analysis asks a representative
+ * request per verb for every access question), without matching and merging every RBAC binding's
+ * subjects only to drop them.
+ */
+export function whoCanNodes(ctx: AuthorizerContext, nodeNames: readonly string[], query: WhoCanQuery): WhoCanEntry[] {
+  if (!consultedAuthorizers(ctx.chain).includes('Node')) return [];
+  const out = new Map<string, WhoCanEntry>();
+  addNodeIdentities(ctx, nodeNames, query, out);
+  return [...out.values()].sort(compareEntries);
+}
+
 /** The authorizers a request can reach: AlwaysAllow and AlwaysDeny decide every request that reaches them, so later ones never run. */
 export function consultedAuthorizers<T extends string>(chain: readonly T[]): readonly T[] {
   const stop = chain.findIndex((m) => m === 'AlwaysAllow' || m === 'AlwaysDeny');
