@@ -1,4 +1,5 @@
 import type { AnalysisContext } from '@/lib/analysis/context-types';
+import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { claimRequestsByNamespace, specOf } from '@/lib/analysis/context/claim-requests';
 import { list } from '@/lib/analysis/checks/check-helpers';
 import {
@@ -37,10 +38,25 @@ const DEVICES_QUOTA = 'dra-devices';
 const namespacesOf = (findings: readonly Finding[]) =>
   [...new Set(findings.flatMap((f) => f.objects.filter((o) => o.kind === 'Namespace').map((o) => o.name)))].sort(compareStrings);
 
-/** The namespace's ResourceQuotas, grouped once per proposal. */
-function quotasByNamespace(ctx: AnalysisContext): Map<string, ResourceQuota[]> {
-  const out = new Map<string, ResourceQuota[]>();
-  for (const rq of ctx.state.resourceQuotas) pushTo(out, rq.metadata.namespace ?? '', rq);
+// Per state, read only: each QUOTA001 and QUOTA002 issue grouped every quota and namespace of the
+// cluster twice (its proposal, then its checks), ~20,000 namespaces on the diverse bench cluster.
+const quotasPerState = new WeakMap<ClusterState, ReadonlyMap<string, readonly ResourceQuota[]>>();
+const namespacesPerState = new WeakMap<ClusterState, ReadonlySet<string>>();
+
+/** The namespace's ResourceQuotas, grouped once per state. */
+function quotasByNamespace(ctx: AnalysisContext): ReadonlyMap<string, readonly ResourceQuota[]> {
+  let out = quotasPerState.get(ctx.state);
+  if (!out) {
+    const grouped = new Map<string, ResourceQuota[]>();
+    for (const rq of ctx.state.resourceQuotas) pushTo(grouped, rq.metadata.namespace ?? '', rq);
+    quotasPerState.set(ctx.state, (out = grouped));
+  }
+  return out;
+}
+
+function namespaceNames(ctx: AnalysisContext): ReadonlySet<string> {
+  let out = namespacesPerState.get(ctx.state);
+  if (!out) namespacesPerState.set(ctx.state, (out = new Set(ctx.state.namespaces.map((n) => n.metadata.name))));
   return out;
 }
 
@@ -70,7 +86,7 @@ function checkPlans(
   plans: readonly QuotaPlan[],
   closes: (keys: ReadonlySet<string>, plan: QuotaPlan) => string | undefined,
 ): { problems: string[]; failures: string[] } {
-  const known = new Set(ctx.state.namespaces.map((n) => n.metadata.name));
+  const known = namespaceNames(ctx);
   const existing = quotasByNamespace(ctx);
   const problems: string[] = [];
   const failures: string[] = [];
