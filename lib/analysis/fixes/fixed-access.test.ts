@@ -3,7 +3,7 @@ import { createAuthzEngine } from '@/lib/authz/authz-engine';
 import { clusterRole, crb, Group, node, pod, rb, role, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
 import { serviceAccountUser } from '@/lib/authz/user-info';
 import type { AuthorizerName, AuthzRequest, UserInfo } from '@/lib/authz/types';
-import type { PolicyRule, Subject, SubjectRef } from '@/lib/k8s/types';
+import type { Subject, SubjectRef } from '@/lib/k8s/types';
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { AccessIndex } from '@/lib/analysis/context/access';
 import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-context';
@@ -14,6 +14,7 @@ import { createRandom } from '@/scripts/bench/prng';
 import { fixedAccess } from './fixed-access';
 import { holderEngine, noRbacChanges, type RbacChanges } from './holder-engine';
 import { holderOf } from './holder';
+import { randomFixRoles } from './__fixtures__/random-fix-roles';
 
 // fixedAccess answers a holder's request after a fix from the original engine's index; where it
 // answers, it must answer as the holder engine (the plain verification) does. Checked on random RBAC
@@ -31,19 +32,7 @@ const NODE_USER: UserInfo = { name: 'system:node:n1', groups: ['system:nodes', '
 
 function scenario(seed: number) {
   const r = createRandom(seed);
-  const some = <T>(list: readonly T[], max: number) => [...new Set(Array.from({ length: 1 + r.int(max) }, () => r.pick(list)))];
-  const rule = (): PolicyRule =>
-    r.chance(0.1)
-      ? { nonResourceURLs: some(['/healthz', '/metrics', '*'], 2), verbs: some(['get', '*'], 1) }
-      : { apiGroups: some(['', 'resource.k8s.io'], 2), resources: some(RESOURCES, 2), verbs: some(VERBS, 2) };
-  const rules = () => Array.from({ length: r.int(3) }, rule);
-  const tier = () => (r.chance(0.5) ? { labels: { tier: r.pick(['one', 'two']) } } : {});
-  const clusterRoles = [
-    ...Array.from({ length: 6 }, (_, i) => clusterRole(`c${i}`, rules(), tier())),
-    clusterRole('agg-one', [], { aggregate: [{ matchLabels: { tier: 'one' } }] }),
-    clusterRole('agg-two', [], { aggregate: [{ matchLabels: { tier: 'two' } }], labels: { tier: 'one' } }),
-  ];
-  const roles = NSS.flatMap((ns) => Array.from({ length: 2 }, (_, i) => role(ns, `r${i}`, rules())));
+  const { rules, tier, clusterRoles, roles } = randomFixRoles(r, { namespaces: NSS, resources: RESOURCES, verbs: VERBS, nonResource: true });
   const subject = (): Subject =>
     r.pick([User('alice'), User('bob'), User('system:node:n1'), Group('system:nodes'), Group(r.pick(GROUPS)), Group('outsiders'), SA(r.pick(NSS), 'app')]);
   const subjects = () => Array.from({ length: 1 + r.int(3) }, subject);

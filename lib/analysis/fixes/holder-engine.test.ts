@@ -4,9 +4,10 @@ import { clusterRole, crb, Group, rb, role, SA, stateOf, User } from '@/lib/auth
 import { serviceAccountUser } from '@/lib/authz/user-info';
 import type { ResourceAttributes, UserInfo } from '@/lib/authz/types';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import type { PolicyRule, Subject } from '@/lib/k8s/types';
+import type { Subject } from '@/lib/k8s/types';
 import { createRandom } from '@/scripts/bench/prng';
 import { holderEngine, type RbacChanges } from './holder-engine';
+import { randomFixRoles } from './__fixtures__/random-fix-roles';
 
 // The engine after a fix, built from the bindings that name the fix's users (found through an
 // inverted index of the original engine's bindings) and the roles they point at, must decide every
@@ -43,16 +44,7 @@ describe('holderEngine', () => {
   for (let seed = 1; seed <= 40; seed++) {
     it(`decides the fix's users as a whole engine with the changes applied (seed ${seed})`, () => {
       const r = createRandom(3100 + seed);
-      const some = <T>(list: readonly T[], max: number) => [...new Set(Array.from({ length: 1 + r.int(max) }, () => r.pick(list)))];
-      const rule = (): PolicyRule => ({ apiGroups: some(['', 'resource.k8s.io'], 2), resources: some(RESOURCES, 2), verbs: some(VERBS, 2) });
-      const rules = () => Array.from({ length: r.int(3) }, rule);
-      const tier = () => (r.chance(0.5) ? { labels: { tier: r.pick(['one', 'two']) } } : {});
-      const clusterRoles = [
-        ...Array.from({ length: 6 }, (_, i) => clusterRole(`c${i}`, rules(), tier())),
-        clusterRole('agg-one', [], { aggregate: [{ matchLabels: { tier: 'one' } }] }),
-        clusterRole('agg-two', [], { aggregate: [{ matchLabels: { tier: 'two' } }], labels: { tier: 'one' } }),
-      ];
-      const roles = NSS.flatMap((ns) => Array.from({ length: 2 }, (_, i) => role(ns, `r${i}`, rules())));
+      const { rules, tier, clusterRoles, roles } = randomFixRoles(r, { namespaces: NSS, resources: RESOURCES, verbs: VERBS });
       const users: UserInfo[] = [
         { name: 'alice', groups: [r.pick(GROUPS), 'system:authenticated'] },
         serviceAccountUser(r.pick(NSS), 'app'),
