@@ -3,6 +3,7 @@ import { KINDS } from '@/lib/k8s/kinds';
 import { isApiServerPod } from '@/lib/k8s/api-server-flags';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import { loadDemo } from '@/server/sources/demo-source';
+import { listOnNode } from './__fixtures__/builders';
 import { createAuthzEngine } from './authz-engine';
 import { kindsForCanI, kindsForWhoCan, NAMESPACED_RBAC_KINDS, RBAC_KINDS, rbacNamespacesFor } from './kinds-for-question';
 import type { ResourceAttributes, UserInfo } from './types';
@@ -45,15 +46,7 @@ async function demoQuestions() {
   for (const s of state.resourceSlices) add('resource.k8s.io', 'resourceslices', '', s.metadata.name);
   for (const n of state.nodes) {
     add('', 'nodes', '', n.metadata.name, ['', 'status']);
-    questions.push({
-      verb: 'list',
-      group: '',
-      resource: 'pods',
-      subresource: '',
-      namespace: '',
-      name: '',
-      fieldSelector: [{ field: 'spec.nodeName', operator: '=', value: n.metadata.name }],
-    });
+    questions.push(listOnNode('', 'pods', n.metadata.name));
   }
   add('resource.k8s.io', 'resourceslices', '', '');
   add('resource.k8s.io', 'deviceclasses', '', '');

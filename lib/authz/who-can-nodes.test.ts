@@ -3,7 +3,7 @@ import { loadDemo } from '@/server/sources/demo-source';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { PolicyRule, Subject } from '@/lib/k8s/types';
 import { createRandom } from '@/scripts/bench/prng';
-import { Group, User } from './__fixtures__/builders';
+import { Group, listOnNode, User } from './__fixtures__/builders';
 import { randomRbacState, SMALL_RBAC } from './__fixtures__/random-rbac';
 import { createAuthzEngine } from './authz-engine';
 import { authorizeNode } from './node-authorizer';
@@ -106,24 +106,8 @@ function nodeQuestions(state: ClusterState): ResourceAttributes[] {
   for (const n of nodes) {
     add('', 'nodes', '', n, ['', 'status']);
     add('coordination.k8s.io', 'leases', 'kube-node-lease', n);
-    questions.push({
-      verb: 'list',
-      group: '',
-      resource: 'pods',
-      subresource: '',
-      namespace: '',
-      name: '',
-      fieldSelector: [{ field: 'spec.nodeName', operator: '=', value: n }],
-    });
-    questions.push({
-      verb: 'list',
-      group: 'resource.k8s.io',
-      resource: 'resourceslices',
-      subresource: '',
-      namespace: '',
-      name: '',
-      fieldSelector: [{ field: 'spec.nodeName', operator: '=', value: n }],
-    });
+    questions.push(listOnNode('', 'pods', n));
+    questions.push(listOnNode('resource.k8s.io', 'resourceslices', n));
   }
   return questions;
 }

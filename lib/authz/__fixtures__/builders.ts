@@ -124,3 +124,8 @@ export function stateOf(parts: Partial<Omit<ClusterState, 'source' | 'warnings'>
 export function res(verb: string, group: string, resource: string, extra: Partial<ResourceAttributes> = {}): ResourceAttributes {
   return { verb, group, resource, subresource: '', namespace: '', name: '', ...extra };
 }
+
+/** `list` of a resource with the field selector `spec.nodeName=<node>` (what a kubelet lists). */
+export function listOnNode(group: string, resource: string, node: string): ResourceAttributes {
+  return { verb: 'list', group, resource, subresource: '', namespace: '', name: '', fieldSelector: [{ field: 'spec.nodeName', operator: '=', value: node }] };
+}
