@@ -29,9 +29,8 @@ import {
   rbacEntries,
   isTenantIdentity,
   tenantNamespace,
-  isWildcardDraRule,
+  draRuleHits,
   narrowedDraRule,
-  unscopedDriverVerbs,
 } from './dra-shared';
 
 // ---------------------------------------------------------------- DRA001
@@ -72,13 +71,9 @@ export const dra002: Check = {
   id: 'DRA002',
   run(ctx) {
     const out: FindingDraft[] = [];
-    for (const bound of boundRoles(ctx)) {
+    for (const { bound, wildcard: idx } of draRuleHits(ctx)) {
       const role = bound.role;
-      if (isBootstrapOrClusterAdmin(role)) continue;
-      // A loop that allocates only for a hit: every bound role of the cluster is walked, few have one.
-      const idx: number[] = [];
-      for (let i = 0; i < role.rules.length; i++) if (isWildcardDraRule(role.rules[i].rule)) idx.push(i);
-      if (idx.length === 0) continue;
+      if (!idx || isBootstrapOrClusterAdmin(role)) continue;
       const bindings = bound.bindings;
       const roleRef = toObjectRef(role.ref);
       const rulesText = idx.map((i) => `rule #${i} (${describeRule(role.rules[i].rule)})`).join('; ');
@@ -163,14 +158,8 @@ export const dra004: Check = {
   run(ctx) {
     const out: FindingDraft[] = [];
     const drivers = ctx.knownDrivers;
-    for (const bound of boundRoles(ctx)) {
+    for (const { bound, driver: hits } of draRuleHits(ctx)) {
       const role = bound.role;
-      // A loop that allocates only for a hit: almost no rule names resourceclaims/driver.
-      let hits: { i: number; verbs: string[] }[] | undefined;
-      for (let i = 0; i < role.rules.length; i++) {
-        const verbs = unscopedDriverVerbs(role.rules[i].rule);
-        if (verbs.length > 0) (hits ??= []).push({ i, verbs });
-      }
       if (!hits) continue;
       const bindings = bound.bindings;
       const roleRef = toObjectRef(role.ref);

@@ -1,4 +1,5 @@
 import { CATALOG } from '@/lib/analysis/catalog';
+import { Q } from '@/lib/analysis/context/questions';
 import { describe, expect, it } from 'vitest';
 import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-context';
 import { DEFAULT_SETTINGS } from '@/lib/analysis/settings';
@@ -9,7 +10,19 @@ import { createRandom } from '@/scripts/bench/prng';
 import { classesOfSpec } from '@/lib/analysis/zeroing/device-classes';
 import { specOf, usersByClass } from '@/lib/analysis/context/claim-requests';
 import { atOrAboveWatermark } from '@/lib/analysis/quota/quota-usage';
-import { classFields, quota001, quota002, quota003, quota004, QUOTA_CHECKS, usageAtWatermark } from './quota-checks';
+import {
+  cappedWithFields,
+  classFields,
+  quota001,
+  quota002,
+  quota003,
+  quota004,
+  QUOTA_CHECKS,
+  quotaYaml,
+  quotaYamlWriter,
+  usageAtWatermark,
+} from './quota-checks';
+import type { Evidence } from '@/lib/analysis/types';
 
 // DESIGN §4 QUOTA001-QUOTA004.
 
@@ -233,3 +246,115 @@ function randomClaimsAndTemplates(
       : { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata, spec: { devices: { requests } } };
   });
 }
+
+describe('cappedWithFields (QUOTA001 evidence) on random grants and objects', () => {
+  // The plain reading: the grants' evidence, then a metadata.namespace field per object, capped at ten
+  // with a note counting the rest.
+  for (let seed = 0; seed < 40; seed++) {
+    it(`seed ${seed}`, () => {
+      const r = createRandom(2500 + seed);
+      const objects = randomClaimsAndTemplates(r, () => 'a', r.int(25), 1);
+      const grants: Evidence[] = Array.from({ length: r.int(14) }, (_, i) => ({ type: 'note', text: `grant ${i}` }));
+      const all: Evidence[] = [
+        ...grants,
+        ...objects.map((o): Evidence => ({
+          type: 'field',
+          object: { kind: o.kind, name: o.metadata.name, namespace: 'ns' },
+          path: 'metadata.namespace',
+          value: 'ns',
+        })),
+      ];
+      const expected = all.length <= 10 ? all : [...all.slice(0, 10), { type: 'note', text: `and ${all.length - 10} more objects` }];
+      expect(cappedWithFields([...grants], objects, 'ns')).toEqual(expected);
+    });
+  }
+});
+
+describe('quotaYamlWriter (QUOTA001, QUOTA002 remediations) on random names', () => {
+  // Held to the whole manifest written at once, for names plain YAML would misread and classes of every shape.
+  const awkward = ['ns', 'team-a', '123', 'true', 'null', '1e3', 'a:b', 'a b', '-x', 'x"y', "it's", '#c', '', 'ü', 'a\\b', 'y'];
+  for (let seed = 0; seed < 20; seed++) {
+    it(`seed ${seed}`, () => {
+      const r = createRandom(2600 + seed);
+      const hardOf = (cls: string) => ({ [`${cls}.deviceclass.resource.k8s.io/devices`]: r.pick(['4', '10']) });
+      const fixed = new Map<string, Record<string, string>>();
+      const write = quotaYamlWriter((cls) => fixed.get(cls)!);
+      for (let i = 0; i < 30; i++) {
+        const namespace = r.chance(0.5) ? r.pick(awkward) : `${r.pick(awkward)}${r.pick(awkward)}`;
+        const cls = r.chance(0.3) ? r.pick(awkward) : `gpu-${r.int(3)}.example.com`;
+        if (!fixed.has(cls)) fixed.set(cls, hardOf(cls));
+        expect(write(namespace, cls)).toBe(quotaYaml(namespace, fixed.get(cls)!));
+      }
+    });
+  }
+});
+
+describe('QUOTA001 and QUOTA002 on random clusters', () => {
+  // The plain reading: every tenant namespace of ctx.namespaces, its unscoped quotas' keys and its
+  // objects looked up where they are read, its creators from the two questions joined and filtered.
+  const CLASSES = ['a', 'b', 'gpu.example.com'];
+  const KEYS = [
+    'count/resourceclaims.resource.k8s.io',
+    ...CLASSES.flatMap((c) => [`${c}.deviceclass.resource.k8s.io/devices`, `requests.deviceclass.resource.kubernetes.io/${c}`]),
+  ];
+  for (let seed = 0; seed < 30; seed++) {
+    it(`seed ${seed}`, () => {
+      const r = createRandom(2700 + seed);
+      const names = ['kube-system', 'n0', 'n1', 'n2', 'n3', 'n4', 'n5'];
+      const namespaces = names.map((n) => ns(n, r.chance(0.2) ? { 'dra-posture.io/role': 'platform' } : undefined));
+      const objects = names.flatMap((n) =>
+        randomClaimsAndTemplates(r, () => r.pick(CLASSES), 5, 3).map(
+          (o) => ({ ...o, metadata: { ...o.metadata, namespace: n } }) as ResourceClaim | ResourceClaimTemplate,
+        ),
+      );
+      const quotas = Array.from({ length: r.int(8) }, (_, i) =>
+        quota(
+          r.pick(names),
+          `q${i}`,
+          Object.fromEntries(KEYS.filter(() => r.chance(0.3)).map((k) => [k, '5'])),
+          undefined,
+          r.chance(0.2) ? ['BestEffort'] : undefined,
+        ),
+      );
+      const withCreators = names.filter(() => r.chance(0.4));
+      const s = stateOf({
+        namespaces,
+        resourceClaims: objects.filter((o): o is ResourceClaim => o.kind === 'ResourceClaim'),
+        resourceClaimTemplates: objects.filter((o): o is ResourceClaimTemplate => o.kind === 'ResourceClaimTemplate'),
+        resourceQuotas: quotas,
+        roles: withCreators.map((n) =>
+          role(n, 'claims', [{ verbs: ['create'], apiGroups: ['resource.k8s.io'], resources: [r.pick(['resourceclaims', 'resourceclaimtemplates', '*'])] }]),
+        ),
+        roleBindings: withCreators.map((n) => rb(n, 'alice', { kind: 'Role', name: 'claims' }, [User(`alice-${n}`)])),
+      });
+      const c = buildAnalysisContext(s, createAuthzEngine(s), DEFAULT_SETTINGS);
+      const keysOf = (n: string) =>
+        new Set(quotas.filter((q) => q.metadata.namespace === n && !q.spec?.scopes).flatMap((q) => Object.keys(q.spec?.hard ?? {})));
+      const tenants = c.namespaces.filter((n) => c.isTenantNamespace(n));
+      const creators = (n: string) =>
+        [...c.access.grantedInNamespace(Q.claimCreate, n), ...c.access.grantedInNamespace(Q.templateCreate, n)].filter(
+          (e) => e.via === 'rbac' && !c.isAdminEquivalent(e.subject) && !c.isSystemIdentity(e.subject),
+        );
+      const q1 = tenants.filter((n) => !keysOf(n).has(KEYS[0]) && (objects.some((o) => o.metadata.namespace === n) || creators(n).length > 0));
+      expect(quota001.run(c).map((d) => [d.objects[0].name, d.evidence.length])).toEqual(
+        q1.map((n) => [
+          n,
+          Math.min(
+            11,
+            objects.filter((o) => o.metadata.namespace === n).length +
+              new Set(creators(n).flatMap((e) => e.grants.filter((g) => g.binding.namespace === n).map((g) => `${g.binding.name}/${g.ruleIndex}`))).size,
+          ),
+        ]),
+      );
+      const q2 = tenants.flatMap((n) => {
+        const here = objects.filter((o) => o.metadata.namespace === n);
+        const classes = [...new Set(here.flatMap((o) => classesOfSpec(specOf(o))))].sort();
+        const keys = keysOf(n);
+        return classes
+          .filter((k) => !keys.has(`${k}.deviceclass.resource.k8s.io/devices`) && !keys.has(`requests.deviceclass.resource.kubernetes.io/${k}`))
+          .map((k) => `${n} ${k}`);
+      });
+      expect(quota002.run(c).map((d) => d.objects.map((o) => o.name).join(' '))).toEqual(q2);
+    });
+  }
+});

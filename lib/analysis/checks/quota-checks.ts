@@ -2,6 +2,7 @@ import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { isMastersGroup, isNodeIdentity } from '@/lib/analysis/context/identities';
 import type { AccessEntry } from '@/lib/analysis/context/access';
 import { Q } from '@/lib/analysis/context/questions';
+import { oncePerAnalysis } from '@/lib/analysis/context/memo-per-analysis';
 import { claimRequestsByNamespace, specOf, usersByClass, type NamespaceClaimRequests } from '@/lib/analysis/context/claim-requests';
 import {
   ALL_MODE_DEVICES,
@@ -10,7 +11,7 @@ import {
   devicesQuotaKey,
   limitingKeys,
   limitsClaimCount,
-  limitsClassDevices,
+  classDevicesLimiter,
   usageDisagrees,
 } from '@/lib/analysis/quota/quota-usage';
 import { pushTo } from '@/lib/k8s/push-to';
@@ -31,8 +32,8 @@ const MAX_EVIDENCE = 10;
 const limitedKeysByState = new WeakMap<AnalysisContext['state'], Map<string, ReadonlySet<string>>>();
 const NO_KEYS: ReadonlySet<string> = new Set();
 
-/** Hard keys of the namespace's unscoped ResourceQuotas. */
-function limitedKeys(ctx: AnalysisContext, namespace: string): ReadonlySet<string> {
+/** Hard keys of each namespace's unscoped ResourceQuotas. */
+function limitedKeysByNamespace(ctx: AnalysisContext): Map<string, ReadonlySet<string>> {
   let byNs = limitedKeysByState.get(ctx.state);
   if (!byNs) {
     const quotas = new Map<string, ResourceQuota[]>();
@@ -40,18 +41,31 @@ function limitedKeys(ctx: AnalysisContext, namespace: string): ReadonlySet<strin
     byNs = new Map([...quotas].map(([ns, list]) => [ns, limitingKeys(list)]));
     limitedKeysByState.set(ctx.state, byNs);
   }
-  return byNs.get(namespace) ?? NO_KEYS;
-}
-
-function tenantNamespaces(ctx: AnalysisContext): string[] {
-  return ctx.namespaces.filter((ns) => ctx.isTenantNamespace(ns));
+  return byNs;
 }
 
 const NO_CLAIM_REQUESTS: NamespaceClaimRequests = { objects: [], classes: [] };
 
-function claimRequestsIn(ctx: AnalysisContext, namespace: string): NamespaceClaimRequests {
-  return claimRequestsByNamespace(ctx.state).get(namespace) ?? NO_CLAIM_REQUESTS;
+/** A tenant namespace with the hard keys of its unscoped quotas and its claims' requests. */
+interface TenantQuotaView {
+  ns: string;
+  keys: ReadonlySet<string>;
+  requests: NamespaceClaimRequests;
 }
+
+/**
+ * The tenant namespaces, in ctx.namespaces order, each looked up once in the two indexes for QUOTA001
+ * and QUOTA002: both walk every tenant namespace (20,000 on the bench cluster), and the lookups were
+ * a good part of each walk.
+ */
+const tenantQuotaViews = oncePerAnalysis((ctx): TenantQuotaView[] => {
+  const keys = limitedKeysByNamespace(ctx);
+  const requests = claimRequestsByNamespace(ctx.state);
+  const out: TenantQuotaView[] = [];
+  for (const ns of ctx.namespaces)
+    if (ctx.isTenantNamespace(ns)) out.push({ ns, keys: keys.get(ns) ?? NO_KEYS, requests: requests.get(ns) ?? NO_CLAIM_REQUESTS });
+  return out;
+});
 
 const specPath = (o: ResourceClaim | ResourceClaimTemplate) => (o.kind === 'ResourceClaimTemplate' ? 'spec.spec.devices.requests' : 'spec.devices.requests');
 
@@ -61,7 +75,7 @@ function objRef(o: { kind: string; metadata: { name: string; namespace?: string 
 
 /**
  * Where the objects' specs name a class (one field evidence per request or subrequest, in order),
- * capped as capped() caps evidence: the fields past MAX_EVIDENCE are counted, not made (a namespace
+ * capped at MAX_EVIDENCE and a note: the fields past it are counted, not made (a namespace
  * can name a class in thousands of requests, and QUOTA002 reports every namespace of a large cluster).
  */
 export function classFields(objects: readonly (ResourceClaim | ResourceClaimTemplate)[], deviceClass: string): Evidence[] {
@@ -85,13 +99,37 @@ export function classFields(objects: readonly (ResourceClaim | ResourceClaimTemp
 
 const moreNote = (n: number, what: string): Evidence => ({ type: 'note', text: `and ${n} more ${what}` });
 
-function capped(evidence: Evidence[], what: string): Evidence[] {
-  if (evidence.length <= MAX_EVIDENCE) return evidence;
-  return [...evidence.slice(0, MAX_EVIDENCE), moreNote(evidence.length - MAX_EVIDENCE, what)];
+/**
+ * The grants' evidence, then a metadata.namespace field per object, at most MAX_EVIDENCE of them and
+ * a note counting the rest. The fields past the cap are counted, not made: a namespace can hold
+ * thousands of claims, and QUOTA001 reports thousands of namespaces.
+ */
+export function cappedWithFields(grants: Evidence[], objects: readonly (ResourceClaim | ResourceClaimTemplate)[], ns: string): Evidence[] {
+  const total = grants.length + objects.length;
+  const shown = total <= MAX_EVIDENCE ? total : MAX_EVIDENCE;
+  const out = grants.length <= shown ? grants : grants.slice(0, shown);
+  for (let i = 0; out.length < shown; i++) out.push({ type: 'field', object: objRef(objects[i]), path: 'metadata.namespace', value: ns });
+  if (total > MAX_EVIDENCE) out.push(moreNote(total - MAX_EVIDENCE, 'objects'));
+  return out;
 }
 
-function quotaYaml(namespace: string, hard: Record<string, string>): string {
+/** A fix's ResourceQuota manifest, written whole (what quotaYamlWriter writes in two parts). */
+export function quotaYaml(namespace: string, hard: Record<string, string>): string {
   return manifestYaml({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'dra-quota', namespace }, spec: { hard } });
+}
+
+/**
+ * quotaYaml for a check that writes one per finding (QUOTA001, QUOTA002: tens of thousands on a large
+ * cluster) with the spec of each `id` written once: a mapping's top-level entries are written one
+ * after the other, so the head (which names the namespace) and the spec joined are the whole text.
+ */
+export function quotaYamlWriter(hardOf: (id: string) => Record<string, string>): (namespace: string, id: string) => string {
+  const specs = new Map<string, string>();
+  return (namespace, id) => {
+    let spec = specs.get(id);
+    if (spec === undefined) specs.set(id, (spec = manifestYaml({ spec: { hard: hardOf(id) } })));
+    return `${manifestYaml({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'dra-quota', namespace } })}\n${spec}`;
+  };
 }
 
 // ---------------------------------------------------------------- QUOTA001
@@ -103,19 +141,25 @@ function quotaYaml(namespace: string, hard: Record<string, string>): string {
  * its own two, and asking each namespace the whole question built everyone allowed everywhere again.
  */
 function creatorsIn(ctx: AnalysisContext, namespace: string): AccessEntry[] {
-  return [...ctx.access.grantedInNamespace(Q.claimCreate, namespace), ...ctx.access.grantedInNamespace(Q.templateCreate, namespace)].filter(
-    (e) =>
-      e.via === 'rbac' && !isMastersGroup(e.subject) && !isNodeIdentity(e.subject) && !ctx.isAdminEquivalent(e.subject) && !ctx.isSystemIdentity(e.subject),
-  );
+  // No list joined and filtered per namespace: most namespaces have a creator or two.
+  const out: AccessEntry[] = [];
+  for (const e of ctx.access.grantedInNamespace(Q.claimCreate, namespace)) if (isTenantCreator(ctx, e)) out.push(e);
+  for (const e of ctx.access.grantedInNamespace(Q.templateCreate, namespace)) if (isTenantCreator(ctx, e)) out.push(e);
+  return out;
+}
+
+function isTenantCreator(ctx: AnalysisContext, e: AccessEntry): boolean {
+  return e.via === 'rbac' && !isMastersGroup(e.subject) && !isNodeIdentity(e.subject) && !ctx.isAdminEquivalent(e.subject) && !ctx.isSystemIdentity(e.subject);
 }
 
 export const quota001: Check = {
   id: 'QUOTA001',
   run(ctx) {
     const out: FindingDraft[] = [];
-    for (const ns of tenantNamespaces(ctx)) {
-      if (limitsClaimCount(limitedKeys(ctx, ns))) continue;
-      const here = claimRequestsIn(ctx, ns).objects;
+    const yaml = quotaYamlWriter(() => ({ [CLAIM_COUNT_KEY]: '10' }));
+    for (const { ns, keys, requests } of tenantQuotaViews(ctx)) {
+      if (limitsClaimCount(keys)) continue;
+      const here = requests.objects;
       const creators = creatorsIn(ctx, ns);
       if (here.length === 0 && creators.length === 0) continue;
       const subjects = sortSubjects(creators.map((e) => e.subject));
@@ -129,14 +173,8 @@ export const quota001: Check = {
         subjects: [],
         objects: [objectRef('Namespace', ns)],
         message: `Tenant namespace ${ns} ${parts.join(', and ')}, but no ResourceQuota limits ${CLAIM_COUNT_KEY}: the tenant can create claims (and pin devices) without bound.`,
-        evidence: capped(
-          [
-            ...grantsEvidence(ctx, dedupeGrants(grants)),
-            ...here.map((o): Evidence => ({ type: 'field', object: objRef(o), path: 'metadata.namespace', value: ns })),
-          ],
-          'objects',
-        ),
-        remediation: `Add a ResourceQuota in ${ns} that limits the number of claims (and the devices per DeviceClass):\n${quotaYaml(ns, { [CLAIM_COUNT_KEY]: '10' })}`,
+        evidence: cappedWithFields(grantsEvidence(ctx, dedupeGrants(grants)), here, ns),
+        remediation: `Add a ResourceQuota in ${ns} that limits the number of claims (and the devices per DeviceClass):\n${yaml(ns, '')}`,
       });
     }
     return out;
@@ -161,11 +199,12 @@ export const quota002: Check = {
   id: 'QUOTA002',
   run(ctx) {
     const out: FindingDraft[] = [];
-    for (const ns of tenantNamespaces(ctx)) {
-      const { objects: here, classes } = claimRequestsIn(ctx, ns);
+    const limits = classDevicesLimiter();
+    const yaml = quotaYamlWriter((cls) => ({ [devicesQuotaKey(cls)]: '4' }));
+    for (const { ns, keys, requests } of tenantQuotaViews(ctx)) {
+      const { objects: here, classes } = requests;
       if (classes.length === 0) continue;
-      const keys = limitedKeys(ctx, ns);
-      const open = classes.filter((cls) => !limitsClassDevices(keys, cls));
+      const open = classes.filter((cls) => !limits(keys, cls));
       // Which objects name a class is read only for a namespace with a finding.
       if (open.length === 0) continue;
       const byClass = usersByClass(here);
@@ -176,7 +215,7 @@ export const quota002: Check = {
           objects: [objectRef('Namespace', ns), objectRef('DeviceClass', cls)],
           message: `Tenant namespace ${ns} requests devices of DeviceClass ${cls} (${list(users.map((o) => `${o.kind} ${o.metadata.name}`))}) but no ResourceQuota limits ${devicesQuotaKey(cls)}: nothing caps how many ${cls} devices it can hold.`,
           evidence: classFields(users, cls),
-          remediation: `Add the per-class device limit to the namespace's ResourceQuota (allocationMode All charges ${ALL_MODE_DEVICES}):\n${quotaYaml(ns, { [devicesQuotaKey(cls)]: '4' })}`,
+          remediation: `Add the per-class device limit to the namespace's ResourceQuota (allocationMode All charges ${ALL_MODE_DEVICES}):\n${yaml(ns, cls)}`,
         });
       }
     }

@@ -3,7 +3,17 @@ import { stateOf } from '@/lib/authz/__fixtures__/builders';
 import type { DeviceRequest, ResourceClaim, ResourceQuota } from '@/lib/k8s/types';
 import { formatQuantity, parseQuantity, quantityFromInteger } from '@/lib/k8s/quantity';
 import { createRandom } from '@/scripts/bench/prng';
-import { analyseQuotas, atOrAboveWatermark, claimDeviceUsage, computeQuotaUsage, parseDraQuotaKey, usageDisagrees } from './quota-usage';
+import {
+  analyseQuotas,
+  atOrAboveWatermark,
+  claimDeviceUsage,
+  classDevicesLimiter,
+  computeQuotaUsage,
+  limitsClassDevices,
+  parseDraQuotaKey,
+  quotaScopes,
+  usageDisagrees,
+} from './quota-usage';
 
 // dra-facts §6: usage as the ResourceQuota evaluator computes it from claim specs.
 
@@ -261,6 +271,134 @@ describe('analyseQuotas texts on random quotas', () => {
           formatQuantity(quantityFromInteger(computed)),
         ]);
       }
+    }
+  });
+});
+
+describe('analyseQuotas against a plain reading, on random clusters', () => {
+  // The plain reading: the quotas in the state's order, each DRA key parsed where it is read, each
+  // namespace's usage summed as bigints from its claims, and the rows sorted at the end. Claims come
+  // in any namespace order and quotas may share a namespace and name, be scoped or carry only status.hard.
+  const plainText = (t: unknown) => {
+    const s = typeof t === 'number' ? String(t) : typeof t === 'string' ? t : '';
+    const q = parseQuantity(s);
+    return q ? formatQuantity(q) : s;
+  };
+  const plain = (claims: ResourceClaim[], quotas: ResourceQuota[]) => {
+    const rows: ReturnType<typeof computeQuotaUsage> = [];
+    const notes: string[] = [];
+    for (const rq of quotas) {
+      const ns = rq.metadata.namespace ?? '';
+      const hardMap = rq.spec?.hard ?? rq.status?.hard ?? {};
+      const keys = Object.keys(hardMap)
+        .filter((k) => parseDraQuotaKey(k) !== undefined)
+        .sort();
+      if (keys.length === 0) continue;
+      const scoped = quotaScopes(rq);
+      if (scoped)
+        notes.push(
+          `ResourceQuota ${ns}/${rq.metadata.name} has ${scoped}: ResourceClaims match no quota scope, so its DRA limits (${keys.join(', ')}) never charge claims`,
+        );
+      const mine = claims.filter((c) => (c.metadata.namespace ?? '') === ns);
+      for (const key of keys) {
+        const parsed = parseDraQuotaKey(key)!;
+        let computed = 0n;
+        if (!scoped)
+          computed = parsed.kind === 'claims' ? BigInt(mine.length) : mine.reduce((n, c) => n + (claimDeviceUsage(c.spec).get(parsed.deviceClass) ?? 0n), 0n);
+        const used = rq.status?.used?.[key];
+        rows.push({
+          namespace: ns,
+          name: rq.metadata.name,
+          resource: key,
+          hard: plainText(hardMap[key]),
+          used: used === undefined || used === null ? null : plainText(used),
+          computedUsed: formatQuantity(quantityFromInteger(computed)),
+        });
+      }
+    }
+    rows.sort((a, b) =>
+      a.namespace < b.namespace
+        ? -1
+        : a.namespace > b.namespace
+          ? 1
+          : a.name < b.name
+            ? -1
+            : a.name > b.name
+              ? 1
+              : a.resource < b.resource
+                ? -1
+                : a.resource > b.resource
+                  ? 1
+                  : 0,
+    );
+    return { quotas: rows, notes: notes.sort() };
+  };
+  const CLASSES = ['gpu', 'nic', 'fpga'];
+  const KEYS = [
+    'count/resourceclaims.resource.k8s.io',
+    ...CLASSES.map((c) => `${c}.deviceclass.resource.k8s.io/devices`),
+    ...CLASSES.map((c) => `requests.deviceclass.resource.kubernetes.io/${c}`),
+    'pods',
+    'requests.cpu',
+  ];
+  const TEXTS = ['10', '010', '1k', '0', '3', '500m', 'x'];
+  for (let seed = 0; seed < 60; seed++) {
+    it(`seed ${seed}`, () => {
+      const r = createRandom(3100 + seed);
+      const nss = ['a', 'b', 'c', 'd'].slice(0, 1 + r.int(4));
+      const claims: ResourceClaim[] = [];
+      // Runs of claims in one namespace, as a cluster lists them, and namespaces visited again.
+      for (let run = r.int(8); run > 0; run--) {
+        const ns = r.pick(nss);
+        for (let i = r.int(5); i >= 0; i--) {
+          const requests = Array.from({ length: r.int(3) }, (_, j): DeviceRequest =>
+            r.chance(0.7)
+              ? {
+                  name: `r${j}`,
+                  exactly: { deviceClassName: r.pick(CLASSES), allocationMode: r.pick([undefined, 'ExactCount', 'All']), count: r.pick([undefined, 1, 2, 5]) },
+                }
+              : ({
+                  name: `r${j}`,
+                  firstAvailable: Array.from({ length: 1 + r.int(3) }, (_, k) => ({ name: `s${k}`, deviceClassName: r.pick(CLASSES), count: 1 + r.int(4) })),
+                } as DeviceRequest),
+          );
+          const c = claim(ns, `c${claims.length}`, requests);
+          if (r.chance(0.1)) delete (c as { spec?: unknown }).spec;
+          claims.push(c);
+        }
+      }
+      const quotas = Array.from({ length: r.int(10) }, () => {
+        const hard = Object.fromEntries(KEYS.filter(() => r.chance(0.35)).map((k) => [k, r.pick(TEXTS)]));
+        const used = r.chance(0.5)
+          ? Object.fromEntries(
+              Object.keys(hard)
+                .filter(() => r.chance(0.6))
+                .map((k) => [k, r.pick(TEXTS)]),
+            )
+          : undefined;
+        const q = quota(r.pick(nss), `q${r.int(3)}`, hard, used, r.chance(0.2) ? { scopes: ['BestEffort'] } : {});
+        if (used && r.chance(0.2)) delete q.spec!.hard;
+        return q;
+      });
+      expect(analyseQuotas(stateOf({ resourceClaims: claims, resourceQuotas: quotas }))).toEqual(plain(claims, quotas));
+    });
+  }
+});
+
+describe('classDevicesLimiter against limitsClassDevices, on random key sets', () => {
+  it('answers each pair as limitsClassDevices does, asked again and again', () => {
+    const r = createRandom(3200);
+    const classes = ['gpu', 'nic', 'fpga', 'a.b', ''];
+    const keyOf = [
+      (c: string) => `${c}.deviceclass.resource.k8s.io/devices`,
+      (c: string) => `requests.deviceclass.resource.kubernetes.io/${c}`,
+      (c: string) => c,
+    ];
+    const limits = classDevicesLimiter();
+    for (let i = 0; i < 500; i++) {
+      const keys = new Set(Array.from({ length: r.int(4) }, () => r.pick(keyOf)(r.pick(classes))));
+      const cls = r.pick(classes);
+      expect(limits(keys, cls)).toBe(limitsClassDevices(keys, cls));
     }
   });
 });

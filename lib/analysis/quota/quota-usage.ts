@@ -76,6 +76,23 @@ function addCharges<T>(spec: ResourceClaimSpec | undefined, out: Map<string, T>,
 }
 
 const addBigint = (sum: bigint | undefined, devices: number): bigint => (sum ?? 0n) + BigInt(devices);
+
+/**
+ * addCharges with number sums, written out: the namespace totals read every claim of the cluster, and
+ * most requests are a single `exactly` (no callback and no map of maxima for them).
+ */
+function addNumberCharges(spec: ResourceClaimSpec | undefined, out: Map<string, number>): void {
+  const requests = spec?.devices?.requests;
+  if (!requests) return;
+  for (const request of requests) {
+    if (request.firstAvailable && request.firstAvailable.length > 0) addCharges({ devices: { requests: [request] } }, out, addNumber);
+    else if (request.exactly) {
+      const cls = request.exactly.deviceClassName;
+      out.set(cls, (out.get(cls) ?? 0) + devicesFor(request.exactly.allocationMode, request.exactly.count));
+    }
+  }
+}
+
 const addNumber = (sum: number | undefined, devices: number): number => (sum ?? 0) + devices;
 
 /** Per device class, the devices one claim spec charges (the evaluator's Usage). */
@@ -103,12 +120,18 @@ interface NamespaceUsage {
  */
 function usageByNamespace(claims: readonly ResourceClaim[]): Map<string, NamespaceUsage> {
   const out = new Map<string, { claims: number; devices: Map<string, number> }>();
+  // A cluster's claims come namespace by namespace: the previous claim's totals are reused without a lookup.
+  let lastNs: string | undefined;
+  let u: { claims: number; devices: Map<string, number> } | undefined;
   for (const claim of claims) {
     const ns = claim.metadata.namespace ?? '';
-    let u = out.get(ns);
-    if (!u) out.set(ns, (u = { claims: 0, devices: new Map() }));
+    if (u === undefined || ns !== lastNs) {
+      u = out.get(ns);
+      if (!u) out.set(ns, (u = { claims: 0, devices: new Map() }));
+      lastNs = ns;
+    }
     u.claims++;
-    addCharges(claim.spec, u.devices, addNumber);
+    addNumberCharges(claim.spec, u.devices);
   }
   const usage: Map<string, NamespaceUsage> = out;
   for (const [ns, u] of out) {
@@ -155,11 +178,28 @@ export function analyseQuotas(state: ClusterState): QuotaAnalysis {
     if (found === undefined) formatted.set(n, (found = formatQuantity(quantityFromInteger(n))));
     return found;
   };
-  for (const rq of state.resourceQuotas) {
+  // Quotas repeat a few hard keys: each is parsed once (null: not a DRA key).
+  const parsedKeys = new Map<string, DraQuotaKey | null>();
+  const parseKey = (key: string) => {
+    let found = parsedKeys.get(key);
+    if (found === undefined) parsedKeys.set(key, (found = parseDraQuotaKey(key) ?? null));
+    return found;
+  };
+  // The quotas in row order (a stable sort, as the rows' was): each quota's rows come out sorted, and
+  // sorting 15,000 quotas is cheaper than their rows. Only quotas sharing a namespace and name (not
+  // in a real cluster) interleave their rows, and then the rows are sorted as well.
+  const ordered = [...state.resourceQuotas].sort(
+    (a, b) => compareStrings(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || compareStrings(a.metadata.name, b.metadata.name),
+  );
+  let shared = false;
+  let previous: ResourceQuota | undefined;
+  for (const rq of ordered) {
+    if (previous && (previous.metadata.namespace ?? '') === (rq.metadata.namespace ?? '') && previous.metadata.name === rq.metadata.name) shared = true;
+    previous = rq;
     const ns = rq.metadata.namespace ?? '';
     const hardMap = rq.spec?.hard ?? rq.status?.hard ?? {};
     const keys = Object.keys(hardMap)
-      .filter((k) => parseDraQuotaKey(k) !== undefined)
+      .filter((k) => parseKey(k) !== null)
       .sort();
     if (keys.length === 0) continue;
     const scoped = quotaScopes(rq);
@@ -170,7 +210,7 @@ export function analyseQuotas(state: ClusterState): QuotaAnalysis {
     }
     const usage = usageByNs.get(ns) ?? NO_USAGE;
     for (const key of keys) {
-      const parsed = parseDraQuotaKey(key)!;
+      const parsed = parseKey(key)!;
       let computed: bigint | number = 0;
       if (!scoped) computed = parsed.kind === 'claims' ? usage.claims : (usage.devices.get(parsed.deviceClass) ?? 0);
       const used = rq.status?.used?.[key];
@@ -184,7 +224,7 @@ export function analyseQuotas(state: ClusterState): QuotaAnalysis {
       });
     }
   }
-  quotas.sort((a, b) => compareStrings(a.namespace, b.namespace) || compareStrings(a.name, b.name) || compareStrings(a.resource, b.resource));
+  if (shared) quotas.sort((a, b) => compareStrings(a.namespace, b.namespace) || compareStrings(a.name, b.name) || compareStrings(a.resource, b.resource));
   notes.sort();
   const result = { quotas, notes };
   return result;
@@ -228,6 +268,19 @@ export function limitsClaimCount(keys: ReadonlySet<string>): boolean {
 /** Whether the keys limit a DeviceClass's devices, by the devices key or its DRAExtendedResource mirror (QUOTA002's gap closed). */
 export function limitsClassDevices(keys: ReadonlySet<string>, deviceClass: string): boolean {
   return keys.has(devicesQuotaKey(deviceClass)) || keys.has(extendedQuotaKey(deviceClass));
+}
+
+/**
+ * limitsClassDevices with each class's two keys made once: QUOTA002 asks it for every class of every
+ * tenant namespace (tens of thousands of pairs), and each new key string is hashed again to be looked up.
+ */
+export function classDevicesLimiter(): (keys: ReadonlySet<string>, deviceClass: string) => boolean {
+  const keysOf = new Map<string, readonly [string, string]>();
+  return (keys, deviceClass) => {
+    let own = keysOf.get(deviceClass);
+    if (!own) keysOf.set(deviceClass, (own = [devicesQuotaKey(deviceClass), extendedQuotaKey(deviceClass)]));
+    return keys.has(own[0]) || keys.has(own[1]);
+  };
 }
 
 /** Whether used >= watermark × hard, exactly (watermark given as a decimal fraction). */
