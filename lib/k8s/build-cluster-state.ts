@@ -230,12 +230,12 @@ export class ClusterStateBuilder {
     const list = this.state[collection] as KubeObject[];
     let positions = this.seen.get(collection);
     if (positions === undefined) {
-      positions = new NamePositions();
+      positions = new NamePositions((at, ns, name) => list[at].metadata.name === name && (list[at].metadata.namespace ?? '') === ns);
       this.seen.set(collection, positions);
     }
     const name = object.metadata.name;
     const namespace = object.metadata.namespace ?? '';
-    const previous = positions.findOrAdd(list, namespace, name, list.length);
+    const previous = positions.findOrAdd(namespace, name, list.length);
     if (previous === -1) {
       list.push(object);
       return;

@@ -26,10 +26,12 @@ function byMap(names: readonly [string, string][]) {
 
 function byTable(names: readonly [string, string][]) {
   const list: KubeObject[] = [];
-  const positions = new NamePositions();
+  const positions = new NamePositions((at, ns, name) => list[at].metadata.name === name && (list[at].metadata.namespace ?? '') === ns);
   const found: number[] = [];
   for (const [namespace, name] of names) {
-    const previous = positions.findOrAdd(list, namespace, name, list.length);
+    const known = positions.find(namespace, name);
+    const previous = positions.findOrAdd(namespace, name, list.length);
+    expect(known).toBe(previous);
     found.push(previous);
     if (previous === -1) list.push(object(namespace, name));
     else list[previous] = object(namespace, name);

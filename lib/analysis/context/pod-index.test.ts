@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '@/scripts/bench/prng';
 import type { Pod } from '@/lib/k8s/types';
+import { nameHash } from '@/lib/k8s/name-positions';
 import { PodIndex } from './pod-index';
 
 // PodIndex keeps the last namespace and account while reading the pods and builds each node's
@@ -76,6 +77,73 @@ describe('PodIndex', () => {
           expect(index.nodesOfServiceAccount(ns, name)).toEqual(plain.nodesOf(ns, name));
         }
     }
+  });
+
+  it('answers as the plain reading on thousands of accounts and nodes (the table grows and probes)', () => {
+    const r = createRandom(2300);
+    for (let round = 0; round < 4; round++) {
+      // Few letters: names that are prefixes of others and many slot clashes; runs of one namespace and account.
+      const part = (max: number) => Array.from({ length: 1 + r.int(max) }, () => r.pick(['a', 'b', 'c', '-', 'é'])).join('');
+      const pods: Pod[] = [];
+      let namespace = part(3);
+      let account = part(5);
+      for (let i = 0, n = 1500 + r.int(3000); i < n; i++) {
+        if (r.chance(0.3)) namespace = r.chance(0.1) ? '' : part(3);
+        if (r.chance(0.5)) account = part(5);
+        const spec: Pod['spec'] = { containers: [], serviceAccountName: account };
+        if (r.chance(0.9)) spec.nodeName = `n${r.int(round % 2 === 0 ? 40 : 1500)}`;
+        pods.push({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `p${i}`, ...(namespace ? { namespace } : {}) }, spec });
+      }
+      const index = new PodIndex(pods);
+      const plain = plainIndex(pods);
+      expect(index.scheduledServiceAccounts).toEqual(plain.accounts);
+      for (const { namespace, name } of plain.accounts) expect(index.nodesOfServiceAccount(namespace, name)).toEqual(plain.nodesOf(namespace, name));
+      for (let ask = 0; ask < 200; ask++) {
+        const [ns, name] = [part(3), part(5)];
+        expect(index.nodesOfServiceAccount(ns, name)).toEqual(plain.nodesOf(ns, name));
+      }
+      for (let v = 0; v < 1500; v++) expect(index.serviceAccountsOnNode(`n${v}`)).toEqual(plain.accountsOn(`n${v}`));
+    }
+  });
+
+  it('tells apart accounts whose hashes collide', () => {
+    /** Two distinct texts t, u with nameHash(...pick(t)) === nameHash(...pick(u)), found by brute force (birthday bound ~2^16). */
+    const collision = (pick: (text: string) => [string, string]): [string, string] => {
+      const seen = new Map<number, string>();
+      for (let i = 0; ; i++) {
+        const text = `sa-${i}`;
+        const other = seen.get(nameHash(...pick(text)));
+        if (other !== undefined) return [other, text];
+        seen.set(nameHash(...pick(text)), text);
+      }
+    };
+    const pod = (name: string, namespace: string, account: string, node: string): Pod => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace },
+      spec: { containers: [], nodeName: node, serviceAccountName: account },
+    });
+    // Two names of one namespace, then one name in two namespaces.
+    const [a, b] = collision((name) => ['ns', name]);
+    const [c, d] = collision((ns) => [ns, 'sa']);
+    expect(nameHash('ns', a)).toBe(nameHash('ns', b));
+    expect(nameHash(c, 'sa')).toBe(nameHash(d, 'sa'));
+    const pods = [
+      pod('p1', 'ns', a, 'n1'),
+      pod('p2', 'ns', b, 'n2'),
+      pod('p3', 'ns', a, 'n3'),
+      pod('p4', 'ns', b, 'n1'),
+      pod('p5', c, 'sa', 'n2'),
+      pod('p6', d, 'sa', 'n3'),
+    ];
+    const index = new PodIndex(pods);
+    const plain = plainIndex(pods);
+    expect(index.scheduledServiceAccounts).toEqual(plain.accounts);
+    expect(index.nodesOfServiceAccount('ns', a)).toEqual(['n1', 'n3']);
+    expect(index.nodesOfServiceAccount('ns', b)).toEqual(['n1', 'n2']);
+    expect(index.nodesOfServiceAccount(c, 'sa')).toEqual(['n2']);
+    expect(index.nodesOfServiceAccount(d, 'sa')).toEqual(['n3']);
+    for (const node of ['n1', 'n2', 'n3']) expect(index.serviceAccountsOnNode(node)).toEqual(plain.accountsOn(node));
   });
 
   it('shares one object per account across the nodes it runs on', () => {
