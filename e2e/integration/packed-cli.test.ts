@@ -27,9 +27,10 @@ describe('the packed package', () => {
     // The snapshot store needs better-sqlite3's native part; build that one as an install would.
     execFileSync(npm, ['rebuild', 'better-sqlite3'], { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] });
   }, 600_000);
+  // Removing the installed package (thousands of files) outlasts the default 10 s on a busy disk.
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   const run = (bin: string, ...args: string[]) => spawnSync(join(app, 'node_modules', '.bin', bin), args, { cwd: app, encoding: 'utf8' });
 
