@@ -213,7 +213,7 @@ export function unscopedDriverVerbs(rule: PolicyRule): string[] {
 const isDriverSubresource = (r: string) => r === 'resourceclaims/driver' || r === '*/driver';
 
 /** Whether a rule names resourceclaims/driver (itself, or any resource's `/driver` subresource). */
-export function namesDriverSubresource(rule: PolicyRule): boolean {
+function namesDriverSubresource(rule: PolicyRule): boolean {
   for (const r of rule.resources ?? []) if (isDriverSubresource(r)) return true;
   return false;
 }

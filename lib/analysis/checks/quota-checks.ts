@@ -12,10 +12,10 @@ import {
   limitingKeys,
   limitsClaimCount,
   classDevicesLimiter,
+  quotasByNamespace,
   usageDisagrees,
 } from '@/lib/analysis/quota/quota-usage';
-import { pushTo } from '@/lib/k8s/push-to';
-import type { ObjectRef, ResourceClaim, ResourceClaimTemplate, ResourceQuota } from '@/lib/k8s/types';
+import type { ObjectRef, ResourceClaim, ResourceClaimTemplate } from '@/lib/k8s/types';
 import type { Evidence, QuotaUsage } from '@/lib/analysis/types';
 import { manifestYaml } from '@/lib/k8s/manifest-yaml';
 import type { Check, FindingDraft } from './check-types';
@@ -36,9 +36,7 @@ const NO_KEYS: ReadonlySet<string> = new Set();
 function limitedKeysByNamespace(ctx: AnalysisContext): Map<string, ReadonlySet<string>> {
   let byNs = limitedKeysByState.get(ctx.state);
   if (!byNs) {
-    const quotas = new Map<string, ResourceQuota[]>();
-    for (const rq of ctx.state.resourceQuotas) pushTo(quotas, rq.metadata.namespace ?? '', rq);
-    byNs = new Map([...quotas].map(([ns, list]) => [ns, limitingKeys(list)]));
+    byNs = new Map([...quotasByNamespace(ctx.state)].map(([ns, list]) => [ns, limitingKeys(list)]));
     limitedKeysByState.set(ctx.state, byNs);
   }
   return byNs;

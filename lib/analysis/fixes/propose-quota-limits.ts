@@ -10,9 +10,9 @@ import {
   limitsClaimCount,
   limitsClassDevices,
   parseDraQuotaKey,
+  quotasByNamespace,
 } from '@/lib/analysis/quota/quota-usage';
 import type { Finding, FixChange } from '@/lib/analysis/types';
-import { pushTo } from '@/lib/k8s/push-to';
 import { compareStrings } from '@/lib/k8s/refs';
 import type { ResourceQuota } from '@/lib/k8s/types';
 import { resourceQuotaProblems } from './validate-objects';
@@ -38,21 +38,9 @@ const DEVICES_QUOTA = 'dra-devices';
 const namespacesOf = (findings: readonly Finding[]) =>
   [...new Set(findings.flatMap((f) => f.objects.filter((o) => o.kind === 'Namespace').map((o) => o.name)))].sort(compareStrings);
 
-// Per state, read only: each QUOTA001 and QUOTA002 issue grouped every quota and namespace of the
-// cluster twice (its proposal, then its checks), ~20,000 namespaces on the diverse bench cluster.
-const quotasPerState = new WeakMap<ClusterState, ReadonlyMap<string, readonly ResourceQuota[]>>();
+// Per state, read only: each QUOTA001 and QUOTA002 issue read every namespace name of the cluster
+// twice (its proposal, then its checks), ~20,000 on the diverse bench cluster.
 const namespacesPerState = new WeakMap<ClusterState, ReadonlySet<string>>();
-
-/** The namespace's ResourceQuotas, grouped once per state. */
-function quotasByNamespace(ctx: AnalysisContext): ReadonlyMap<string, readonly ResourceQuota[]> {
-  let out = quotasPerState.get(ctx.state);
-  if (!out) {
-    const grouped = new Map<string, ResourceQuota[]>();
-    for (const rq of ctx.state.resourceQuotas) pushTo(grouped, rq.metadata.namespace ?? '', rq);
-    quotasPerState.set(ctx.state, (out = grouped));
-  }
-  return out;
-}
 
 function namespaceNames(ctx: AnalysisContext): ReadonlySet<string> {
   let out = namespacesPerState.get(ctx.state);
@@ -87,7 +75,7 @@ function checkPlans(
   closes: (keys: ReadonlySet<string>, plan: QuotaPlan) => string | undefined,
 ): { problems: string[]; failures: string[] } {
   const known = namespaceNames(ctx);
-  const existing = quotasByNamespace(ctx);
+  const existing = quotasByNamespace(ctx.state);
   const problems: string[] = [];
   const failures: string[] = [];
   // Thousands of namespaces share a few quota names, keys and limits: each shape is validated once.
@@ -136,7 +124,7 @@ function proposal(ctx: AnalysisContext, plans: QuotaPlan[], closes: Parameters<t
 /** QUOTA001: a claim-count quota per namespace of the issue. */
 export function proposeClaimCountQuota(ctx: AnalysisContext, findings: readonly Finding[]): Proposed {
   const objects = claimRequestsByNamespace(ctx.state);
-  const existing = quotasByNamespace(ctx);
+  const existing = quotasByNamespace(ctx.state);
   const plans = namespacesOf(findings).map((namespace): QuotaPlan => {
     const held = BigInt(objects.get(namespace)?.objects.length ?? 0);
     const hard = 2n * held > BigInt(MIN_CLAIMS) ? 2n * held : BigInt(MIN_CLAIMS);
@@ -168,7 +156,7 @@ export function proposeDeviceQuota(ctx: AnalysisContext, findings: readonly Find
     set.add(cls);
   }
   const objects = claimRequestsByNamespace(ctx.state);
-  const existing = quotasByNamespace(ctx);
+  const existing = quotasByNamespace(ctx.state);
   const plans = [...classesByNs.keys()].sort(compareStrings).map((namespace): QuotaPlan => {
     const classes = [...classesByNs.get(namespace)!].sort(compareStrings);
     const charged = new Map<string, bigint>();
