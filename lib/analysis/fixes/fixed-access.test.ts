@@ -11,7 +11,7 @@ import { CAPABILITIES } from '@/lib/analysis/capabilities';
 import { holdingOf } from '@/lib/analysis/capability-holders';
 import { mergeSettings } from '@/lib/analysis/settings';
 import { createRandom } from '@/scripts/bench/prng';
-import { fixedAccess } from './fixed-access';
+import { fixedAccess, todayAllowed } from './fixed-access';
 import { holderEngine, noRbacChanges, type RbacChanges } from './holder-engine';
 import { holderOf } from './holder';
 import { randomFixRoles } from './__fixtures__/random-fix-roles';
@@ -30,9 +30,16 @@ const VERBS = ['get', 'create', 'update', '*'];
 const CHAINS: AuthorizerName[][] = [['Node', 'RBAC'], ['RBAC', 'Node'], ['RBAC'], ['AlwaysDeny', 'RBAC'], ['RBAC', 'AlwaysAllow']];
 const NODE_USER: UserInfo = { name: 'system:node:n1', groups: ['system:nodes', 'system:authenticated'] };
 
-function scenario(seed: number) {
+/** `names`: rules may name resources (resourceNames) and requests name one of these. */
+function scenario(seed: number, names?: readonly string[]) {
   const r = createRandom(seed);
-  const { rules, tier, clusterRoles, roles } = randomFixRoles(r, { namespaces: NSS, resources: RESOURCES, verbs: VERBS, nonResource: true });
+  const { rules, tier, clusterRoles, roles } = randomFixRoles(r, {
+    namespaces: NSS,
+    resources: RESOURCES,
+    verbs: VERBS,
+    nonResource: true,
+    ...(names ? { resourceNames: names } : {}),
+  });
   const subject = (): Subject =>
     r.pick([User('alice'), User('bob'), User('system:node:n1'), Group('system:nodes'), Group(r.pick(GROUPS)), Group('outsiders'), SA(r.pick(NSS), 'app')]);
   const subjects = () => Array.from({ length: 1 + r.int(3) }, subject);
@@ -73,7 +80,7 @@ function scenario(seed: number) {
         for (const namespace of ['', ...NSS]) {
           const [res, subresource = ''] = resource.split('/');
           const group = res === 'resourceclaims' || res === 'resourceslices' ? 'resource.k8s.io' : '';
-          const name = res === 'nodes' ? r.pick(['n1', 'n2']) : 'x';
+          const name = res === 'nodes' ? r.pick(['n1', 'n2']) : names ? r.pick(names) : 'x';
           out.push({ user, resource: { verb, group, resource: res, subresource, namespace: res === 'nodes' ? '' : namespace, name } });
         }
     return out;
@@ -201,5 +208,98 @@ describe('FixedAccess.mayHold', () => {
   it('was false for many fixes, and checked against fixes whose holders hold a capability', () => {
     expect(seen.none).toBeGreaterThan(20);
     expect(seen.held).toBeGreaterThan(20);
+  });
+});
+
+// A holder asks many requests with its one user object, of a few verbs and resources, each of many
+// names (CLAIM003: update and patch of every namespace): allowed reads what it knows of the user once
+// per user object, and the ClusterRoleBindings' rules once per verb, group and resource (leaving their
+// resourceNames to each request). Checked with rules limited to names, users asked in turns (each
+// object again after another's), copies of a user object and the same name with fewer groups.
+function shuffled<T>(r: { int: (n: number) => number }, list: readonly T[]): T[] {
+  const out = [...list];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = r.int(i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+describe('FixedAccess on many requests of one user object', () => {
+  const NAMES = ['x', 'y', 'z'];
+  const seen = { decided: 0, byName: 0, today: 0 };
+  for (let seed = 1; seed <= 25; seed++) {
+    it(`answers as the holder engine and, without changes, as the engine (seed ${seed})`, () => {
+      const { r, engine, changes, holders, requests } = scenario(7700 + seed, NAMES);
+      for (let fix = 0; fix < 3; fix++) {
+        const c = changes();
+        const users = holders.filter((_, i) => i === fix || r.chance(0.5));
+        const fast = fixedAccess(engine, users, c)!;
+        const today = fixedAccess(engine, users, noRbacChanges())!;
+        const plain = holderEngine(engine, users, c);
+        const asked = [...users, ...users.map((u) => ({ ...u })), ...users.map((u) => ({ name: u.name, groups: u.groups.slice(1) }))];
+        for (let turn = 0; turn < 2; turn++)
+          for (const user of shuffled(r, asked)) {
+            // Each request of every name, one after the other, as a holder asks them.
+            const answers = new Map<string, Set<boolean>>();
+            for (const request of requests(user))
+              for (const name of request.resource && request.resource.resource !== 'nodes' ? NAMES : [undefined]) {
+                const q: AuthzRequest = name === undefined ? request : { user, resource: { ...request.resource!, name } };
+                const expected = engine.authorize(q).allowed;
+                expect(today.allowed(q)).toBe(expected);
+                seen.today++;
+                const answer = fast.allowed(q);
+                if (answer === undefined) continue;
+                seen.decided++;
+                expect(answer, `${user.name} ${JSON.stringify(q.resource ?? q.nonResource)}`).toBe(plain.authorize(q).allowed);
+                if (q.resource) {
+                  const key = `${q.resource.verb} ${q.resource.group} ${q.resource.resource} ${q.resource.namespace}`;
+                  let set = answers.get(key);
+                  if (!set) answers.set(key, (set = new Set()));
+                  set.add(answer);
+                }
+              }
+            for (const set of answers.values()) if (set.size === 2) seen.byName++;
+          }
+      }
+    });
+  }
+  it('decided many requests, some of them allowed for one name and refused for another', () => {
+    expect(seen.decided).toBeGreaterThan(10_000);
+    expect(seen.byName).toBeGreaterThan(100);
+    expect(seen.today).toBeGreaterThan(seen.decided);
+  });
+});
+
+// todayAllowed is the engine's answer: read by fixedAccess on a plain state, by the engine on any other.
+describe('todayAllowed', () => {
+  it('answers as the engine on plain states and on states with two roles or bindings of one name', () => {
+    let asked = 0;
+    for (let seed = 1; seed <= 20; seed++) {
+      const { engine, holders, requests } = scenario(7900 + seed, ['x', 'y']);
+      const allowed = todayAllowed(engine, holders.slice(0, 2));
+      for (const user of holders) for (const request of requests(user)) expect(allowed(request)).toBe(engine.authorize(request).allowed);
+      asked++;
+    }
+    const ref = { kind: 'ClusterRole', name: 'c1' };
+    const rules = [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }];
+    const notPlain = createAuthzEngine(
+      stateOf({
+        clusterRoles: [clusterRole('c1', rules)],
+        roleBindings: [rb('a', 'rb0', ref, [User('alice')]), rb('a', 'rb0', ref, [User('bob')])],
+      }),
+    );
+    const users: UserInfo[] = [
+      { name: 'alice', groups: [] },
+      { name: 'bob', groups: [] },
+    ];
+    expect(fixedAccess(notPlain, users, noRbacChanges())).toBeUndefined();
+    const allowed = todayAllowed(notPlain, users);
+    for (const user of users) {
+      const request: AuthzRequest = { user, resource: { verb: 'get', group: '', resource: 'pods', subresource: '', namespace: 'a', name: 'p' } };
+      expect(allowed(request)).toBe(notPlain.authorize(request).allowed);
+      expect(allowed(request)).toBe(true);
+    }
+    expect(asked).toBe(20);
   });
 });

@@ -12,7 +12,7 @@ import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { compareStrings } from '@/lib/k8s/refs';
 import type { DeviceRequest, ResourceClaim, ResourceClaimTemplate } from '@/lib/k8s/types';
 import { createRandom } from '@/scripts/bench/prng';
-import { refusedToday } from './propose-claim-guard';
+import { compareObjectText, refusedToday } from './propose-claim-guard';
 
 // CLAIM004's fix: a ValidatingAdmissionPolicy and binding for the tenant namespaces. Judged by a fresh
 // engine's write simulation on the cluster with the objects added (the API server's chain: RBAC, the
@@ -247,5 +247,31 @@ describe('the claims of today the guard would refuse, on random claims and templ
     }
     // The random input exercised the refusals, not only empty answers.
     expect(refusedSeen).toBeGreaterThan(100);
+  });
+});
+
+// refusedToday compares an object's text with the last of the first ones before writing it.
+describe('compareObjectText', () => {
+  it('orders as compareStrings of the written text', () => {
+    const r = createRandom(4242);
+    // Short strings over a few characters (one below ' ' and '/'): many are prefixes of others.
+    const str = () => Array.from({ length: r.int(4) }, () => r.pick(['a', 'b', ' ', '/', '-', '\u00e9', '\t'])).join('');
+    const seen = [0, 0, 0];
+    for (let i = 0; i < 20_000; i++) {
+      const [kind, ns, name] = [r.pick(['ResourceClaim', 'ResourceClaimTemplate', str()]), str(), str()];
+      const written = `${kind} ${ns}/${name}`;
+      // Against texts close to it: itself, a prefix, a longer one, one character changed, or another.
+      const text = r.pick([
+        written,
+        written.slice(0, r.int(written.length + 1)),
+        written + str(),
+        written.slice(0, r.int(written.length)) + str(),
+        `${r.pick(['ResourceClaim', str()])} ${str()}/${str()}`,
+      ]);
+      const expected = compareStrings(written, text);
+      seen[expected + 1]++;
+      expect(compareObjectText(kind, ns, name, text), JSON.stringify([kind, ns, name, text])).toBe(expected);
+    }
+    for (const n of seen) expect(n).toBeGreaterThan(2_000);
   });
 });

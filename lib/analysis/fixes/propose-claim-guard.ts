@@ -167,6 +167,20 @@ function refusesRequests(requests: GuardedRequests, allowed: ReadonlySet<string>
   return false;
 }
 
+/** compareStrings(`${kind} ${ns}/${name}`, text), read without writing the first (UTF-16 code units, as `<` compares). */
+export function compareObjectText(kind: string, ns: string, name: string, text: string): number {
+  let at = 0;
+  for (let part = 0; part < 5; part++) {
+    const s = part === 0 ? kind : part === 1 ? ' ' : part === 2 ? ns : part === 3 ? '/' : name;
+    for (let i = 0; i < s.length; i++, at++) {
+      if (at === text.length) return 1;
+      const d = s.charCodeAt(i) - text.charCodeAt(at);
+      if (d !== 0) return d < 0 ? -1 : 1;
+    }
+  }
+  return at === text.length ? 0 : -1;
+}
+
 /**
  * The tenant claims and templates of today that the allow-list would refuse if they were created
  * again: the first `max` by name (kept without sorting every claim of a large cluster), and how many.
@@ -182,9 +196,10 @@ export function refusedToday(ctx: AnalysisContext, allowed: ReadonlySet<string>,
     if (isTenant === undefined) tenant.set(ns, (isTenant = ctx.isTenantNamespace(ns)));
     if (!isTenant) return;
     count++;
-    const text = `${o.kind} ${ns}/${o.metadata.name}`;
-    if (first.length === max && compareStrings(text, first[max - 1]) >= 0) return;
-    first.push(text);
+    // Most are counted only: the text is written for those among the first so far.
+    const kind = `${o.kind}`;
+    if (first.length === max && compareObjectText(kind, ns, o.metadata.name, first[max - 1]) >= 0) return;
+    first.push(`${kind} ${ns}/${o.metadata.name}`);
     first.sort(compareStrings);
     if (first.length > max) first.pop();
   };

@@ -8,6 +8,7 @@ import { list } from '@/lib/analysis/checks/check-helpers';
 import { isWildcardDraRule } from '@/lib/analysis/checks/dra-shared';
 import { DRIVER_VERBS } from '@/lib/analysis/context/questions';
 import { res, reviewOf } from './holder';
+import { todayAllowed } from './fixed-access';
 import { holdersOfIssue } from './propose-remove-access';
 import { RbacEdits } from './role-edits';
 import { distinctSources, ruleSitesOf } from './rule-sites';
@@ -83,16 +84,19 @@ export function proposeWildcardNarrowing(ctx: AnalysisContext, findings: readonl
     }
   }
   const probes: FixProbe[] = [];
+  const allowedToday = todayAllowed(
+    ctx.engine,
+    holders.map((h) => h.user),
+  );
   for (const h of holders) {
     const who = describeSubject(h.subject);
     const future = res('list', DRA, FUTURE, { namespace: 'default' });
-    if (ctx.engine.authorize({ user: h.user, resource: future }).allowed)
+    if (allowedToday({ user: h.user, resource: future }))
       probes.push({ expect: 'denied', text: `${who}: list a resource.k8s.io resource added later`, review: reviewOf(h.user, future) });
     // One kept verb per resource as a request to show (the after-check below asks every verb).
     for (const path of new Set(kept.map((k) => k.path))) {
       const { verb, attrs } = kept.find((k) => k.path === path)!;
-      if (ctx.engine.authorize({ user: h.user, resource: attrs }).allowed)
-        probes.push({ expect: 'allowed', text: `${who}: ${verb} ${path}`, review: reviewOf(h.user, attrs) });
+      if (allowedToday({ user: h.user, resource: attrs })) probes.push({ expect: 'allowed', text: `${who}: ${verb} ${path}`, review: reviewOf(h.user, attrs) });
     }
   }
   return {
@@ -103,7 +107,7 @@ export function proposeWildcardNarrowing(ctx: AnalysisContext, findings: readonl
       const out: string[] = [];
       for (const h of holders) {
         for (const { path, verb, attrs } of kept) {
-          if (ctx.engine.authorize({ user: h.user, resource: attrs }).allowed && !fixed.allowed({ user: h.user, resource: attrs }))
+          if (allowedToday({ user: h.user, resource: attrs }) && !fixed.allowed({ user: h.user, resource: attrs }))
             out.push(`${describeSubject(h.subject)} could no longer ${verb} ${path}`);
         }
       }

@@ -16,14 +16,26 @@ export interface RandomFixRoles {
 
 export function randomFixRoles(
   r: ReturnType<typeof createRandom>,
-  options: { namespaces: readonly string[]; resources: readonly string[]; verbs: readonly string[]; nonResource?: boolean },
+  options: {
+    namespaces: readonly string[];
+    resources: readonly string[];
+    verbs: readonly string[];
+    nonResource?: boolean;
+    /** Names some resource rules are limited to (resourceNames); none when absent. */
+    resourceNames?: readonly string[];
+  },
 ): RandomFixRoles {
   const some = <T>(list: readonly T[], max: number) => [...new Set(Array.from({ length: 1 + r.int(max) }, () => r.pick(list)))];
-  const resourceRule = (): PolicyRule => ({
-    apiGroups: some(['', 'resource.k8s.io'], 2),
-    resources: some(options.resources, 2),
-    verbs: some(options.verbs, 2),
-  });
+  const resourceRule = (): PolicyRule => {
+    const rule: PolicyRule = {
+      apiGroups: some(['', 'resource.k8s.io'], 2),
+      resources: some(options.resources, 2),
+      verbs: some(options.verbs, 2),
+    };
+    // Drawn only when asked for: the other tests' random sequences stay as they were.
+    if (options.resourceNames && r.chance(0.4)) rule.resourceNames = some(options.resourceNames, 2);
+    return rule;
+  };
   const rule = (): PolicyRule =>
     options.nonResource && r.chance(0.1) ? { nonResourceURLs: some(['/healthz', '/metrics', '*'], 2), verbs: some(['get', '*'], 1) } : resourceRule();
   const rules = () => Array.from({ length: r.int(3) }, rule);
