@@ -59,12 +59,20 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
   const fixedPlatform = new Set([...ALWAYS_PLATFORM, ...settings.platformNamespaces]);
   const labels = new Map(state.namespaces.map((n) => [n.metadata.name, n.metadata.labels ?? {}]));
   const driverNamespaces = new Set(driverPods.map((p) => p.metadata.namespace ?? ''));
-  const isPlatformNamespace = (ns: string): boolean => {
+  const readPlatform = (ns: string): boolean => {
     if (fixedPlatform.has(ns)) return true;
     const role = labels.get(ns)?.[ROLE_LABEL];
     if (role === 'platform') return true;
     if (role === 'tenant') return false;
     return driverNamespaces.has(ns);
+  };
+  // Asked for the same few thousand namespaces again and again by the checks and fixes: one lookup
+  // per answer rather than three and a label read.
+  const platform = new Map<string, boolean>();
+  const isPlatformNamespace = (ns: string): boolean => {
+    let known = platform.get(ns);
+    if (known === undefined) platform.set(ns, (known = readPlatform(ns)));
+    return known;
   };
 
   const accessIndex = new AccessIndex(engine);

@@ -10,34 +10,40 @@ const NO_PODS: readonly Pod[] = Object.freeze([]);
 
 /** `(namespace, name) => pods`: the pods (in the list's order) that run as that service account. */
 export function podsByAccount(pods: readonly Pod[]): (namespace: string, name: string) => readonly Pod[] {
-  // Each namespace's pods are positions [start, start + count) of `positions`, in the list's order.
-  const counts = new Map<string, number>();
-  for (const p of pods) {
-    const ns = p.metadata.namespace ?? '';
-    counts.set(ns, (counts.get(ns) ?? 0) + 1);
-  }
-  const starts = new Map<string, number>();
-  let end = 0;
-  for (const [ns, count] of counts) starts.set(ns, (end += count));
-  const positions = new Int32Array(pods.length);
-  // Filled from the last pod back, each namespace's end moving to its start.
-  for (let i = pods.length - 1; i >= 0; i--) {
+  // Each namespace (numbered in order of its first pod) has its pods at positions [starts[id],
+  // starts[id + 1]) of `positions`, in the list's order: one lookup per pod, then counting sorts on
+  // typed arrays. The pods of a bench or live list are not grouped by namespace, and a count and a
+  // start kept per namespace in maps were four lookups per pod (~40 ms for the 200,000 pods of the
+  // diverse bench cluster).
+  const ids = new Map<string, number>();
+  const namespaceOf = new Int32Array(pods.length);
+  const counts: number[] = [];
+  for (let i = 0; i < pods.length; i++) {
     const ns = pods[i].metadata.namespace ?? '';
-    const at = starts.get(ns)! - 1;
-    starts.set(ns, at);
-    positions[at] = i;
+    let id = ids.get(ns);
+    if (id === undefined) {
+      ids.set(ns, (id = counts.length));
+      counts.push(0);
+    }
+    counts[id]++;
+    namespaceOf[i] = id;
   }
+  const starts = new Int32Array(counts.length + 1);
+  for (let id = 0; id < counts.length; id++) starts[id + 1] = starts[id] + counts[id];
+  const fill = starts.slice(0, counts.length);
+  const positions = new Int32Array(pods.length);
+  for (let i = 0; i < pods.length; i++) positions[fill[namespaceOf[i]]++] = i;
   const known = new Map<string, Map<string, readonly Pod[]>>();
   return (namespace, name) => {
-    const start = starts.get(namespace);
-    if (start === undefined) return NO_PODS;
+    const id = ids.get(namespace);
+    if (id === undefined) return NO_PODS;
     let inNamespace = known.get(namespace);
     if (!inNamespace) known.set(namespace, (inNamespace = new Map()));
     let found = inNamespace.get(name);
     if (!found) {
       const out: Pod[] = [];
-      const stop = start + counts.get(namespace)!;
-      for (let at = start; at < stop; at++) {
+      const stop = starts[id + 1];
+      for (let at = starts[id]; at < stop; at++) {
         const pod = pods[positions[at]];
         if (podServiceAccount(pod) === name) out.push(pod);
       }
