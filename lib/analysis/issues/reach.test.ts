@@ -147,13 +147,23 @@ describe('ReachIndex on random clusters: the same answers as plain scans', () =>
         c.status!.allocation!.devices!.results = some(DRIVERS, 2).map((driver, j) => ({ request: 'gpu', driver, pool: 'p', device: `d${j}` }));
         return c;
       });
+      // Some pods carry an owner reference besides their controller's, or none marked controller:
+      // ownerOf names the controller's owner, else the first reference's.
+      const withOtherOwner = (p: Pod): Pod => {
+        if (!r.chance(0.3)) return p;
+        const refs = p.metadata.ownerReferences ?? [];
+        if (refs.length > 0 && r.chance(0.3)) p.metadata.ownerReferences = refs.map(({ controller: _, ...ref }) => ref);
+        const other = { apiVersion: 'apps/v1', kind: r.pick(['DaemonSet', 'ReplicaSet']), name: r.pick(['ds-x', 'ds-z', 'web-abc']) };
+        p.metadata.ownerReferences = r.chance(0.5) ? [other, ...(p.metadata.ownerReferences ?? [])] : [...(p.metadata.ownerReferences ?? []), other];
+        return p;
+      };
       const pods: Pod[] = Array.from({ length: 4 + r.int(20) }, (_, i) => {
         const spec = { serviceAccountName: r.pick(ACCOUNTS), ...(r.chance(0.85) ? { nodeName: r.pick(NODES) } : {}) };
         const ns = r.pick(NAMESPACES);
-        if (r.chance(0.7)) return dsPod(ns, r.pick(['ds-x', 'ds-y']), `${i}`, spec);
+        if (r.chance(0.7)) return withOtherOwner(dsPod(ns, r.pick(['ds-x', 'ds-y']), `${i}`, spec));
         const p = pod(ns, `p${i}`, spec);
         if (r.chance(0.5)) p.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-abc', controller: true }];
-        return p;
+        return withOtherOwner(p);
       });
       const pool: Subject[] = NAMESPACES.flatMap((ns) => ACCOUNTS.map((a) => SA(ns, a)));
       // Writing status.devices takes resourceclaims/status and the driver's grant: most roles hold both.

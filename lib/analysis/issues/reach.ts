@@ -56,10 +56,21 @@ interface AccountPods {
   daemonSets: Set<DaemonSetPods>;
 }
 
-function hasDaemonSetOwnerReference(pod: Pod): boolean {
+/**
+ * The name of the DaemonSet ctx.ownerOf names for a pod (ownerOfPod: the controller reference, else the
+ * first, returned as it is for a DaemonSet), or undefined: read off the references, so that no owner
+ * ref is made per pod (33,000 DaemonSet pods on the diverse bench cluster, a handful of DaemonSets).
+ */
+function daemonSetOwnerName(pod: Pod): string | undefined {
   const refs = pod.metadata.ownerReferences;
-  if (refs) for (let i = 0; i < refs.length; i++) if (refs[i].kind === 'DaemonSet') return true;
-  return false;
+  if (refs === undefined || refs.length === 0) return undefined;
+  let owner = refs[0];
+  for (let i = 0; i < refs.length; i++)
+    if (refs[i].controller) {
+      owner = refs[i];
+      break;
+    }
+  return owner.kind === 'DaemonSet' ? owner.name : undefined;
 }
 
 const BROAD = 3;
@@ -71,6 +82,8 @@ export class ReachIndex {
   /** Per driver: its allocated claims, and the first two on different single nodes (attack paths). */
   private readonly claimsByDriver = new Map<string, DriverClaims>();
   private readonly reach = new Map<string, SubjectReach>();
+  /** claims() of the subjects with this one reach. */
+  private readonly claimsOfOne = new Map<SubjectReach, number>();
   private readonly sliceWriters = new Map<string, boolean>();
   private readonly pinned = new Map<string, boolean>();
   private readonly daemonSetsByAccount = new Map<string, ObjectRef[]>();
@@ -128,50 +141,54 @@ export class ReachIndex {
         drivers.add(w.driver);
       }
     }
-    // DaemonSet pods by namespace, then DaemonSet and account name: read from the pods' own strings, so
-    // that no key is built per pod (30,000 DaemonSet pods on a large cluster); keyed by refKey below.
+    // DaemonSets by namespace and name, read from the pods' own strings, so that no key is built per
+    // pod (30,000 DaemonSet pods on a large cluster); keyed by refKey below.
     const daemonSets = new Map<string, Map<string, DaemonSetPods>>();
-    const accounts = new Map<string, Map<string, AccountPods>>();
     // A DaemonSet pod runs as one of the node-local identities (the accounts of DaemonSet and driver
     // pods): only their pods are read (8 accounts' 33,000 of 200,000 pods on the diverse bench
     // cluster). Each account's pods come in the cluster's order, as its DaemonSets are listed.
-    for (const sa of ctx.nodeLocalIdentities)
-      for (const pod of ctx.podsOfServiceAccount(sa.namespace ?? '', sa.name)) this.addDaemonSetPod(pod, daemonSets, accounts);
-    for (const inNamespace of daemonSets.values()) for (const ds of inNamespace.values()) this.daemonSetNodes.set(refKey(ds.owner), ds.nodes);
-    for (const [namespace, inNamespace] of accounts)
-      for (const [name, account] of inNamespace) {
-        const sa = `ServiceAccount/${namespace}/${name}`;
-        // An account whose DaemonSet pods are all unscheduled holds a token on no node.
-        if (account.nodes.size > 0) this.tokenNodes.set(sa, account.nodes);
-        this.daemonSetsByAccount.set(
-          sa,
-          [...account.daemonSets].map((ds) => ds.owner),
-        );
+    for (const sa of ctx.nodeLocalIdentities) {
+      const namespace = sa.namespace ?? '';
+      // podsOfServiceAccount's pods are in the account's namespace and run as it: its record is
+      // looked up once, and a pod's DaemonSet only when it is not the last pod's (pods of one
+      // DaemonSet mostly come together).
+      let account: AccountPods | undefined;
+      let ds: DaemonSetPods | undefined;
+      let dsName: string | undefined;
+      for (const pod of ctx.podsOfServiceAccount(namespace, sa.name)) {
+        const ownerName = daemonSetOwnerName(pod);
+        if (ownerName === undefined) continue;
+        account ??= { nodes: new Set(), daemonSets: new Set() };
+        if (ownerName !== dsName) {
+          ds = this.daemonSetOf(daemonSets, namespace, ownerName, pod);
+          dsName = ownerName;
+          account.daemonSets.add(ds);
+        }
+        const node = pod.spec?.nodeName;
+        if (node) {
+          account.nodes.add(node);
+          ds!.nodes.add(node);
+        }
       }
+      if (!account) continue;
+      const key = refKey(sa);
+      // An account whose DaemonSet pods are all unscheduled holds a token on no node.
+      if (account.nodes.size > 0) this.tokenNodes.set(key, account.nodes);
+      this.daemonSetsByAccount.set(
+        key,
+        [...account.daemonSets].map((d) => d.owner),
+      );
+    }
+    for (const inNamespace of daemonSets.values()) for (const d of inNamespace.values()) this.daemonSetNodes.set(refKey(d.owner), d.nodes);
   }
 
-  /** Files a pod under its DaemonSet and its account when a DaemonSet owns it. */
-  private addDaemonSetPod(pod: Pod, daemonSets: Map<string, Map<string, DaemonSetPods>>, accounts: Map<string, Map<string, AccountPods>>): void {
-    // ownerOf names a DaemonSet only for a pod with a DaemonSet owner reference: most pods are skipped unread.
-    if (!hasDaemonSetOwnerReference(pod)) return;
-    const owner = this.ctx.ownerOf(pod);
-    if (owner.kind !== 'DaemonSet') return;
-    const namespace = pod.metadata.namespace ?? '';
-    let dsInNamespace = daemonSets.get(namespace);
-    if (!dsInNamespace) daemonSets.set(namespace, (dsInNamespace = new Map()));
-    let ds = dsInNamespace.get(owner.name);
-    if (!ds) dsInNamespace.set(owner.name, (ds = { owner, nodes: new Set() }));
-    const name = pod.spec?.serviceAccountName || pod.spec?.serviceAccount || 'default';
-    let accountsInNamespace = accounts.get(namespace);
-    if (!accountsInNamespace) accounts.set(namespace, (accountsInNamespace = new Map()));
-    let account = accountsInNamespace.get(name);
-    if (!account) accountsInNamespace.set(name, (account = { nodes: new Set(), daemonSets: new Set() }));
-    const node = pod.spec?.nodeName;
-    if (node) {
-      account.nodes.add(node);
-      ds.nodes.add(node);
-    }
-    account.daemonSets.add(ds);
+  /** The record of a DaemonSet, made at its first pod with the ref ctx.ownerOf makes of it. */
+  private daemonSetOf(daemonSets: Map<string, Map<string, DaemonSetPods>>, namespace: string, name: string, pod: Pod): DaemonSetPods {
+    let inNamespace = daemonSets.get(namespace);
+    if (!inNamespace) daemonSets.set(namespace, (inNamespace = new Map()));
+    let ds = inNamespace.get(name);
+    if (!ds) inNamespace.set(name, (ds = { owner: this.ctx.ownerOf(pod), nodes: new Set() }));
+    return ds;
   }
 
   /** Nodes whose nodes/status one of the subjects can write (all nodes when one writes every node's). */
@@ -194,15 +211,16 @@ export class ReachIndex {
   writesOtherNodesSlices(subjects: readonly SubjectRef[]): boolean {
     // Subjects decided for earlier issues first: one known writer answers without evaluating the
     // policies for the others (an evaluation per identity was most of the issues' risk).
-    let undecided = false;
+    // The undecided ones, with their keys (made once: most issues' subjects are all decided).
+    let undecided: { s: SubjectRef; key: string }[] | undefined;
     for (const s of subjects) {
-      const known = this.sliceWriters.get(refKey(s));
+      const key = refKey(s);
+      const known = this.sliceWriters.get(key);
       if (known === true) return true;
-      if (known === undefined) undecided = true;
+      if (known === undefined) (undecided ??= []).push({ s, key });
     }
     if (!undecided) return false;
-    return subjects.some((s) => {
-      const key = refKey(s);
+    return undecided.some(({ s, key }) => {
       let hit = this.sliceWriters.get(key);
       if (hit === undefined) this.sliceWriters.set(key, (hit = this.writesSlices(s) && !this.pinnedToOwnNode(s)));
       return hit;
@@ -230,12 +248,24 @@ export class ReachIndex {
 
   /** Allocated claims whose status.devices one of the subjects can write. */
   claims(subjects: readonly SubjectRef[]): number {
+    const reaches: SubjectReach[] = [];
+    for (const s of subjects) {
+      const r = this.reach.get(refKey(s));
+      if (r && !reaches.includes(r)) reaches.push(r);
+    }
+    if (reaches.length === 0) return 0;
+    if (reaches.length > 1) return this.countClaims(reaches);
+    // One identity's count, asked by every issue it is in (a writer on thousands of nodes is read node by node): counted once.
+    let n = this.claimsOfOne.get(reaches[0]);
+    if (n === undefined) this.claimsOfOne.set(reaches[0], (n = this.countClaims(reaches)));
+    return n;
+  }
+
+  private countClaims(reaches: readonly SubjectReach[]): number {
     const everywhere = new Set<string>();
     // Each subject's (node, driver) pairs; merged only when several subjects have some.
     const perSubject: Map<string, Set<string>>[] = [];
-    for (const s of subjects) {
-      const r = this.reach.get(refKey(s));
-      if (!r) continue;
+    for (const r of reaches) {
       for (const d of r.allClaimsOf) everywhere.add(d);
       if (r.claimsOnNodes.size > 0) perSubject.push(r.claimsOnNodes);
     }

@@ -78,6 +78,18 @@ export class ClaimWriterAnalysis {
   private readonly statusNamesMatter: boolean;
   private readonly userCache = new Map<string, UserInfo>();
   private readonly normalised = new WeakMap<Evidence[], Evidence[]>();
+  /**
+   * collectAssociated's decisions for a service account whose token names the claim's own allocated
+   * node, by namespace index, driver and listed name: the node is not in the key. The token's node
+   * enters a decision only through claimStatusWrite's test that it is the claim's allocated node
+   * (true here on every node); the authorizers (RBAC, Node, AlwaysAllow/Deny) read the user's name
+   * and groups, not its extra. Keyed by node, a plugin account on 10,000 nodes was 10,000 engine
+   * questions and 10,000 evidence lists to normalise, all alike. A namespace whose RoleBindings name
+   * neither the account nor its groups changes nothing either (as for namespaceWriters): those
+   * namespaces share one entry (-1), where there were ~4,000 on the bench cluster's 20,000 namespaces.
+   */
+  private readonly clusterAccounts = new Map<string, ReadonlySet<ServiceAccountName>>();
+  private readonly associatedDecisions = new Map<Candidate, Map<string, WriteDecision | null>>();
   private readonly candidates: CandidateFinder;
   private readonly decisionCache = new Map<string, WriteDecision | null>();
   /** Writers of every claim of a driver, by writerKey; filled as drivers are met. */
@@ -205,6 +217,7 @@ export class ClaimWriterAnalysis {
     // associated-node: the node's accounts a cluster-wide grant applies to are found once per driver,
     // those a namespace's RoleBindings add once per namespace with claims here.
     const cluster = this.candidates.cluster('associated', driver);
+    const clusterAccounts = this.clusterAccountsOf(driver, cluster);
     const accounts = this.ctx.podIndex.serviceAccountsOnNode(node);
     let clusterHits: readonly ServiceAccountName[] | undefined;
     // The accounts already listed as associated-node writers of this driver on this node: nothing
@@ -219,7 +232,7 @@ export class ClaimWriterAnalysis {
       // (namespaceWriters and the local candidates are empty), only the cluster-wide accounts to test.
       if (bound[n] === 0 && !this.listsAnyName(at, start, end)) {
         if (!granular) continue;
-        clusterHits ??= cluster.size === 0 ? [] : accounts.filter((sa) => cluster.appliesToAccount(sa.namespace, sa.name));
+        clusterHits ??= clusterAccounts.size === 0 ? [] : accounts.filter((sa) => clusterAccounts.has(sa));
         if (clusterHits.length === 0 || clusterHits.every((sa) => listed.has(sa))) continue;
         if (this.anyStrictOn(node, at, start, end)) this.collectAssociated(node, driver, at, start, end, clusterHits, writers, listed);
         continue;
@@ -234,18 +247,30 @@ export class ClaimWriterAnalysis {
       if (!granular) continue;
       let local = answers.local.get(n);
       if (!local) answers.local.set(n, (local = this.candidates.local('associated', ns, driver)));
-      clusterHits ??= cluster.size === 0 ? [] : accounts.filter((sa) => cluster.appliesToAccount(sa.namespace, sa.name));
+      clusterHits ??= clusterAccounts.size === 0 ? [] : accounts.filter((sa) => clusterAccounts.has(sa));
       // No account on this node that a grant could apply to: its claims need no closer look.
       if (clusterHits.length === 0 && local.size === 0) continue;
       if (local.size === 0 && clusterHits.every((sa) => listed.has(sa))) continue;
       // Only claims whose strict allocated node is this node (not those placed by their pods) have associated-node writers.
       if (!this.anyStrictOn(node, at, start, end)) continue;
-      const here =
-        local.size === 0
-          ? clusterHits
-          : accounts.filter((sa) => cluster.appliesToAccount(sa.namespace, sa.name) || local.appliesToAccount(sa.namespace, sa.name));
+      const here = local.size === 0 ? clusterHits : accounts.filter((sa) => clusterAccounts.has(sa) || local.appliesToAccount(sa.namespace, sa.name));
       this.collectAssociated(node, driver, at, start, end, here, writers, listed);
     }
+  }
+
+  /**
+   * The accounts with scheduled pods that the associated-node ClusterRoleBinding candidates of
+   * `driver` apply to, found once per driver: a node's accounts are then looked up by object, where
+   * matching each by namespace and name was ~200,000 tests on the bench cluster (~20 accounts on each
+   * of 10,000 nodes).
+   */
+  private clusterAccountsOf(driver: string, cluster: CandidateSet): ReadonlySet<ServiceAccountName> {
+    const known = this.clusterAccounts.get(driver);
+    if (known) return known;
+    const out = new Set<ServiceAccountName>();
+    if (cluster.size > 0) for (const sa of this.ctx.podIndex.scheduledServiceAccounts) if (cluster.appliesToAccount(sa.namespace, sa.name)) out.add(sa);
+    this.clusterAccounts.set(driver, out);
+    return out;
   }
 
   /**
@@ -417,11 +442,20 @@ export class ClaimWriterAnalysis {
       let c = this.saCandidates.get(sa);
       if (!c) this.saCandidates.set(sa, (c = candidate({ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace })));
       const subject = c.subject;
-      const identityKey = `sa|${sa.namespace}/${sa.name}|${node}`;
+      let decisions = this.associatedDecisions.get(c);
+      if (!decisions) this.associatedDecisions.set(c, (decisions = new Map()));
+      // The claims at[start, end) share a namespace; one no RoleBinding of which names the account
+      // (or its groups) answers as every such namespace does: the ClusterRoleBindings' answer (-1).
+      const n = this.hasRoleBindingsIn(c.user, this.namespaces[this.namespaceOf[at[start]]]) ? this.namespaceOf[at[start]] : -1;
       for (let i = start; i < end; i++) {
         if (this.strictNodes[at[i]] !== node) continue;
-        // The claim's strict allocated node is `node` (tested above): not read from the claim again.
-        const d = this.cachedDecision(identityKey, this.allocatedClaims[at[i]], driver, () => serviceAccountUser(sa.namespace, sa.name, node), node);
+        // The claim's strict allocated node is `node` (tested above), the node the token names: the
+        // decision is the same on every node (see associatedDecisions), asked once per namespace
+        // (or once for all those without bindings), driver and listed name rather than once per node.
+        const claim = this.allocatedClaims[at[i]];
+        const key = `${n}|${driver}|${this.listedAt[at[i]] === 1 ? this.claimNames[at[i]] : ''}`;
+        let d = decisions.get(key);
+        if (d === undefined) decisions.set(key, (d = this.decide(serviceAccountUser(sa.namespace, sa.name, node), claim, driver) ?? null));
         if (d?.mode === 'associated-node') {
           // The decision's evidence is normalised once and the node's note placed into it: normalising
           // each node's copy serialised every grant again (~10,000 nodes with a plugin account each).
@@ -559,13 +593,12 @@ export class ClaimWriterAnalysis {
    * A decision depends on the identity, the claim's namespace, the driver and the allocated node; on
    * the claim's name only when some resourceclaims/status rule lists resourceNames.
    */
-  private cachedDecision(identityKey: string, claim: ResourceClaim, driver: string, user: () => UserInfo, allocatedNode?: string): WriteDecision | undefined {
+  private cachedDecision(identityKey: string, claim: ResourceClaim, driver: string, user: () => UserInfo): WriteDecision | undefined {
     const ns = claim.metadata.namespace ?? '';
     // Claims whose names no rule lists are decided alike: one engine question covers them all.
     const name = this.listedName(claim);
-    // The allocated node only matters to identities whose tokens name a node (associated-node); a
-    // caller that knows it (allocatedNodeName(claim)) passes it.
-    const node = identityKey.startsWith('subject|') ? '' : (allocatedNode ?? allocatedNodeName(claim) ?? '');
+    // The allocated node only matters to identities whose tokens name a node (associated-node).
+    const node = identityKey.startsWith('subject|') ? '' : (allocatedNodeName(claim) ?? '');
     const key = `${identityKey}|${ns}|${driver}|${node}|${name}`;
     let d = this.decisionCache.get(key);
     if (d === undefined) this.decisionCache.set(key, (d = this.decide(user(), claim, driver) ?? null));
@@ -590,10 +623,11 @@ export class ClaimWriterAnalysis {
  * and fields, among themselves by their JSON text, and a note already there is not repeated.
  */
 export function withNote(normalised: readonly Evidence[], note: Evidence & { type: 'note' }): Evidence[] {
-  const key = JSON.stringify(note);
+  // Serialised only when there are notes to compare with (most decisions' evidence is grants alone).
+  let key: string | undefined;
   let at = normalised.length;
   for (; at > 0 && normalised[at - 1].type === 'note'; at--) {
-    const c = compareStrings(JSON.stringify(normalised[at - 1]), key);
+    const c = compareStrings(JSON.stringify(normalised[at - 1]), (key ??= JSON.stringify(note)));
     if (c === 0) return normalised as Evidence[];
     if (c < 0) break;
   }

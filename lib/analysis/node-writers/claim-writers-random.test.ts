@@ -10,6 +10,9 @@ import { createRandom } from '@/scripts/bench/prng';
 import { driversOf, placeAllocatedClaims, placeIndexed, readAllocatedClaims } from './claim-placement';
 import { compareStrings } from '@/lib/k8s/refs';
 import { listNodeWriters, writersOfNode } from './node-writers';
+import { serviceAccountUser } from '@/lib/authz/user-info';
+import { decisionEvidence, normaliseEvidence } from '@/lib/analysis/evidence';
+import type { Evidence } from '@/lib/analysis/types';
 
 // dra-facts §10: who may write the status.devices of a node's claims depends on the claims placed on
 // that node (their namespaces, names and drivers), the service accounts with pods there, and RBAC;
@@ -266,3 +269,72 @@ describe('claim status writers: only namespaces with bindings that can add a wri
   }
   it('the random clusters have node writers to compare', () => expect(writers).toBeGreaterThan(200));
 });
+
+describe('associated-node claim writers, against the engine claim by claim and node by node', () => {
+  // A service account with pods on a node writes the status.devices of a claim allocated there when
+  // the engine allows it with the token of that node, with the evidence of the first such claim. The
+  // claim writers ask once for every node and for every namespace none of whose RoleBindings name the
+  // account: held here to the engine's answer for each node's own claims.
+  let found = 0;
+  for (let seed = 1; seed <= 40; seed++) {
+    it(`lists exactly the accounts the engine allows on some claim of the node, with its evidence (seed ${seed})`, () => {
+      const state = withAccountGrants(randomCluster(1900 + seed), createRandom(seed));
+      const engine = createAuthzEngine(state);
+      const writers = listNodeWriters(buildAnalysisContext(state, engine, DEFAULT_SETTINGS));
+      const { claims } = readAllocatedClaims(state);
+      for (const [n, byDriver] of placeAllocatedClaims(state, claims)) {
+        const own = writersOfNode(writers, n).claimStatusWriters;
+        const accounts = [...new Map(state.pods.filter((p) => p.spec?.nodeName === n).map((p) => [refOf(p), p])).values()];
+        for (const [driver, placed] of byDriver) {
+          for (const p of accounts) {
+            const ns = p.metadata.namespace ?? '';
+            const name = p.spec?.serviceAccountName ?? 'default';
+            const user = serviceAccountUser(ns, name, n);
+            let expected: Evidence[] | undefined;
+            for (const claim of placed) {
+              if (allocatedNodeName(claim) !== n) continue;
+              const d = (['update', 'patch'] as const)
+                .map((verb) => engine.claimStatusWrite(user, claim, { verb, changesBinding: false, drivers: [driver] }))
+                .find((x) => x.allowed);
+              if (d?.drivers[0]?.mode !== 'associated-node') continue;
+              const note: Evidence = { type: 'note', text: `its pods on ${n} carry tokens bound to ${n}, the claim's allocated node` };
+              expected = normaliseEvidence([...d.checks.flatMap((c) => decisionEvidence(c.decision)), note]);
+              break;
+            }
+            const mine = (mode: string) =>
+              own.find(
+                (w) => w.driver === driver && w.mode === mode && w.subject.kind === 'ServiceAccount' && w.subject.namespace === ns && w.subject.name === name,
+              );
+            // An arbitrary-node writer of the driver is listed as that alone.
+            if (mine('arbitrary-node')) continue;
+            expect(mine('associated-node')?.via, `${n} ${driver} ${ns}/${name}`).toEqual(expected);
+            found += expected ? 1 : 0;
+          }
+        }
+      }
+    });
+  }
+  it('the random clusters have such writers', () => expect(found).toBeGreaterThan(40));
+});
+
+/**
+ * More grants to the pods' accounts: the associated-node driver verb without the status write, or
+ * with it, in some namespaces' RoleBindings; the status write cluster-wide for some. Whether an
+ * account writes a claim then depends on the claim's namespace, each by a grant of its own.
+ */
+function withAccountGrants(state: ClusterState, r: ReturnType<typeof createRandom>): ClusterState {
+  const roles = [clusterRole('assoc-driver', [driverRule('associated')]), clusterRole('assoc-all', [statusRule(), driverRule('associated')])];
+  const accounts = [...new Set(state.pods.map(refOf))].map((key) => SA(key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)));
+  const some = () => Array.from({ length: 1 + r.int(2) }, () => r.pick(accounts));
+  return {
+    ...state,
+    clusterRoles: [...state.clusterRoles, ...roles],
+    clusterRoleBindings: [...state.clusterRoleBindings, crb('crb-status', { kind: 'ClusterRole', name: 'status-only' }, some())],
+    roleBindings: [
+      ...state.roleBindings,
+      ...Array.from({ length: 2 + r.int(6) }, (_, i) => rb(r.pick(NSS), `rb-sa${i}`, { kind: 'ClusterRole', name: r.pick(roles).metadata.name }, some())),
+    ],
+  };
+}
+
+const refOf = (p: Pod) => `${p.metadata.namespace ?? ''}/${p.spec?.serviceAccountName ?? 'default'}`;
