@@ -4,11 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-context';
 import { DEFAULT_SETTINGS } from '@/lib/analysis/settings';
 import { createAuthzEngine } from '@/lib/authz/authz-engine';
-import { clusterRole, rb, role, stateOf, User } from '@/lib/authz/__fixtures__/builders';
+import { clusterRole, Group, rb, role, SA, stateOf, User } from '@/lib/authz/__fixtures__/builders';
 import type { DeviceRequest, Namespace, ResourceClaim, ResourceClaimTemplate, ResourceQuota } from '@/lib/k8s/types';
 import { createRandom } from '@/scripts/bench/prng';
 import { classesOfSpec } from '@/lib/analysis/zeroing/device-classes';
-import { specOf, usersByClass } from '@/lib/analysis/context/claim-requests';
+import { claimRequestsByNamespace, specOf, usersByClass } from '@/lib/analysis/context/claim-requests';
+import { grantsEvidence, list } from './check-helpers';
+import { describeSubject, sortSubjects } from '@/lib/k8s/refs';
+import type { WhoCanGrant } from '@/lib/authz/who-can';
 import { atOrAboveWatermark } from '@/lib/analysis/quota/quota-usage';
 import {
   cappedWithFields,
@@ -192,7 +195,8 @@ describe('classFields (QUOTA002 evidence) on random claims and templates', () =>
     it(`seed ${seed}`, () => {
       const r = createRandom(2400 + seed);
       const cls = () => r.pick(['a', 'b', 'gpu.example.com']);
-      const objects = randomClaimsAndTemplates(r, cls, 16, 4);
+      // Some objects with more requests than classFields keeps shared paths for.
+      const objects = randomClaimsAndTemplates(r, cls, 16, seed % 4 === 0 ? 12 : 4);
       for (const c of ['a', 'b', 'gpu.example.com', 'none']) {
         const all = objects.flatMap((o) => {
           const base = o.kind === 'ResourceClaimTemplate' ? 'spec.spec.devices.requests' : 'spec.devices.requests';
@@ -357,4 +361,80 @@ describe('QUOTA001 and QUOTA002 on random clusters', () => {
       expect(quota002.run(c).map((d) => d.objects.map((o) => o.name).join(' '))).toEqual(q2);
     });
   }
+});
+
+describe('QUOTA001 findings on random clusters with several creators', () => {
+  // The plain reading of a finding: its creators' subjects deduplicated and sorted, its claims
+  // counted by a filter, and the namespace's grants deduplicated by key and sorted, as evidence.
+  const names = ['n0', 'n1', 'n2', 'n3'];
+  const pool = [User('alice'), User('bob'), Group('devs'), SA('n0', 'app'), SA('n1', 'app'), User('carol')];
+  const grantKey = (g: WhoCanGrant) => `${g.binding.kind}/${g.binding.namespace ?? ''}/${g.binding.name}/${g.role.kind}/${g.role.name}/${g.ruleIndex}`;
+  let several = 0;
+  let classFindings = 0;
+  for (let seed = 0; seed < 30; seed++) {
+    it(`seed ${seed}`, () => {
+      const r = createRandom(2800 + seed);
+      const objects = names.flatMap((n) =>
+        randomClaimsAndTemplates(r, () => 'a', 4, 2).map((o) => ({ ...o, metadata: { ...o.metadata, namespace: n } }) as ResourceClaim | ResourceClaimTemplate),
+      );
+      const rules = () =>
+        Array.from({ length: 1 + r.int(3) }, () => ({
+          verbs: ['create'],
+          apiGroups: ['resource.k8s.io'],
+          resources: [r.pick(['resourceclaims', 'resourceclaimtemplates', '*'])],
+        }));
+      const roles = names.flatMap((n) => [role(n, 'claims', rules()), role(n, 'more', rules())]);
+      const clusterRoles = [clusterRole('creator', rules())];
+      const roleBindings = Array.from({ length: r.int(10) }, (_, i) =>
+        rb(
+          r.pick(names),
+          `b${i}`,
+          r.chance(0.3) ? { kind: 'ClusterRole', name: 'creator' } : { kind: 'Role', name: r.pick(['claims', 'more']) },
+          Array.from({ length: 1 + r.int(3) }, () => r.pick(pool)),
+        ),
+      );
+      const s = stateOf({
+        namespaces: names.map((n) => ns(n)),
+        resourceClaims: objects.filter((o): o is ResourceClaim => o.kind === 'ResourceClaim'),
+        resourceClaimTemplates: objects.filter((o): o is ResourceClaimTemplate => o.kind === 'ResourceClaimTemplate'),
+        roles,
+        clusterRoles,
+        roleBindings,
+      });
+      const c = buildAnalysisContext(s, createAuthzEngine(s), DEFAULT_SETTINGS);
+      const expected = names.flatMap((n) => {
+        const here = claimRequestsByNamespace(s).get(n)?.objects ?? [];
+        const creators = [...c.access.grantedInNamespace(Q.claimCreate, n), ...c.access.grantedInNamespace(Q.templateCreate, n)].filter(
+          (e) => e.via === 'rbac' && !c.isAdminEquivalent(e.subject) && !c.isSystemIdentity(e.subject),
+        );
+        if (here.length === 0 && creators.length === 0) return [];
+        const subjects = sortSubjects(creators.map((e) => e.subject));
+        const claims = here.filter((o) => o.kind === 'ResourceClaim').length;
+        const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
+        const parts = [
+          ...(here.length > 0 ? [`has ${plural(claims, 'ResourceClaim')} and ${plural(here.length - claims, 'ResourceClaimTemplate')}`] : []),
+          ...(subjects.length > 0 ? [`lets ${list(subjects.map(describeSubject))} create them`] : []),
+        ];
+        const message = `Tenant namespace ${n} ${parts.join(', and ')}, but no ResourceQuota limits count/resourceclaims.resource.k8s.io: the tenant can create claims (and pin devices) without bound.`;
+        const grants = new Map(
+          creators.flatMap((e) => e.grants.filter((g) => g.binding.kind === 'RoleBinding' && g.binding.namespace === n)).map((g) => [grantKey(g), g]),
+        );
+        if (subjects.length > 1 && grants.size > 1) several++;
+        const sorted = [...grants.keys()].sort().map((k) => grants.get(k)!);
+        const remediation = `Add a ResourceQuota in ${n} that limits the number of claims (and the devices per DeviceClass):\n${quotaYaml(n, { 'count/resourceclaims.resource.k8s.io': '10' })}`;
+        return [{ message, evidence: cappedWithFields(grantsEvidence(c, sorted), here, n), remediation }];
+      });
+      expect(quota001.run(c).map((d) => ({ message: d.message, evidence: d.evidence, remediation: d.remediation }))).toEqual(expected);
+      // QUOTA002, asked next of the same analysis, writes its manifests with the heads QUOTA001 wrote.
+      for (const d of quota002.run(c)) {
+        const [namespace, cls] = d.objects.map((o) => o.name);
+        expect(d.remediation.endsWith(`:\n${quotaYaml(namespace, { [`${cls}.deviceclass.resource.k8s.io/devices`]: '4' })}`)).toBe(true);
+        classFindings++;
+      }
+    });
+  }
+  it('met namespaces with several creators and grants, and QUOTA002 findings', () => {
+    expect(several).toBeGreaterThan(10);
+    expect(classFindings).toBeGreaterThan(30);
+  });
 });

@@ -79,20 +79,44 @@ function objRef(o: { kind: string; metadata: { name: string; namespace?: string 
 export function classFields(objects: readonly (ResourceClaim | ResourceClaimTemplate)[], deviceClass: string): Evidence[] {
   const out: Evidence[] = [];
   let more = 0;
-  const field = (o: ResourceClaim | ResourceClaimTemplate, path: string) => {
-    if (out.length < MAX_EVIDENCE) out.push({ type: 'field', object: objRef(o), path, value: deviceClass });
-    else more++;
-  };
   for (const o of objects) {
-    specOf(o)?.devices?.requests?.forEach((r, i) => {
-      if (r.exactly?.deviceClassName === deviceClass) field(o, `${specPath(o)}[${i}].exactly.deviceClassName`);
-      r.firstAvailable?.forEach((s, j) => {
-        if (s.deviceClassName === deviceClass) field(o, `${specPath(o)}[${i}].firstAvailable[${j}].deviceClassName`);
-      });
-    });
+    const requests = specOf(o)?.devices?.requests;
+    if (!requests) continue;
+    // One ref per object, shared by its fields (most objects name a class once).
+    let object: ObjectRef | undefined;
+    const template = o.kind === 'ResourceClaimTemplate';
+    for (let i = 0; i < requests.length; i++) {
+      const r = requests[i];
+      if (r.exactly?.deviceClassName === deviceClass) {
+        if (out.length < MAX_EVIDENCE) out.push({ type: 'field', object: (object ??= objRef(o)), path: exactlyClassPath(template, i), value: deviceClass });
+        else more++;
+      }
+      const subs = r.firstAvailable;
+      if (subs)
+        for (let j = 0; j < subs.length; j++) {
+          if (subs[j].deviceClassName !== deviceClass) continue;
+          if (out.length < MAX_EVIDENCE)
+            out.push({ type: 'field', object: (object ??= objRef(o)), path: `${specPath(o)}[${i}].firstAvailable[${j}].deviceClassName`, value: deviceClass });
+          else more++;
+        }
+    }
   }
   if (more > 0) out.push(moreNote(more, 'requests'));
-  return out;
+  // Sized to fit: kept with the report, and a list grown by push keeps room for 17.
+  return out.slice();
+}
+
+// The paths of the first requests' classes, made once: QUOTA002's evidence (tens of thousands of
+// fields on a large cluster, kept with the report) names the same few paths again and again.
+const SHARED_PATHS = 8;
+const exactlyPaths = [0, 1].map((t) =>
+  Array.from({ length: SHARED_PATHS }, (_, i) => `${t === 1 ? 'spec.spec.devices.requests' : 'spec.devices.requests'}[${i}].exactly.deviceClassName`),
+);
+
+function exactlyClassPath(template: boolean, i: number): string {
+  return i < SHARED_PATHS
+    ? exactlyPaths[template ? 1 : 0][i]
+    : `${template ? 'spec.spec.devices.requests' : 'spec.devices.requests'}[${i}].exactly.deviceClassName`;
 }
 
 const moreNote = (n: number, what: string): Evidence => ({ type: 'note', text: `and ${n} more ${what}` });
@@ -118,17 +142,27 @@ export function quotaYaml(namespace: string, hard: Record<string, string>): stri
 
 /**
  * quotaYaml for a check that writes one per finding (QUOTA001, QUOTA002: tens of thousands on a large
- * cluster) with the spec of each `id` written once: a mapping's top-level entries are written one
- * after the other, so the head (which names the namespace) and the spec joined are the whole text.
+ * cluster) with the spec of each `id` written once and the head of each namespace once (in `heads`,
+ * which the checks of one analysis share): a mapping's top-level entries are written one after the
+ * other, so the head (which names the namespace) and the spec joined are the whole text.
  */
-export function quotaYamlWriter(hardOf: (id: string) => Record<string, string>): (namespace: string, id: string) => string {
+export function quotaYamlWriter(
+  hardOf: (id: string) => Record<string, string>,
+  heads: Map<string, string> = new Map(),
+): (namespace: string, id: string) => string {
   const specs = new Map<string, string>();
   return (namespace, id) => {
     let spec = specs.get(id);
     if (spec === undefined) specs.set(id, (spec = manifestYaml({ spec: { hard: hardOf(id) } })));
-    return `${manifestYaml({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'dra-quota', namespace } })}\n${spec}`;
+    let head = heads.get(namespace);
+    if (head === undefined)
+      heads.set(namespace, (head = `${manifestYaml({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'dra-quota', namespace } })}\n`));
+    return head + spec;
   };
 }
+
+/** The manifest heads of quotaYamlWriter by namespace, shared by QUOTA001 and QUOTA002 (a namespace often has a finding of each). */
+const quotaHeads = oncePerAnalysis((): Map<string, string> => new Map());
 
 // ---------------------------------------------------------------- QUOTA001
 
@@ -154,7 +188,7 @@ export const quota001: Check = {
   id: 'QUOTA001',
   run(ctx) {
     const out: FindingDraft[] = [];
-    const yaml = quotaYamlWriter(() => ({ [CLAIM_COUNT_KEY]: '10' }));
+    const yaml = quotaYamlWriter(() => ({ [CLAIM_COUNT_KEY]: '10' }), quotaHeads(ctx));
     for (const { ns, keys, requests } of tenantQuotaViews(ctx)) {
       if (limitsClaimCount(keys)) continue;
       const here = requests.objects;
@@ -198,7 +232,9 @@ export const quota002: Check = {
   run(ctx) {
     const out: FindingDraft[] = [];
     const limits = classDevicesLimiter();
-    const yaml = quotaYamlWriter((cls) => ({ [devicesQuotaKey(cls)]: '4' }));
+    const yaml = quotaYamlWriter((cls) => ({ [devicesQuotaKey(cls)]: '4' }), quotaHeads(ctx));
+    // One ref per class and per namespace, shared by the findings (kept with the report).
+    const classRefs = new Map<string, ObjectRef>();
     for (const { ns, keys, requests } of tenantQuotaViews(ctx)) {
       const { objects: here, classes } = requests;
       if (classes.length === 0) continue;
@@ -206,11 +242,14 @@ export const quota002: Check = {
       // Which objects name a class is read only for a namespace with a finding.
       if (open.length === 0) continue;
       const byClass = usersByClass(here);
+      const nsRef = objectRef('Namespace', ns);
       for (const cls of open) {
         const users = byClass.get(cls)!;
+        let classRef = classRefs.get(cls);
+        if (!classRef) classRefs.set(cls, (classRef = objectRef('DeviceClass', cls)));
         out.push({
           subjects: [],
-          objects: [objectRef('Namespace', ns), objectRef('DeviceClass', cls)],
+          objects: [nsRef, classRef],
           message: `Tenant namespace ${ns} requests devices of DeviceClass ${cls} (${list(users.map((o) => `${o.kind} ${o.metadata.name}`))}) but no ResourceQuota limits ${devicesQuotaKey(cls)}: nothing caps how many ${cls} devices it can hold.`,
           evidence: classFields(users, cls),
           remediation: `Add the per-class device limit to the namespace's ResourceQuota (allocationMode All charges ${ALL_MODE_DEVICES}):\n${yaml(ns, cls)}`,
