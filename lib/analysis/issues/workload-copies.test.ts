@@ -3,6 +3,9 @@ import { clusterRole, crb, pod, SA, stateOf } from '@/lib/authz/__fixtures__/bui
 import { daemonSet, namespace, pluginPod, PLUGIN_MOUNTS, PLUGIN_VOLUMES, serviceAccount } from '@/lib/analysis/__fixtures__/builders';
 import { refKey } from '@/lib/k8s/refs';
 import { buildReport } from '@/lib/report/build-report';
+import { fnv1a64 } from '@/lib/analysis/finding-id';
+import type { KubeObject, PodSpec } from '@/lib/k8s/types';
+import { createRandom } from '@/scripts/bench/prng';
 import { workloadCopyKeys } from './workload-copies';
 
 // A chart stamps the same workload into many namespaces: its hardening mistake is one issue, as the
@@ -55,4 +58,56 @@ describe('workloadCopyKeys', () => {
     expect(issues[0].fix?.status).toBe('verified');
     expect(issues[0].fix!.changes.map((c) => (c.action === 'patch' ? c.target.namespace : '')).sort()).toEqual(NS);
   });
+});
+
+// The plain grouping: every namespaced bare pod and workload hashed and grouped, no name filter.
+function plainCopyKeys(objects: { o: KubeObject; spec: PodSpec | undefined }[]): [string, string][] {
+  const groups = new Map<string, string[]>();
+  for (const { o, spec } of objects) {
+    if (!o.metadata.namespace) continue;
+    const { nodeName: _n, resourceClaims: _c, ...rest } = spec ?? {};
+    const key = `${o.kind} */${o.metadata.name}#${spec ? fnv1a64(JSON.stringify(rest)) : ''}`;
+    const ref = refKey({ kind: o.kind, namespace: o.metadata.namespace, name: o.metadata.name });
+    groups.set(key, [...(groups.get(key) ?? []), ref]);
+  }
+  const out: [string, string][] = [];
+  for (const [key, refs] of groups) if (refs.length > 1) for (const ref of refs) out.push([ref, key]);
+  return out;
+}
+
+describe('workloadCopyKeys on random clusters', () => {
+  for (let seed = 1; seed <= 40; seed++) {
+    it(`seed ${seed}: equals hashing every bare pod and workload`, () => {
+      const rnd = createRandom(seed);
+      const specs: PodSpec[] = [
+        { containers: [{ name: 'c', image: 'img:1' }] },
+        { containers: [{ name: 'c', image: 'img:2' }] },
+        { containers: [{ name: 'c', image: 'img:1' }], hostNetwork: true },
+      ];
+      const spec = () => ({ ...rnd.pick(specs), ...(rnd.int(2) ? { nodeName: `n${rnd.int(3)}` } : {}) });
+      const namespaces = ['', 'a', 'b', 'c', 'd'];
+      const names = ['app', 'web', 'plugin', 'x', 'y', 'z'];
+      const seen = new Set<string>();
+      const pods = [];
+      for (let i = 0; i < 30; i++) {
+        const ns = rnd.pick(namespaces);
+        const name = rnd.pick(names);
+        if (seen.has(`${ns}/${name}`)) continue;
+        seen.add(`${ns}/${name}`);
+        const p = pod(ns, name, spec());
+        if (rnd.int(3) === 0) p.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u' }];
+        if (ns === '') delete p.metadata.namespace;
+        pods.push(p);
+      }
+      const daemonSets = namespaces.filter((ns) => ns && rnd.int(2)).map((ns) => daemonSet(ns, rnd.pick(names), spec()));
+      const state = stateOf({ pods, daemonSets });
+      const objects = [
+        ...state.pods.filter((p) => (p.metadata.ownerReferences ?? []).length === 0).map((p) => ({ o: p as KubeObject, spec: p.spec })),
+        ...state.daemonSets.map((d) => ({ o: d as KubeObject, spec: d.spec?.template?.spec })),
+      ];
+      const expected = plainCopyKeys(objects);
+      expect([...workloadCopyKeys(state)]).toEqual(expected);
+      if (seed === 1) expect(expected.length).toBeGreaterThan(0);
+    });
+  }
 });

@@ -19,19 +19,30 @@ function specKey(spec: PodSpec | undefined): string {
 
 /** Ref key of a workload or bare pod → the key its copies share (kind, name and a hash of the pod spec), only for those with copies. */
 export function workloadCopyKeys(state: Pick<ClusterState, 'pods' | 'deployments' | 'daemonSets' | 'statefulSets'>): Map<string, string> {
+  // A pod with an owner is judged as its owner (the workload is the root cause), so only bare pods count.
+  const bare = state.pods.filter((p) => p.metadata.namespace && (p.metadata.ownerReferences ?? []).length === 0);
+  const workloads = [...state.deployments, ...state.daemonSets, ...state.statefulSets].filter((w) => w.metadata.namespace);
+  // Copies share a kind and a name: an object whose kind and name are in no other namespace has
+  // none, and its spec is not hashed (200,000 bare pods of distinct names on the large bench cluster).
+  const namesSeen = new Map<string, number>();
+  const count = (o: Workload) => {
+    const key = `${o.kind} */${o.metadata.name}`;
+    namesSeen.set(key, (namesSeen.get(key) ?? 0) + 1);
+  };
+  for (const p of bare) count(p);
+  for (const w of workloads) count(w);
   const groups = new Map<string, string[]>();
   const add = (o: Workload, spec: PodSpec | undefined) => {
-    const namespace = o.metadata.namespace;
-    if (!namespace) return;
-    const key = `${o.kind} */${o.metadata.name}#${specKey(spec)}`;
-    const ref = refKey({ kind: o.kind, namespace, name: o.metadata.name });
+    const name = `${o.kind} */${o.metadata.name}`;
+    if (namesSeen.get(name)! < 2) return;
+    const key = `${name}#${specKey(spec)}`;
+    const ref = refKey({ kind: o.kind, namespace: o.metadata.namespace, name: o.metadata.name });
     const list = groups.get(key);
     if (list) list.push(ref);
     else groups.set(key, [ref]);
   };
-  // A pod with an owner is judged as its owner (the workload is the root cause), so only bare pods count.
-  for (const p of state.pods) if ((p.metadata.ownerReferences ?? []).length === 0) add(p, p.spec);
-  for (const w of [...state.deployments, ...state.daemonSets, ...state.statefulSets]) add(w, w.spec?.template?.spec);
+  for (const p of bare) add(p, p.spec);
+  for (const w of workloads) add(w, w.spec?.template?.spec);
   const out = new Map<string, string>();
   for (const [key, refs] of groups) if (refs.length > 1) for (const ref of refs) out.set(ref, key);
   return out;
