@@ -37,7 +37,7 @@ export function slicePinningPolicies(state: PinningState): PinningPolicy[] {
   const evaluator = clusterPolicies(state);
   const verdicts = new Map<string, Map<string, PinningVerdict>>();
   const probeDecisions = (username: string, groups: readonly string[]) => {
-    const key = [username, ...[...groups].sort()].join('\u0000');
+    const key = verdictKey(username, groups);
     let byPolicy = verdicts.get(key);
     if (byPolicy) return byPolicy;
     byPolicy = new Map();
@@ -81,7 +81,54 @@ export function slicePinningPolicies(state: PinningState): PinningPolicy[] {
     }
     out.push(entry);
   }
+  const readable = new Set(out.filter((p) => p.unreadCondition === undefined).map((p) => p.policy.name));
+  pinsAnyOf.set(out, (username, groups) => {
+    const known = verdicts.get(verdictKey(username, groups));
+    if (known) {
+      for (const name of readable) if (known.get(name)?.pinned) return true;
+      return false;
+    }
+    // A policy pins only when it refuses every probe: once no policy has refused all probes so far the
+    // answer is no, and the rest are not evaluated (most writers asked about, e.g. by the issues' risk,
+    // are pinned by no policy, and their first probe already says so).
+    let refusedAll: Set<string> | undefined;
+    for (const probe of probeWrites(state, username, groups)) {
+      const refused = new Set<string>();
+      for (const d of evaluator.decisions(probe)) {
+        const name = d.ref.policy.name;
+        if (d.decision === 'deny' && (refusedAll ?? readable).has(name)) refused.add(name);
+      }
+      if (refused.size === 0) return false;
+      refusedAll = refused;
+    }
+    return refusedAll !== undefined;
+  });
   return out;
+}
+
+/**
+ * Per list slicePinningPolicies made: whether one of its policies pins a writer, evaluating no more
+ * probes than that takes.
+ */
+const pinsAnyOf = new WeakMap<readonly PinningPolicy[], (username: string, groups: readonly string[]) => boolean>();
+
+/**
+ * Whether one of the pinning policies pins this username (with these groups besides its own): as
+ * pinningFor(...).pinnedBy.length > 0, without deciding every policy's verdict when none pins it.
+ */
+export function pinnedByAny(policies: readonly PinningPolicy[], username: string, groups: readonly string[] = []): boolean {
+  const pinsAny = pinsAnyOf.get(policies);
+  return pinsAny ? pinsAny(username, groups) : pinningFor(policies, username, groups).pinnedBy.length > 0;
+}
+
+/**
+ * The verdicts' key: the username and the groups it does not carry already (userOf adds them either
+ * way), so that a check asking about a service account by its name and the issues asking with its
+ * groups share one evaluation.
+ */
+function verdictKey(username: string, groups: readonly string[]): string {
+  const own = ownGroups(username);
+  return [username, ...groups.filter((g) => !own.includes(g)).sort()].join('\u0000');
 }
 
 /** The API versions of the rules that cover ResourceSlice writes, or undefined when none do. */
@@ -112,15 +159,17 @@ function nodesFor(state: PinningState, username: string): { own: string; other: 
   return { own, other };
 }
 
-function userOf(username: string, own: string, groups: readonly string[]): AdmissionRequest['userInfo'] {
-  const withGroups = (base: string[]) => [...new Set([...base, ...groups])];
-  if (!username.startsWith(SA_PREFIX)) return { username, groups: withGroups(['system:authenticated']) };
+/** The groups the authenticator gives this username. */
+function ownGroups(username: string): string[] {
+  if (!username.startsWith(SA_PREFIX)) return ['system:authenticated'];
   const [namespace] = username.slice(SA_PREFIX.length).split(':');
-  return {
-    username,
-    groups: withGroups(['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated']),
-    extra: { [NODE_NAME_EXTRA]: [own] },
-  };
+  return ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'];
+}
+
+function userOf(username: string, own: string, groups: readonly string[]): AdmissionRequest['userInfo'] {
+  const withGroups = [...new Set([...ownGroups(username), ...groups])];
+  if (!username.startsWith(SA_PREFIX)) return { username, groups: withGroups };
+  return { username, groups: withGroups, extra: { [NODE_NAME_EXTRA]: [own] } };
 }
 
 /** Writes of other nodes' slices the identity (with these groups besides its own) could attempt, as admission requests. */

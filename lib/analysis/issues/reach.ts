@@ -3,7 +3,7 @@ import type { AnalysisContext } from '@/lib/analysis/context-types';
 import { capability } from '@/lib/analysis/capabilities';
 import { isBroadGroup } from '@/lib/analysis/context/identities';
 import { userForSubject } from '@/lib/analysis/node-writers/subjects';
-import { pinningFor } from '@/lib/analysis/context/slice-pinning';
+import { pinnedByAny } from '@/lib/analysis/context/slice-pinning';
 import type { NodeWriterLists } from '@/lib/analysis/node-writers/node-writers';
 import { compareStrings, describeRef, refKey } from '@/lib/k8s/refs';
 import type { ObjectRef, Pod, ResourceClaim, SubjectRef } from '@/lib/k8s/types';
@@ -241,7 +241,7 @@ export class ReachIndex {
     let pinned = this.pinned.get(key);
     if (pinned === undefined) {
       const user = userForSubject(s);
-      this.pinned.set(key, (pinned = pinningFor(this.ctx.slicePinning, user.name, user.groups).pinnedBy.length > 0));
+      this.pinned.set(key, (pinned = pinnedByAny(this.ctx.slicePinning, user.name, user.groups)));
     }
     return pinned;
   }
