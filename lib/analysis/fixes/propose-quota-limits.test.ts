@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { node, stateOf } from '@/lib/authz/__fixtures__/builders';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import type { ResourceQuota } from '@/lib/k8s/types';
+import type { DeviceRequest, ResourceQuota } from '@/lib/k8s/types';
 import { claim, claimTemplate, namespace } from '@/lib/analysis/__fixtures__/builders';
-import type { Issue } from '@/lib/analysis/types';
+import type { AnalysisContext } from '@/lib/analysis/context-types';
+import type { Finding, Issue } from '@/lib/analysis/types';
+import { claimRequestsByNamespace, specOf } from '@/lib/analysis/context/claim-requests';
+import { addClaimDeviceUsage, computeQuotaUsage } from '@/lib/analysis/quota/quota-usage';
+import { createRandom } from '@/scripts/bench/prng';
+import { proposeDeviceQuota } from './propose-quota-limits';
+import type { AfterFix } from './verify-fix';
 import { buildReport, buildReportWithContext } from '@/lib/report/build-report';
 
 // QUOTA001/QUOTA002's fix: one ResourceQuota per tenant namespace. Expectations from the quota
@@ -129,5 +135,71 @@ describe('QUOTA001 on many namespaces', () => {
       expect(text.match(/^kind: ResourceQuota$/gm), ns).toHaveLength(1);
       expect(text, ns).toMatch(new RegExp(`^  namespace: ${ns}$`, 'm'));
     }
+  });
+});
+
+describe('QUOTA002 limits against a bigint sum of every claim and template, on random clusters', () => {
+  // The fix reads the claims' totals the quota rows summed (numbers, bigints past 2^53) and adds the
+  // templates': each limit must be what a plain bigint sum of every claim and template of the
+  // namespace gives (dra-facts §6), twice over, or 1 when they charge nothing.
+  const CLASSES = ['gpu', 'nic', 'fpga', 'mig'];
+  const COUNTS = [undefined, 0, 1, 2, 3, -1, 2.7, 2 ** 52, 2 ** 53 - 1, 2 ** 53, 2 ** 60, 1e300, Number.NaN];
+  const MODES = [undefined, 'ExactCount', 'All', 'Unknown'];
+  const NAMESPACES = ['a', 'b', 'c', 'd'];
+
+  it('gives each namespace the plain limits, on 200 random clusters', () => {
+    const r = createRandom(3400);
+    let large = 0;
+    for (let round = 0; round < 200; round++) {
+      const big = r.chance(0.3);
+      const count = () => (big && r.chance(0.5) ? r.pick(COUNTS) : r.pick(COUNTS.slice(0, 7)));
+      const sub = () => ({ name: 's', deviceClassName: r.pick(CLASSES), allocationMode: r.pick(MODES), count: count() });
+      const request = (j: number): DeviceRequest =>
+        r.chance(0.3)
+          ? ({ name: `r${j}`, firstAvailable: Array.from({ length: 1 + r.int(4) }, sub) } as DeviceRequest)
+          : ({ name: `r${j}`, exactly: sub() } as DeviceRequest);
+      const requests = () => Array.from({ length: r.int(4) }, (_, j) => request(j));
+      const state = stateOf({
+        namespaces: NAMESPACES.map((n) => namespace(n)),
+        resourceClaims: Array.from({ length: r.int(20) }, (_, i) => claim(r.pick(NAMESPACES), `c${i}`, requests())),
+        resourceClaimTemplates: Array.from({ length: r.int(4) }, (_, i) => claimTemplate(r.pick(NAMESPACES), `t${i}`, requests())),
+      });
+      // The quota rows are summed before the fixes in a report, not always in a test.
+      if (r.chance(0.5)) computeQuotaUsage(state);
+      const findings = Array.from(
+        { length: 1 + r.int(6) },
+        (_, i) =>
+          ({
+            id: `f${i}`,
+            objects: [
+              { kind: 'Namespace', name: r.pick(NAMESPACES) },
+              { kind: 'DeviceClass', name: r.pick([...CLASSES, 'absent']) },
+            ],
+          }) as unknown as Finding,
+      );
+      const expected = new Map<string, Record<string, string>>();
+      for (const f of findings) {
+        const [ns, cls] = f.objects.map((o) => o.name);
+        const charged = new Map<string, bigint>();
+        for (const o of claimRequestsByNamespace(state).get(ns)?.objects ?? []) addClaimDeviceUsage(specOf(o), charged);
+        const used = charged.get(cls) ?? 0n;
+        if (used > BigInt(Number.MAX_SAFE_INTEGER)) large++;
+        expected.set(ns, { ...expected.get(ns), [devices(cls)]: String(used > 0n ? 2n * used : 1n) });
+      }
+      const proposed = proposeDeviceQuota({ state } as AnalysisContext, findings);
+      if ('none' in proposed) throw new Error(proposed.none);
+      const got = new Map(
+        (proposed.otherChanges ?? []).map((c) => {
+          const q = (c as unknown as { object: ResourceQuota }).object;
+          return [q.metadata.namespace!, q.spec!.hard!];
+        }),
+      );
+      expect(got).toEqual(expected);
+      expect(proposed.problems).toEqual([]);
+      expect(proposed.after?.({} as AfterFix)).toEqual([]);
+    }
+    // Some limits are past the safe integers (bigint sums), most are not.
+    expect(large).toBeGreaterThan(10);
+    expect(large).toBeLessThan(150);
   });
 });

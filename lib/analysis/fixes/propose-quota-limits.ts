@@ -1,14 +1,15 @@
 import type { AnalysisContext } from '@/lib/analysis/context-types';
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import { claimRequestsByNamespace, specOf } from '@/lib/analysis/context/claim-requests';
+import { claimRequestsByNamespace } from '@/lib/analysis/context/claim-requests';
 import { list } from '@/lib/analysis/checks/check-helpers';
 import {
   addClaimDeviceUsage,
   CLAIM_COUNT_KEY,
+  claimUsageByNamespace,
+  classDevicesLimiter,
   devicesQuotaKey,
   limitingKeys,
   limitsClaimCount,
-  limitsClassDevices,
   parseDraQuotaKey,
   quotasByNamespace,
 } from '@/lib/analysis/quota/quota-usage';
@@ -155,18 +156,35 @@ export function proposeDeviceQuota(ctx: AnalysisContext, findings: readonly Find
     if (!set) classesByNs.set(ns, (set = new Set()));
     set.add(cls);
   }
-  const objects = claimRequestsByNamespace(ctx.state);
+  // What each claim charges at admission, as the quota rows summed it (reading the claims of ~5,000
+  // namespaces again was most of this fix); a template charges what each claim made from it will.
+  const byClaims = claimUsageByNamespace(ctx.state);
+  const byTemplates = new Map<string, Map<string, bigint>>();
+  for (const t of ctx.state.resourceClaimTemplates) {
+    const ns = t.metadata.namespace ?? '';
+    if (!classesByNs.has(ns)) continue;
+    let charged = byTemplates.get(ns);
+    if (!charged) byTemplates.set(ns, (charged = new Map()));
+    addClaimDeviceUsage(t.spec?.spec, charged);
+  }
   const existing = quotasByNamespace(ctx.state);
+  // A few classes across thousands of namespaces: each key string is made once.
+  const classKeys = new Map<string, string>();
+  const keyOf = (cls: string) => {
+    let key = classKeys.get(cls);
+    if (key === undefined) classKeys.set(cls, (key = devicesQuotaKey(cls)));
+    return key;
+  };
   const plans = [...classesByNs.keys()].sort(compareStrings).map((namespace): QuotaPlan => {
     const classes = [...classesByNs.get(namespace)!].sort(compareStrings);
-    const charged = new Map<string, bigint>();
-    // What each claim charges at admission; a template charges what each claim made from it will.
-    for (const o of objects.get(namespace)?.objects ?? []) addClaimDeviceUsage(specOf(o), charged);
+    const claims = byClaims.get(namespace)?.devices;
+    const templates = byTemplates.get(namespace);
     const hard: Record<string, string> = {};
     const used: Record<string, bigint> = {};
     for (const cls of classes) {
-      const key = devicesQuotaKey(cls);
-      used[key] = charged.get(cls) ?? 0n;
+      const key = keyOf(cls);
+      // A number total is a safe integer, so BigInt of it is exact.
+      used[key] = BigInt(claims?.get(cls) ?? 0) + (templates?.get(cls) ?? 0n);
       hard[key] = String(used[key] > 0n ? 2n * used[key] : 1n);
     }
     return {
@@ -176,13 +194,14 @@ export function proposeDeviceQuota(ctx: AnalysisContext, findings: readonly Find
       why: `limits the devices ${namespace} may claim of ${list(classes.map((c) => `DeviceClass ${c}`))} to twice what its claims and templates charge today`,
     };
   });
+  const limits = classDevicesLimiter();
   return proposal(
     ctx,
     plans,
     (keys, plan) => {
       const open = Object.keys(plan.quota.spec.hard).filter((key) => {
         const parsed = parseDraQuotaKey(key);
-        return parsed?.kind !== 'devices' || !limitsClassDevices(keys, parsed.deviceClass);
+        return parsed?.kind !== 'devices' || !limits(keys, parsed.deviceClass);
       });
       return open.length > 0 ? `${plan.namespace} would still have no limit on ${list(open)}` : undefined;
     },
