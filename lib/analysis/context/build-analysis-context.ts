@@ -17,7 +17,7 @@ import { podsByAccount } from './pods-by-account';
 import { canonicalSubject, isBroadGroup, isMastersGroup, serviceAccountRef, usernameOf } from './identities';
 import { findComponentPods, type ComponentPod } from './component-pods';
 import { slicePinningPolicies, type PinningPolicy } from './slice-pinning';
-import { indexReplicaSets, mountsPluginDir, ownerIsDaemonSet, ownerOfPod, podServiceAccount, templatePods } from './pod-facts';
+import { daemonSetOwnerName, indexReplicaSets, mountsPluginDir, ownerOfPod, podServiceAccount, templatePods } from './pod-facts';
 import { Q } from './questions';
 import { privilegedNamespaceTest } from './pod-security';
 import { PROBE_NAME } from '@/lib/analysis/evidence';
@@ -107,7 +107,7 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
   // Node-local identities: service accounts of DaemonSet pods and of DRA driver pods.
   const nodeLocal = new Map<string, SubjectRef>();
   for (const p of pods) {
-    if (!ownerIsDaemonSet(p) && !isDriverPod(p)) continue;
+    if (daemonSetOwnerName(p) === undefined && !isDriverPod(p)) continue;
     const sa = serviceAccountRef(p.metadata.namespace ?? '', podServiceAccount(p));
     nodeLocal.set(refKey(sa), sa);
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OwnerReference, Pod, ReplicaSet } from '@/lib/k8s/types';
-import { exposesPluginDir, indexReplicaSets, KUBELET_PLUGIN_DIRS, normaliseHostPath, ownerIsDaemonSet, ownerOfPod } from './pod-facts';
+import { daemonSetOwnerName, exposesPluginDir, indexReplicaSets, KUBELET_PLUGIN_DIRS, normaliseHostPath, ownerOfPod } from './pod-facts';
 
 // Seeded so a failure can be replayed.
 function random(seed: number): () => number {
@@ -45,8 +45,8 @@ describe('exposesPluginDir', () => {
   });
 });
 
-describe('ownerIsDaemonSet', () => {
-  it("is ownerOfPod(…).kind === 'DaemonSet' on random owner references", () => {
+describe('daemonSetOwnerName', () => {
+  it("is the name ownerOfPod(…) gives when its kind is 'DaemonSet' on random owner references", () => {
     const next = random(7);
     const kinds = ['DaemonSet', 'ReplicaSet', 'Deployment', 'StatefulSet', 'Job', 'Node', 'CronJob', 'Custom'];
     const replicaSets: ReplicaSet[] = [
@@ -79,9 +79,13 @@ describe('ownerIsDaemonSet', () => {
         metadata: { name: `p-${i}`, namespace: 'ns', ...(n > 0 || next() < 0.5 ? { ownerReferences: refs } : {}) },
         spec: { containers: [] },
       };
-      const want = ownerOfPod(index, pod).kind === 'DaemonSet';
-      if (want) daemonSets++;
-      expect(ownerIsDaemonSet(pod), JSON.stringify(refs)).toBe(want);
+      const owner = ownerOfPod(index, pod);
+      const want = owner.kind === 'DaemonSet' ? owner.name : undefined;
+      // Read plainly as well: the controller reference, else the first (both functions share the reading).
+      const plain = refs.find((r) => r.controller) ?? refs[0];
+      expect(want, JSON.stringify(refs)).toBe(plain?.kind === 'DaemonSet' ? plain.name : undefined);
+      if (want !== undefined) daemonSets++;
+      expect(daemonSetOwnerName(pod), JSON.stringify(refs)).toBe(want);
     }
     expect(daemonSets).toBeGreaterThan(300);
     expect(daemonSets).toBeLessThan(4_700);

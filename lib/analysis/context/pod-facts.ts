@@ -1,5 +1,5 @@
 import type { ClusterState } from '@/lib/k8s/cluster-state';
-import type { Container, ObjectRef, Pod, PodSpec, PodTemplateSpec, ReplicaSet } from '@/lib/k8s/types';
+import type { Container, ObjectRef, OwnerReference, Pod, PodSpec, PodTemplateSpec, ReplicaSet } from '@/lib/k8s/types';
 
 // Facts about pods that do not need the authorizer: host paths, plugin-directory mounts, the
 // service account, the owning workload, and stand-in pods for workloads whose pods are absent.
@@ -112,13 +112,11 @@ const WORKLOAD_KINDS = new Set(['DaemonSet', 'Deployment', 'StatefulSet', 'Repli
  */
 export function ownerOfPod(replicaSets: ReadonlyMap<string, ReplicaSet>, pod: Pod): ObjectRef {
   const namespace = pod.metadata.namespace ?? '';
-  const refs = pod.metadata.ownerReferences ?? [];
-  const owner = refs.find((r) => r.controller) ?? refs[0];
+  const owner = controllerReference(pod.metadata.ownerReferences);
   if (!owner || !WORKLOAD_KINDS.has(owner.kind)) return { kind: 'Pod', namespace, name: pod.metadata.name };
   if (owner.kind === 'ReplicaSet') {
     const rs = replicaSets.get(`${namespace}/${owner.name}`);
-    const rsRefs = rs?.metadata.ownerReferences ?? [];
-    const up = rsRefs.find((r) => r.controller) ?? rsRefs[0];
+    const up = controllerReference(rs?.metadata.ownerReferences);
     if (up?.kind === 'Deployment') return { kind: 'Deployment', namespace, name: up.name };
     // ReplicaSet not in the snapshot: a Deployment names its ReplicaSets <deployment>-<pod-template-hash>.
     const hash = pod.metadata.labels?.['pod-template-hash'];
@@ -129,14 +127,21 @@ export function ownerOfPod(replicaSets: ReadonlyMap<string, ReplicaSet>, pod: Po
   return { kind: owner.kind, namespace, name: owner.name };
 }
 
+/** The controller among an object's owner references, else the first (what ownerOfPod follows). */
+function controllerReference(refs: readonly OwnerReference[] | undefined): OwnerReference | undefined {
+  if (refs === undefined) return undefined;
+  for (let i = 0; i < refs.length; i++) if (refs[i].controller) return refs[i];
+  return refs[0];
+}
+
 /**
- * Whether ownerOfPod(…, pod).kind is 'DaemonSet', without its ReplicaSet lookup and its result object:
- * a DaemonSet owner is returned as it is (asked for every pod of the cluster by the context).
+ * The name of the DaemonSet ownerOfPod(…, pod) names, or undefined when it names none: without its
+ * ReplicaSet lookup and its result object, as a DaemonSet owner is returned as it is (asked for every
+ * pod of the cluster by the context, and for the DaemonSet pods of the node-local identities by the issues).
  */
-export function ownerIsDaemonSet(pod: Pod): boolean {
-  const refs = pod.metadata.ownerReferences;
-  if (refs === undefined || refs.length === 0) return false;
-  return (refs.find((r) => r.controller) ?? refs[0]).kind === 'DaemonSet';
+export function daemonSetOwnerName(pod: Pod): string | undefined {
+  const owner = controllerReference(pod.metadata.ownerReferences);
+  return owner?.kind === 'DaemonSet' ? owner.name : undefined;
 }
 
 const TEMPLATE_ANNOTATION = 'dra-posture.io/from-pod-template';

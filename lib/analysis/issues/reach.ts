@@ -4,6 +4,7 @@ import { capability } from '@/lib/analysis/capabilities';
 import { isBroadGroup } from '@/lib/analysis/context/identities';
 import { userForSubject } from '@/lib/analysis/node-writers/subjects';
 import { pinnedByAny } from '@/lib/analysis/context/slice-pinning';
+import { daemonSetOwnerName } from '@/lib/analysis/context/pod-facts';
 import type { NodeWriterLists } from '@/lib/analysis/node-writers/node-writers';
 import { compareStrings, describeRef, refKey } from '@/lib/k8s/refs';
 import type { ObjectRef, Pod, ResourceClaim, SubjectRef } from '@/lib/k8s/types';
@@ -54,23 +55,6 @@ interface AccountPods {
   nodes: Set<string>;
   /** The DaemonSets whose pods run as it, in the order of their first such pod. */
   daemonSets: Set<DaemonSetPods>;
-}
-
-/**
- * The name of the DaemonSet ctx.ownerOf names for a pod (ownerOfPod: the controller reference, else the
- * first, returned as it is for a DaemonSet), or undefined: read off the references, so that no owner
- * ref is made per pod (33,000 DaemonSet pods on the diverse bench cluster, a handful of DaemonSets).
- */
-function daemonSetOwnerName(pod: Pod): string | undefined {
-  const refs = pod.metadata.ownerReferences;
-  if (refs === undefined || refs.length === 0) return undefined;
-  let owner = refs[0];
-  for (let i = 0; i < refs.length; i++)
-    if (refs[i].controller) {
-      owner = refs[i];
-      break;
-    }
-  return owner.kind === 'DaemonSet' ? owner.name : undefined;
 }
 
 const BROAD = 3;
