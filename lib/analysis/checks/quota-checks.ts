@@ -65,7 +65,8 @@ const tenantQuotaViews = oncePerAnalysis((ctx): TenantQuotaView[] => {
   return out;
 });
 
-const specPath = (o: ResourceClaim | ResourceClaimTemplate) => (o.kind === 'ResourceClaimTemplate' ? 'spec.spec.devices.requests' : 'spec.devices.requests');
+const requestsPath = (template: boolean) => (template ? 'spec.spec.devices.requests' : 'spec.devices.requests');
+const specPath = (o: ResourceClaim | ResourceClaimTemplate) => requestsPath(o.kind === 'ResourceClaimTemplate');
 
 function objRef(o: { kind: string; metadata: { name: string; namespace?: string } }): ObjectRef {
   return objectRef(o.kind, o.metadata.name, o.metadata.namespace);
@@ -109,14 +110,10 @@ export function classFields(objects: readonly (ResourceClaim | ResourceClaimTemp
 // The paths of the first requests' classes, made once: QUOTA002's evidence (tens of thousands of
 // fields on a large cluster, kept with the report) names the same few paths again and again.
 const SHARED_PATHS = 8;
-const exactlyPaths = [0, 1].map((t) =>
-  Array.from({ length: SHARED_PATHS }, (_, i) => `${t === 1 ? 'spec.spec.devices.requests' : 'spec.devices.requests'}[${i}].exactly.deviceClassName`),
-);
+const exactlyPaths = [false, true].map((template) => Array.from({ length: SHARED_PATHS }, (_, i) => `${requestsPath(template)}[${i}].exactly.deviceClassName`));
 
 function exactlyClassPath(template: boolean, i: number): string {
-  return i < SHARED_PATHS
-    ? exactlyPaths[template ? 1 : 0][i]
-    : `${template ? 'spec.spec.devices.requests' : 'spec.devices.requests'}[${i}].exactly.deviceClassName`;
+  return i < SHARED_PATHS ? exactlyPaths[template ? 1 : 0][i] : `${requestsPath(template)}[${i}].exactly.deviceClassName`;
 }
 
 const moreNote = (n: number, what: string): Evidence => ({ type: 'note', text: `and ${n} more ${what}` });

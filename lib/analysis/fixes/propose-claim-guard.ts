@@ -197,9 +197,8 @@ export function refusedToday(ctx: AnalysisContext, allowed: ReadonlySet<string>,
     if (!isTenant) return;
     count++;
     // Most are counted only: the text is written for those among the first so far.
-    const kind = `${o.kind}`;
-    if (first.length === max && compareObjectText(kind, ns, o.metadata.name, first[max - 1]) >= 0) return;
-    first.push(`${kind} ${ns}/${o.metadata.name}`);
+    if (first.length === max && compareObjectText(o.kind, ns, o.metadata.name, first[max - 1]) >= 0) return;
+    first.push(`${o.kind} ${ns}/${o.metadata.name}`);
     first.sort(compareStrings);
     if (first.length > max) first.pop();
   };
