@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Entry point of the `dra-posture` CLI: runs the compiled CLI (dist/cli, plain JavaScript) in this
-// process. In a checkout it (re)builds it first when it is missing or older than the sources, as
+// process, or for `report` and `export` in a child process with a bigger young generation
+// (analysis-process.mjs). In a checkout it (re)builds it first when it is missing or older than the sources, as
 // `serve` builds the dashboard when there is none; an installed package ships the build.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runInAnalysisProcess, wantsAnalysisProcess } from './analysis-process.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const built = join(root, 'dist', 'cli', 'run.mjs');
@@ -19,7 +21,9 @@ if (existsSync(builder) && isStale()) {
     process.exit(2);
   }
 }
-await import(pathToFileURL(built).href);
+const args = process.argv.slice(2);
+if (wantsAnalysisProcess(args)) process.exitCode = await runInAnalysisProcess(fileURLToPath(import.meta.url), args);
+else await import(pathToFileURL(built).href);
 
 // A source file the build read (dist/cli/sources.json) newer than the build: a few hundred stat calls.
 function isStale() {

@@ -11,6 +11,7 @@ import { cliBench } from './cli-bench';
 import { median } from './stats';
 import { compileBenchWorker } from './compiled-worker';
 import type { Stage } from './analysis-stages';
+import { ANALYSIS_NODE_FLAGS } from '../../bin/analysis-process.mjs';
 
 let file = '';
 /** The bench worker compiled as the CLI ships (compiled-worker.ts), made once per bench run. */
@@ -20,8 +21,16 @@ function runPhase(phase: string, path = file, ...rest: string[]): Record<string,
   return runWorker(phase, path, ...rest) as Record<string, number>;
 }
 
+/**
+ * Phases that measure what `report` and `export` do: the CLI runs those in a process with the
+ * analysis flags (bin/analysis-process.mjs), so these run with them too. The JSON.parse baseline,
+ * the engine (can-i, who-can) and verify run as plain processes, as those commands do.
+ */
+const ANALYSIS_PHASES = new Set(['report', 'issues', 'stages', 'export', 'markdown', 'html']);
+
 function runWorker(phase: string, path = file, ...rest: string[]): unknown {
-  const out = execFileSync(process.execPath, ['--max-old-space-size=4096', worker, phase, path, ...rest], {
+  const flags = ANALYSIS_PHASES.has(phase) ? ANALYSIS_NODE_FLAGS : [];
+  const out = execFileSync(process.execPath, ['--max-old-space-size=4096', ...flags, worker, phase, path, ...rest], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 16 * 1024 * 1024,

@@ -1,0 +1,87 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ANALYSIS_NODE_FLAGS, wantsAnalysisProcess } from '../../bin/analysis-process.mjs';
+import { ROOT } from '../../scripts/build/build-cli.mjs';
+
+// bin/analysis-process.mjs: `report` and `export` start themselves again with the analysis flags.
+const dir = mkdtempSync(join(tmpdir(), 'dra-analysis-process-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const moduleUrl = pathToFileURL(join(ROOT, 'bin', 'analysis-process.mjs')).href;
+
+/**
+ * Node arguments of a parent process that runs `body` (a script's text) through runInAnalysisProcess
+ * with `args`. Both are files: the child gets the parent's node options, and `-e CODE` is one.
+ */
+function parentOf(body: string, args: string[]) {
+  const id = Math.random().toString(36).slice(2);
+  const script = join(dir, `child-${id}.mjs`);
+  writeFileSync(script, body);
+  const parent = join(dir, `parent-${id}.mjs`);
+  writeFileSync(
+    parent,
+    `import { runInAnalysisProcess } from ${JSON.stringify(moduleUrl)};
+process.exitCode = await runInAnalysisProcess(${JSON.stringify(script)}, ${JSON.stringify(args)});`,
+  );
+  return [parent];
+}
+
+describe('analysis process', () => {
+  it('is wanted by report and export only, and only where the flags are not set yet', () => {
+    expect(wantsAnalysisProcess(['report', '--demo'], [])).toBe(true);
+    expect(wantsAnalysisProcess(['export', '--out', 'x.tar'], ['--conditions=react-server'])).toBe(true);
+    expect(wantsAnalysisProcess(['report'], [...ANALYSIS_NODE_FLAGS])).toBe(false);
+    expect(wantsAnalysisProcess(['report'], [ANALYSIS_NODE_FLAGS[0]])).toBe(true);
+    for (const command of ['who-can', 'can-i', 'serve', 'help', 'simulate', 'build-role']) expect(wantsAnalysisProcess([command, 'report'], [])).toBe(false);
+    expect(wantsAnalysisProcess([], [])).toBe(false);
+  });
+
+  it('runs the script with the flags and the same arguments, and exits with its code', () => {
+    const r = spawnSync(
+      process.execPath,
+      parentOf(`console.log(JSON.stringify({ execArgv: process.execArgv, args: process.argv.slice(2) })); process.exit(7);`, ['report', '-o', 'json']),
+      { encoding: 'utf8' },
+    );
+    expect(r.status).toBe(7);
+    const seen = JSON.parse(r.stdout) as { execArgv: string[]; args: string[] };
+    expect(seen.args).toEqual(['report', '-o', 'json']);
+    for (const flag of ANALYSIS_NODE_FLAGS) expect(seen.execArgv).toContain(flag);
+  });
+
+  it('gives the child a bigger young generation than the parent starts with', () => {
+    const size = `const v8 = await import('node:v8'); console.log(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size);`;
+    const child = spawnSync(process.execPath, parentOf(size, []), { encoding: 'utf8' });
+    const plain = spawnSync(process.execPath, ['--input-type=module', '-e', size], { encoding: 'utf8' });
+    expect(child.status).toBe(0);
+    expect(Number(child.stdout)).toBeGreaterThanOrEqual(64 * 1024 * 1024);
+    expect(Number(plain.stdout)).toBeLessThan(Number(child.stdout));
+  });
+
+  it('ends by the signal that ended the child', () => {
+    const r = spawnSync(process.execPath, parentOf(`process.kill(process.pid, 'SIGTERM'); setTimeout(() => {}, 5000);`, []), { encoding: 'utf8' });
+    expect(r.signal).toBe('SIGTERM');
+  });
+
+  it('passes a SIGTERM it receives to the child, which decides how to end', async () => {
+    const parent = spawn(
+      process.execPath,
+      parentOf(`process.on('SIGTERM', () => { console.log('child stopping'); process.exit(5); }); console.log('ready'); setTimeout(() => {}, 10000);`, []),
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    await new Promise<void>((resolve) =>
+      parent.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('ready')) resolve();
+      }),
+    );
+    parent.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => parent.once('exit', (c) => resolve(c)));
+    expect(out).toContain('child stopping');
+    expect(code).toBe(5);
+  });
+});
