@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Entry point of the `dra-posture` CLI: runs the compiled CLI (dist/cli, plain JavaScript) in this
-// process, or for `report` and `export` in a child process with a bigger young generation
-// (analysis-process.mjs). In a checkout it (re)builds it first when it is missing or older than the sources, as
-// `serve` builds the dashboard when there is none; an installed package ships the build.
+// process, or for `report` and `export` in a child process tuned for one large analysis
+// (analysis-process.mjs). In a checkout it (re)builds it first when it is missing or older than
+// the sources, as `serve` builds the dashboard when there is none; an installed package ships the
+// build.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

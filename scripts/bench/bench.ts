@@ -11,7 +11,7 @@ import { cliBench } from './cli-bench';
 import { median } from './stats';
 import { compileBenchWorker } from './compiled-worker';
 import type { Stage } from './analysis-stages';
-import { ANALYSIS_NODE_FLAGS } from '../../bin/analysis-process.mjs';
+import { analysisNodeFlags } from '../../bin/analysis-process.mjs';
 
 let file = '';
 /** The bench worker compiled as the CLI ships (compiled-worker.ts), made once per bench run. */
@@ -29,7 +29,7 @@ function runPhase(phase: string, path = file, ...rest: string[]): Record<string,
 const ANALYSIS_PHASES = new Set(['report', 'issues', 'stages', 'export', 'markdown', 'html']);
 
 function runWorker(phase: string, path = file, ...rest: string[]): unknown {
-  const flags = ANALYSIS_PHASES.has(phase) ? ANALYSIS_NODE_FLAGS : [];
+  const flags = ANALYSIS_PHASES.has(phase) ? analysisNodeFlags() : [];
   const out = execFileSync(process.execPath, ['--max-old-space-size=4096', ...flags, worker, phase, path, ...rest], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ANALYSIS_NODE_FLAGS, wantsAnalysisProcess } from '../../bin/analysis-process.mjs';
+import { analysisNodeFlags, wantsAnalysisProcess } from '../../bin/analysis-process.mjs';
 import { ROOT } from '../../scripts/build/build-cli.mjs';
 
 // bin/analysis-process.mjs: `report` and `export` start themselves again with the analysis flags.
@@ -34,10 +34,15 @@ describe('analysis process', () => {
   it('is wanted by report and export only, and only where the flags are not set yet', () => {
     expect(wantsAnalysisProcess(['report', '--demo'], [])).toBe(true);
     expect(wantsAnalysisProcess(['export', '--out', 'x.tar'], ['--conditions=react-server'])).toBe(true);
-    expect(wantsAnalysisProcess(['report'], [...ANALYSIS_NODE_FLAGS])).toBe(false);
-    expect(wantsAnalysisProcess(['report'], [ANALYSIS_NODE_FLAGS[0]])).toBe(true);
+    expect(wantsAnalysisProcess(['report'], analysisNodeFlags())).toBe(false);
+    expect(wantsAnalysisProcess(['report'], analysisNodeFlags().slice(1))).toBe(true);
     for (const command of ['who-can', 'can-i', 'serve', 'help', 'simulate', 'build-role']) expect(wantsAnalysisProcess([command, 'report'], [])).toBe(false);
     expect(wantsAnalysisProcess([], [])).toBe(false);
+  });
+
+  it('keeps no more V8 helper threads than the cores beside the main thread, at least one and never more than Node starts', () => {
+    const pool = (cores: number) => analysisNodeFlags(cores).find((f) => f.startsWith('--v8-pool-size='));
+    expect([1, 2, 3, 5, 16].map(pool)).toEqual(['--v8-pool-size=1', '--v8-pool-size=1', '--v8-pool-size=2', '--v8-pool-size=4', '--v8-pool-size=4']);
   });
 
   it('runs the script with the flags and the same arguments, and exits with its code', () => {
@@ -49,7 +54,7 @@ describe('analysis process', () => {
     expect(r.status).toBe(7);
     const seen = JSON.parse(r.stdout) as { execArgv: string[]; args: string[] };
     expect(seen.args).toEqual(['report', '-o', 'json']);
-    for (const flag of ANALYSIS_NODE_FLAGS) expect(seen.execArgv).toContain(flag);
+    for (const flag of analysisNodeFlags()) expect(seen.execArgv).toContain(flag);
   });
 
   it('gives the child a bigger young generation than the parent starts with', () => {
