@@ -23,28 +23,43 @@ export function analysisNodeFlags(cores = availableParallelism()) {
   return [...SEMI_SPACE_FLAGS, `--v8-pool-size=${Math.min(4, Math.max(1, cores - 1))}`];
 }
 
-/** Whether `args` (the CLI's, command first) should run in an analysing process that this one is not. */
-export function wantsAnalysisProcess(args, execArgv = process.execArgv) {
-  return ANALYSIS_COMMANDS.includes(args[0]) && !SEMI_SPACE_FLAGS.every((flag) => execArgv.includes(flag));
+/**
+ * Whether `args` (the CLI's, command first) should run in an analysing process: not when this
+ * process has a semi-space size already, the child's own flags or the user's (on the command line
+ * or in NODE_OPTIONS), which are kept.
+ */
+export function wantsAnalysisProcess(args, execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? '') {
+  if (!ANALYSIS_COMMANDS.includes(args[0])) return false;
+  const sized = (arg) => /^--(min|max)[-_]semi[-_]space[-_]size(=|$)/.test(arg);
+  return !execArgv.some(sized) && !nodeOptions.split(/\s+/).some(sized);
 }
 
 /**
  * Runs `script args` in a child Node process with the analysis flags and this one's own options
  * (`--max-old-space-size` carries over; an inspector flag would fight the parent for its port), on
- * this process's terminal and pipes; resolves with its exit code. A signal that stops this
+ * this process's terminal and pipes. Resolves with its exit code, or undefined when it could not
+ * start (then nothing of it ran, and the caller runs the command itself). A signal that stops this
  * process is passed on (the child decides how to end), and a child killed by a signal ends this
  * process by the same signal.
  */
 export function runInAnalysisProcess(script, args) {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const options = process.execArgv.filter((arg) => !/^--(inspect|debug)/.test(arg));
     const child = spawn(process.execPath, [...options, ...analysisNodeFlags(), script, ...args], { stdio: 'inherit' });
     const forward = (signal) => child.kill(signal);
     const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-    for (const signal of signals) process.on(signal, forward);
-    child.once('error', reject);
-    child.once('exit', (code, signal) => {
+    const stopForwarding = () => {
       for (const s of signals) process.off(s, forward);
+    };
+    for (const signal of signals) process.on(signal, forward);
+    child.once('error', () => {
+      // Only a child that never started ends here; a failed kill leaves it running to its exit.
+      if (child.pid !== undefined) return;
+      stopForwarding();
+      resolve(undefined);
+    });
+    child.once('exit', (code, signal) => {
+      stopForwarding();
       if (signal) {
         process.kill(process.pid, signal);
         return;

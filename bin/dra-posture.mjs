@@ -23,7 +23,8 @@ if (existsSync(builder) && isStale()) {
   }
 }
 const args = process.argv.slice(2);
-if (wantsAnalysisProcess(args)) process.exitCode = await runInAnalysisProcess(fileURLToPath(import.meta.url), args);
+const code = wantsAnalysisProcess(args) ? await runInAnalysisProcess(fileURLToPath(import.meta.url), args) : undefined;
+if (code !== undefined) process.exitCode = code;
 else await import(pathToFileURL(built).href);
 
 // A source file the build read (dist/cli/sources.json) newer than the build: a few hundred stat calls.

@@ -32,12 +32,16 @@ process.exitCode = await runInAnalysisProcess(${JSON.stringify(script)}, ${JSON.
 
 describe('analysis process', () => {
   it('is wanted by report and export only, and only where the flags are not set yet', () => {
-    expect(wantsAnalysisProcess(['report', '--demo'], [])).toBe(true);
-    expect(wantsAnalysisProcess(['export', '--out', 'x.tar'], ['--conditions=react-server'])).toBe(true);
-    expect(wantsAnalysisProcess(['report'], analysisNodeFlags())).toBe(false);
-    expect(wantsAnalysisProcess(['report'], analysisNodeFlags().slice(1))).toBe(true);
-    for (const command of ['who-can', 'can-i', 'serve', 'help', 'simulate', 'build-role']) expect(wantsAnalysisProcess([command, 'report'], [])).toBe(false);
-    expect(wantsAnalysisProcess([], [])).toBe(false);
+    expect(wantsAnalysisProcess(['report', '--demo'], [], '')).toBe(true);
+    expect(wantsAnalysisProcess(['export', '--out', 'x.tar'], ['--conditions=react-server'], '')).toBe(true);
+    // Already tuned: the child itself, or a user who sized the young generation (kept as they set it).
+    expect(wantsAnalysisProcess(['report'], analysisNodeFlags(), '')).toBe(false);
+    expect(wantsAnalysisProcess(['report'], ['--max-semi-space-size=128'], '')).toBe(false);
+    expect(wantsAnalysisProcess(['export'], [], '--max-old-space-size=8192 --max_semi_space_size=32')).toBe(false);
+    expect(wantsAnalysisProcess(['report'], ['--v8-pool-size=2', '--max-old-space-size=8192'], '--max-old-space-size=8192')).toBe(true);
+    for (const command of ['who-can', 'can-i', 'serve', 'help', 'simulate', 'build-role'])
+      expect(wantsAnalysisProcess([command, 'report'], [], '')).toBe(false);
+    expect(wantsAnalysisProcess([], [], '')).toBe(false);
   });
 
   it('keeps no more V8 helper threads than the cores beside the main thread, at least one and never more than Node starts', () => {
@@ -64,6 +68,20 @@ describe('analysis process', () => {
     expect(child.status).toBe(0);
     expect(Number(child.stdout)).toBeGreaterThanOrEqual(64 * 1024 * 1024);
     expect(Number(plain.stdout)).toBeLessThan(Number(child.stdout));
+  });
+
+  it('resolves with nothing when the child cannot start, so that the caller runs the command itself', () => {
+    const script = join(dir, 'never-run.mjs');
+    writeFileSync(script, `console.log('ran');`);
+    const parent = join(dir, 'no-node.mjs');
+    writeFileSync(
+      parent,
+      `import { runInAnalysisProcess } from ${JSON.stringify(moduleUrl)};
+process.execPath = ${JSON.stringify(join(dir, 'no-such-node'))};
+console.log(JSON.stringify({ code: (await runInAnalysisProcess(${JSON.stringify(script)}, [])) ?? null }));`,
+    );
+    const r = spawnSync(process.execPath, [parent], { encoding: 'utf8' });
+    expect([r.status, r.stdout.trim(), r.stderr]).toEqual([0, '{"code":null}', '']);
   });
 
   it('ends by the signal that ended the child', () => {
