@@ -8,10 +8,20 @@ export function createRandom(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+  const int = (n: number) => Math.floor(next() * n);
   return {
     next,
-    int: (n: number) => Math.floor(next() * n),
+    int,
     pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)],
     chance: (p: number) => next() < p,
+    /** A copy of `list` in a random order (Fisher–Yates). */
+    shuffled: <T>(list: readonly T[]): T[] => {
+      const out = [...list];
+      for (let i = out.length - 1; i > 0; i--) {
+        const j = int(i + 1);
+        [out[i], out[j]] = [out[j], out[i]];
+      }
+      return out;
+    },
   };
 }

@@ -40,11 +40,7 @@ describe('AccessIndex.bindingsByNamespace', () => {
       // Each list is a new array: its bindings, in the index's order.
       for (const list of sorted.values()) expect(list).not.toBe(engine.rbac.bindings);
       // A list out of namespace order: a namespace met again has its bindings appended.
-      const shuffled = [...engine.rbac.bindings];
-      for (let i = shuffled.length - 1; i > 0; i--) {
-        const j = r.int(i + 1);
-        [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
-      }
+      const shuffled = r.shuffled(engine.rbac.bindings);
       const other = { ...engine, rbac: { ...engine.rbac, bindings: shuffled } } as AuthzEngine;
       expect([...new AccessIndex(other).bindingsByNamespace()]).toEqual([...grouped(shuffled)]);
     });

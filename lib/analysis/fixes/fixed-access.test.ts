@@ -216,15 +216,6 @@ describe('FixedAccess.mayHold', () => {
 // per user object, and the ClusterRoleBindings' rules once per verb, group and resource (leaving their
 // resourceNames to each request). Checked with rules limited to names, users asked in turns (each
 // object again after another's), copies of a user object and the same name with fewer groups.
-function shuffled<T>(r: { int: (n: number) => number }, list: readonly T[]): T[] {
-  const out = [...list];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = r.int(i + 1);
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-}
-
 describe('FixedAccess on many requests of one user object', () => {
   const NAMES = ['x', 'y', 'z'];
   const seen = { decided: 0, byName: 0, today: 0 };
@@ -239,7 +230,7 @@ describe('FixedAccess on many requests of one user object', () => {
         const plain = holderEngine(engine, users, c);
         const asked = [...users, ...users.map((u) => ({ ...u })), ...users.map((u) => ({ name: u.name, groups: u.groups.slice(1) }))];
         for (let turn = 0; turn < 2; turn++)
-          for (const user of shuffled(r, asked)) {
+          for (const user of r.shuffled(asked)) {
             // Each request of every name, one after the other, as a holder asks them.
             const answers = new Map<string, Set<boolean>>();
             for (const request of requests(user))

@@ -112,15 +112,6 @@ function nodeWriters(state: ClusterState) {
   return listNodeWriters(ctx);
 }
 
-function shuffled<T>(list: readonly T[], r: ReturnType<typeof createRandom>): T[] {
-  const out = [...list];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = r.int(i + 1);
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-}
-
 describe('claim status writers on random clusters', () => {
   let withWriters = 0;
   for (let seed = 1; seed <= 40; seed++) {
@@ -128,7 +119,7 @@ describe('claim status writers on random clusters', () => {
       it(`a node's writers depend only on its own claims and not on the claims' order (seed ${seed}, ${version ?? 'granular'})`, () => {
         const state = randomCluster(1300 + seed, version);
         const full = nodeWriters(state);
-        const reordered = nodeWriters({ ...state, resourceClaims: shuffled(state.resourceClaims, createRandom(seed)) });
+        const reordered = nodeWriters({ ...state, resourceClaims: createRandom(seed).shuffled(state.resourceClaims) });
         expect(JSON.stringify(reordered)).toBe(JSON.stringify(full));
         const placement = placeAllocatedClaims(state);
         for (const [n, byDriver] of placement) {
