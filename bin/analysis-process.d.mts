@@ -1,4 +1,3 @@
-export declare const ANALYSIS_COMMANDS: string[];
 export declare function analysisNodeFlags(cores?: number): string[];
 export declare function wantsAnalysisProcess(args: string[], execArgv?: string[], nodeOptions?: string): boolean;
 export declare function runInAnalysisProcess(script: string, args: string[]): Promise<number | undefined>;

@@ -9,12 +9,13 @@
 //   bench's two cores the report took ~0.3 s less with one (five interleaved rounds each).
 // Both are set when the process starts, so this takes a process of its own: the command starts
 // itself again with the flags. Other commands answer one question and start in tens of
-// milliseconds: they keep Node's defaults.
+// milliseconds: they keep Node's defaults. (What can be set once running, for every command, is set
+// by server/cli/one-shot-heap.ts.)
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 
 /** Commands that load and analyse a whole cluster. */
-export const ANALYSIS_COMMANDS = ['report', 'export'];
+const ANALYSIS_COMMANDS = ['report', 'export'];
 
 const SEMI_SPACE_FLAGS = ['--min-semi-space-size=64', '--max-semi-space-size=64'];
 
