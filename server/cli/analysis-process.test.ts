@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analysisNodeFlags, wantsAnalysisProcess } from '../../bin/analysis-process.mjs';
+import { analysisNodeFlags, childAnalysisFlags, wantsAnalysisProcess } from '../../bin/analysis-process.mjs';
 import { ROOT } from '../../scripts/build/build-cli.mjs';
 
 // bin/analysis-process.mjs: `report` and `export` start themselves again with the analysis flags.
@@ -47,6 +47,38 @@ describe('analysis process', () => {
   it('keeps no more V8 helper threads than the cores beside the main thread, at least one and never more than Node starts', () => {
     const pool = (cores: number) => analysisNodeFlags(cores).find((f) => f.startsWith('--v8-pool-size='));
     expect([1, 2, 3, 5, 16].map(pool)).toEqual(['--v8-pool-size=1', '--v8-pool-size=1', '--v8-pool-size=2', '--v8-pool-size=4', '--v8-pool-size=4']);
+  });
+
+  it("keeps a flag the user gave Node instead of the child's own", () => {
+    const all = analysisNodeFlags(2);
+    expect(childAnalysisFlags([], '', 2)).toEqual(all);
+    expect(childAnalysisFlags(['--v8-pool-size=3', '--conditions=react-server'], '', 2)).toEqual(all.filter((f) => !f.startsWith('--v8-pool-size=')));
+    // V8 reads `_` and `-` alike; an initial heap size bounds the initial old generation too.
+    const noInitial = all.filter((f) => !f.startsWith('--initial-old-space-size='));
+    expect(childAnalysisFlags([], '--max-old-space-size=8192 --initial_old_space_size=200', 2)).toEqual(noInitial);
+    expect(childAnalysisFlags(['--initial-heap-size=300'], '', 2)).toEqual(noInitial);
+    expect(childAnalysisFlags(['--initial-old-space-sizes=3'], '', 2)).toEqual(all);
+  });
+
+  it('runs no full collection in the child while its heap grows to ~650 MiB, where the same process without the old-generation flag runs one', () => {
+    // Objects kept for good, as a loaded cluster and the analysis' indexes are.
+    const grow = `const { PerformanceObserver, constants } = await import('node:perf_hooks');
+let majors = 0;
+new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors++; }).observe({ entryTypes: ['gc'] });
+await new Promise((r) => setTimeout(r, 10));
+majors = 0;
+const keep = [];
+for (let i = 0; i < 6_000_000; i++) keep.push({ i, name: 'object-' + i });
+await new Promise((r) => setTimeout(r, 10));
+console.log(JSON.stringify({ majors, kept: keep.length }));`;
+    const tuned = spawnSync(process.execPath, parentOf(grow, []), { encoding: 'utf8' });
+    const script = join(dir, 'grow.mjs');
+    writeFileSync(script, grow);
+    const without = analysisNodeFlags().filter((f) => !f.startsWith('--initial-old-space-size='));
+    const control = spawnSync(process.execPath, [...without, script], { encoding: 'utf8' });
+    expect(JSON.parse(tuned.stdout)).toEqual({ majors: 0, kept: 6_000_000 });
+    // The control: this V8 does collect before then (else the test shows nothing).
+    expect(JSON.parse(control.stdout).majors).toBeGreaterThanOrEqual(1);
   });
 
   it('runs the script with the flags and the same arguments, and exits with its code', () => {
