@@ -86,6 +86,23 @@ describe('streamJsonList', () => {
     }
   });
 
+  it("items of every size around a batch (larger than one, runs that fill one) stream in order, with the whole read's item numbers", async () => {
+    // Batches are cut by bytes (~96 KiB): an item larger than that is a batch of its own.
+    const sized = (name: string, bytes: number) => pod(name, `,"annotations":{"a":"${'x'.repeat(bytes)}"}`);
+    const items: string[] = [];
+    for (let i = 0; i < 400; i++) items.push(i % 97 === 5 ? sized(`big${i}`, 150_000) : i % 31 === 0 ? sized(`mid${i}`, 40_000 + i) : pod(`p${i}`));
+    const path = file(list(items.join(',')));
+    expect(await streams(path)).toBe(true);
+    const [whole, streamed] = await both(path);
+    expect('state' in whole && (whole.state as { pods: unknown[] }).pods.length).toBe(400);
+    expect(streamed).toEqual(whole);
+    // An invalid object after them is reported at the same item number.
+    const bad = file(list([...items, '{"apiVersion":"v1","kind":"Pod","metadata":{"name":7}}'].join(',')));
+    const [wholeBad, streamedBad] = await both(bad);
+    expect('error' in wholeBad && wholeBad.detail).toContain('400');
+    expect(streamedBad).toEqual(wholeBad);
+  });
+
   const CASES: [string, string | Uint8Array, boolean][] = [
     ['kubectl order: kind after the items', `{"apiVersion":"v1","items":[${pod('p1')},${pod('p2')}],"kind":"List","metadata":{"resourceVersion":""}}`, true],
     ['a typed list whose items name their kind', `{"kind":"PodList","apiVersion":"v1","items":[${pod('p1')}]}`, true],

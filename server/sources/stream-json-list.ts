@@ -4,14 +4,20 @@ import type { ClusterStateBuilder, RawItemOrigin } from '@/lib/k8s/build-cluster
 import { SnapshotError } from '@/lib/k8s/snapshot-error';
 import { ITEMS_DONE, scanJsonBytes, type ByteScanResult } from './scan-json-bytes';
 
-/** Items parsed together: small enough that what they parse to dies young (cheap to collect). */
-const BATCH_ITEMS = 1000;
+/**
+ * Text parsed together: at most this many bytes of items (one item may be more). Below V8's
+ * large-object size (128 KiB), each batch's string is made in the young generation on both
+ * threads; as a large object (1,000 items were ~550 KiB) each string was a fresh mapping, faulted
+ * in page by page, ~0.5 ms a batch on this thread, and ~10-20 MiB more peak RSS on the bench
+ * clusters. What a batch parses to still dies young.
+ */
+const BATCH_BYTES = 96 * 1024;
 /** Room for this many items' offsets (8 bytes each); a bigger list is read the ordinary way. */
 const MAX_ITEMS = 1_000_000;
 /** The worker reads the file this much at a time, as its scan needs the bytes. */
 const READ_CHUNK = 4 * 1024 * 1024;
-/** Batches the worker may send ahead of the reader: what waits is text, and it should stay small. */
-const IN_FLIGHT = 4;
+/** Batches the worker may send ahead of the reader (~2 MiB of text): what waits should stay small. */
+const IN_FLIGHT = 20;
 
 type WorkerMessage =
   | { type: 'items'; /** The batch's items as a JSON array. */ text: string; from: number; to: number }
@@ -30,7 +36,7 @@ const { openSync, readSync, closeSync } = require('node:fs');
 const __name = (f) => f;
 const scanJsonBytes = ${scanJsonBytes.toString()};
 (function main() {
-  const { path, size, maxDepth, maxStringLength, batchItems, maxItems, inFlight, readChunk } = workerData;
+  const { path, size, maxDepth, maxStringLength, batchBytes, maxItems, inFlight, readChunk } = workerData;
   const flow = new Int32Array(workerData.flow);
   // Read as the scan goes, so that it starts at once (reading all of a large file first kept the
   // reader waiting). A file that is not its listed size is read the ordinary way.
@@ -52,15 +58,24 @@ const scanJsonBytes = ${scanJsonBytes.toString()};
   let sent = 0;
   let batches = 0;
   let bracketed = new Uint8Array(0);
+  // The end of the batch from \`sent\`: as many items as fit batchBytes (at least one), or
+  // undefined while the items scanned so far could still grow it.
+  const batchEnd = (available, final) => {
+    const from = offsets[2 * sent];
+    let end = sent + 1;
+    while (end < available && offsets[2 * end + 1] - from <= batchBytes) end++;
+    return end < available || final ? end : undefined;
+  };
   const flush = (available, final) => {
-    while (sent < available && (final || available - sent >= batchItems)) {
+    while (sent < available) {
+      const end = batchEnd(available, final);
+      if (end === undefined) return;
       for (;;) {
         if (Atomics.load(flow, 1) !== 0) throw new Error('stopped');
         const taken = Atomics.load(flow, 0);
         if (batches - taken < inFlight) break;
         Atomics.wait(flow, 0, taken, 100);
       }
-      const end = Math.min(available, sent + batchItems);
       // The items with the commas between them, decoded in brackets: the reader gets one flat
       // string that JSON.parse reads as it is. (Put in brackets there, JSON.parse first copied
       // each batch into a flat string: ~0.3 s of the reader's time on the bench cluster. Joined to
@@ -131,7 +146,7 @@ export async function streamJsonList(
         size: file.size,
         maxDepth: limits.maxDepth,
         maxStringLength: limits.maxStringLength,
-        batchItems: BATCH_ITEMS,
+        batchBytes: BATCH_BYTES,
         maxItems: MAX_ITEMS,
         inFlight: IN_FLIGHT,
         readChunk: READ_CHUNK,
