@@ -15,7 +15,7 @@
 //   (median of six interleaved rounds). Past 1 GiB V8 collects as it always does (`export` still
 //   peaks at ~1.5 GiB).
 // A flag the user gives Node (on the command line or in NODE_OPTIONS) is kept, not overridden.
-// Both are set when the process starts, so this takes a process of its own: the command starts
+// All are set when the process starts, so this takes a process of its own: the command starts
 // itself again with the flags. Other commands answer one question and start in tens of
 // milliseconds: they keep Node's defaults. (What can be set once running, for every command, is set
 // by server/cli/one-shot-heap.ts.)
@@ -38,9 +38,14 @@ function flagName(arg) {
   return arg.split('=')[0].replaceAll('_', '-');
 }
 
+/** The names of the Node flags a process was given, on its command line or in NODE_OPTIONS. */
+function givenFlagNames(execArgv, nodeOptions) {
+  return new Set([...execArgv, ...nodeOptions.split(/\s+/)].map(flagName));
+}
+
 /** The analysis flags of a child of a process with these options: none the user has set already. */
 export function childAnalysisFlags(execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? '', cores = availableParallelism()) {
-  const given = new Set([...execArgv, ...nodeOptions.split(/\s+/)].map(flagName));
+  const given = givenFlagNames(execArgv, nodeOptions);
   // The initial heap size bounds the initial old generation as well.
   if (given.has('--initial-heap-size')) given.add('--initial-old-space-size');
   return analysisNodeFlags(cores).filter((flag) => !given.has(flagName(flag)));
@@ -53,8 +58,8 @@ export function childAnalysisFlags(execArgv = process.execArgv, nodeOptions = pr
  */
 export function wantsAnalysisProcess(args, execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? '') {
   if (!ANALYSIS_COMMANDS.includes(args[0])) return false;
-  const sized = (arg) => flagName(arg) === '--min-semi-space-size' || flagName(arg) === '--max-semi-space-size';
-  return !execArgv.some(sized) && !nodeOptions.split(/\s+/).some(sized);
+  const given = givenFlagNames(execArgv, nodeOptions);
+  return !given.has('--min-semi-space-size') && !given.has('--max-semi-space-size');
 }
 
 /**

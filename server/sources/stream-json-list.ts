@@ -8,7 +8,7 @@ import { ITEMS_DONE, scanJsonBytes, type ByteScanResult } from './scan-json-byte
  * Text parsed together: at most this many bytes of items (one item may be more). Below V8's
  * large-object size (128 KiB), each batch's string is made in the young generation on both
  * threads; as a large object (1,000 items were ~550 KiB) each string was a fresh mapping, faulted
- * in page by page, ~0.5 ms a batch on this thread, and ~10-20 MiB more peak RSS on the bench
+ * in page by page, ~0.5 ms a batch on this thread, and ~25-30 MiB more peak RSS on the bench
  * clusters. What a batch parses to still dies young.
  */
 const BATCH_BYTES = 96 * 1024;
