@@ -3,6 +3,8 @@ import { buildAnalysisContext } from '@/lib/analysis/context/build-analysis-cont
 import { CHECK_LIST, runChecks } from '@/lib/analysis/checks/registry';
 import { separateTexts } from '@/lib/analysis/finding-texts';
 import { analyseIssues } from '@/lib/analysis/issues/group-issues';
+import { withFixes } from '@/lib/analysis/fixes/issue-fixes';
+import { withFixTexts } from '@/lib/analysis/fixes/finding-fix-texts';
 import { deviceClassReports } from '@/lib/analysis/zeroing/device-classes';
 import { mergeSettings } from '@/lib/analysis/settings';
 import { listNodeWriters } from '@/lib/analysis/node-writers/node-writers';
@@ -11,7 +13,9 @@ import type { ClusterState } from '@/lib/k8s/cluster-state';
 
 // The report's analysis stage by stage, in the order buildReport runs them: the engine, the context,
 // each check on its own (a check pays for what it first asks the context for: node or claim
-// writers, quota usage), then all checks again (warm: finding IDs and texts), node writers, issues.
+// writers, quota usage), then all checks again (warm: finding IDs and texts), node writers, issues,
+// their checked fixes (each applied to a copy of the cluster: ~1.4 s of a cold diverse report) and
+// the findings' fix texts.
 
 export interface Stage {
   name: string;
@@ -50,8 +54,12 @@ export function analysisStages(state: ClusterState): Stage[] {
   const { findings: slim, texts } = separateTexts(findings);
   const writers = listNodeWriters(ctx);
   lap('node writers');
-  analyseIssues(slim, texts, ctx, writers);
+  const { issues } = analyseIssues(slim, texts, ctx, writers);
   lap('issues and attack paths');
+  const fixed = withFixes(ctx, issues, slim);
+  lap('issue fixes (checked)');
+  withFixTexts(texts, fixed, slim);
+  lap('finding fix texts');
   deviceClassReports(ctx);
   lap('device classes');
   return stages;
