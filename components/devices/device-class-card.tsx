@@ -3,6 +3,7 @@ import { pages } from '@/lib/api/routes';
 import type { Severity } from '@/lib/analysis/types';
 import { Panel, Tag } from '@/components/ui/panel';
 import { SeverityBadge } from '@/components/ui/severity';
+import { formatCount } from '@/lib/analysis/issues/count-text';
 
 /** Plain copy of server/services/devices DeviceClassView (components never import server/). */
 export interface DeviceClassViewData {
@@ -58,7 +59,7 @@ export function DeviceClassCard({ dc }: { dc: DeviceClassViewData }) {
       }
       actions={
         <>
-          {shared && <Tag tone="amber">shared by {dc.tenants.length} tenants</Tag>}
+          {shared && <Tag tone="amber">shared by {formatCount(dc.tenants.length)} tenants</Tag>}
           <Tag tone={z.tone}>{z.label}</Tag>
         </>
       }
@@ -110,7 +111,7 @@ export function DeviceClassCard({ dc }: { dc: DeviceClassViewData }) {
         </div>
         <div>
           <h3 className="mb-1.5 text-xs font-medium uppercase tracking-wide text-slate-500">
-            Claims ({allocated.length} allocated of {dc.claims.length})
+            Claims ({formatCount(allocated.length)} allocated of {formatCount(dc.claims.length)})
           </h3>
           {dc.claims.length ? (
             <ul className="max-h-40 space-y-0.5 overflow-auto text-xs">

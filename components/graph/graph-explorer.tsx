@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { graphQueryString, parseGraphQuery, type GraphQuery } from '@/lib/api/routes';
+import { formatCount } from '@/lib/analysis/issues/count-text';
 import { viewNodeText } from '@/lib/graph/describe';
 import type { GraphTier } from '@/lib/graph/types';
 import { graphQuery } from '@/components/query/queries';
@@ -129,9 +130,9 @@ export function GraphExplorer() {
           >
             <p className="border-b border-slate-100 px-4 py-2 text-xs text-slate-500" role="status" aria-live="polite">
               {view.confirm
-                ? `${view.confirm.boxes.toLocaleString('en-US')} boxes in this view: not drawn yet`
-                : `${view.nodes.length} boxes shown · ${view.subgraphNodes} ${view.focus ? 'on paths through the focus' : 'in this view'} · ${view.totalNodes} in the whole graph`}
-              {hidden > 0 ? ` · ${hidden} more behind “+ more” boxes` : ''}
+                ? `${formatCount(view.confirm.boxes)} boxes in this view: not drawn yet`
+                : `${formatCount(view.nodes.length)} boxes shown · ${formatCount(view.subgraphNodes)} ${view.focus ? 'on paths through the focus' : 'in this view'} · ${formatCount(view.totalNodes)} in the whole graph`}
+              {hidden > 0 ? ` · ${formatCount(hidden)} more behind “+ more” boxes` : ''}
             </p>
             <div className="relative min-h-0 flex-1">
               {view.confirm ? (

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import type { GraphSearchHit } from '@/lib/graph/types';
 import { graphSearchQuery } from '@/components/query/queries';
 import { KindLabel } from '@/components/ui/refs';
+import { formatCount } from '@/lib/analysis/issues/count-text';
 
 /** Find an identity, binding, role or resource by name and focus the graph on it. */
 export function GraphSearch({ onPick }: { onPick: (hit: GraphSearchHit) => void }) {
@@ -32,7 +33,7 @@ export function GraphSearch({ onPick }: { onPick: (hit: GraphSearchHit) => void 
         aria-describedby="graph-search-status"
       />
       <p id="graph-search-status" role="status" aria-live="polite" className="sr-only">
-        {query ? (isFetching ? 'Searching…' : `${hits.length} matches`) : ''}
+        {query ? (isFetching ? 'Searching…' : `${formatCount(hits.length)} matches`) : ''}
       </p>
       {query && hits.length > 0 && (
         <ul aria-label="Matches" className="absolute z-20 mt-1 max-h-80 w-full overflow-auto rounded-md border border-slate-200 bg-white py-1 shadow-lg">

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { pages } from '@/lib/api/routes';
 import type { CheckFamily } from '@/lib/view/overview';
+import { formatCount } from '@/lib/analysis/issues/count-text';
 import { SeverityDot } from '@/components/ui/severity';
 
 /** Findings per check family, each linking to the findings of those checks. */
@@ -18,7 +19,7 @@ export function CheckFamilies({ families }: { families: CheckFamily[] }) {
             <span className="h-1.5 flex-1 overflow-hidden rounded-full bg-slate-100" aria-hidden="true">
               <span className="block h-full rounded-full bg-slate-400" style={{ width: `${(f.count / max) * 100}%` }} />
             </span>
-            <span className="w-8 text-right text-sm tabular-nums text-slate-700">{f.count}</span>
+            <span className="w-14 shrink-0 text-right text-sm tabular-nums text-slate-700">{formatCount(f.count)}</span>
           </>
         );
         return (

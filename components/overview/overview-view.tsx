@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { pages } from '@/lib/api/routes';
 import type { Report } from '@/lib/analysis/types';
+import { plural } from '@/lib/analysis/issues/count-text';
 import type { OverviewFacts } from '@/lib/view/overview';
 import { SeverityBarChart } from '@/components/charts/severity-bar-chart';
 import { EmptyState, PageHeader, Panel } from '@/components/ui/panel';
@@ -9,8 +10,6 @@ import { SeverityCards } from './severity-cards';
 import { TopFindings } from './top-findings';
 import { TopRisks } from './top-risks';
 import { ViewLinks } from './view-links';
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function OverviewView({ report, facts, bindings }: { report: Report; facts: OverviewFacts; bindings: number }) {
   const total = report.findings.length;

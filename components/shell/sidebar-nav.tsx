@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { formatCount } from '@/lib/analysis/issues/count-text';
 import { cn } from '@/components/ui/cn';
 import { useViewer, viewerMay } from '@/components/auth/viewer-context';
 import { NAV_ITEMS } from './nav-items';
@@ -33,7 +34,7 @@ export function SidebarNav({ badges, onNavigate }: { badges: NavBadges; onNaviga
                 <span>{item.label}</span>
                 {badge && badge.count > 0 && (
                   <span title={badge.label} className="rounded-full bg-red-500/20 px-2 py-0.5 text-xs font-semibold tabular-nums text-red-200">
-                    {badge.count}
+                    {formatCount(badge.count)}
                     <span className="sr-only"> {badge.label}</span>
                   </span>
                 )}

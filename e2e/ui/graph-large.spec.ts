@@ -29,6 +29,8 @@ test.describe('identity graph on the large cluster', () => {
     expect(await page.locator('.react-flow__node.on-path').count()).toBeGreaterThanOrEqual(3);
     expect(await page.locator('.react-flow__edge.flagged').count()).toBeLessThan(await page.locator('.react-flow__edge').count());
     expect((await canvasZoom(page)) * 12).toBeGreaterThanOrEqual(10);
+    // The whole graph's ~50,000 boxes are counted with grouped digits, as every other count.
+    await expect(page.getByRole('status').filter({ hasText: 'boxes shown' })).toContainText(/ · \d{1,3}(,\d{3})+ in the whole graph/);
     await screenshot(page, 'graph-large-top-risks');
     expect(consoleErrors).toEqual([]);
   });

@@ -108,6 +108,17 @@ test.describe('the large cluster', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test('the overview groups the digits of its counts (tens of thousands of findings, bindings, quotas)', async ({ page, consoleErrors }) => {
+    await gotoAndSettle(page, '/', 'Posture overview');
+    const grouped = /\d{1,3}(,\d{3})+/;
+    await expect(page.getByText(/^[\d,]+ findings from \d+ checks$/)).toHaveText(new RegExp(`^${grouped.source} findings from`));
+    const families = page.getByRole('list', { name: 'Findings by check family' });
+    await expect(families.getByRole('link', { name: /^Quota/ })).toHaveText(new RegExp(`${grouped.source}$`));
+    const views = page.getByRole('link', { name: /^Identity graph/ }).filter({ hasText: 'bindings' });
+    await expect(views).toContainText(new RegExp(`${grouped.source} bindings`));
+    expect(consoleErrors).toEqual([]);
+  });
+
   test.describe('at 390 px', () => {
     test.use({ viewport: { width: 390, height: 844 } });
     for (const { path, heading } of [

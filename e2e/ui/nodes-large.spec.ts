@@ -25,6 +25,10 @@ test.describe('nodes on the large cluster', () => {
     const box = (await missing.boundingBox())!;
     expect(box.y + box.height).toBeLessThan(VIEWPORT.height);
     await expect(page.getByRole('combobox', { name: /Find a node/ })).toBeInViewport();
+    // The navigation's count of critical and high findings (thousands here) has grouped digits.
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Findings/ })).toHaveText(
+      /^Findings\s*\d{1,3}(,\d{3})+\s*critical and high findings$/,
+    );
     expect(consoleErrors).toEqual([]);
   });
 
