@@ -3,7 +3,7 @@ import { pages } from '@/lib/api/routes';
 import type { Severity } from '@/lib/analysis/types';
 import { Panel, Tag } from '@/components/ui/panel';
 import { SeverityBadge } from '@/components/ui/severity';
-import { formatCount } from '@/lib/analysis/issues/count-text';
+import { formatCount, plural } from '@/lib/analysis/issues/count-text';
 
 /** Plain copy of server/services/devices DeviceClassView (components never import server/). */
 export interface DeviceClassViewData {
@@ -27,7 +27,22 @@ const ZEROING = {
 } as const;
 
 /** Caps on what one card lists, so that a class used by thousands of namespaces and claims stays a card. */
-const SHOWN = { namespaces: 60, claims: 100, findings: 20 };
+const SHOWN = { namespaces: 60, claims: 100 };
+
+/**
+ * The class's findings, one entry per check and severity in the report's order (most severe first): a
+ * class used by thousands of tenants has thousands of QUOTA002 findings, which read as one line.
+ */
+function findingGroups(findings: DeviceClassViewData['findingIds']): { check: string; severity: string; ids: string[] }[] {
+  const groups = new Map<string, { check: string; severity: string; ids: string[] }>();
+  for (const f of findings) {
+    const key = `${f.severity}/${f.check}`;
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { check: f.check, severity: f.severity, ids: [] }));
+    group.ids.push(f.id);
+  }
+  return [...groups.values()];
+}
 
 function More({ count, what }: { count: number; what: string }) {
   return count > 0 ? (
@@ -134,17 +149,19 @@ export function DeviceClassCard({ dc }: { dc: DeviceClassViewData }) {
         </div>
       </div>
       {dc.findingIds.length > 0 && (
-        <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-slate-100 pt-3">
+        <div className="mt-4 flex flex-wrap items-center gap-x-3 gap-y-2 border-t border-slate-100 pt-3">
           <span className="text-xs text-slate-500">Findings:</span>
-          {dc.findingIds.slice(0, SHOWN.findings).map((f) => (
-            <Link key={f.id} href={pages.finding(f.id)} className="inline-flex items-center gap-1.5 rounded hover:underline">
-              <SeverityBadge severity={f.severity as Severity} />
-              <span className="font-mono text-xs text-slate-700">{f.check}</span>
+          {findingGroups(dc.findingIds).map((g) => (
+            <Link
+              key={`${g.severity}/${g.check}`}
+              href={g.ids.length === 1 ? pages.finding(g.ids[0]) : pages.findings({ check: g.check, severity: g.severity, q: `DeviceClass ${dc.name}` })}
+              className="inline-flex items-center gap-1.5 rounded hover:underline"
+            >
+              <SeverityBadge severity={g.severity as Severity} />
+              <span className="font-mono text-xs text-slate-700">{g.check}</span>
+              {g.ids.length > 1 && <span className="text-xs text-slate-500">{plural(g.ids.length, 'finding')}</span>}
             </Link>
           ))}
-          {dc.findingIds.length > SHOWN.findings && (
-            <span className="text-xs text-slate-500">and {(dc.findingIds.length - SHOWN.findings).toLocaleString('en-US')} more</span>
-          )}
         </div>
       )}
     </Panel>

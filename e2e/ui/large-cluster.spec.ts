@@ -119,6 +119,23 @@ test.describe('the large cluster', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test('a device class lists its findings once per check; thousands of one check link to exactly those', async ({ page, consoleErrors }) => {
+    await gotoAndSettle(page, '/devices', 'Devices');
+    const card = page.getByRole('region', { name: 'gpu.example.com', exact: true });
+    const links = card.getByRole('link').filter({ hasText: /^(Critical|High|Medium|Low|Info)/ });
+    const texts = await links.allInnerTexts();
+    // One entry per check and severity: no check repeated (there were 20 QUOTA002 badges, then "and 3,343 more").
+    const checks = texts.map((t) => /[A-Z]+\d{3}/.exec(t)![0]);
+    expect(new Set(checks).size).toBe(checks.length);
+    const quota = links.filter({ hasText: 'QUOTA002' });
+    const count = Number(/([\d,]+) findings/.exec(await quota.innerText())![1].replace(/,/g, ''));
+    expect(count).toBeGreaterThan(1000);
+    await quota.click();
+    await expect(page).toHaveURL(/\/findings\?/);
+    await expect(page.getByText(/^[\d,]+ of [\d,]+ findings · /)).toContainText(`${count.toLocaleString('en-US')} of `);
+    expect(consoleErrors).toEqual([]);
+  });
+
   test.describe('at 390 px', () => {
     test.use({ viewport: { width: 390, height: 844 } });
     for (const { path, heading } of [
