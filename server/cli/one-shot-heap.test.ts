@@ -27,9 +27,12 @@ function oldGenerationGrowth(mode: 'tuned' | 'default'): number {
 
 describe('tuneHeapForOneShotAnalysis', () => {
   it('keeps short-lived objects of a pretenured allocation site out of the old generation', () => {
-    const untuned = oldGenerationGrowth('default');
-    const tuned = oldGenerationGrowth('tuned');
     // The control: without the flag this V8 does pretenure the site (else the test shows nothing).
+    // Whether it decides before the second loop runs optimized depends on timing: on a busy machine
+    // about one run in six grew ~15 MiB instead of ~230 (a CI run failed on it), so up to three tries.
+    let untuned = 0;
+    for (let attempt = 0; attempt < 3 && untuned <= 60; attempt++) untuned = Math.max(untuned, oldGenerationGrowth('default'));
+    const tuned = oldGenerationGrowth('tuned');
     expect(untuned).toBeGreaterThan(60);
     expect(tuned).toBeLessThan(40);
   }, 60_000);
