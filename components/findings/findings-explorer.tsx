@@ -12,7 +12,6 @@ import { PageSkeleton } from '@/components/ui/skeleton';
 import { FindingsFilters } from './findings-filters';
 import { FindingsTable } from './findings-table';
 import { IssueGroups } from './issue-groups';
-import { formatCount } from '@/lib/analysis/issues/count-text';
 
 function queryOf(f: FindingFilters): string {
   const sp = new URLSearchParams();
@@ -85,7 +84,7 @@ export function FindingsExplorer() {
           <span role="status" aria-live="polite">
             {filtered ? `${n(matched)} of ${n(total)} findings` : `${n(total)} findings`}
             {grouped && ` in ${n(issuesMatched)} issue${issuesMatched === 1 ? '' : 's'}`}
-            {grouped && issuesMatched > issues.length && ` · the ${formatCount(issues.length)} highest-risk issues shown`}
+            {grouped && issuesMatched > issues.length && ` · the ${n(issues.length)} highest-risk issues shown`}
             {!grouped && pages > 1 && ` · ${n(offset + 1)}–${n(offset + shown.length)} shown, page ${n(page)} of ${n(pages)}`}
           </span>
         }

@@ -1,6 +1,6 @@
 import type { ShellInfoView } from './shell-types';
 import { formatTime } from './format-time';
-import { formatCount } from '@/lib/analysis/issues/count-text';
+import { plural } from '@/lib/analysis/issues/count-text';
 
 const KIND: Record<ShellInfoView['source']['kind'], { label: string; className: string; note: string }> = {
   demo: { label: 'Demo', className: 'bg-amber-100 text-amber-900 ring-amber-300', note: 'You are looking at the bundled demo cluster, not a real one.' },
@@ -40,9 +40,7 @@ export function SourceBanner({ info }: { info: ShellInfoView }) {
         )}
         {info.warnings.length > 0 && (
           <details className="w-full text-amber-900">
-            <summary className="cursor-pointer text-sm font-medium">
-              {formatCount(info.warnings.length)} warning{info.warnings.length === 1 ? '' : 's'} about this source (partial data)
-            </summary>
+            <summary className="cursor-pointer text-sm font-medium">{plural(info.warnings.length, 'warning')} about this source (partial data)</summary>
             <ul className="mt-1 max-h-40 list-disc overflow-auto pl-6 text-xs text-amber-900">
               {info.warnings.map((w, i) => (
                 <li key={i} className="break-words">

@@ -3,7 +3,7 @@ import { describeSubject } from '@/lib/k8s/refs';
 import { EmptyState } from '@/components/ui/panel';
 import { SeverityBadge } from '@/components/ui/severity';
 import { affectedChangeText } from '@/lib/compliance/issue-drift';
-import { formatCount } from '@/lib/analysis/issues/count-text';
+import { plural } from '@/lib/analysis/issues/count-text';
 
 // What changed between two snapshots, section by section. Every name is rendered as text.
 
@@ -105,13 +105,13 @@ export function DriftView({ drift }: { drift: Drift }) {
                   {w.nodesGained.length > 0 && (
                     <span>
                       {' '}
-                      · gains {formatCount(w.nodesGained.length)} node{w.nodesGained.length === 1 ? '' : 's'}: {w.nodesGained.join(', ')}
+                      · gains {plural(w.nodesGained.length, 'node')}: {w.nodesGained.join(', ')}
                     </span>
                   )}
                   {w.nodesLost.length > 0 && (
                     <span>
                       {' '}
-                      · loses {formatCount(w.nodesLost.length)} node{w.nodesLost.length === 1 ? '' : 's'}: {w.nodesLost.join(', ')}
+                      · loses {plural(w.nodesLost.length, 'node')}: {w.nodesLost.join(', ')}
                     </span>
                   )}
                 </li>
