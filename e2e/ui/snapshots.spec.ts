@@ -78,7 +78,7 @@ test('exports: the HTML report renders offline; the bundle verifies and loads ba
   }
   // Issues lead, highest risk first: the first row is the demo's top issue (demo/EXPECTED.md §7).
   await expect(report.locator('#issues tbody tr').first()).toContainText('DRA001');
-  await expect(report.locator('article.finding')).toHaveCount(63);
+  await expect(report.locator('article.finding')).toHaveCount(62);
   await expect(report.locator('script')).toHaveCount(0);
   await report.screenshot({ path: 'test-results/screenshots/snapshots-html-cover.png' });
   await report.locator('article.finding').nth(1).screenshot({ path: 'test-results/screenshots/snapshots-html-finding.png' });
@@ -96,7 +96,7 @@ test('exports: the HTML report renders offline; the bundle verifies and loads ba
     await page.getByRole('button', { name: 'Use this snapshot' }).click();
     await expect(page.getByRole('region', { name: 'Data source' })).toContainText('.tar');
     await page.goto('/');
-    await expect(page.getByRole('main')).toContainText('63');
+    await expect(page.getByRole('main')).toContainText('62');
   } finally {
     await resetSource(page, baseURL!);
   }

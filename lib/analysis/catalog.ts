@@ -41,7 +41,7 @@ export const CATALOG = {
     severity: 'critical',
     title: 'DRA component identity is cluster-admin equivalent',
     description:
-      'A DRA component identity (a service account that writes ResourceSlices or ResourceClaim status/binding/driver, or runs DRA driver pods) holds * verbs on * resources in * groups cluster-wide.',
+      'A DRA component identity (a service account that writes ResourceSlices or ResourceClaim status/binding/driver, or runs DRA driver pods; where granular status authorization is on, 1.36+, a tenant-namespace account holding resourceclaims/status alone is not one: none of its status writes goes through) holds * verbs on * resources in * groups cluster-wide.',
     remediation:
       "Bind the component's service account to a least-privilege role for its persona (dra-posture build-role) and remove the cluster-admin-equivalent binding.",
     rootCause: 'role',

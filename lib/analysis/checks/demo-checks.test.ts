@@ -88,7 +88,6 @@ const EXPECTED: Record<string, string[]> = {
     'ServiceAccount gpu-operator/gpu-operator | Deployment gpu-operator/gpu-operator, Container gpu-operator/Deployment/gpu-operator/gpu-operator',
     'ServiceAccount intel-gpu-resource-driver/intel-gpu-sa | DaemonSet intel-gpu-resource-driver/intel-gpu-resource-driver-kubelet-plugin, Container intel-gpu-resource-driver/DaemonSet/intel-gpu-resource-driver-kubelet-plugin/kubelet-plugin',
     'ServiceAccount platform/gpu-health-monitor | Deployment platform/gpu-health-monitor, Container platform/Deployment/gpu-health-monitor/monitor',
-    'ServiceAccount tenant-a/queue-controller | Deployment tenant-a/queue-controller, Container tenant-a/Deployment/queue-controller/controller',
     'ServiceAccount tenant-b/batch-scheduler | Deployment tenant-b/batch-scheduler, Container tenant-b/Deployment/batch-scheduler/scheduler',
   ],
   POD004: ['ServiceAccount tenant-b/batch-runner | Pod tenant-b/nvidia-smi-debug'],

@@ -3,6 +3,7 @@ import { clusterRole, crb, pod, rb, role, SA } from '@/lib/authz/__fixtures__/bu
 import type { ClusterState } from '@/lib/k8s/cluster-state';
 import type { Container, Deployment, PodSpec } from '@/lib/k8s/types';
 import { contextOf, daemonSet, dsPod, namespace, PLUGIN_MOUNTS, PLUGIN_VOLUMES, pluginPod, sliceWriter } from '../__fixtures__/builders';
+import { serviceAccountRef } from '@/lib/analysis/context/identities';
 import type { Check } from './check-types';
 import { pod001, pod002, pod003, pod004 } from './pod-checks';
 
@@ -426,6 +427,54 @@ describe('POD001 on every DRA component pod', () => {
       roleBindings: [jobsBinding, cpuDaemonSetsBinding],
     });
     expect(out).toStrictEqual([]);
+  });
+});
+
+describe('POD003 and granular status authorization', () => {
+  // A tenant app that a chart gives update on resourceclaims/status, and nothing else of DRA.
+  const claimStatus = clusterRole('claim-status', [{ verbs: ['update', 'patch'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'] }]);
+  const deviceStatus = clusterRole('device-status', [
+    {
+      verbs: ['associated-node:update', 'associated-node:patch'],
+      apiGroups: ['resource.k8s.io'],
+      resources: ['resourceclaims/driver'],
+      resourceNames: ['gpu.example.com'],
+    },
+  ]);
+  const app = (namespace: string, sa: string) => pod(namespace, `${sa}-7d9f`, { serviceAccountName: sa, containers: [{ name: 'app' }] });
+  const parts = (extra: Parts = {}): Parts => ({
+    ...base,
+    namespaces: [...base.namespaces!, namespace('tenant-c'), namespace('gpu-health', { 'dra-posture.io/role': 'platform' })],
+    pods: [app('tenant-b', 'web'), app('tenant-c', 'agent'), app('gpu-health', 'monitor')],
+    clusterRoles: [...base.clusterRoles!, claimStatus, deviceStatus],
+    roleBindings: [
+      rb('tenant-b', 'web-status', { kind: 'ClusterRole', name: 'claim-status' }, [SA('tenant-b', 'web')]),
+      rb('tenant-c', 'agent-status', { kind: 'ClusterRole', name: 'claim-status' }, [SA('tenant-c', 'agent')]),
+      rb('tenant-c', 'agent-devices', { kind: 'ClusterRole', name: 'device-status' }, [SA('tenant-c', 'agent')]),
+      rb('gpu-health', 'monitor-status', { kind: 'ClusterRole', name: 'claim-status' }, [SA('gpu-health', 'monitor')]),
+    ],
+    ...extra,
+  });
+  const reported = (version?: string) => pod003.run(contextOf(parts(), undefined, version)).map((f) => f.subjects[0].namespace);
+
+  it('on 1.36 a tenant account holding only resourceclaims/status is no DRA component: none of its writes goes through', () => {
+    const ctx = contextOf(parts());
+    expect(ctx.isDraComponent(serviceAccountRef('tenant-b', 'web'))).toBe(false);
+    // With associated-node device-status verbs beside it, or in a platform namespace, it is one.
+    expect(ctx.isDraComponent(serviceAccountRef('tenant-c', 'agent'))).toBe(true);
+    expect(ctx.isDraComponent(serviceAccountRef('gpu-health', 'monitor'))).toBe(true);
+    expect(reported()).toStrictEqual(['gpu-health', 'tenant-c']);
+  });
+
+  it('before 1.36, or with the gate off, resourceclaims/status alone writes device status: the tenant app is a component', () => {
+    expect(reported('v1.35.2')).toStrictEqual(['gpu-health', 'tenant-b', 'tenant-c']);
+    const apiServer = pod('kube-system', 'kube-apiserver-cp-1', {
+      containers: [{ name: 'kube-apiserver', command: ['kube-apiserver', '--feature-gates=DRAResourceClaimGranularStatusAuthorization=false'] }],
+    });
+    apiServer.metadata.labels = { component: 'kube-apiserver', tier: 'control-plane' };
+    const off = contextOf(parts({ pods: [...parts().pods!, apiServer] }), undefined, 'v1.36.3');
+    expect(off.engine.features.granularStatusAuthorization).toBe(false);
+    expect(off.isDraComponent(serviceAccountRef('tenant-b', 'web'))).toBe(true);
   });
 });
 

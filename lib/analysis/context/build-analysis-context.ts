@@ -24,6 +24,7 @@ import { PROBE_NAME } from '@/lib/analysis/evidence';
 
 export const ROLE_LABEL = 'dra-posture.io/role';
 const ALWAYS_PLATFORM = ['kube-system', 'kube-public', 'kube-node-lease'];
+const CLAIM_STATUS_REASON = 'can update resourceclaims/status';
 
 /**
  * Builds the shared analysis context once per report: namespace classes, DRA driver pods, DRA
@@ -92,7 +93,7 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
     for (const e of entries) if (e.subject.kind === 'ServiceAccount' && e.via === 'rbac') reasonsOf(e.subject).capabilities.push(label);
   };
   capability('can write ResourceSlices', [...ask(Q.sliceCreate), ...ask(Q.sliceModify)]);
-  capability('can update resourceclaims/status', ask(Q.claimStatus));
+  capability(CLAIM_STATUS_REASON, ask(Q.claimStatus));
   capability('can write resourceclaims/binding', ask(Q.claimBinding));
   capability('can write resourceclaims/driver', ask(Q.claimDriver));
   for (const p of driverPods) {
@@ -101,6 +102,19 @@ export function buildAnalysisContext(state: ClusterState, engine: AuthzEngine, s
     if (!r.driverWorkloads.some((w) => refKey(w) === refKey(owner))) r.driverWorkloads.push(owner);
   }
   for (const r of componentReasons.values()) r.capabilities = [...new Set(r.capabilities)];
+  // With granular status authorization (on by default from 1.36), update on resourceclaims/status
+  // alone changes none of the status fields (allocation and reservedFor also need binding, devices
+  // need driver verbs), so the API server refuses every write that matters. A tenant account holding
+  // only that is a tenant with a grant that no longer works (DRA006), not a DRA component whose
+  // pods and rights are judged as one: a chart that gives each tenant app that rule made every tenant
+  // workload a "component" (1,257 POD003 issues on the stamped bench cluster). A platform account
+  // holding it stays one: it is there to serve DRA, and the gate can be turned off.
+  if (engine.features.granularStatusAuthorization) {
+    for (const [key, r] of componentReasons) {
+      const statusOnly = r.driverWorkloads.length === 0 && r.capabilities.length === 1 && r.capabilities[0] === CLAIM_STATUS_REASON;
+      if (statusOnly && !isPlatformNamespace(parseSaKey(key).namespace ?? '')) componentReasons.delete(key);
+    }
+  }
   const draComponents = [...componentReasons.keys()].map(parseSaKey).sort(compareSubjects);
   const componentKeys = new Set(componentReasons.keys());
 

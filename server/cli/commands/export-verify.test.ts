@@ -27,7 +27,7 @@ describe('dra-posture export / verify', () => {
     const out = join(dir, 'signed.tar');
     const e = await run('export', '--demo', '--out', out, '--key', priv);
     expect(e.code).toBe(0);
-    expect(e.out).toMatch(/wrote .*signed\.tar .*63 findings.*signed; manifest sha256 [0-9a-f]{64}/);
+    expect(e.out).toMatch(/wrote .*signed\.tar .*62 findings.*signed; manifest sha256 [0-9a-f]{64}/);
     const v = await run('verify', out, '--key', pub);
     expect(v).toMatchObject({ code: 0, err: '' });
     expect(v.out).toMatch(/verified: 6 entries match the manifest/);
@@ -85,7 +85,7 @@ describe('dra-posture export / verify', () => {
     const pdfBytes = bytes.subarray(pdf.dataOffset, pdf.dataOffset + pdf.size);
     expect(Buffer.from(pdfBytes.subarray(0, 5)).toString()).toBe('%PDF-');
     const pages = countPdfPages(pdfBytes);
-    // Cover page, 63 findings with evidence, node table, quotas, zeroing: tens of A4 pages, not hundreds.
+    // Cover page, 62 findings with evidence, node table, quotas, zeroing: tens of A4 pages, not hundreds.
     expect(pages).toBeGreaterThanOrEqual(10);
     expect(pages).toBeLessThanOrEqual(60);
     expect((await run('verify', out)).code).toBe(0);
