@@ -468,10 +468,10 @@ describe('POD003 and granular status authorization', () => {
 
   it('before 1.36, or with the gate off, resourceclaims/status alone writes device status: the tenant app is a component', () => {
     expect(reported('v1.35.2')).toStrictEqual(['gpu-health', 'tenant-b', 'tenant-c']);
+    // The API server is known by its kube-system pod name (isApiServerPod), not by labels.
     const apiServer = pod('kube-system', 'kube-apiserver-cp-1', {
       containers: [{ name: 'kube-apiserver', command: ['kube-apiserver', '--feature-gates=DRAResourceClaimGranularStatusAuthorization=false'] }],
     });
-    apiServer.metadata.labels = { component: 'kube-apiserver', tier: 'control-plane' };
     const off = contextOf(parts({ pods: [...parts().pods!, apiServer] }), undefined, 'v1.36.3');
     expect(off.engine.features.granularStatusAuthorization).toBe(false);
     expect(off.isDraComponent(serviceAccountRef('tenant-b', 'web'))).toBe(true);
